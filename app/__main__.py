@@ -1,0 +1,7 @@
+"""``python -m quatlab.app``: same as the ``quatlab`` console script."""
+
+import sys
+
+from quatlab.app.cli import main
+
+sys.exit(main())

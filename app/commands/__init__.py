@@ -1,0 +1,1 @@
+"""Subcommands of the ``quatlab`` command line, one module each."""

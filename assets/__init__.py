@@ -1,0 +1,1 @@
+"""Packaged data: presets and sample keyframe files, read with importlib.resources."""
