@@ -70,6 +70,9 @@ EULER_ORDERS = tuple(
 
 # --------------------------------------------------------------------------- validation
 
+# |q|^2 within this of 1 counts as unit (about 4 ulp of 1.0).
+_UNIT_TOL = 4 * np.finfo(np.float64).eps
+
 
 def _as_float_array(value, name: str) -> np.ndarray:
     try:
@@ -109,15 +112,20 @@ def as_quaternion(q, name: str = "q", *, normalized: bool = True) -> np.ndarray:
     if np.any(n2 < 1e-300):
         raise ValueError(f"{name} has zero length and represents no rotation")
     if normalized:
-        return arr / np.sqrt(n2)[..., None]
+        # Inputs already unit to within a few ulp are left as they are:
+        # re-normalizing moves them by ~1e-16, and near the antipode a SLERP's
+        # direction is that sensitive (1e-16 / sin of the arc angle). Leaving
+        # them keeps repeated normalization idempotent.
+        scale = np.where(np.abs(n2 - 1.0) <= _UNIT_TOL, 1.0, np.sqrt(n2))
+        return arr / scale[..., None]
     return arr.copy()
 
 
-def _as_vector(v, name: str, size: int = 3) -> np.ndarray:
+def _as_vector(v, name: str, size: int = 3, *, finite: bool = True) -> np.ndarray:
     arr = _as_float_array(v, name)
     if arr.ndim == 0 or arr.shape[-1] != size:
         raise ValueError(f"{name} must have shape (..., {size}), got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
+    if finite and not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or infinite components")
     return arr
 
@@ -153,8 +161,9 @@ def normalize(q) -> np.ndarray:
 def multiply(a, b) -> np.ndarray:
     """Hamilton product ``a ⊗ b`` of (w, x, y, z) quaternions: ``b`` is applied first.
 
-    Broadcasts over leading dimensions. Inputs are not normalized (the product
-    of non-unit quaternions is well defined).
+    Broadcasts over leading dimensions. Inputs are neither normalized (the
+    product of non-unit quaternions is well defined) nor checked for NaN: NaN
+    marks a missing sample in a path and propagates.
 
     Examples
     --------
@@ -162,8 +171,8 @@ def multiply(a, b) -> np.ndarray:
     >>> multiply(i, j)   # i j = k
     array([0., 0., 0., 1.])
     """
-    a = _as_vector(a, "a", 4)
-    b = _as_vector(b, "b", 4)
+    a = _as_vector(a, "a", 4, finite=False)
+    b = _as_vector(b, "b", 4, finite=False)
     aw, ax, ay, az = np.moveaxis(a, -1, 0)
     bw, bx, by, bz = np.moveaxis(b, -1, 0)
     return np.stack(
@@ -185,7 +194,7 @@ def conjugate(q) -> np.ndarray:
     >>> conjugate([1, 2, 3, 4])
     array([ 1., -2., -3., -4.])
     """
-    arr = _as_vector(q, "q", 4)
+    arr = _as_vector(q, "q", 4, finite=False)
     return arr * np.array([1.0, -1.0, -1.0, -1.0])
 
 
@@ -211,8 +220,8 @@ def dot(a, b) -> np.ndarray:
     >>> float(dot([1, 0, 0, 0], [-1, 0, 0, 0]))
     -1.0
     """
-    a = _as_vector(a, "a", 4)
-    b = _as_vector(b, "b", 4)
+    a = _as_vector(a, "a", 4, finite=False)
+    b = _as_vector(b, "b", 4, finite=False)
     return np.einsum("...i,...i->...", a, b)
 
 
@@ -257,10 +266,11 @@ def from_axis_angle(axis, angle) -> np.ndarray:
     n = np.linalg.norm(axis, axis=-1, keepdims=True)
     if np.any(n == 0):
         raise ValueError("axis has zero length")
+    shape = np.broadcast_shapes(angle.shape, axis.shape[:-1])
     half = 0.5 * angle[..., None]
-    return np.concatenate(
-        np.broadcast_arrays(np.cos(half), np.sin(half) * axis / n), axis=-1
-    )
+    w = np.broadcast_to(np.cos(half), shape + (1,))
+    xyz = np.broadcast_to(np.sin(half) * axis / n, shape + (3,))
+    return np.concatenate([w, xyz], axis=-1)
 
 
 def to_axis_angle(q) -> tuple[np.ndarray, np.ndarray]:

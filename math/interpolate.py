@@ -1,0 +1,286 @@
+"""Interpolation between rotations: NLERP, SLERP and SQUAD, naive or shortest-arc.
+
+All quaternions are (w, x, y, z) arrays of shape ``(..., 4)``; ``t`` broadcasts
+against their leading dimensions. The contract (design.md section 4, seed 000):
+
+* inputs are validated at the boundary: zero, NaN or infinite quaternions, a
+  last dimension other than 4, and ``t`` non-finite or outside [0, 1] raise a
+  :class:`ValueError` whose message names the argument;
+* non-unit inputs are normalized before the hemisphere test;
+* ``shortest=True`` flips ``q1`` to ``-q1`` when ``dot(q0, q1) < 0`` and only
+  then: at ``dot == 0`` the stored sign is kept, so every platform agrees;
+* a normalized lerp whose squared length falls below 1e-12 raises
+  :class:`InterpolationCollapseError` instead of returning noise;
+* inputs are never mutated.
+
+Examples
+--------
+>>> import numpy as np
+>>> from quatlab.math import quaternion as Q
+>>> q20 = Q.from_axis_angle([0, 0, 1], np.radians(20))
+>>> naive = nlerp(Q.IDENTITY, -q20, 0.5, shortest=False)
+>>> short = nlerp(Q.IDENTITY, -q20, 0.5)
+>>> round(float(np.degrees(Q.angle_between(Q.IDENTITY, naive))), 6)  # 360 - 170
+170.0
+>>> round(float(np.degrees(Q.angle_between(Q.IDENTITY, short))), 6)
+10.0
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from quatlab.math.quaternion import as_quaternion, conjugate, exp, log, multiply
+
+__all__ = [
+    "InterpolationCollapseError",
+    "COLLAPSE_EPS",
+    "as_parameter",
+    "nlerp",
+    "slerp",
+    "squad",
+    "intermediate",
+    "arc_frame",
+]
+
+#: Squared length below which a normalized lerp is a collapse (design.md s4).
+COLLAPSE_EPS = 1e-12
+
+# Rows per chunk in :func:`slerp`. Small enough that the dozen (n, 4)
+# temporaries of one chunk stay in L2 cache, large enough that numpy's
+# per-call overhead is amortized (measured in benchmarks/bench_slerp.py).
+_CHUNK = 4096
+
+
+class InterpolationCollapseError(ValueError):
+    """The interpolated quaternion has no direction.
+
+    Raised when the naive NLERP of q and -q reaches the zero quaternion (at
+    t = 0.5), and when the naive SLERP of exact antipodes is asked for: every
+    great circle through q and -q is a valid path, so none is *the* path.
+    """
+
+
+def as_parameter(t, name: str = "t") -> np.ndarray:
+    """Validate the interpolation parameter: finite and within [0, 1].
+
+    Examples
+    --------
+    >>> as_parameter(0.25)
+    array(0.25)
+    >>> as_parameter(1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: t must lie in [0, 1], got 1.5
+    """
+    try:
+        arr = np.asarray(t, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a number or an array of numbers, got {t!r}") from exc
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {t!r}")
+    if np.any((arr < 0.0) | (arr > 1.0)):
+        bad = arr[(arr < 0.0) | (arr > 1.0)].flat[0]
+        raise ValueError(f"{name} must lie in [0, 1], got {bad!r}")
+    return arr
+
+
+def _prepare(q0, q1, t, shortest: bool):
+    """Validate, normalize, broadcast and (optionally) align the hemisphere."""
+    a = as_quaternion(q0, "q0")
+    b = as_quaternion(q1, "q1")
+    t = as_parameter(t)
+    shape = np.broadcast_shapes(a.shape[:-1], b.shape[:-1], t.shape)
+    a = np.broadcast_to(a, shape + (4,))
+    b = np.broadcast_to(b, shape + (4,))
+    t = np.broadcast_to(t, shape)
+    if shortest:
+        d = np.einsum("...i,...i->...", a, b)
+        # Strictly below zero: at dot == 0 the stored sign is kept (seed 000).
+        b = np.where((d < 0)[..., None], -b, b)
+    return a, b, t
+
+
+def nlerp(q0, q1, t, *, shortest: bool = True) -> np.ndarray:
+    """Normalized linear interpolation of (w, x, y, z) quaternions.
+
+    ``normalize((1 - t) q0 + t q1)`` after normalizing both ends and, when
+    ``shortest``, flipping ``q1`` if ``dot(q0, q1) < 0``. Cheap and exact at the
+    ends, but its angular speed is not constant (it peaks mid-way).
+
+    Raises
+    ------
+    ValueError
+        For invalid ``q0``, ``q1`` or ``t`` (the message names which).
+    InterpolationCollapseError
+        When the blend has squared length below :data:`COLLAPSE_EPS`: the naive
+        blend of q and -q at t = 0.5.
+
+    Examples
+    --------
+    >>> nlerp([1, 0, 0, 0], [0, 0, 0, 1], 0.5)
+    array([0.70710678, 0.        , 0.        , 0.70710678])
+    >>> nlerp([1, 0, 0, 0], [-1, 0, 0, 0], 0.5, shortest=False)
+    Traceback (most recent call last):
+    ...
+    quatlab.math.interpolate.InterpolationCollapseError: nlerp collapsed at t = 0.5: ...
+    """
+    a, b, t = _prepare(q0, q1, t, shortest)
+    m, n2 = _lerp(a, b, t)
+    collapsed = n2 < COLLAPSE_EPS
+    if np.any(collapsed):
+        t_bad = float(t[collapsed].flat[0])
+        raise InterpolationCollapseError(
+            f"nlerp collapsed at t = {t_bad:g}: (1 - t) q0 + t q1 has zero length "
+            "(q1 = -q0 in the naive blend)"
+        )
+    return m / np.sqrt(n2)[..., None]
+
+
+def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray):
+    """Un-normalized blend and its squared length (no validation)."""
+    m = a + t[..., None] * (b - a)
+    return m, np.einsum("...i,...i->...", m, m)
+
+
+def arc_frame(a: np.ndarray, b: np.ndarray):
+    """Great-circle frame of unit (w, x, y, z) quaternions ``a`` -> ``b``.
+
+    Returns ``(omega, u)``: the 4D angle between them in [0, pi] and the unit
+    4-vector ``u`` orthogonal to ``a`` with ``b = cos(omega) a + sin(omega) u``.
+    Where ``b = ±a`` exactly, ``u`` is zero.
+
+    ``b - d a`` is formed from ``b - a`` (when d >= 0) or ``b + a`` (when
+    d < 0): for nearly parallel or nearly antipodal inputs that difference is
+    exact in floating point (Sterbenz), so ``u`` and ``omega`` keep full
+    precision where ``acos(d)`` and ``1 / sin(omega)`` would lose it.
+    No validation: callers pass normalized arrays.
+
+    Examples
+    --------
+    >>> omega, u = arc_frame(np.array([1.0, 0, 0, 0]), np.array([0.0, 1, 0, 0]))
+    >>> float(omega) == np.pi / 2, u
+    (True, array([0., 1., 0., 0.]))
+    """
+    d = np.einsum("...i,...i->...", a, b)
+    s = np.where((d < 0)[..., None], b + a, b - a)
+    # Divide by |a|^2 rather than assume 1: a normalized in floating point is
+    # off by ~1e-16, and near the antipode that error, unscaled, would tilt
+    # u by 1e-16 / sin(omega).
+    proj = np.einsum("...i,...i->...", s, a) / np.einsum("...i,...i->...", a, a)
+    perp = s - proj[..., None] * a
+    sin = np.sqrt(np.einsum("...i,...i->...", perp, perp))
+    omega = np.arctan2(sin, d)
+    u = perp / np.where(sin > 0, sin, 1.0)[..., None]
+    return omega, u
+
+
+def slerp(q0, q1, t, *, shortest: bool = True) -> np.ndarray:
+    """Spherical linear interpolation of (w, x, y, z) quaternions.
+
+    Walks the great circle from ``q0`` to ``q1`` (or ``-q1`` when ``shortest``
+    and ``dot < 0``) at constant angular speed. Evaluated as
+    ``cos(t w) q0 + sin(t w) u`` in the frame of :func:`arc_frame`, which has
+    no ``1 / sin(w)`` and so needs no threshold fallback: it stays within
+    1e-12 rad of the exact result for ``dot`` arbitrarily close to +1 or -1.
+
+    Raises
+    ------
+    ValueError
+        For invalid ``q0``, ``q1`` or ``t`` (the message names which).
+    InterpolationCollapseError
+        For the naive SLERP of exact antipodes (``q1 = -q0``) at 0 < t < 1:
+        every great circle joins them, so the path is not defined.
+
+    Examples
+    --------
+    >>> from quatlab.math import quaternion as Q
+    >>> q = slerp(Q.IDENTITY, Q.from_axis_angle([0, 0, 1], np.pi / 2), 0.5)
+    >>> np.round(Q.rotate_vector(q, [1, 0, 0]), 4) + 0.0   # seed 004
+    array([0.7071, 0.7071, 0.    ])
+    """
+    a, b, t = _prepare(q0, q1, t, shortest)
+    shape = a.shape
+    a = a.reshape(-1, 4)
+    b = b.reshape(-1, 4)
+    t = t.reshape(-1)
+    out = np.empty(a.shape)
+    for start in range(0, a.shape[0], _CHUNK):
+        sl = slice(start, start + _CHUNK)
+        omega, u = arc_frame(a[sl], b[sl])
+        undefined = (omega > 3.0) & ~np.any(u, axis=-1)
+        tc = t[sl]
+        if np.any(undefined & (tc > 0) & (tc < 1)):
+            raise InterpolationCollapseError(
+                "slerp undefined: q1 = -q0 exactly, so every great circle joins them "
+                "(use shortest=True, or perturb the keys)"
+            )
+        angle = tc * omega
+        res = np.cos(angle)[:, None] * a[sl] + np.sin(angle)[:, None] * u
+        # The exact antipode at t = 1 is q1 itself; cos(pi) a already gives it.
+        out[sl] = res
+    return out.reshape(shape)
+
+
+def intermediate(q_prev, q, q_next) -> np.ndarray:
+    """Sign-aware SQUAD control point for key ``q`` between its neighbours (w, x, y, z).
+
+    ``s = q exp(-(log(q^-1 q_next) + log(q^-1 q_prev)) / 4)`` (Shoemake), after
+    moving ``q_prev`` and ``q_next`` into the hemisphere of ``q``: otherwise a
+    key stored as -q makes the logarithm take the long way and the curve
+    leaves the path by tens of degrees (numpy-quaternion issue 166).
+
+    Examples
+    --------
+    >>> from quatlab.math import quaternion as Q
+    >>> keys = Q.from_axis_angle([0, 0, 1], np.radians([0.0, 30.0, 60.0]))
+    >>> s = intermediate(keys[0], keys[1], keys[2])
+    >>> np.allclose(s, keys[1])   # evenly spaced on one axis: s is the key itself
+    True
+    >>> np.allclose(intermediate(keys[0], keys[1], -keys[2]), s)
+    True
+    """
+    qp = as_quaternion(q_prev, "q_prev")
+    qc = as_quaternion(q, "q")
+    qn = as_quaternion(q_next, "q_next")
+    qp = np.where((np.einsum("...i,...i->...", qp, qc) < 0)[..., None], -qp, qp)
+    qn = np.where((np.einsum("...i,...i->...", qn, qc) < 0)[..., None], -qn, qn)
+    inv = conjugate(qc)
+    tangent = log(multiply(inv, qn)) + log(multiply(inv, qp))
+    return multiply(qc, exp(-0.25 * tangent))
+
+
+def squad(q0, q1, s0, s1, t, *, shortest: bool = True) -> np.ndarray:
+    """Spherical quadrangle interpolation between keys ``q0``, ``q1`` (w, x, y, z).
+
+    ``slerp(slerp(q0, q1, t), slerp(s0, s1, t), 2 t (1 - t))`` with control
+    points ``s0``, ``s1`` from :func:`intermediate`. With ``shortest`` the
+    keys and control points are first moved into one hemisphere (``q1`` next
+    to ``q0``, ``s0`` next to ``q0``, ``s1`` next to ``q1``); with
+    ``shortest=False`` they are used as stored, which is what a sign-unaware
+    runtime does.
+
+    Examples
+    --------
+    >>> from quatlab.math import quaternion as Q
+    >>> a, b = Q.IDENTITY, Q.from_axis_angle([0, 0, 1], np.pi / 2)
+    >>> np.allclose(squad(a, b, a, b, 0.5), slerp(a, b, 0.5))  # s = keys: SLERP
+    True
+    """
+    a = as_quaternion(q0, "q0")
+    b = as_quaternion(q1, "q1")
+    c = as_quaternion(s0, "s0")
+    d = as_quaternion(s1, "s1")
+    t = as_parameter(t)
+    if shortest:
+        b = _align(b, a)
+        c = _align(c, a)
+        d = _align(d, b)
+    outer = slerp(a, b, t, shortest=False)
+    inner = slerp(c, d, t, shortest=False)
+    return slerp(outer, inner, 2.0 * t * (1.0 - t), shortest=False)
+
+
+def _align(q: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """``q`` moved into the hemisphere of ``ref`` (kept at dot == 0)."""
+    return np.where((np.einsum("...i,...i->...", q, ref) < 0)[..., None], -q, q)
