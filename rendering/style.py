@@ -1,0 +1,41 @@
+"""Colours and line styles shared by every view (design.md s3: one colour per method).
+
+Okabe-Ito colours, distinguishable with the common colour-vision deficiencies:
+warm for the naive methods (they go the long way), cool for the shortest ones;
+NLERP dashed, SLERP solid, so the pairs also differ in grey-scale prints.
+"""
+
+from __future__ import annotations
+
+from quatlab.math.curves import METHOD_LABELS, METHODS
+
+__all__ = ["METHODS", "METHOD_LABELS", "METHOD_COLORS", "METHOD_DASHED", "AXIS_COLORS",
+           "rgba", "BACKGROUND", "FOREGROUND"]
+
+#: Hex colour per method.
+METHOD_COLORS = {
+    "naive_nlerp": "#D55E00",     # vermillion
+    "shortest_nlerp": "#0072B2",  # blue
+    "naive_slerp": "#CC79A7",     # reddish purple
+    "shortest_slerp": "#009E73",  # bluish green
+}
+
+#: NLERP curves are dashed, SLERP solid.
+METHOD_DASHED = {m: m.endswith("nlerp") for m in METHODS}
+
+#: Local axis gizmo colours: X red, Y green, Z blue.
+AXIS_COLORS = ("#E03C31", "#3DAA4D", "#2F6FDE")
+
+BACKGROUND = "#FFFFFF"
+FOREGROUND = "#202020"
+
+
+def rgba(hex_colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
+    """``"#RRGGBB"`` as an (r, g, b, a) tuple of floats in [0, 1] (for GL items).
+
+    >>> rgba("#FF8000", 0.5)
+    (1.0, 0.5019607843137255, 0.0, 0.5)
+    """
+    h = hex_colour.lstrip("#")
+    r, g, b = (int(h[i : i + 2], 16) / 255.0 for i in (0, 2, 4))
+    return (r, g, b, float(alpha))
