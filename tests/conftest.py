@@ -1,0 +1,70 @@
+"""Test session set-up: a real X display (Xvfb) for GL, and Qt attributes set early.
+
+pyqtgraph's GLViewWidget gets no OpenGL context on the ``offscreen`` platform
+(design.md s6), so the whole suite runs on ``xcb``. When no ``DISPLAY`` is set
+we start our own Xvfb for the session, so the README's single test command
+works on a bare machine and on a desktop alike.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+
+_xvfb: subprocess.Popen | None = None
+
+
+def _start_xvfb() -> None:
+    global _xvfb
+    exe = shutil.which("Xvfb")
+    if exe is None:
+        raise RuntimeError(
+            "No DISPLAY and no Xvfb: install xvfb (apt-get install xvfb) or run under a desktop"
+        )
+    read_fd, write_fd = os.pipe()
+    # -displayfd makes Xvfb pick a free display and tell us which.
+    _xvfb = subprocess.Popen(
+        [exe, "-displayfd", str(write_fd), "-screen", "0", "1920x1200x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write_fd)
+    with os.fdopen(read_fd) as f:
+        display = f.readline().strip()
+    if not display:
+        raise RuntimeError("Xvfb did not start")
+    os.environ["DISPLAY"] = f":{display}"
+
+
+def pytest_configure(config):
+    if not os.environ.get("DISPLAY"):
+        _start_xvfb()
+    os.environ["QT_QPA_PLATFORM"] = "xcb"
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if not runtime or not os.path.isdir(runtime):
+        runtime = tempfile.mkdtemp(prefix="quatlab-xdg-")
+        os.chmod(runtime, 0o700)
+        os.environ["XDG_RUNTIME_DIR"] = runtime
+    # Must precede the QApplication (pytest-qt creates it lazily): two
+    # GLViewWidgets in one process need shared contexts (design.md s6).
+    from PyQt6 import QtCore
+
+    QtCore.QCoreApplication.setAttribute(QtCore.Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+
+
+def pytest_unconfigure(config):
+    if _xvfb is not None:
+        _xvfb.terminate()
+        _xvfb.wait(timeout=10)
+
+
+@pytest.fixture
+def rng():
+    import numpy as np
+
+    return np.random.default_rng(20261130)
