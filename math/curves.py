@@ -197,7 +197,8 @@ def compute_curves(q0, q1, t=None, *, samples: int = DEFAULT_SAMPLES) -> Curves:
         collapsed = n2 < COLLAPSE_EPS
         with np.errstate(invalid="ignore", divide="ignore"):
             quats = m / np.sqrt(n2)[:, None]
-            speed = 2.0 * np.sin(omega) / n2
+            # sin(omega) as end . u: exactly 0 for q -> -q, where sin(pi) is 1e-16.
+            speed = 2.0 * float(end @ u) / n2
         quats[collapsed] = np.nan
         speed[collapsed] = np.nan
         if np.any(collapsed):

@@ -1,0 +1,30 @@
+"""``quatlab presets``: list the two-key presets of the lesson."""
+
+from __future__ import annotations
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser(
+        "presets",
+        help="list the presets (classic cases) with their endpoints",
+        description="List the presets: name, endpoints (w, x, y, z) and what each shows.",
+    )
+    p.add_argument("--verbose", "-v", action="store_true", help="also print what each shows")
+    p.set_defaults(func=run)
+    return p
+
+
+def _fmt(q) -> str:
+    return "(" + ", ".join(f"{x:+.6g}" for x in q) + ")"
+
+
+def run(args) -> int:
+    from quatlab.app.presets import all_presets
+
+    for p in all_presets():
+        print(f"{p.name:24s} q0 = {_fmt(p.q0)}  q1 = {_fmt(p.q1)}   {p.title}")
+        if args.verbose:
+            print(f"{'':24s} {p.shows}")
+    return 0
