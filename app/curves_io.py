@@ -58,6 +58,6 @@ def curves_to_csv(curves: Curves) -> str:
     columns = [curves.t]
     for m in METHODS:
         columns += [curves[m].angle_deg, curves[m].speed_deg]
-    for row in zip(*columns):
+    for row in zip(*columns, strict=True):
         writer.writerow(["" if not math.isfinite(v) else repr(float(v)) for v in row])
     return buf.getvalue()

@@ -42,7 +42,8 @@ def all_presets() -> tuple[Preset, ...]:
     if data.get("order") != "wxyz":
         raise ValueError("presets.json must store quaternions in wxyz order")
     return tuple(
-        Preset(p["name"], p["title"], np.array(p["q0"], float), np.array(p["q1"], float), p["shows"])
+        Preset(p["name"], p["title"], np.array(p["q0"], float), np.array(p["q1"], float),
+               p["shows"])
         for p in data["presets"]
     )
 

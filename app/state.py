@@ -1,0 +1,295 @@
+"""The lesson's state model: endpoints, t, options and the derived curves. No Qt.
+
+Widgets subscribe to a :class:`LessonState` (napari's model/widget split): the
+model validates every change, keeps the previous valid state when a change is
+refused, records endpoint edits for undo/redo, and recomputes the curves only
+when the endpoints change (not on every step of t).
+
+Events (see :class:`Events`): ``"endpoints"``, ``"t"``, ``"options"``.
+
+Examples
+--------
+>>> s = LessonState.from_preset("negated-20")
+>>> round(s.dot, 7)
+-0.9848078
+>>> s.set_t(0.5)
+>>> round(float(s.at_t()["naive_nlerp"].angle_deg[0]), 6)
+170.0
+>>> s.negate(1)          # same rotation, other sign: the naive path changes
+>>> round(float(s.at_t()["naive_nlerp"].angle_deg[0]), 6)
+10.0
+>>> s.undo(); round(s.dot, 7)
+-0.9848078
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from quatlab.app import presets
+from quatlab.math.curves import METHODS, Curves, compute_curves
+from quatlab.math.interpolate import as_parameter
+from quatlab.math.quaternion import angle_between, as_quaternion
+
+__all__ = ["Events", "Endpoints", "LessonState", "SESSION_FORMAT", "CHAIN_FAMILIES"]
+
+SESSION_FORMAT = "quatlab-session"
+#: Which interpolation family drives the two chains in the 3D view.
+CHAIN_FAMILIES = ("slerp", "nlerp")
+
+
+class Events:
+    """A minimal synchronous event hub: ``connect(name, fn)``, ``emit(name)``."""
+
+    def __init__(self) -> None:
+        self._subs: dict[str, list[Callable[[], None]]] = defaultdict(list)
+
+    def connect(self, name: str, fn: Callable[[], None]) -> None:
+        self._subs[name].append(fn)
+
+    def disconnect(self, name: str, fn: Callable[[], None]) -> None:
+        self._subs[name].remove(fn)
+
+    def emit(self, name: str) -> None:
+        for fn in list(self._subs[name]):
+            fn()
+
+
+@dataclass(frozen=True)
+class Endpoints:
+    """Both endpoints, unit (w, x, y, z) with their stored sign, and |q| as entered."""
+
+    q0: np.ndarray
+    q1: np.ndarray
+    norm0: float = 1.0
+    norm1: float = 1.0
+    preset: str | None = None
+
+    def with_endpoint(self, which: int, q: np.ndarray, norm: float) -> Endpoints:
+        if which == 0:
+            return replace(self, q0=q, norm0=norm, preset=None)
+        return replace(self, q1=q, norm1=norm, preset=None)
+
+
+def _validated(q, name: str) -> tuple[np.ndarray, float]:
+    raw = as_quaternion(q, name, normalized=False)
+    if raw.shape != (4,):
+        raise ValueError(f"{name} must be one quaternion (w, x, y, z), got shape {raw.shape}")
+    n = float(np.linalg.norm(raw))
+    return raw / n, n
+
+
+class LessonState:
+    """State of the two-key lesson; see the module docstring.
+
+    Parameters
+    ----------
+    q0, q1 : array_like, shape (4,)
+        Endpoints, (w, x, y, z); normalized, sign kept.
+    t : float
+        Interpolation parameter in [0, 1].
+    """
+
+    def __init__(self, q0=(1.0, 0.0, 0.0, 0.0), q1=(1.0, 0.0, 0.0, 0.0), t: float = 0.5,
+                 *, preset: str | None = None, samples: int = 501) -> None:
+        a, n0 = _validated(q0, "q0")
+        b, n1 = _validated(q1, "q1")
+        self.events = Events()
+        self._ends = Endpoints(a, b, n0, n1, preset)
+        self._t = float(as_parameter(t))
+        self._samples = samples
+        self._undo: list[Endpoints] = []
+        self._redo: list[Endpoints] = []
+        self.chain_family = "slerp"
+        self.root_only = False
+        self.visible = {m: True for m in METHODS}
+        self._curves: Curves | None = None
+        self._at_t: tuple[float, Curves] | None = None
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_preset(cls, name: str = presets.DEFAULT_PRESET, t: float = 0.5) -> LessonState:
+        p = presets.get(name)
+        return cls(p.q0, p.q1, t, preset=p.name)
+
+    # ------------------------------------------------------------------ endpoints
+    @property
+    def endpoints(self) -> Endpoints:
+        return self._ends
+
+    @property
+    def q0(self) -> np.ndarray:
+        return self._ends.q0.copy()
+
+    @property
+    def q1(self) -> np.ndarray:
+        return self._ends.q1.copy()
+
+    def endpoint(self, which: int) -> np.ndarray:
+        return self.q0 if which == 0 else self.q1
+
+    def entered_norm(self, which: int) -> float:
+        return self._ends.norm0 if which == 0 else self._ends.norm1
+
+    @property
+    def preset(self) -> str | None:
+        return self._ends.preset
+
+    def set_endpoint(self, which: int, q) -> None:
+        """Set endpoint 0 or 1 from (w, x, y, z) ``q``; ValueError keeps the state."""
+        if which not in (0, 1):
+            raise ValueError(f"which must be 0 or 1, got {which!r}")
+        unit, n = _validated(q, f"q{which}")
+        self._apply(self._ends.with_endpoint(which, unit, n))
+
+    def set_endpoints(self, q0, q1, *, preset: str | None = None) -> None:
+        a, n0 = _validated(q0, "q0")
+        b, n1 = _validated(q1, "q1")
+        self._apply(Endpoints(a, b, n0, n1, preset))
+
+    def load_preset(self, name: str) -> None:
+        p = presets.get(name)
+        self.set_endpoints(p.q0, p.q1, preset=p.name)
+
+    def negate(self, which: int) -> None:
+        """Store ``-q`` for endpoint ``which``: the same rotation, the other hemisphere."""
+        ends = self._ends
+        q = ends.q0 if which == 0 else ends.q1
+        n = ends.norm0 if which == 0 else ends.norm1
+        self._apply(ends.with_endpoint(which, -q, n))
+
+    def _apply(self, ends: Endpoints, *, record: bool = True) -> None:
+        if record:
+            self._undo.append(self._ends)
+            self._redo.clear()
+        self._ends = ends
+        self._curves = None
+        self._at_t = None
+        self.events.emit("endpoints")
+
+    # ------------------------------------------------------------------ undo / redo
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo(self) -> None:
+        if self._undo:
+            self._redo.append(self._ends)
+            self._apply(self._undo.pop(), record=False)
+
+    def redo(self) -> None:
+        if self._redo:
+            self._undo.append(self._ends)
+            self._apply(self._redo.pop(), record=False)
+
+    # ------------------------------------------------------------------ t and options
+    @property
+    def t(self) -> float:
+        return self._t
+
+    def set_t(self, t: float) -> None:
+        t = float(as_parameter(t))
+        if t != self._t:
+            self._t = t
+            self.events.emit("t")
+
+    def set_chain_family(self, family: str) -> None:
+        if family not in CHAIN_FAMILIES:
+            raise ValueError(f"family must be one of {CHAIN_FAMILIES}, got {family!r}")
+        self.chain_family = family
+        self.events.emit("options")
+
+    def set_root_only(self, flag: bool) -> None:
+        self.root_only = bool(flag)
+        self.events.emit("options")
+
+    def set_visible(self, method: str, flag: bool) -> None:
+        if method not in METHODS:
+            raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+        self.visible[method] = bool(flag)
+        self.events.emit("options")
+
+    # ------------------------------------------------------------------ derived
+    @property
+    def curves(self) -> Curves:
+        """The four methods sampled over [0, 1]; recomputed after an endpoint change."""
+        if self._curves is None:
+            self._curves = compute_curves(self._ends.q0, self._ends.q1, samples=self._samples)
+        return self._curves
+
+    def at_t(self) -> Curves:
+        """The four methods evaluated exactly at the current t (one sample)."""
+        if self._at_t is None or self._at_t[0] != self._t:
+            self._at_t = (self._t, compute_curves(self._ends.q0, self._ends.q1, t=[self._t]))
+        return self._at_t[1]
+
+    @property
+    def dot(self) -> float:
+        return float(self._ends.q0 @ self._ends.q1)
+
+    @property
+    def angle(self) -> float:
+        """Rotation angle between the endpoint rotations, radians in [0, pi]."""
+        return float(angle_between(self._ends.q0, self._ends.q1))
+
+    # ------------------------------------------------------------------ sessions
+    def to_session(self) -> dict:
+        """A JSON-ready dict of endpoints (wxyz as entered direction), t and options."""
+        e = self._ends
+        return {
+            "format": SESSION_FORMAT,
+            "version": 1,
+            "order": "wxyz",
+            "q0": (e.q0 * e.norm0).tolist(),
+            "q1": (e.q1 * e.norm1).tolist(),
+            "preset": e.preset,
+            "t": self._t,
+            "chain_family": self.chain_family,
+            "root_only": self.root_only,
+            "visible": dict(self.visible),
+        }
+
+    def apply_session(self, data: dict) -> None:
+        """Restore :meth:`to_session` output; ValueError names the bad field, state kept."""
+        if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
+            raise ValueError(f"not a QuatLab session (expected \"format\": \"{SESSION_FORMAT}\")")
+        if data.get("order", "wxyz") != "wxyz":
+            raise ValueError("session field 'order' must be 'wxyz'")
+        for key in ("q0", "q1", "t"):
+            if key not in data:
+                raise ValueError(f"session is missing the field {key!r}")
+        a, n0 = _validated(data["q0"], "session q0")
+        b, n1 = _validated(data["q1"], "session q1")
+        t = float(as_parameter(data["t"], "session t"))
+        family = data.get("chain_family", "slerp")
+        if family not in CHAIN_FAMILIES:
+            raise ValueError(f"session chain_family must be one of {CHAIN_FAMILIES}")
+        visible = data.get("visible", {})
+        if not isinstance(visible, dict) or any(k not in METHODS for k in visible):
+            raise ValueError(f"session visible must map method names {METHODS} to booleans")
+        preset = data.get("preset")
+        if preset is not None and preset not in presets.names():
+            preset = None
+        # Everything validated: now apply, so a bad file changes nothing.
+        self.chain_family = family
+        self.root_only = bool(data.get("root_only", False))
+        self.visible.update({k: bool(v) for k, v in visible.items()})
+        self._apply(Endpoints(a, b, n0, n1, preset))
+        self._t = t
+        self._at_t = None
+        self.events.emit("t")
+        self.events.emit("options")
+
+
+def format_quaternion(q, digits: int = 4) -> str:
+    """``(w, x, y, z)`` text with fixed digits, ``-0`` shown as ``0``."""
+    return "(" + ", ".join(f"{(0.0 if abs(x) < 0.5 * 10**-digits else x):.{digits}f}"
+                           for x in np.asarray(q, float)) + ")"
