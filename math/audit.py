@@ -1,0 +1,350 @@
+"""Keyframe audit and sign repair on numpy arrays: the math behind ``quatlab check`` and ``fix``.
+
+A rotation track is an array of quaternions of shape ``(..., N, 4)`` in
+**(w, x, y, z)** order (scalar first, as everywhere in :mod:`quatlab.math`;
+convert glTF's (x, y, z, w) with :func:`quatlab.math.quaternion.from_xyzw`)
+and, optionally, key times of shape ``(..., N)``. Every function here is
+vectorized over keys *and* over any leading "track" dimensions, so a whole
+rig can be audited in one call. Nothing here reads files or raises on bad
+keys: bad keys are what the audit reports.
+
+What is checked, and the tolerances:
+
+* **zero** -- squared length below :data:`ZERO_NORM_SQ`: no rotation at all.
+* **non_finite** -- a NaN or infinite component.
+* **non_unit** -- ``abs(|q| - 1) > UNIT_TOLERANCE`` (0.00769, the glTF
+  validator's threshold: slightly above the worst error of a unit quaternion
+  quantized to normalized signed bytes, so honest quantization passes).
+* **sign_flip** -- consecutive keys with ``dot(q_i, q_i+1) < -half_turn_tol``:
+  stored in opposite hemispheres, so a runtime that blends components
+  without a hemisphere check turns the long way.
+* **half_turn** -- ``|dot| <= half_turn_tol`` (:data:`HALF_TURN_TOLERANCE`,
+  1e-6, for unit keys): the keys are 180 degrees apart, both arcs are equally
+  long and the direction of the turn hangs on the sign of a dot product that
+  rounding can flip. A half turn is reported instead of a sign flip.
+* **time_order** -- ``t_i+1 <= t_i`` (or a non-finite time): not strictly
+  increasing.
+
+Segments touching a zero or non-finite key get neither sign_flip nor
+half_turn: their dot product means nothing.
+
+Examples
+--------
+>>> import numpy as np
+>>> from quatlab.math import audit
+
+Identity, 90 degrees about Z, and the same 90 degrees stored as -q:
+
+>>> c = np.sqrt(0.5)
+>>> q = np.array([[1.0, 0, 0, 0], [c, 0, 0, c], [-c, 0, 0, -c]])   # (w, x, y, z)
+>>> report = audit.audit_keys(q)
+>>> report.sign_flip, report.half_turn
+(array([False,  True]), array([False, False]))
+>>> fixed, flipped = audit.sign_continuity(q)
+>>> flipped
+array([False, False,  True])
+>>> bool(np.all(fixed[2] == q[1]))
+True
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from quatlab.math import quaternion as Q
+
+__all__ = [
+    "UNIT_TOLERANCE",
+    "HALF_TURN_TOLERANCE",
+    "ZERO_NORM_SQ",
+    "KeyAudit",
+    "audit_keys",
+    "time_order",
+    "sign_continuity",
+    "normalize_keys",
+]
+
+#: Largest accepted ``abs(|q| - 1)`` of a key. The glTF validator's value for
+#: unit quaternions: just above the worst length error that quantizing a unit
+#: quaternion to normalized signed bytes (steps of 1/127) can cause.
+UNIT_TOLERANCE = 0.00769
+
+#: Largest ``|dot|`` of two unit keys that counts as a half turn. A float32
+#: component carries a rounding error near 6e-8, so a dot this small can
+#: change sign by storing the same rotation again; integer storage is coarser
+#: and callers pass its step instead (see ``half_turn_tol``).
+HALF_TURN_TOLERANCE = 1e-6
+
+#: Squared lengths below this cannot be normalized (the same floor as
+#: :func:`quatlab.math.quaternion.as_quaternion`): the key is "zero".
+ZERO_NORM_SQ = 1e-300
+
+
+class KeyAudit(NamedTuple):
+    """Per-key and per-segment audit of quaternion keys ``(..., N, 4)``, (w, x, y, z).
+
+    Key masks have shape ``(..., N)``; segment masks and ``dots`` have shape
+    ``(..., N - 1)``, entry ``i`` describing keys ``i`` and ``i + 1``.
+    """
+
+    #: Length of each key, ``(..., N)`` (NaN or inf for non-finite keys).
+    norms: np.ndarray
+    #: Key has squared length below :data:`ZERO_NORM_SQ`.
+    zero: np.ndarray
+    #: Key has a NaN or infinite component.
+    non_finite: np.ndarray
+    #: Finite, non-zero key whose length is off 1 by more than the tolerance.
+    non_unit: np.ndarray
+    #: Dot product of the *normalized* neighbours, NaN where either is invalid.
+    dots: np.ndarray
+    #: Segment with ``dots < -half_turn_tol``: opposite hemispheres.
+    sign_flip: np.ndarray
+    #: Segment with ``|dots| <= half_turn_tol``: a 180 degree turn, direction ambiguous.
+    half_turn: np.ndarray
+
+    @property
+    def valid(self) -> np.ndarray:
+        """Keys that are finite and non-zero, ``(..., N)``: the ones that rotate."""
+        return ~(self.zero | self.non_finite)
+
+
+def _as_keys(values, name: str = "values") -> np.ndarray:
+    """``values`` as a float64 array of shape ``(..., N, 4)``; no finiteness check."""
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.ndim < 2 or arr.shape[-1] != 4:
+        raise ValueError(
+            f"{name} must have shape (..., N, 4) in (w, x, y, z) order, got shape {arr.shape}"
+        )
+    return arr
+
+
+def _tolerance(value, name: str) -> float:
+    tol = float(value)
+    if not np.isfinite(tol) or tol < 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    return tol
+
+
+def _rowdot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    # Not Q.dot: that one rejects NaN and infinity, which the audit must
+    # report rather than raise on.
+    if a.shape == b.shape and a.flags.c_contiguous and b.flags.c_contiguous:
+        # einsum's two-dimensional loop is about twice as fast as its
+        # ellipsis loop on (..., 4) arrays; reshaping contiguous input is free.
+        return np.einsum("ij,ij->i", a.reshape(-1, 4), b.reshape(-1, 4)).reshape(a.shape[:-1])
+    return np.einsum("...i,...i->...", a, b)
+
+
+def audit_keys(
+    values,
+    *,
+    unit_tol: float = UNIT_TOLERANCE,
+    half_turn_tol: float = HALF_TURN_TOLERANCE,
+) -> KeyAudit:
+    """Classify every key and every segment of quaternion tracks ``(..., N, 4)``, (w, x, y, z).
+
+    Parameters
+    ----------
+    values : array_like, shape (..., N, 4)
+        Keys in (w, x, y, z) order; need not be unit, finite or non-zero.
+    unit_tol : float
+        Accepted ``abs(|q| - 1)``; default :data:`UNIT_TOLERANCE`.
+    half_turn_tol : float
+        Largest ``|dot|`` of normalized neighbours reported as a half turn;
+        default :data:`HALF_TURN_TOLERANCE`. Pass the quantization step for
+        integer-stored keys (1/127 for normalized signed bytes).
+
+    Returns
+    -------
+    KeyAudit
+        Masks and the normalized dot products.
+
+    Raises
+    ------
+    ValueError
+        If ``values`` does not have shape ``(..., N, 4)`` or a tolerance is
+        negative or not finite.
+
+    Examples
+    --------
+    >>> keys = [[1, 0, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0], [np.nan, 0, 0, 1]]
+    >>> r = audit_keys(keys)
+    >>> r.zero
+    array([False,  True, False, False])
+    >>> r.non_finite
+    array([False, False, False,  True])
+    >>> r.non_unit
+    array([False, False,  True, False])
+    >>> r.dots      # every segment touches a zero or NaN key
+    array([nan, nan, nan])
+
+    The real glTF sample "AnimatedTriangle": its last segment, (x, y, z, w)
+    (0, 0, .707, -.707) -> (0, 0, 0, 1), is a sign flip:
+
+    >>> from quatlab.math.quaternion import from_xyzw
+    >>> r = audit_keys(from_xyzw([[0, 0, 0.707, -0.707], [0, 0, 0, 1]]))
+    >>> r.sign_flip, np.round(r.dots, 4)
+    (array([ True]), array([-0.7071]))
+    """
+    q = _as_keys(values)
+    unit_tol = _tolerance(unit_tol, "unit_tol")
+    half_turn_tol = _tolerance(half_turn_tol, "half_turn_tol")
+
+    n2 = _rowdot(q, q)
+    finite = np.isfinite(n2)
+    if not finite.all():
+        # A non-finite squared length can also come from huge finite
+        # components overflowing; only a NaN/inf component makes a key
+        # non_finite, so look at the components of just those keys.
+        finite[~finite] = np.isfinite(q[~finite]).all(axis=-1)
+    non_finite = ~finite
+    zero = n2 < ZERO_NORM_SQ
+    valid = finite & ~zero
+    norms = np.sqrt(n2)
+    non_unit = valid & (np.abs(norms - 1.0) > unit_tol)
+
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        dots = _rowdot(q[..., :-1, :], q[..., 1:, :]) / (norms[..., :-1] * norms[..., 1:])
+    if not valid.all():
+        dots[~(valid[..., :-1] & valid[..., 1:])] = np.nan
+    # Comparisons with NaN are False, so invalid segments get neither flag.
+    with np.errstate(invalid="ignore"):
+        half_turn = np.abs(dots) <= half_turn_tol
+        sign_flip = dots < -half_turn_tol
+    return KeyAudit(norms, zero, non_finite, non_unit, dots, sign_flip, half_turn)
+
+
+def time_order(times) -> np.ndarray:
+    """Segments whose times are not strictly increasing, shape ``(..., N - 1)``.
+
+    Entry ``i`` is true when ``times[..., i + 1] <= times[..., i]`` or either
+    time is NaN or infinite.
+
+    Examples
+    --------
+    >>> time_order([0.0, 0.5, 0.5, 0.25, np.nan])
+    array([False,  True,  True,  True])
+    """
+    t = np.asarray(times, dtype=np.float64)
+    if t.ndim < 1:
+        raise ValueError(f"times must have shape (..., N), got shape {t.shape}")
+    t0, t1 = t[..., :-1], t[..., 1:]
+    with np.errstate(invalid="ignore"):
+        ok = (t1 > t0) & np.isfinite(t0) & np.isfinite(t1)
+    return ~ok
+
+
+def sign_continuity(values, *, audit: KeyAudit | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Move every key of ``(..., N, 4)`` tracks, (w, x, y, z), into its predecessor's hemisphere.
+
+    Walking along the keys, a key is negated when its dot product with the
+    previous valid key *as corrected so far* is negative, and only then (a
+    dot of exactly 0 keeps the sign: there is no shorter arc to prefer). The
+    correction is cumulative: once a key is negated, all later keys are
+    compared with the negated one. This is computed without a Python loop,
+    as the running product of the signs of consecutive dot products.
+
+    Each key keeps its rotation (``q`` and ``-q`` are the same rotation) and
+    the first valid key is never changed. Zero and non-finite keys are left
+    untouched and skipped: the next valid key is compared with the last
+    valid key before them.
+
+    Parameters
+    ----------
+    values : array_like, shape (..., N, 4)
+        Keys in (w, x, y, z) order, any length.
+    audit : KeyAudit, optional
+        The result of :func:`audit_keys` for the same ``values``, to reuse its
+        dot products instead of computing them again.
+
+    Returns
+    -------
+    fixed : ndarray, shape (..., N, 4)
+        A new array: ``values`` with some keys negated.
+    flipped : ndarray of bool, shape (..., N)
+        Which keys were negated.
+
+    Examples
+    --------
+    Three keys about Z, the middle one stored as -q:
+
+    >>> from quatlab.math.quaternion import from_axis_angle
+    >>> q = from_axis_angle([0, 0, 1], np.radians([0.0, 40.0, 80.0]))
+    >>> q[1] *= -1
+    >>> fixed, flipped = sign_continuity(q)
+    >>> flipped
+    array([False,  True, False])
+    >>> bool(np.all(np.einsum("ij,ij->i", fixed[:-1], fixed[1:]) >= 0))
+    True
+    """
+    q = _as_keys(values)
+    if q.shape[-2] == 0:
+        return q.copy(), np.zeros(q.shape[:-1], dtype=bool)
+    if audit is None:
+        n2 = _rowdot(q, q)
+        valid = np.isfinite(n2) & (n2 >= ZERO_NORM_SQ)
+        if not valid.all():
+            valid = np.isfinite(q).all(axis=-1) & (n2 >= ZERO_NORM_SQ)
+        dots = None
+    else:
+        valid = audit.valid
+        dots = audit.dots
+        if valid.shape != q.shape[:-1]:
+            raise ValueError(f"audit is for shape {valid.shape + (4,)}, values have {q.shape}")
+
+    if valid.all():
+        if dots is None:
+            dots = _rowdot(q[..., :-1, :], q[..., 1:, :])
+        negative = dots < 0
+    else:
+        # Compare each valid key with the last valid key before it: gather
+        # that predecessor by a running maximum of valid indices.
+        n = q.shape[-2]
+        idx = np.where(valid, np.arange(n), -1)
+        last_valid = np.maximum.accumulate(idx, axis=-1)
+        prev = last_valid[..., :-1]  # last valid key strictly before key i + 1
+        has_prev = prev >= 0
+        partner = np.take_along_axis(q, np.maximum(prev, 0)[..., None], axis=-2)
+        with np.errstate(invalid="ignore"):
+            negative = (_rowdot(partner, q[..., 1:, :]) < 0) & has_prev & valid[..., 1:]
+    # Key i+1 has the opposite sign of key i where their dot is negative. The
+    # running product of these relative signs gives each key's absolute sign;
+    # it is computed as the parity of a running count of negative dots,
+    # which is cheaper than a cumulative product of +-1.0.
+    flipped = np.zeros(q.shape[:-1], dtype=bool)
+    flipped[..., 1:] = (np.cumsum(negative, axis=-1) & 1).astype(bool)
+    fixed = q * np.where(flipped, -1.0, 1.0)[..., None]
+    return fixed, flipped
+
+
+def normalize_keys(values) -> tuple[np.ndarray, np.ndarray]:
+    """Scale the finite, non-zero keys of ``(..., N, 4)``, (w, x, y, z), to unit length.
+
+    Zero and non-finite keys are returned unchanged: they carry no direction
+    to keep, and inventing one would hide the problem.
+
+    Returns
+    -------
+    fixed : ndarray, shape (..., N, 4)
+        A new array.
+    changed : ndarray of bool, shape (..., N)
+        Keys whose length was not exactly 1.
+
+    Examples
+    --------
+    >>> fixed, changed = normalize_keys([[2.0, 0, 0, 0], [0, 0, 0, 0], [0, 0.6, 0.8, 0]])
+    >>> fixed
+    array([[1. , 0. , 0. , 0. ],
+           [0. , 0. , 0. , 0. ],
+           [0. , 0.6, 0.8, 0. ]])
+    >>> changed
+    array([ True, False, False])
+    """
+    q = _as_keys(values)
+    norms = Q.norm(q)
+    valid = np.isfinite(q).all(axis=-1) & (norms * norms >= ZERO_NORM_SQ)
+    changed = valid & (norms != 1.0)
+    scale = np.where(changed, norms, 1.0)
+    return q / scale[..., None], changed
