@@ -137,6 +137,33 @@ def _rowdot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.einsum("...i,...i->...", a, b)
 
 
+def _valid_and_scaled(q: np.ndarray):
+    """Squared lengths, finite and valid masks, and keys safe to take dot products of.
+
+    Returns ``(n2, finite, valid, safe, scale)`` with ``safe = q / scale``.
+    Keys with finite components whose squares overflow (|q| ~ 1e200) are
+    divided by their largest component, which keeps the sign of every dot
+    product and, after normalization, its value. When there are none (the
+    common case) ``safe`` is ``q`` itself and ``scale`` is None.
+    """
+    n2 = _rowdot(q, q)
+    finite = np.isfinite(n2)
+    safe, scale = q, None
+    if not finite.all():
+        # A non-finite squared length comes from a NaN or inf component or
+        # from huge finite components overflowing; only the former makes a
+        # key non_finite, so look at the components of just those keys.
+        suspects = ~finite
+        finite[suspects] = np.isfinite(q[suspects]).all(axis=-1)
+        overflow = finite & suspects
+        if overflow.any():
+            scale = np.ones(q.shape[:-1])
+            scale[overflow] = np.abs(q[overflow]).max(axis=-1)
+            safe = q / scale[..., None]
+    valid = finite & (n2 >= ZERO_NORM_SQ)
+    return n2, finite, valid, safe, scale
+
+
 def audit_keys(
     values,
     *,
@@ -192,28 +219,22 @@ def audit_keys(
     unit_tol = _tolerance(unit_tol, "unit_tol")
     half_turn_tol = _tolerance(half_turn_tol, "half_turn_tol")
 
-    n2 = _rowdot(q, q)
-    finite = np.isfinite(n2)
-    if not finite.all():
-        # A non-finite squared length can also come from huge finite
-        # components overflowing; only a NaN/inf component makes a key
-        # non_finite, so look at the components of just those keys.
-        finite[~finite] = np.isfinite(q[~finite]).all(axis=-1)
-    non_finite = ~finite
+    n2, finite, valid, safe, scale = _valid_and_scaled(q)
     zero = n2 < ZERO_NORM_SQ
-    valid = finite & ~zero
-    norms = np.sqrt(n2)
+    safe_norms = np.sqrt(n2) if scale is None else np.sqrt(_rowdot(safe, safe))
+    norms = safe_norms if scale is None else safe_norms * scale
     non_unit = valid & (np.abs(norms - 1.0) > unit_tol)
 
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        dots = _rowdot(q[..., :-1, :], q[..., 1:, :]) / (norms[..., :-1] * norms[..., 1:])
+        dots = _rowdot(safe[..., :-1, :], safe[..., 1:, :])
+        dots /= safe_norms[..., :-1] * safe_norms[..., 1:]
     if not valid.all():
         dots[~(valid[..., :-1] & valid[..., 1:])] = np.nan
     # Comparisons with NaN are False, so invalid segments get neither flag.
     with np.errstate(invalid="ignore"):
         half_turn = np.abs(dots) <= half_turn_tol
         sign_flip = dots < -half_turn_tol
-    return KeyAudit(norms, zero, non_finite, non_unit, dots, sign_flip, half_turn)
+    return KeyAudit(norms, zero, ~finite, non_unit, dots, sign_flip, half_turn)
 
 
 def time_order(times) -> np.ndarray:
@@ -280,41 +301,35 @@ def sign_continuity(values, *, audit: KeyAudit | None = None) -> tuple[np.ndarra
     True
     """
     q = _as_keys(values)
+    if audit is not None and audit.zero.shape != q.shape[:-1]:
+        raise ValueError(f"audit is for shape {audit.zero.shape + (4,)}, values have {q.shape}")
     if q.shape[-2] == 0:
         return q.copy(), np.zeros(q.shape[:-1], dtype=bool)
-    if audit is None:
-        n2 = _rowdot(q, q)
-        valid = np.isfinite(n2) & (n2 >= ZERO_NORM_SQ)
-        if not valid.all():
-            valid = np.isfinite(q).all(axis=-1) & (n2 >= ZERO_NORM_SQ)
-        dots = None
-    else:
+    if audit is not None and audit.valid.all():
+        # The audit's dots are those of the normalized keys: same signs.
         valid = audit.valid
-        dots = audit.dots
-        if valid.shape != q.shape[:-1]:
-            raise ValueError(f"audit is for shape {valid.shape + (4,)}, values have {q.shape}")
-
-    if valid.all():
-        if dots is None:
-            dots = _rowdot(q[..., :-1, :], q[..., 1:, :])
-        negative = dots < 0
+        negative = audit.dots < 0
     else:
-        # Compare each valid key with the last valid key before it: gather
-        # that predecessor by a running maximum of valid indices.
-        n = q.shape[-2]
-        idx = np.where(valid, np.arange(n), -1)
-        last_valid = np.maximum.accumulate(idx, axis=-1)
-        prev = last_valid[..., :-1]  # last valid key strictly before key i + 1
-        has_prev = prev >= 0
-        partner = np.take_along_axis(q, np.maximum(prev, 0)[..., None], axis=-2)
-        with np.errstate(invalid="ignore"):
-            negative = (_rowdot(partner, q[..., 1:, :]) < 0) & has_prev & valid[..., 1:]
+        _, _, valid, safe, _ = _valid_and_scaled(q)
+        if valid.all():
+            negative = _rowdot(safe[..., :-1, :], safe[..., 1:, :]) < 0
+        else:
+            # Compare each valid key with the last valid key before it,
+            # gathered through a running maximum of valid indices.
+            idx = np.where(valid, np.arange(q.shape[-2]), -1)
+            prev = np.maximum.accumulate(idx, axis=-1)[..., :-1]  # for keys 1..N-1
+            partner = np.take_along_axis(safe, np.maximum(prev, 0)[..., None], axis=-2)
+            with np.errstate(invalid="ignore"):
+                dots = _rowdot(partner, safe[..., 1:, :])
+            negative = (dots < 0) & (prev >= 0) & valid[..., 1:]
     # Key i+1 has the opposite sign of key i where their dot is negative. The
     # running product of these relative signs gives each key's absolute sign;
     # it is computed as the parity of a running count of negative dots,
     # which is cheaper than a cumulative product of +-1.0.
     flipped = np.zeros(q.shape[:-1], dtype=bool)
     flipped[..., 1:] = (np.cumsum(negative, axis=-1) & 1).astype(bool)
+    if not valid.all():
+        flipped &= valid  # bad keys carry the running sign but stay as stored
     fixed = q * np.where(flipped, -1.0, 1.0)[..., None]
     return fixed, flipped
 
