@@ -18,7 +18,7 @@ from quatlab.app import __version__
 __all__ = ["main", "build_parser", "COMMANDS", "OneLineParser"]
 
 #: Subcommand modules, in ``--help`` order.
-COMMANDS = ("curves", "presets")
+COMMANDS = ("curves", "presets", "screenshot")
 
 
 class OneLineParser(argparse.ArgumentParser):

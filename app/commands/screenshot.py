@@ -1,0 +1,101 @@
+"""``quatlab screenshot``: render the whole window to a PNG, headless (needs a display: Xvfb)."""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["add_parser", "run", "render_window"]
+
+PROG = "quatlab screenshot"
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser(
+        "screenshot",
+        help="render the window to a PNG (needs a display; use Xvfb on a server)",
+        description="Render the whole QuatLab window, 3D viewport included, to a PNG file.",
+    )
+    p.add_argument("-o", "--output", help="PNG file to write (a new file; written atomically)")
+    p.add_argument("--preset", default=None, help="preset to show (default: negated-20)")
+    p.add_argument("--t", type=float, default=0.5, help="t in [0, 1] (default 0.5)")
+    p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
+    p.add_argument("--view", default="main", help="which view to show (see --list-views)")
+    p.add_argument("--open", dest="open_file", default=None, help="keyframe file to open first")
+    p.add_argument("--list-views", action="store_true", help="list the views and exit")
+    p.set_defaults(func=run)
+    return p
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--size must look like 1400x900, got {text!r}") from None
+    if not (200 <= w <= 8000 and 200 <= h <= 8000):
+        raise ValueError(f"--size must be between 200x200 and 8000x8000, got {text!r}")
+    return w, h
+
+
+def render_window(win, size: tuple[int, int]):
+    """Show ``win`` at ``size``, let it lay out and paint, and return its QImage."""
+    from PyQt6 import QtWidgets
+
+    app = QtWidgets.QApplication.instance()
+    win.resize(*size)
+    win.show()
+    # A few rounds of events: layout, the GL context's first frame, then a repaint.
+    for _ in range(5):
+        app.processEvents()
+    win.repaint()
+    app.processEvents()
+    return win.grab_image()
+
+
+def run(args) -> int:
+    from quatlab.app.cli import fail
+    from quatlab.app.window import VIEWS
+
+    if args.list_views:
+        for v in VIEWS:
+            print(v)
+        return 0
+    if not args.output:
+        return fail(PROG, "-o FILE.png is required")
+    if not args.output.lower().endswith(".png"):
+        return fail(PROG, f"the output must be a .png file, got {args.output!r}")
+    if args.view not in VIEWS:
+        return fail(PROG, f"unknown view {args.view!r}; choose one of: {', '.join(VIEWS)}")
+    try:
+        size = _parse_size(args.size)
+        from quatlab.app import presets
+        from quatlab.app.state import LessonState
+
+        state = LessonState.from_preset(args.preset or presets.DEFAULT_PRESET, t=args.t)
+    except ValueError as exc:
+        return fail(PROG, str(exc).replace("t must", "--t must"))
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        return fail(PROG, "no display: run under Xvfb, e.g. `xvfb-run -a quatlab screenshot ...`")
+    os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
+    from PyQt6 import QtCore
+
+    from quatlab.app.window import MainWindow, make_app, write_atomically
+
+    app = make_app()  # noqa: F841 - keep a reference, or PyQt destroys the application
+    win = MainWindow(state)
+    if args.open_file:
+        try:
+            win.open_keyframes(args.open_file)
+        except (OSError, ValueError) as exc:
+            return fail(PROG, str(exc))
+    win.show_view(args.view)
+    img = render_window(win, size)
+    buf = QtCore.QBuffer()
+    buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
+    img.save(buf, "PNG")
+    try:
+        write_atomically(args.output, bytes(buf.data()))
+    except OSError as exc:
+        return fail(PROG, f"cannot write {args.output}: {exc.strerror or exc}")
+    print(f"wrote {args.output} ({img.width()}x{img.height()}, view {args.view})")
+    win.close()
+    return 0

@@ -1,0 +1,204 @@
+"""Qt editor for one endpoint: components, axis-angle, Euler angles, paste, −q.
+
+The editor takes the :class:`~quatlab.app.state.LessonState` and subscribes to
+it; every form writes through the model, which validates. A refused entry shows
+a red message naming what is wrong, and the fields return to the last valid
+value. Editing any form updates the others through the model's event.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PyQt6 import QtCore, QtWidgets
+
+from quatlab.app.parse import ORDERS, parse_number, parse_quaternion
+from quatlab.app.state import LessonState
+from quatlab.math.quaternion import (
+    EULER_ORDERS,
+    from_axis_angle,
+    from_euler,
+    to_axis_angle,
+    to_euler,
+)
+
+__all__ = ["EndpointEditor"]
+
+_COMPONENTS = ("w", "x", "y", "z")
+
+
+def _fmt(x: float, digits: int = 6) -> str:
+    text = f"{x:.{digits}g}"
+    return "0" if text in ("-0", "0") else text
+
+
+class EndpointEditor(QtWidgets.QGroupBox):
+    """Edits endpoint ``which`` (0 or 1) of ``state`` in every form at once."""
+
+    def __init__(self, state: LessonState, which: int, parent=None) -> None:
+        super().__init__(f"q{which}  ({'start' if which == 0 else 'end'}, t = {which})", parent)
+        self.state = state
+        self.which = which
+        self.setObjectName(f"endpoint{which}")
+        grid = QtWidgets.QGridLayout(self)
+        grid.setContentsMargins(6, 4, 6, 4)
+        grid.setVerticalSpacing(3)
+        grid.setHorizontalSpacing(4)
+
+        # --- components (w, x, y, z)
+        self.components: list[QtWidgets.QLineEdit] = []
+        grid.addWidget(self._label("w x y z", "Components, scalar first (w, x, y, z). "
+                                   "Non-unit input is normalized; |q| shows what you typed."),
+                       0, 0)
+        for i, c in enumerate(_COMPONENTS):
+            edit = self._edit(f"{c} component of q{which}")
+            edit.setObjectName(f"q{which}_{c}")
+            edit.editingFinished.connect(self._components_edited)
+            self.components.append(edit)
+            grid.addWidget(edit, 0, 1 + i)
+        self.negate_button = QtWidgets.QPushButton("−q")
+        self.negate_button.setObjectName(f"q{which}_negate")
+        self.negate_button.setToolTip(
+            f"Negate q{which}: store −q{which}. Same rotation (the endpoint pose does not move), "
+            "opposite hemisphere: watch the naive curves change."
+        )
+        self.negate_button.setFixedWidth(34)
+        self.negate_button.clicked.connect(lambda: self.state.negate(self.which))
+        grid.addWidget(self.negate_button, 0, 5)
+        self.norm_label = QtWidgets.QLabel()
+        self.norm_label.setToolTip("Length of q as entered; QuatLab uses q / |q|.")
+        grid.addWidget(self.norm_label, 1, 1, 1, 5)
+
+        # --- axis-angle
+        grid.addWidget(self._label("axis, °", "Rotation axis (x, y, z; normalized) and angle "
+                                   "in degrees"), 2, 0)
+        self.axis = [self._edit(f"axis {c}") for c in "xyz"]
+        self.angle = self._edit("angle in degrees")
+        for i, e in enumerate(self.axis + [self.angle]):
+            e.editingFinished.connect(self._axis_angle_edited)
+            grid.addWidget(e, 2, 1 + i)
+
+        # --- Euler angles
+        grid.addWidget(self._label("Euler °", "Euler angles in degrees; uppercase order = "
+                                   "intrinsic (body axes), lowercase = extrinsic (fixed axes), "
+                                   "as in scipy"), 3, 0)
+        self.euler = [self._edit(f"Euler angle {i + 1} (degrees)") for i in range(3)]
+        for i, e in enumerate(self.euler):
+            e.editingFinished.connect(self._euler_edited)
+            grid.addWidget(e, 3, 1 + i)
+        self.euler_order = QtWidgets.QComboBox()
+        self.euler_order.addItems(EULER_ORDERS)
+        self.euler_order.setCurrentText("XYZ")
+        self.euler_order.setToolTip("Euler order (24): uppercase intrinsic, lowercase extrinsic")
+        self.euler_order.currentTextChanged.connect(lambda _: self.refresh())
+        grid.addWidget(self.euler_order, 3, 4, 1, 2)
+
+        # --- paste
+        grid.addWidget(self._label("paste", "Paste four numbers in the order chosen on the "
+                                   "right, e.g. from glTF (x y z w) or a log (w x y z)"), 4, 0)
+        self.paste = QtWidgets.QLineEdit()
+        self.paste.setObjectName(f"q{which}_paste")
+        self.paste.setPlaceholderText("e.g. 0, 0, 0.7071, 0.7071")
+        self.paste.returnPressed.connect(self._paste_edited)
+        grid.addWidget(self.paste, 4, 1, 1, 3)
+        self.paste_order = QtWidgets.QComboBox()
+        self.paste_order.addItems(ORDERS)
+        self.paste_order.setToolTip("Component order of the pasted text")
+        grid.addWidget(self.paste_order, 4, 4)
+        apply = QtWidgets.QPushButton("Set")
+        apply.setFixedWidth(34)
+        apply.setToolTip("Parse the pasted text in the chosen order (Enter)")
+        apply.clicked.connect(self._paste_edited)
+        grid.addWidget(apply, 4, 5)
+
+        self.message = QtWidgets.QLabel()
+        self.message.setObjectName(f"q{which}_message")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #B00020;")
+        self.message.hide()
+        grid.addWidget(self.message, 5, 0, 1, 6)
+        for col in range(1, 5):
+            grid.setColumnStretch(col, 1)
+
+        state.events.connect("endpoints", self.refresh)
+        self.refresh()
+
+    # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def _label(text: str, tip: str) -> QtWidgets.QLabel:
+        label = QtWidgets.QLabel(text)
+        label.setToolTip(tip)
+        return label
+
+    @staticmethod
+    def _edit(tip: str) -> QtWidgets.QLineEdit:
+        edit = QtWidgets.QLineEdit()
+        edit.setToolTip(tip)
+        edit.setMinimumWidth(36)
+        edit.setMaximumWidth(90)
+        edit.setAlignment(QtCore.Qt.AlignmentFlag.AlignRight)
+        return edit
+
+    def _commit(self, make) -> None:
+        """Run ``make()`` -> quaternion and store it; show the error and revert on failure."""
+        try:
+            q = make()
+            if not np.array_equal(q, self.state.endpoint(self.which) * self.state.entered_norm(
+                    self.which)):
+                self.state.set_endpoint(self.which, q)
+        except ValueError as exc:
+            self.show_error(str(exc))
+            self.refresh(keep_message=True)
+            return
+        self.message.hide()
+
+    def show_error(self, text: str) -> None:
+        self.message.setText(f"q{self.which} not changed: {text}")
+        self.message.show()
+
+    # ------------------------------------------------------------------ edits
+    def _components_edited(self) -> None:
+        self._commit(lambda: np.array(
+            [parse_number(e.text(), f"component {c}")
+             for e, c in zip(self.components, _COMPONENTS, strict=True)]))
+
+    def _axis_angle_edited(self) -> None:
+        def make():
+            axis = np.array([parse_number(e.text(), f"axis {c}")
+                             for e, c in zip(self.axis, "xyz", strict=True)])
+            angle = parse_number(self.angle.text(), "angle")
+            if not np.any(axis):
+                raise ValueError("the axis (0, 0, 0) has no direction")
+            q = from_axis_angle(axis, np.radians(angle))
+            # Keep the stored hemisphere: a re-typed axis-angle must not flip the sign.
+            return -q if q @ self.state.endpoint(self.which) < 0 else q
+        self._commit(make)
+
+    def _euler_edited(self) -> None:
+        def make():
+            angles = np.radians([parse_number(e.text(), f"Euler angle {i + 1}")
+                                 for i, e in enumerate(self.euler)])
+            q = from_euler(angles, self.euler_order.currentText())
+            return -q if q @ self.state.endpoint(self.which) < 0 else q
+        self._commit(make)
+
+    def _paste_edited(self) -> None:
+        self._commit(lambda: parse_quaternion(self.paste.text(), self.paste_order.currentText()))
+
+    # ------------------------------------------------------------------ model -> widget
+    def refresh(self, keep_message: bool = False) -> None:
+        q = self.state.endpoint(self.which)
+        n = self.state.entered_norm(self.which)
+        for e, v in zip(self.components, q * n, strict=True):
+            e.setText(_fmt(v))
+        self.norm_label.setText(
+            f"|q| as entered = {n:.6g}" + ("" if abs(n - 1) < 1e-9 else "  → normalized")
+        )
+        axis, angle = to_axis_angle(q)
+        for e, v in zip(self.axis, axis, strict=True):
+            e.setText(_fmt(v, 4))
+        self.angle.setText(_fmt(np.degrees(angle), 6))
+        for e, v in zip(self.euler, np.degrees(to_euler(q, self.euler_order.currentText())),
+                        strict=True):
+            e.setText(_fmt(v, 6))
+        if not keep_message:
+            self.message.hide()

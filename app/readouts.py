@@ -1,0 +1,87 @@
+"""Qt readouts: dot, hemisphere, angle between, and each method's values at t."""
+
+from __future__ import annotations
+
+import numpy as np
+from PyQt6 import QtCore, QtGui, QtWidgets
+
+from quatlab.app.state import LessonState, format_quaternion
+from quatlab.math.curves import METHOD_LABELS, METHODS
+from quatlab.rendering.style import METHOD_COLORS
+
+__all__ = ["Readouts"]
+
+
+class Readouts(QtWidgets.QGroupBox):
+    """Numbers that follow ``state``: the endpoint relation and the four methods at t."""
+
+    def __init__(self, state: LessonState, parent=None) -> None:
+        super().__init__("Readouts", parent)
+        self.state = state
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        self.summary = QtWidgets.QLabel()
+        self.summary.setObjectName("summary")
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        layout.addWidget(self.summary)
+        self.table = QtWidgets.QTableWidget(len(METHODS), 3)
+        self.table.setObjectName("method_table")
+        self.table.setHorizontalHeaderLabels(["q(t) (w, x, y, z)", "angle °", "°/t"])
+        self.table.setVerticalHeaderLabels([METHOD_LABELS[m] for m in METHODS])
+        self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setToolTip("Each method at the current t: the quaternion, the path angle "
+                              "swept from q0, and the angular speed 2|dq/dt|")
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        for col in (1, 2):
+            header.setSectionResizeMode(col, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        for row, m in enumerate(METHODS):
+            item = self.table.verticalHeaderItem(row)
+            item.setForeground(QtGui.QBrush(QtGui.QColor(METHOD_COLORS[m])))
+            font = item.font()
+            font.setBold(True)
+            item.setFont(font)
+        self.table.verticalHeader().setSectionResizeMode(
+            QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setFixedHeight(self.table.sizeHint().height() // 2 + 40)
+        layout.addWidget(self.table)
+        state.events.connect("endpoints", self.refresh)
+        state.events.connect("t", self.refresh_t)
+        self.refresh()
+
+    def refresh(self) -> None:
+        s = self.state
+        d = s.dot
+        if d < 0:
+            hemi = "opposite hemispheres: shortest methods use <b>−q1</b>"
+        elif d == 0:
+            hemi = "dot = 0: sign kept by the rule (no flip)"
+        else:
+            hemi = "same hemisphere: shortest = naive"
+        self.summary.setText(
+            f"dot(q0, q1) = <b>{d:+.7f}</b> — {hemi}<br>"
+            f"angle between the rotations: <b>{np.degrees(s.angle):.4f}°</b>"
+            + (f"<br>preset: <i>{s.preset}</i>" if s.preset else "")
+        )
+        self.refresh_t()
+
+    def refresh_t(self) -> None:
+        at = self.state.at_t()
+        for row, m in enumerate(METHODS):
+            c = at[m]
+            q = c.quats[0]
+            ok = np.all(np.isfinite(q))
+            missing = "undefined (collapse)" if m.endswith("nlerp") else "undefined (antipodes)"
+            cells = (
+                format_quaternion(q, 3) if ok else missing,
+                f"{c.angle_deg[0]:.2f}" if ok else "—",
+                f"{c.speed_deg[0]:.2f}" if np.isfinite(c.speed[0]) else "—",
+            )
+            for col, text in enumerate(cells):
+                item = self.table.item(row, col)
+                if item is None:
+                    item = QtWidgets.QTableWidgetItem()
+                    self.table.setItem(row, col, item)
+                item.setText(text)
+

@@ -1,0 +1,440 @@
+"""The QuatLab main window: wires the lesson model to the 3D scene, plots and editors.
+
+Only this module (and the widgets it builds) connect the model and the views:
+the model (:mod:`quatlab.app.state`) knows no Qt, and the rendering code draws
+what it is given. Curves are pushed to the views when the endpoints change;
+a change of t only moves the chains, the cursor and the readouts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from PyQt6 import QtCore, QtGui, QtWidgets
+
+from quatlab.app import presets
+from quatlab.app.endpoint_editor import EndpointEditor
+from quatlab.app.explain import explain
+from quatlab.app.readouts import Readouts
+from quatlab.app.scrubber import Scrubber
+from quatlab.app.state import LessonState
+from quatlab.rendering.chain import tip_trail
+from quatlab.rendering.style import METHOD_COLORS
+
+__all__ = ["MainWindow", "run_window", "make_app", "VIEWS", "write_atomically"]
+
+#: Views that ``--view`` and the View menu can show (tab object names).
+VIEWS = ("main",)
+
+#: Size the window opens at (and screenshots default to).
+DEFAULT_SIZE = (1400, 900)
+
+
+def make_app(argv: list[str] | None = None) -> QtWidgets.QApplication:
+    """The QApplication, created once with the attributes QuatLab needs."""
+    app = QtWidgets.QApplication.instance()
+    if app is None:
+        # Two GLViewWidgets in one process need shared contexts (design.md s6);
+        # the attribute only counts before the application exists.
+        QtCore.QCoreApplication.setAttribute(
+            QtCore.Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
+        app = QtWidgets.QApplication(argv if argv is not None else sys.argv[:1])
+        app.setApplicationName("QuatLab")
+        app.setOrganizationName("QuatLab")
+    return app
+
+
+def write_atomically(path: str | os.PathLike, data: bytes | str) -> None:
+    """Write ``data`` to ``path`` via a temporary file in the same folder and a rename.
+
+    Readers never see a half-written file, and a failure leaves the old file intact.
+    """
+    path = Path(path)
+    mode = "wb" if isinstance(data, bytes) else "w"
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+class LessonView(QtWidgets.QWidget):
+    """The two-key lesson: 3D chains over the scrubber and the plots."""
+
+    def __init__(self, state: LessonState, parent=None) -> None:
+        super().__init__(parent)
+        from quatlab.rendering.plots import CurvePlots
+        from quatlab.rendering.scene import ChainScene
+
+        self.state = state
+        self.setObjectName("main")
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+
+        # Scene toolbar: which family drives the chains, root-only, camera reset.
+        bar = QtWidgets.QHBoxLayout()
+        bar.setContentsMargins(6, 2, 6, 0)
+        bar.addWidget(QtWidgets.QLabel("Chains show:"))
+        self.family_buttons = {}
+        group = QtWidgets.QButtonGroup(self)
+        for fam in ("slerp", "nlerp"):
+            b = QtWidgets.QRadioButton(fam.upper())
+            b.setObjectName(f"family_{fam}")
+            b.setToolTip(f"Drive the naive and the shortest chain with {fam.upper()}")
+            b.toggled.connect(lambda on, f=fam: on and state.set_chain_family(f))
+            group.addButton(b)
+            bar.addWidget(b)
+            self.family_buttons[fam] = b
+        self.root_only = QtWidgets.QCheckBox("root joint only")
+        self.root_only.setObjectName("root_only")
+        self.root_only.setToolTip("Rotate only the root joint (unchecked: every joint shares "
+                                  "the rotation, so the effect compounds along the chain)")
+        self.root_only.toggled.connect(state.set_root_only)
+        bar.addWidget(self.root_only)
+        bar.addStretch(1)
+        self.legend = QtWidgets.QLabel()
+        bar.addWidget(self.legend)
+        reset = QtWidgets.QPushButton("Reset camera")
+        reset.setToolTip("Back to the default view (R)")
+        bar.addWidget(reset)
+        layout.addLayout(bar)
+
+        self.scene = ChainScene(self)
+        self.scene.setObjectName("scene")
+        self.scene.setMinimumSize(320, 240)
+        reset.clicked.connect(self.scene.reset_camera)
+        self.scrubber = Scrubber(state, self)
+        self.plots = CurvePlots(self)
+        self.plots.setObjectName("plots")
+        self.plots.setMinimumHeight(200)
+
+        top = QtWidgets.QWidget()
+        tl = QtWidgets.QVBoxLayout(top)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addWidget(self.scene, 1)
+        tl.addWidget(self.scrubber)
+        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        split.addWidget(top)
+        split.addWidget(self.plots)
+        split.setStretchFactor(0, 5)
+        split.setStretchFactor(1, 4)
+        split.setChildrenCollapsible(False)
+        layout.addWidget(split, 1)
+
+        self.plots.cursorMoved.connect(state.set_t)
+        self.plots.visibilityChanged.connect(state.set_visible)
+        state.events.connect("endpoints", self.on_endpoints)
+        state.events.connect("t", self.on_t)
+        state.events.connect("options", self.on_options)
+        self.on_options()
+        self.on_endpoints()
+
+    # ------------------------------------------------------------------ model -> views
+    def _families(self) -> tuple[str, str]:
+        fam = self.state.chain_family
+        return f"naive_{fam}", f"shortest_{fam}"
+
+    def on_endpoints(self) -> None:
+        s = self.state
+        self.plots.set_curves(s.curves)
+        self.scene.set_ghosts(s.q0, s.q1)
+        self._update_trails()
+        self.on_t()
+
+    def _update_trails(self) -> None:
+        curves = self.state.curves
+        for key, method in zip(("naive", "shortest"), self._families(), strict=True):
+            pts = tip_trail(curves[method].quats, root_only=self.state.root_only)
+            self.scene.set_trail(key, pts, METHOD_COLORS[method])
+
+    def on_t(self) -> None:
+        at = self.state.at_t()
+        for key, method in zip(("naive", "shortest"), self._families(), strict=True):
+            q = at[method].quats[0]
+            self.scene.set_chain(key, q if np.all(np.isfinite(q)) else None,
+                                 METHOD_COLORS[method])
+        self.plots.set_cursor(self.state.t)
+
+    def on_options(self) -> None:
+        s = self.state
+        self.family_buttons[s.chain_family].setChecked(True)
+        self.root_only.setChecked(s.root_only)
+        self.scene.set_root_only(s.root_only)
+        for m, on in s.visible.items():
+            self.plots.set_method_visible(m, on)
+        naive, shortest = self._families()
+        self.legend.setText(
+            f"<span style='color:{METHOD_COLORS[naive]}'>■ naive</span>&nbsp; "
+            f"<span style='color:{METHOD_COLORS[shortest]}'>■ shortest</span>&nbsp; "
+            "<span style='color:#888'>□ ghosts t = 0, 1</span>"
+        )
+        self._update_trails()
+        self.on_t()
+
+
+class MainWindow(QtWidgets.QMainWindow):
+    """Editors and readouts on the left, the lesson in the middle, explanations on the right."""
+
+    def __init__(self, state: LessonState | None = None) -> None:
+        super().__init__()
+        self.state = state or LessonState.from_preset(presets.DEFAULT_PRESET)
+        self.setWindowTitle("QuatLab — quaternion interpolation")
+        self.resize(*DEFAULT_SIZE)
+
+        # Left: the two endpoint editors and the readouts.
+        left = QtWidgets.QWidget()
+        ll = QtWidgets.QVBoxLayout(left)
+        ll.setContentsMargins(4, 4, 4, 4)
+        self.preset_box = QtWidgets.QComboBox()
+        self.preset_box.setObjectName("preset_box")
+        self.preset_box.setToolTip("Load one of the classic cases")
+        # Long preset titles must not widen the left column past the window.
+        self.preset_box.setSizeAdjustPolicy(
+            QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.preset_box.setMinimumContentsLength(18)
+        self.preset_box.addItem("(edited)", None)
+        for p in presets.all_presets():
+            self.preset_box.addItem(f"{p.name} — {p.title}", p.name)
+            self.preset_box.setItemData(self.preset_box.count() - 1, p.shows,
+                                        QtCore.Qt.ItemDataRole.ToolTipRole)
+        self.preset_box.activated.connect(self._preset_chosen)
+        pl = QtWidgets.QHBoxLayout()
+        pl.addWidget(QtWidgets.QLabel("Preset"))
+        pl.addWidget(self.preset_box, 1)
+        ll.addLayout(pl)
+        self.editors = [EndpointEditor(self.state, 0), EndpointEditor(self.state, 1)]
+        for e in self.editors:
+            ll.addWidget(e)
+        self.readouts = Readouts(self.state)
+        ll.addWidget(self.readouts)
+        ll.addStretch(1)
+        left_scroll = QtWidgets.QScrollArea()
+        left_scroll.setWidget(left)
+        left_scroll.setWidgetResizable(True)
+        left_scroll.setMinimumWidth(380)
+        left_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+        # Middle: the views, one tab each.
+        self.tabs = QtWidgets.QTabWidget()
+        self.tabs.setObjectName("views")
+        self.lesson = LessonView(self.state)
+        self.tabs.addTab(self.lesson, "Two keys")
+
+        # Right: the explanation that follows the state.
+        self.explanation = QtWidgets.QTextBrowser()
+        self.explanation.setObjectName("explanation")
+        self.explanation.setOpenExternalLinks(False)
+        self.explanation.setMinimumWidth(220)
+        self.explanation.document().setDefaultStyleSheet("p { margin-bottom: 6px; }")
+
+        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        split.addWidget(left_scroll)
+        split.addWidget(self.tabs)
+        split.addWidget(self.explanation)
+        split.setStretchFactor(0, 0)
+        split.setStretchFactor(1, 1)
+        split.setStretchFactor(2, 0)
+        split.setSizes([380, 770, 250])
+        self.setCentralWidget(split)
+        self.status = self.statusBar()
+
+        self._build_menus()
+        self.state.events.connect("endpoints", self._on_endpoints)
+        self.state.events.connect("t", self._refresh_explanation)
+        self._on_endpoints()
+
+    # ------------------------------------------------------------------ menus
+    def _action(self, menu, text, slot, shortcut=None, tip=None) -> QtGui.QAction:
+        act = QtGui.QAction(text, self)
+        if shortcut:
+            act.setShortcut(QtGui.QKeySequence(shortcut))
+        if tip:
+            act.setStatusTip(tip)
+            act.setToolTip(tip)
+        act.triggered.connect(slot)
+        menu.addAction(act)
+        return act
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        f = bar.addMenu("&File")
+        self._action(f, "Open session…", self.open_session, "Ctrl+O",
+                     "Restore endpoints, t and options from a session JSON file")
+        self._action(f, "Save session as…", self.save_session, "Ctrl+S",
+                     "Save endpoints, t and options as JSON")
+        f.addSeparator()
+        self._action(f, "Export plots…", self.export_plots, "Ctrl+E",
+                     "Save the plots as PNG or SVG, or their data as CSV")
+        self._action(f, "Save screenshot…", self.save_screenshot, "Ctrl+Shift+S",
+                     "Save a PNG of the whole window")
+        f.addSeparator()
+        self._action(f, "Quit", self.close, "Ctrl+Q")
+
+        e = bar.addMenu("&Edit")
+        keys = QtGui.QKeySequence.StandardKey
+        self.undo_action = self._action(e, "Undo edit", self.state.undo, keys.Undo)
+        self.redo_action = self._action(e, "Redo edit", self.state.redo, keys.Redo)
+        e.addSeparator()
+        self._action(e, "Negate q0", lambda: self.state.negate(0), "Ctrl+0",
+                     "Store −q0: same rotation, other hemisphere")
+        self._action(e, "Negate q1", lambda: self.state.negate(1), "Ctrl+1",
+                     "Store −q1: same rotation, other hemisphere")
+
+        p = bar.addMenu("&Presets")
+        for i, pr in enumerate(presets.all_presets()):
+            act = self._action(p, f"{pr.name} — {pr.title}",
+                               lambda _=False, n=pr.name: self.state.load_preset(n),
+                               f"Alt+{i + 1}", pr.shows)
+            act.setObjectName(f"preset_{pr.name}")
+
+        v = bar.addMenu("&View")
+        self._action(v, "Reset camera", self.lesson.scene.reset_camera, "R")
+        self._action(v, "Chains: SLERP", lambda: self.state.set_chain_family("slerp"), "S")
+        self._action(v, "Chains: NLERP", lambda: self.state.set_chain_family("nlerp"), "N")
+        self._action(v, "Root joint only", lambda: self.state.set_root_only(
+            not self.state.root_only), "O")
+
+        t = bar.addMenu("&Playback")
+        sc = self.lesson.scrubber
+        self._action(t, "Play / pause", sc.toggle_play, "Space")
+        self._action(t, "Step forward", lambda: sc.step(0.01), "Right")
+        self._action(t, "Step back", lambda: sc.step(-0.01), "Left")
+        self._action(t, "Big step forward", lambda: sc.step(0.1), "Shift+Right")
+        self._action(t, "Big step back", lambda: sc.step(-0.1), "Shift+Left")
+        self._action(t, "Go to t = 0", lambda: self.state.set_t(0.0), "Home")
+        self._action(t, "Go to t = 0.5", lambda: self.state.set_t(0.5), "M")
+        self._action(t, "Go to t = 1", lambda: self.state.set_t(1.0), "End")
+
+        h = bar.addMenu("&Help")
+        self._action(h, "Keyboard shortcuts", self._show_shortcuts, "F1")
+        self._action(h, "About QuatLab", lambda: QtWidgets.QMessageBox.about(
+            self, "About QuatLab",
+            "QuatLab teaches quaternion rotation interpolation: naive vs shortest-arc "
+            "NLERP and SLERP.\nQuaternions are (w, x, y, z), scalar first."))
+
+    def _show_shortcuts(self) -> None:
+        lines = []
+        for menu in self.menuBar().findChildren(QtWidgets.QMenu):
+            for act in menu.actions():
+                if not act.shortcut().isEmpty():
+                    lines.append(f"{act.shortcut().toString():>14}   {act.text()}")
+        QtWidgets.QMessageBox.information(self, "Keyboard shortcuts", "\n".join(lines))
+
+    # ------------------------------------------------------------------ model -> window
+    def _on_endpoints(self) -> None:
+        self.undo_action.setEnabled(self.state.can_undo)
+        self.redo_action.setEnabled(self.state.can_redo)
+        idx = self.preset_box.findData(self.state.preset)
+        self.preset_box.setCurrentIndex(max(idx, 0))
+        self._refresh_explanation()
+
+    def _refresh_explanation(self) -> None:
+        self.explanation.setHtml(
+            "<h3 style='margin-top:0'>What you see</h3>"
+            + "".join(f"<p>{p}</p>" for p in explain(self.state))
+        )
+
+    def _preset_chosen(self, index: int) -> None:
+        name = self.preset_box.itemData(index)
+        if name:
+            self.state.load_preset(name)
+
+    # ------------------------------------------------------------------ files
+    def _ask_path(self, title: str, filters: str, default: str) -> str | None:
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, title, default, filters)
+        return path or None
+
+    def _error(self, title: str, exc: Exception) -> None:
+        QtWidgets.QMessageBox.warning(self, title, str(exc))
+        self.status.showMessage(f"{title}: {exc}", 8000)
+
+    def save_session(self, path: str | None = None) -> None:
+        path = path or self._ask_path("Save session", "QuatLab session (*.json)",
+                                      "session.quatlab.json")
+        if not path:
+            return
+        try:
+            write_atomically(path, json.dumps(self.state.to_session(), indent=2) + "\n")
+        except OSError as exc:
+            self._error("Could not save the session", exc)
+            return
+        self.status.showMessage(f"Session saved to {path}", 5000)
+
+    def open_session(self, path: str | None = None) -> None:
+        if not path:
+            path, _ = QtWidgets.QFileDialog.getOpenFileName(
+                self, "Open session", "", "QuatLab session (*.json)")
+        if not path:
+            return
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            self.state.apply_session(data)
+        except (OSError, ValueError) as exc:
+            self._error(f"Could not open {Path(path).name}", exc)
+            return
+        self.status.showMessage(f"Session {path} opened", 5000)
+
+    def export_plots(self, path: str | None = None) -> None:
+        path = path or self._ask_path("Export plots", "PNG image (*.png);;SVG (*.svg);;"
+                                      "CSV data (*.csv)", "quatlab-plots.png")
+        if not path:
+            return
+        try:
+            self.lesson.plots.export(path)
+        except (OSError, ValueError) as exc:
+            self._error("Could not export the plots", exc)
+            return
+        self.status.showMessage(f"Plots exported to {path}", 5000)
+
+    def grab_image(self) -> QtGui.QImage:
+        """The whole window as an image, 3D viewport included."""
+        return self.grab().toImage()
+
+    def save_screenshot(self, path: str | None = None) -> None:
+        path = path or self._ask_path("Save screenshot", "PNG image (*.png)", "quatlab.png")
+        if not path:
+            return
+        img = self.grab_image()
+        buf = QtCore.QBuffer()
+        buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
+        img.save(buf, "PNG")
+        try:
+            write_atomically(path, bytes(buf.data()))
+        except OSError as exc:
+            self._error("Could not save the screenshot", exc)
+            return
+        self.status.showMessage(f"Screenshot saved to {path}", 5000)
+
+    def show_view(self, name: str) -> None:
+        for i in range(self.tabs.count()):
+            if self.tabs.widget(i).objectName() == name:
+                self.tabs.setCurrentIndex(i)
+                return
+        raise ValueError(f"unknown view {name!r}; choose one of: {', '.join(VIEWS)}")
+
+
+def run_window(file: str | None = None, preset: str | None = None, t: float | None = None) -> int:
+    """Open the window (the ``quatlab`` command without a subcommand)."""
+    from quatlab.app.cli import fail
+
+    app = make_app()
+    try:
+        state = LessonState.from_preset(preset or presets.DEFAULT_PRESET,
+                                        t=0.5 if t is None else t)
+    except ValueError as exc:
+        return fail("quatlab", str(exc))
+    win = MainWindow(state)
+    if file:
+        return fail("quatlab", "opening keyframe files is not available yet")
+    win.show()
+    return app.exec()
