@@ -61,6 +61,7 @@ __all__ = [
     "chain_reach",
     "chain_frames",
     "tip_trail",
+    "segment_indices",
     "polyline_segments",
 ]
 
@@ -213,12 +214,39 @@ def tip_trail(path_q, n_bones: int = DEFAULT_BONES, bone_length=1.0, *,
     return positions[:, -1, :]
 
 
-def polyline_segments(points) -> np.ndarray:
-    """Segment end points of a polyline with NaN gaps, for GL ``'lines'`` mode.
+def segment_indices(points) -> np.ndarray:
+    """Indices of the segment ends of a polyline with NaN gaps, for GL ``'lines'`` mode.
 
     A GL line strip cannot skip a vertex: a NaN vertex is undefined
-    behaviour, not a gap. This returns consecutive pairs ``(p[i], p[i+1])``
-    whose both ends are finite, so a gap of NaN rows stays a gap.
+    behaviour, not a gap. This returns the index pairs ``(i, i + 1)`` whose
+    both points are finite, flattened, so ``points[segment_indices(points)]``
+    is the vertex array of GL ``'lines'`` and any per-point value (a colour,
+    a t) can be taken at the same indices.
+
+    Parameters
+    ----------
+    points : array_like, shape (N, 3)
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (2 M,)
+        Entries ``2 j`` and ``2 j + 1`` index the ends of segment ``j``.
+
+    Examples
+    --------
+    >>> segment_indices([[0, 0, 0], [1, 0, 0], [np.nan] * 3, [3, 0, 0], [4, 0, 0]]).tolist()
+    [0, 1, 3, 4]
+    """
+    p = np.asarray(points, dtype=np.float64)
+    if p.ndim != 2 or p.shape[-1] != 3:
+        raise ValueError(f"points must have shape (N, 3), got shape {p.shape}")
+    finite = np.all(np.isfinite(p), axis=-1)
+    start = np.flatnonzero(finite[:-1] & finite[1:])
+    return np.stack([start, start + 1], axis=1).reshape(-1)
+
+
+def polyline_segments(points) -> np.ndarray:
+    """Segment end points of a polyline with NaN gaps (see :func:`segment_indices`).
 
     Parameters
     ----------
@@ -236,8 +264,4 @@ def polyline_segments(points) -> np.ndarray:
     [0.0, 1.0, 3.0, 4.0]
     """
     p = np.asarray(points, dtype=np.float64)
-    if p.ndim != 2 or p.shape[-1] != 3:
-        raise ValueError(f"points must have shape (N, 3), got shape {p.shape}")
-    finite = np.all(np.isfinite(p), axis=-1)
-    keep = finite[:-1] & finite[1:]
-    return np.stack([p[:-1][keep], p[1:][keep]], axis=1).reshape(-1, 3)
+    return p[segment_indices(p)]

@@ -1,0 +1,625 @@
+"""The lesson's 3D viewport: joint chains driven by interpolated rotations.
+
+:class:`ChainScene` is a :class:`pyqtgraph.opengl.GLViewWidget` showing
+
+* a ground grid in the XY plane (z up) and a small world-axes marker at the
+  origin, under the chain root;
+* one chain per key (the window uses ``"naive"`` and ``"shortest"``) drawn as
+  solid, lit, faceted bones in the method colour, a ball at every joint and at
+  the tip, and a local axis gizmo (X red, Y green, Z blue) at every joint;
+* faint grey ghosts of the poses at t = 0 and t = 1;
+* the tip trail of each chain over t in [0, 1], fading in from t = 0 so the
+  direction of travel reads without arrows, with gaps where the rotation
+  does not exist;
+* a text label beside each chain tip so a screenshot says which chain is
+  which.
+
+The pose comes from :mod:`quatlab.rendering.chain`; this module only maps it
+to GL items. Everything that changes with t changes item *transforms* (one
+4x4 matrix per bone): vertex data is built once, in ``__init__``, so moving
+the t slider costs a few matrix uploads, not a mesh rebuild.
+
+Why a light background: the method colours are the Okabe-Ito palette, chosen
+and checked for colour-vision deficiencies against white; on black the blue
+(#0072B2) and the reddish purple lose most of their contrast. The 2D plots
+use :data:`quatlab.rendering.style.BACKGROUND` (white), so a light 3D view
+keeps the window one piece and screenshots paste into slides and handouts as
+they are. The viewport is a hair darker than pure white so the bright
+specular highlights of the bones keep an outline.
+
+Rendering needs a real OpenGL context: under ``QT_QPA_PLATFORM=offscreen`` a
+``QOpenGLWidget`` draws nothing (design.md s6); tests run on Xvfb/xcb.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import atan, radians, sin, tan
+
+import numpy as np
+import pyqtgraph as pg
+import pyqtgraph.opengl as gl
+from OpenGL import GL
+from PyQt6 import QtCore, QtGui
+from pyqtgraph.opengl import shaders
+
+from quatlab.math import quaternion as Q
+from quatlab.rendering.chain import (
+    DEFAULT_BONES,
+    ROOT,
+    bone_lengths,
+    chain_frames,
+    chain_reach,
+    segment_indices,
+    tip_trail,
+)
+from quatlab.rendering.style import AXIS_COLORS, rgba
+
+__all__ = ["ChainScene", "SCENE_BACKGROUND", "GHOST_COLOR", "DEFAULT_CAMERA"]
+
+#: Viewport clear colour (see the module docstring for why light).
+SCENE_BACKGROUND = "#F5F5F3"
+
+#: Ghost poses (t = 0 and t = 1): neutral grey, faint.
+GHOST_COLOR = (0.35, 0.35, 0.38, 0.2)
+
+#: Default camera: oblique, from the front right and a little above, so the
+#: rest pose (along +X) runs left to right and a turn about Z shows as an
+#: ellipse rather than a line.
+DEFAULT_CAMERA = {"elevation": 28.0, "azimuth": -60.0, "fov": 45.0}
+
+_GRID_COLOR = (0, 0, 0, 38)      # translucent black: visible on the light clear colour
+_GRID_SIZE = 8.0                 # metres of grid: room for the fully curled chain
+_GRID_SPACING = 0.5
+_BONE_WIDTH = 0.11               # widest bone radius, as a fraction of its length
+_BONE_WAIST = 0.18               # where along the bone it is widest, fraction of length
+_JOINT_RADIUS = 0.075            # joint ball radius, fraction of the root bone's length
+_GIZMO_LENGTH = 0.42             # gizmo axis length, fraction of the root bone's length
+_GIZMO_WIDTH = 3.0
+_TRAIL_WIDTH = 3.0
+_TRAIL_FADE = (0.4, 1.0)         # colour strength at t = 0 and t = 1: fades in along t
+_FIT_MARGIN = 1.03               # breathing room around the fully reached sphere
+
+# Draw order (GLGraphicsItem.depthValue): the opaque geometry first so the
+# translucent ghosts and trails blend over what is behind them, then gizmos
+# as an overlay (the X axis runs inside its own bone, so a depth-tested gizmo
+# would hide exactly the axis the bone is built on), then text.
+_ORDER_GRID = -10
+_ORDER_SOLID = 0
+_ORDER_TRAIL = 5
+_ORDER_GHOST = 10
+_ORDER_GIZMO = 20
+_ORDER_LABEL = 30
+
+_OVERLAY = {
+    GL.GL_DEPTH_TEST: False,
+    GL.GL_BLEND: True,
+    GL.GL_CULL_FACE: False,
+    "glBlendFuncSeparate": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA,
+                            GL.GL_ONE, GL.GL_ONE_MINUS_SRC_ALPHA),
+}
+
+# pyqtgraph's 'shaded' program lights from behind the camera's view
+# direction (dot with (1, -1, -1) in eye space), so faces turned to the viewer
+# get only the ambient term and look black. This one is a plain key + fill
+# Lambert with a small Blinn highlight, all in eye space so the lighting
+# follows the camera and a bone never turns fully dark while orbiting.
+# GLSL ES 1.00 compatible: pyqtgraph prefixes "#version 100" on contexts with
+# ARB_ES2_compatibility (Mesa), so the precision statement matters.
+_LIT_SHADER = shaders.ShaderProgram("quatlab_lit", [
+    shaders.VertexShader("""
+        uniform mat4 u_mvp;
+        uniform mat3 u_normal;
+        attribute vec4 a_position;
+        attribute vec3 a_normal;
+        attribute vec4 a_color;
+        varying vec4 v_color;
+        varying vec3 v_normal;
+        void main() {
+            v_normal = normalize(u_normal * a_normal);
+            v_color = a_color;
+            gl_Position = u_mvp * a_position;
+        }
+    """),
+    shaders.FragmentShader("""
+        #ifdef GL_ES
+        precision mediump float;
+        #endif
+        varying vec4 v_color;
+        varying vec3 v_normal;
+        void main() {
+            vec3 n = normalize(v_normal);
+            vec3 key = normalize(vec3(-0.45, 0.65, 0.6));
+            vec3 fill = normalize(vec3(0.6, -0.3, 0.5));
+            float diffuse = 0.72 * max(dot(n, key), 0.0) + 0.22 * max(dot(n, fill), 0.0);
+            vec3 h = normalize(key + vec3(0.0, 0.0, 1.0));
+            float spec = 0.22 * pow(max(dot(n, h), 0.0), 40.0);
+            vec3 rgb = v_color.rgb * (0.34 + diffuse) + vec3(spec);
+            gl_FragColor = vec4(min(rgb, vec3(1.0)), v_color.a);
+        }
+    """),
+])
+
+
+# --------------------------------------------------------------------------- geometry
+
+
+def _orient_outward(verts: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """Faces of a convex mesh wound counter-clockwise seen from outside.
+
+    Normals come from the winding (MeshData uses the cross product of the
+    edges), so an inward face would be lit from the wrong side.
+    """
+    tri = verts[faces]
+    normal = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    outward = np.einsum("ij,ij->i", normal, tri.mean(axis=1) - verts.mean(axis=0)) > 0
+    return np.where(outward[:, None], faces, faces[:, ::-1])
+
+
+def _bone_mesh(length: float) -> gl.MeshData:
+    """Octahedral bone along +X from 0 to ``length``, as animators know it.
+
+    Flat facets catch the light differently as the bone spins about its own
+    axis, which a round tube would hide: a twist is part of what the student
+    must see.
+    """
+    w = _BONE_WIDTH * length
+    ring = np.array([[_BONE_WAIST * length, w * np.cos(a), w * np.sin(a)]
+                     for a in np.radians([45.0, 135.0, 225.0, 315.0])])
+    verts = np.vstack([[0.0, 0.0, 0.0], ring, [length, 0.0, 0.0]])
+    faces = np.array([[0, 1 + i, 1 + (i + 1) % 4] for i in range(4)]
+                     + [[5, 1 + i, 1 + (i + 1) % 4] for i in range(4)])
+    return gl.MeshData(vertexes=verts.astype(np.float32), faces=_orient_outward(verts, faces))
+
+
+def _ball_mesh(radius: float) -> gl.MeshData:
+    md = gl.MeshData.sphere(rows=10, cols=18, radius=radius)
+    verts = md.vertexes()
+    return gl.MeshData(vertexes=verts, faces=_orient_outward(verts, md.faces()))
+
+
+def _frame(rotation: np.ndarray, origin: np.ndarray) -> pg.Transform3D:
+    """4x4 transform (row-major, as QMatrix4x4 takes it) of a rotation matrix and origin."""
+    m = np.eye(4)
+    m[:3, :3] = rotation
+    m[:3, 3] = origin
+    return pg.Transform3D(m)
+
+
+def _gizmo_lines(length: float) -> tuple[np.ndarray, np.ndarray]:
+    pos = np.zeros((6, 3), dtype=np.float32)
+    color = np.empty((6, 4), dtype=np.float32)
+    for axis in range(3):
+        pos[2 * axis + 1, axis] = length
+        color[2 * axis : 2 * axis + 2] = rgba(AXIS_COLORS[axis])
+    return pos, color
+
+
+def _as_rgba(color) -> tuple[float, float, float, float]:
+    return tuple(pg.mkColor(color).getRgbF())
+
+
+# --------------------------------------------------------------------------- items
+
+
+class _NoDepthWrite:
+    """Mixin: depth-test the item but leave the depth buffer unwritten.
+
+    For the translucent items drawn after the solid ones. An antialiased
+    line writes depth even for its faint edge pixels, so the next segment of
+    the same trail fails the depth test there and a dense trail comes out
+    beaded; a ghost writing depth would hide the other ghost behind it.
+    The mask is restored at once so the next item and the next frame's
+    depth clear are unaffected.
+    """
+
+    def paint(self):
+        GL.glDepthMask(GL.GL_FALSE)
+        try:
+            super().paint()
+        finally:
+            GL.glDepthMask(GL.GL_TRUE)
+
+
+class _TrailItem(_NoDepthWrite, gl.GLLinePlotItem):
+    pass
+
+
+class _GhostMesh(_NoDepthWrite, gl.GLMeshItem):
+    pass
+
+
+class _TipLabel(gl.GLTextItem):
+    """Text beside a 3D anchor, offset by a few pixels, on a translucent plate.
+
+    The plate keeps the text readable where it crosses a bone or a trail of
+    its own colour (the naive chain curls back over itself at t = 0.5).
+    """
+
+    def __init__(self, offset: tuple[float, float], **kwds):
+        super().__init__(**kwds)
+        self._offset = offset
+        self.plate = QtGui.QColor(SCENE_BACKGROUND)
+        self.plate.setAlphaF(0.8)
+
+    def align_text(self, pos):
+        pos = super().align_text(pos)
+        pos.setX(pos.x() + self._offset[0])
+        pos.setY(pos.y() + self._offset[1])
+        return pos
+
+    def paint(self):
+        if not self.text:
+            return
+        self.setupGLState()
+        anchor = self.compute_projection().map(QtGui.QVector3D(*self.pos)).toPointF()
+        pos = self.align_text(anchor)
+        rect = QtGui.QFontMetricsF(self.font).tightBoundingRect(self.text)
+        rect = rect.translated(pos).adjusted(-4.0, -3.0, 4.0, 3.0)
+        painter = QtGui.QPainter(self.view())
+        painter.setRenderHints(QtGui.QPainter.RenderHint.Antialiasing
+                               | QtGui.QPainter.RenderHint.TextAntialiasing)
+        painter.setPen(QtCore.Qt.PenStyle.NoPen)
+        painter.setBrush(self.plate)
+        painter.drawRoundedRect(rect, 3.0, 3.0)
+        painter.setPen(self.color)
+        painter.setFont(self.font)
+        painter.drawText(pos, self.text)
+        painter.end()
+
+
+@dataclass
+class _Chain:
+    """The GL items of one drawn chain and what it was last told to show."""
+
+    bones: list[gl.GLMeshItem]
+    gizmos: list[gl.GLLinePlotItem]
+    label: _TipLabel
+    ghost: bool
+    text: str = ""
+    q: np.ndarray | None = None
+    color: tuple | None = None
+    wanted: bool = True           # the caller's set_chain_visible
+    trail: _TrailItem | None = None
+    trail_color: tuple | None = None
+    path: np.ndarray | None = None
+
+
+class ChainScene(gl.GLViewWidget):
+    """3D view of joint chains driven by one local rotation each.
+
+    Parameters
+    ----------
+    parent : QWidget, optional
+    n_bones : int
+        Bones per chain (at least 1; the lesson uses 3).
+    bone_length : float or sequence of float
+        Root bone length, or every length; see
+        :func:`quatlab.rendering.chain.bone_lengths`.
+
+    Notes
+    -----
+    Camera: left-drag orbits, Ctrl+left-drag or middle-drag pans, the wheel
+    zooms; ``R`` or ``Home`` calls :meth:`reset_camera`. Chains are keyed by
+    any string; a new key is created on its first :meth:`set_chain`. The
+    scene only draws what it is given and never changes the lesson model.
+    """
+
+    def __init__(self, parent=None, *, n_bones: int = DEFAULT_BONES, bone_length=1.0):
+        super().__init__(parent)
+        self._lengths = bone_lengths(n_bones, bone_length)
+        self._n_bones = len(self._lengths)
+        self._bone_length = (bone_length if isinstance(bone_length, (Sequence, np.ndarray))
+                             else float(bone_length))
+        self._reach = chain_reach(n_bones, bone_length)
+        self._root_only = False
+        self._camera_touched = False
+        self._chains: dict[str, _Chain] = {}
+        self._labels: dict[str, str] = {}
+        self._visible: dict[str, bool] = {}
+        # Mesh data is built once and shared by every chain; GLMeshItem keeps
+        # its own GPU buffers and only the item transforms change afterwards.
+        self._bone_meshes = [_bone_mesh(length) for length in self._lengths]
+        self._ball_mesh = _ball_mesh(_JOINT_RADIUS * self._lengths[0])
+        self._tip_mesh = _ball_mesh(0.8 * _JOINT_RADIUS * self._lengths[0])
+        self._gizmo = _gizmo_lines(_GIZMO_LENGTH * self._lengths[0])
+
+        self.setBackgroundColor(SCENE_BACKGROUND)
+        grid = gl.GLGridItem(size=QtGui.QVector3D(_GRID_SIZE, _GRID_SIZE, 1), color=_GRID_COLOR)
+        grid.setSpacing(_GRID_SPACING, _GRID_SPACING, 1)
+        grid.setDepthValue(_ORDER_GRID)
+        self.addItem(grid)
+        axes_pos, axes_color = _gizmo_lines(0.6 * self._lengths[0])
+        axes_color[:, 3] = 0.7  # quieter than the joint gizmos: a reference, not a subject
+        # A hair above the grid: the X and Y axes lie on grid lines and would
+        # z-fight with them into dotted lines.
+        axes_pos[:, 2] += 0.01
+        world_axes = gl.GLLinePlotItem(pos=axes_pos, color=axes_color, mode="lines", width=2.0,
+                                       antialias=True, glOptions="translucent")
+        world_axes.setDepthValue(_ORDER_GRID)
+        self.addItem(world_axes)
+
+        self._ghosts = [self._make_chain(GHOST_COLOR, ghost=True, index=i) for i in range(2)]
+        for chain, text in zip(self._ghosts, ("t = 0", "t = 1"), strict=True):
+            chain.text = text
+        self.reset_camera()
+
+    # ------------------------------------------------------------------ construction
+
+    def _make_chain(self, color, *, ghost: bool, index: int) -> _Chain:
+        if ghost:
+            # Translucent, drawn after the solid chains: a ghost dims what
+            # lies behind it but never hides a live chain.
+            mesh_class, opts, order = _GhostMesh, "translucent", _ORDER_GHOST
+        else:
+            # When two chains coincide (dot >= 0 makes naive == shortest) the
+            # later one is pushed back in depth, so one colour wins cleanly
+            # instead of z-fighting into speckles.
+            mesh_class, order = gl.GLMeshItem, _ORDER_SOLID
+            opts = {GL.GL_DEPTH_TEST: True, GL.GL_BLEND: False, GL.GL_CULL_FACE: False,
+                    GL.GL_POLYGON_OFFSET_FILL: True, "glPolygonOffset": (index, index)}
+        bones, gizmos = [], []
+        for k, mesh in enumerate(self._bone_meshes):
+            bone = mesh_class(meshdata=mesh, shader=_LIT_SHADER, smooth=False,
+                              drawEdges=not ghost, glOptions=opts)
+            # The joint ball rides on its bone (identity transform), the tip
+            # ball on the last bone's far end.
+            mesh_class(meshdata=self._ball_mesh, shader=_LIT_SHADER, smooth=True,
+                       glOptions=opts, parentItem=bone)
+            if k == self._n_bones - 1:
+                tip = mesh_class(meshdata=self._tip_mesh, shader=_LIT_SHADER, smooth=True,
+                                 glOptions=opts, parentItem=bone)
+                tip.translate(self._lengths[-1], 0.0, 0.0)
+            bone.setDepthValue(order)
+            self.addItem(bone)
+            bones.append(bone)
+            if not ghost:
+                pos, col = self._gizmo
+                gizmo = gl.GLLinePlotItem(pos=pos, color=col, mode="lines", width=_GIZMO_WIDTH,
+                                          antialias=True, glOptions=_OVERLAY)
+                gizmo.setDepthValue(_ORDER_GIZMO)
+                self.addItem(gizmo)
+                gizmos.append(gizmo)
+        # Labels that share an anchor must not stack: chain labels go to the
+        # right of the tip, ghost labels ("t = 0", "t = 1") to the left, and
+        # the first of each kind above the anchor, the second below.
+        flag = QtCore.Qt.AlignmentFlag
+        above = index % 2 == 0
+        align = (flag.AlignRight if ghost else flag.AlignLeft) | (
+            flag.AlignBottom if above else flag.AlignTop)
+        offset = (-9.0 if ghost else 9.0, -4.0 if above else 4.0)
+        font = QtGui.QFont()
+        font.setPointSizeF(10.0 if ghost else 11.0)
+        font.setWeight(QtGui.QFont.Weight.Normal if ghost else QtGui.QFont.Weight.DemiBold)
+        label = _TipLabel(offset, font=font, alignment=align, glOptions=_OVERLAY)
+        label.setDepthValue(_ORDER_LABEL)
+        self.addItem(label)
+        chain = _Chain(bones=bones, gizmos=gizmos, label=label, ghost=ghost)
+        self._apply_color(chain, color)
+        self._pose(chain, None)
+        return chain
+
+    def _chain(self, key: str) -> _Chain:
+        if not isinstance(key, str):
+            raise TypeError(f"chain key must be a str, got {key!r}")
+        chain = self._chains.get(key)
+        if chain is None:
+            chain = self._make_chain((0.5, 0.5, 0.5, 1.0), ghost=False, index=len(self._chains))
+            chain.text = self._labels.get(key, key)
+            chain.wanted = self._visible.get(key, True)
+            self._chains[key] = chain
+        return chain
+
+    def _apply_color(self, chain: _Chain, color) -> None:
+        rgba_ = _as_rgba(color)
+        if rgba_ == chain.color:
+            return
+        chain.color = rgba_
+        for bone in chain.bones:
+            # Edges a darker shade of the face colour: crisp facets without
+            # the cartoon look of black outlines.
+            bone.opts["edgeColor"] = tuple(0.55 * c for c in rgba_[:3]) + (1.0,)
+            bone.setColor(rgba_)
+            for child in bone.childItems():
+                child.setColor(rgba_)
+        # Ghost labels are grey text; chain labels a darker shade of the
+        # chain colour, so the text stays readable on the light background.
+        text = ((0.4, 0.4, 0.43, 1.0) if chain.ghost
+                else tuple(0.8 * c for c in rgba_[:3]) + (1.0,))
+        chain.label.setData(color=QtGui.QColor.fromRgbF(*text))
+
+    # ------------------------------------------------------------------ posing
+
+    def _pose(self, chain: _Chain, q) -> None:
+        """Move ``chain`` to local rotation ``q``; None or NaN hides it."""
+        q = None if q is None else np.array(q, dtype=np.float64)
+        if q is not None and q.shape != (4,):
+            raise ValueError(f"q must be one quaternion of shape (4,), got shape {q.shape}")
+        # Kept as given, NaN included, so re-posing (root-only toggle, a new
+        # label) keeps telling a collapse from "no chain at all".
+        chain.q = q
+        defined = q is not None and bool(np.all(np.isfinite(q)))
+        shown = defined and chain.wanted
+        for bone in chain.bones:
+            bone.setVisible(shown)
+        for gizmo in chain.gizmos:
+            gizmo.setVisible(shown)
+        collapsed = q is not None and not defined and not chain.ghost
+        if shown:
+            positions, rotations = chain_frames(q, self._n_bones, self._bone_length,
+                                                root_only=self._root_only)
+            matrices = Q.to_matrix(rotations)
+            for k, bone in enumerate(chain.bones):
+                frame = _frame(matrices[k], positions[k])
+                bone.setTransform(frame)
+                if chain.gizmos:
+                    chain.gizmos[k].setTransform(frame)
+            chain.label.setData(pos=positions[-1], text=chain.text)
+        elif collapsed:
+            # A collapse is a labelled gap, never an invented pose: the
+            # label stays, at the root, and says why the chain is missing.
+            chain.label.setData(pos=ROOT.copy(), text=f"{chain.text}: no rotation at this t")
+        chain.label.setVisible(chain.wanted and (shown or collapsed))
+
+    def set_chain(self, key: str, q, color=None) -> None:
+        """Pose the chain ``key`` with local rotation ``q``, drawn in ``color``.
+
+        Parameters
+        ----------
+        key : str
+            Chain name, e.g. ``"naive"`` or ``"shortest"``; created on first use.
+        q : array_like, shape (4,), or None
+            Local joint rotation (w, x, y, z); its sign does not matter.
+            NaN components (a collapse: the rotation does not exist at this
+            t) hide the chain and leave its label at the root saying so;
+            ``None`` hides chain and label (nothing to show).
+        color : str or tuple, optional
+            Anything :func:`pyqtgraph.mkColor` accepts, e.g. a value of
+            :data:`quatlab.rendering.style.METHOD_COLORS`. Kept when omitted.
+        """
+        chain = self._chain(key)
+        if color is not None:
+            self._apply_color(chain, color)
+        self._pose(chain, q)
+
+    def set_chain_visible(self, key: str, visible: bool) -> None:
+        """Show or hide chain ``key`` together with its trail and label."""
+        self._visible[key] = bool(visible)
+        chain = self._chains.get(key)
+        if chain is None:
+            return
+        chain.wanted = bool(visible)
+        self._pose(chain, chain.q)
+        if chain.trail is not None:
+            chain.trail.setVisible(chain.wanted and len(chain.trail.pos) > 0)
+
+    def set_label(self, key: str, text: str) -> None:
+        """Text shown beside the tip of chain ``key`` (default: the key itself)."""
+        self._labels[key] = str(text)
+        chain = self._chains.get(key)
+        if chain is not None:
+            chain.text = str(text)
+            self._pose(chain, chain.q)
+
+    def set_ghosts(self, q_start, q_end) -> None:
+        """Show faint grey chains at the t = 0 and t = 1 rotations (None hides one)."""
+        for chain, q in zip(self._ghosts, (q_start, q_end), strict=True):
+            self._pose(chain, q)
+
+    def set_trail(self, key: str, points, color=None) -> None:
+        """Draw the tip trail of chain ``key`` through ``points``.
+
+        Parameters
+        ----------
+        key : str
+        points : array_like, shape (N, 3), or None
+            World positions in order of t; NaN rows are gaps (the trail is
+            not bridged across them). ``None`` removes the trail.
+        color : optional
+            Trail colour; defaults to the chain's colour at the time of the
+            call. It fades from pale at the first point to full strength at
+            the last, so the direction of travel shows.
+
+        See Also
+        --------
+        set_path : the same from the rotation path, kept in step with
+            :meth:`set_root_only`.
+        """
+        chain = self._chain(key)
+        if color is not None:
+            chain.trail_color = _as_rgba(color)
+        if points is None:
+            points = np.empty((0, 3))
+        points = np.asarray(points, dtype=np.float64)
+        if points.ndim != 2 or points.shape[-1] != 3:
+            raise ValueError(f"points must have shape (N, 3), got shape {points.shape}")
+        index = segment_indices(points)
+        seg = points[index]
+        base = chain.trail_color or chain.color
+        # The fade mixes towards the background colour instead of lowering
+        # alpha, so overlapping segment ends do not darken into beads.
+        # Strength goes by sample index, taken at the segment-end indices,
+        # so each end keeps the strength of its own t across gaps.
+        strength = np.linspace(*_TRAIL_FADE, max(len(points), 1))[index, None]
+        bg = np.array(rgba(SCENE_BACKGROUND)[:3])
+        colors = np.ones((len(seg), 4), dtype=np.float32)
+        colors[:, :3] = bg + strength * (np.array(base[:3]) - bg)
+        if chain.trail is None:
+            chain.trail = _TrailItem(mode="lines", width=_TRAIL_WIDTH, antialias=True,
+                                     glOptions="translucent")
+            chain.trail.setDepthValue(_ORDER_TRAIL)
+            self.addItem(chain.trail)
+        if len(seg):
+            chain.trail.setData(pos=seg.astype(np.float32), color=colors)
+        else:
+            chain.trail.pos = np.empty((0, 3), dtype=np.float32)
+        chain.trail.setVisible(chain.wanted and len(seg) > 0)
+
+    def set_path(self, key: str, path_q, color=None) -> None:
+        """Draw the tip trail of chain ``key`` along the sampled rotations ``path_q``.
+
+        ``path_q`` (``(N, 4)``, w first, NaN rows for undefined samples) is
+        kept, so :meth:`set_root_only` can redraw the trail for the other
+        kinematics. ``None`` removes the trail.
+        """
+        chain = self._chain(key)
+        chain.path = None if path_q is None else np.array(path_q, dtype=np.float64)
+        points = None if chain.path is None else tip_trail(
+            chain.path, self._n_bones, self._bone_length, root_only=self._root_only)
+        self.set_trail(key, points, color)
+
+    def set_root_only(self, root_only: bool) -> None:
+        """Turn only the root joint (True) or every joint by the local rotation (False)."""
+        self._root_only = bool(root_only)
+        for chain in [*self._ghosts, *self._chains.values()]:
+            self._pose(chain, chain.q)
+        for key, chain in self._chains.items():
+            if chain.path is not None:
+                self.set_path(key, chain.path)
+
+    def root_only(self) -> bool:
+        """Whether only the root joint turns."""
+        return self._root_only
+
+    # ------------------------------------------------------------------ camera
+
+    def reset_camera(self) -> None:
+        """Oblique default view framing every pose the chain can reach.
+
+        The chain reaches at most its straight length from the root, so the
+        camera fits that sphere (with a margin) in the narrower of the two
+        fields of view of the current widget shape.
+        """
+        fov = DEFAULT_CAMERA["fov"]
+        w, h = max(self.width(), 1), max(self.height(), 1)
+        half = min(radians(fov) / 2, atan(tan(radians(fov) / 2) * h / w))
+        distance = _FIT_MARGIN * self._reach / sin(half)
+        self.setCameraParams(center=QtGui.QVector3D(*ROOT), distance=distance,
+                             elevation=DEFAULT_CAMERA["elevation"],
+                             azimuth=DEFAULT_CAMERA["azimuth"], fov=fov)
+        self._camera_touched = False
+
+    def resizeEvent(self, ev):
+        super().resizeEvent(ev)
+        # Until the user moves the camera, keep the default view fitted to
+        # the widget's current shape (the first show happens after __init__).
+        if not self._camera_touched:
+            self.reset_camera()
+
+    def mousePressEvent(self, ev):
+        self._camera_touched = True
+        super().mousePressEvent(ev)
+
+    def wheelEvent(self, ev):
+        self._camera_touched = True
+        super().wheelEvent(ev)
+
+    def keyPressEvent(self, ev):
+        if ev.key() in (QtCore.Qt.Key.Key_R, QtCore.Qt.Key.Key_Home):
+            self.reset_camera()
+            ev.accept()
+            return
+        if ev.key() in self.noRepeatKeys:
+            self._camera_touched = True
+        super().keyPressEvent(ev)
