@@ -1,0 +1,866 @@
+"""Path angle and angular speed plots, side by side (design.md s3).
+
+:class:`CurvePlots` draws what :func:`quatlab.math.curves.compute_curves`
+returns: the path angle (deg, [0, 360]) and the angular speed (deg per unit t)
+of the four methods, a cursor line at the current t that the user can drag or
+click, and a dot on each curve at t. A row of checkboxes, each with the
+method's line sample, is the on-screen legend and toggles a method in both
+plots; exported figures get a pyqtgraph legend instead.
+
+Values that do not exist are NaN in the arrays. They are drawn as gaps
+(``connect='finite'``), never bridged, and each gap gets a labelled marker: a
+dashed vertical line for a gap of a few samples (the naive NLERP collapse of
+``q -> -q`` at t = 0.5), a shaded band for a wide one (naive SLERP between
+exact antipodes, undefined for 0 < t < 1).
+
+Speed range policy: near a collapse the naive NLERP speed ``2 sin W / |p|^2``
+becomes huge (about 2620 deg / unit t for the negated-20 preset, 52500 for a
+negated 1 deg) while every other curve stays below 360. Auto-ranging to the
+peak would flatten the lesson into one spike, so the top of the speed plot is
+``max(360, 1.25 * p90)`` over the visible finite values, and every curve whose
+peak goes above it gets a label at the top, ``↑ <method> peak <value> at t =
+<t>``, so the number is still on screen. When all values fit, the plot simply
+shows them all (top = 1.1 * maximum).
+
+The widget is not tied to the four methods: :meth:`CurvePlots.set_series`
+takes any list of :class:`Series` for either plot, :meth:`CurvePlots.set_x_axis`
+turns the x axis into e.g. time in seconds, and :meth:`CurvePlots.set_markers`
+draws key markers, so other lessons (a joint's angle and speed over a clip)
+reuse it.
+
+Both plots live in one :class:`pyqtgraph.GraphicsLayoutWidget` rather than two
+``PlotWidget``\\ s: one scene means pyqtgraph's exporters write the pair and
+the legend as a single PNG or SVG figure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import importlib
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PyQt6 import QtCore, QtGui, QtWidgets
+from pyqtgraph.exporters import ImageExporter, SVGExporter
+from pyqtgraph.graphicsItems.LegendItem import ItemSample
+
+from quatlab.math.curves import METHOD_LABELS, METHODS, Curves
+from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED
+
+__all__ = ["Series", "CurvePlots", "PLOTS", "GAP_LABELS", "curve_series"]
+
+#: The two plots, left to right.
+PLOTS = ("angle", "speed")
+
+#: Gap label per interpolation family (design.md s3): NLERP gaps are the
+#: zero-length collapse, SLERP gaps the antipodal ambiguity.
+GAP_LABELS = {"nlerp": "collapse: |q(t)| = 0", "slerp": "undefined (antipodes)"}
+
+# Curves often coincide (naive = shortest when dot >= 0; NLERP ~ SLERP for
+# small angles) and one must not hide another. Dashed curves are drawn above
+# solid ones, and every second dashed curve is shifted by one dash, so two
+# coinciding dashed curves alternate colours. Every second solid curve is
+# wide and drawn below the first, so two coinciding solid curves show as a
+# core in the first colour with an outline in the second (for the four
+# methods: shortest SLERP, the reference answer, is the wide one).
+_SOLID_WIDTHS = (2.4, 5.2)
+_DASHED_WIDTH = 2.4
+#: Dash and gap length in pen widths.
+_DASH = 3.0
+_TICK_FONT_PT = 10
+_LABEL_FONT_PT = "11pt"
+_GRID_ALPHA = 0.18
+_GAP_FILL_ALPHA = 40
+_CURSOR_COLOUR = "#333333"
+_MARKER_COLOUR = "#8A8A8A"
+_REFERENCE_COLOUR = "#7A7A7A"
+#: Narrower gaps than this fraction of the x span are drawn as a line.
+_NARROW_GAP = 0.02
+#: Speed range policy (module docstring).
+_SPEED_FLOOR_TOP = 360.0
+_SPEED_ROBUST_PERCENTILE = 90
+_SPEED_ROBUST_FACTOR = 1.25
+_SPEED_HEADROOM = 1.1
+#: Below this the data are rounding noise (q -> -q gives ~1e-11): show [0, 1].
+_SPEED_NOISE = 1e-6
+
+
+@dataclass(frozen=True, eq=False)
+class Series:
+    """One curve of one plot.
+
+    Parameters
+    ----------
+    name : str
+        Identifier, shared by the same quantity's curves in both plots (the
+        visibility toggle and the CSV columns use it).
+    label : str
+        Text for the legend and the checkbox.
+    colour : str
+        ``"#RRGGBB"``.
+    dashed : bool
+        Dashed line (NLERP) instead of solid (SLERP).
+    x, y : array_like, shape (N,)
+        Samples; NaN in ``y`` marks values that do not exist and is drawn as a
+        labelled gap.
+    gap_label : str
+        What a gap means, shown after ``label`` next to the gap marker.
+    """
+
+    name: str
+    label: str
+    colour: str
+    dashed: bool
+    x: np.ndarray
+    y: np.ndarray
+    gap_label: str = "undefined"
+
+    def __post_init__(self):
+        x = np.asarray(self.x, dtype=np.float64)
+        y = np.asarray(self.y, dtype=np.float64)
+        if x.ndim != 1 or x.shape != y.shape:
+            raise ValueError(
+                f"series {self.name!r}: x and y must be 1-D of equal length, "
+                f"got {x.shape} and {y.shape}"
+            )
+        # Frozen dataclass: store the float arrays through object.__setattr__.
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "y", y)
+
+
+def curve_series(curves: Curves, plot: str) -> list[Series]:
+    """The four methods of ``curves`` as :class:`Series` for ``plot``.
+
+    Parameters
+    ----------
+    curves : Curves
+        From :func:`quatlab.math.curves.compute_curves`.
+    plot : {"angle", "speed"}
+        Path angle or angular speed, both in degrees.
+
+    Returns
+    -------
+    list of Series
+        In :data:`METHODS` order, styled with the shared method colours.
+    """
+    _check_plot(plot)
+    out = []
+    for name in METHODS:
+        m = curves[name]
+        out.append(Series(
+            name=name, label=METHOD_LABELS[name], colour=METHOD_COLORS[name],
+            dashed=METHOD_DASHED[name], x=curves.t,
+            y=m.angle_deg if plot == "angle" else m.speed_deg,
+            gap_label=GAP_LABELS[name.rsplit("_", 1)[1]],
+        ))
+    return out
+
+
+def _check_plot(plot: str) -> None:
+    if plot not in PLOTS:
+        raise ValueError(f"plot must be one of {PLOTS}, got {plot!r}")
+
+
+def _pen(colour: str, dashed: bool, phase: int = 0, width: float | None = None) -> QtGui.QPen:
+    """The line pen of a series, ``phase`` = its rank among the dashed or solid ones."""
+    if width is None:
+        width = _DASHED_WIDTH if dashed else _SOLID_WIDTHS[phase % 2]
+    pen = pg.mkPen(colour, width=width)
+    if dashed:
+        pen.setDashPattern([_DASH, _DASH])
+        pen.setDashOffset(_DASH * (phase % 2))
+    return pen
+
+
+def _nan_runs(y: np.ndarray) -> list[tuple[int, int]]:
+    """Inclusive index ranges of consecutive non-finite values of ``y``."""
+    bad = ~np.isfinite(y)
+    if not bad.any():
+        return []
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], bad.astype(np.int8), [0]))))
+    return [(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+
+
+_CLOSE = re.compile(r"\s*[Zz]\s*")
+
+
+def _close_subpaths(d: str) -> str:
+    """Rewrite each SVG close-path command ``Z`` as a line back to the subpath start.
+
+    Same shape, but only the ``M x,y`` / ``L x,y`` tokens that pyqtgraph's
+    SVG exporter can parse.
+    """
+    out, start = [], None
+    for token in _CLOSE.sub(" Z ", d).split():
+        if token in ("Z", "z"):
+            if start is not None:
+                out.append(f"L{start}")
+            continue
+        if token[0] in "Mm":
+            start = token[1:]
+        out.append(token)
+    return " ".join(out)
+
+
+@contextlib.contextmanager
+def _svg_closepath_compat():
+    """Let pyqtgraph 0.14's SVGExporter read paths that Qt >= 6.10 closes with ``Z``.
+
+    The exporter re-parses every ``<path d=...>`` Qt writes, expecting only
+    ``x,y`` pairs, and raises ``ValueError`` on a ``Z`` (pyqtgraph issues
+    #3485 and #3495; fixed upstream by PR #3458, not in 0.14.0). Every plot
+    hits it through the ViewBox clip path. For the duration of one export we
+    rewrite ``Z`` before the exporter's own coordinate pass; with a fixed
+    pyqtgraph there is no ``Z`` left to rewrite and this does nothing.
+    """
+    module = importlib.import_module("pyqtgraph.exporters.SVGExporter")
+    original = module.correctCoordinates
+
+    def correct(node, defs, item, options):
+        for path in node.getElementsByTagName("path"):
+            d = path.getAttribute("d")
+            if "Z" in d or "z" in d:
+                path.setAttribute("d", _close_subpaths(d))
+        return original(node, defs, item, options)
+
+    module.correctCoordinates = correct
+    try:
+        yield
+    finally:
+        module.correctCoordinates = original
+
+
+class _ScrubViewBox(pg.ViewBox):
+    """A ViewBox where a left click or drag anywhere reports the x under the mouse.
+
+    Pan and zoom are off: in a lesson the plots always show the whole [0, 1],
+    and a drag is more useful as scrubbing t than as losing the view.
+    """
+
+    def __init__(self, on_x, **kwargs):
+        super().__init__(enableMouse=False, enableMenu=False, **kwargs)
+        self._on_x = on_x
+
+    def _report(self, ev) -> None:
+        ev.accept()
+        self._on_x(self.mapSceneToView(ev.scenePos()).x())
+
+    def mouseClickEvent(self, ev):
+        if ev.button() == QtCore.Qt.MouseButton.LeftButton:
+            self._report(ev)
+
+    def mouseDragEvent(self, ev, axis=None):
+        if ev.button() == QtCore.Qt.MouseButton.LeftButton:
+            self._report(ev)
+
+
+class _LineSample(ItemSample):
+    """Legend sample wide enough to show the NLERP dash pattern."""
+
+    WIDTH = 40
+
+    def __init__(self, item):
+        super().__init__(item)
+        self.setFixedWidth(self.WIDTH)
+
+    def boundingRect(self):
+        return QtCore.QRectF(0, 0, self.WIDTH, 20)
+
+    def paint(self, p, *args):
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        p.setPen(self.item.opts["pen"])
+        p.drawLine(QtCore.QPointF(2, 11), QtCore.QPointF(self.WIDTH - 2, 11))
+
+
+def _swatch_icon(colour: str, dashed: bool) -> QtGui.QIcon:
+    """A small line sample in ``colour`` for a checkbox."""
+    pix = QtGui.QPixmap(36, 14)
+    pix.fill(QtCore.Qt.GlobalColor.transparent)
+    painter = QtGui.QPainter(pix)
+    painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+    painter.setPen(_pen(colour, dashed, width=3))
+    painter.drawLine(QtCore.QPointF(1, 7), QtCore.QPointF(35, 7))
+    painter.end()
+    return QtGui.QIcon(pix)
+
+
+class CurvePlots(QtWidgets.QWidget):
+    """Path angle and angular speed against t, side by side, with a t cursor.
+
+    Rendering only: the widget shows arrays it is given and reports the
+    user's gestures through signals; it never computes or changes the model.
+
+    Signals
+    -------
+    cursorMoved(float)
+        The user dragged the cursor line or clicked/dragged in a plot; the
+        new x, clamped to the x range ([0, 1] for t). Not emitted by
+        :meth:`set_cursor`.
+    visibilityChanged(str, bool)
+        A curve was shown or hidden (its checkbox or :meth:`set_method_visible`).
+
+    Attributes
+    ----------
+    plots : dict of str to pyqtgraph.PlotItem
+        ``"angle"`` and ``"speed"``.
+
+    Examples
+    --------
+    >>> plots = CurvePlots()                                  # doctest: +SKIP
+    >>> plots.set_curves(compute_curves(q0, q1))              # doctest: +SKIP
+    >>> plots.cursorMoved.connect(model.set_t)                # doctest: +SKIP
+    >>> plots.set_cursor(model.t)                             # doctest: +SKIP
+    """
+
+    cursorMoved = QtCore.pyqtSignal(float)
+    visibilityChanged = QtCore.pyqtSignal(str, bool)
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None):
+        super().__init__(parent)
+        self._series: dict[str, dict[str, Series]] = {p: {} for p in PLOTS}
+        self._items: dict[str, dict[str, pg.PlotDataItem]] = {p: {} for p in PLOTS}
+        self._visible: dict[str, bool] = {}
+        self._checks: dict[str, QtWidgets.QCheckBox] = {}
+        self._checks_key: tuple = ()
+        self._annotations: dict[str, list[QtWidgets.QGraphicsItem]] = {p: [] for p in PLOTS}
+        self._key_lines: dict[str, list[pg.InfiniteLine]] = {p: [] for p in PLOTS}
+        self._x_name, self._x_unit, self._x_range = "t", None, (0.0, 1.0)
+        self._t = 0.0
+        self._cursor_values: dict[str, tuple[float, float]] | None = None
+        self._moving_cursor = False
+        self._speed_top = 1.0
+
+        self._view = pg.GraphicsLayoutWidget()
+        self._view.setBackground(BACKGROUND)
+        self._view.setAntialiasing(True)
+        self._view.setMinimumHeight(220)
+        # On screen the checkbox row is the legend. Exported figures have no
+        # checkboxes, so they get this legend, in its own row above the plots
+        # (never over a curve); hidden, the row takes no space.
+        self._legend = pg.LegendItem(colCount=len(METHODS), labelTextSize=_LABEL_FONT_PT,
+                                     labelTextColor=FOREGROUND, frame=False,
+                                     sampleType=_LineSample, horSpacing=6)
+        self._view.ci.addItem(self._legend, row=0, col=0, colspan=len(PLOTS))
+        self._legend.setVisible(False)
+
+        self.plots: dict[str, pg.PlotItem] = {}
+        self._cursor_lines: dict[str, pg.InfiniteLine] = {}
+        self._dots: dict[str, pg.ScatterPlotItem] = {}
+        for col, plot in enumerate(PLOTS):
+            item = self._view.ci.addPlot(row=1, col=col, viewBox=_ScrubViewBox(self._on_user_x))
+            self._setup_plot(plot, item)
+
+        self._checks_row = QtWidgets.QHBoxLayout()
+        self._checks_row.setContentsMargins(8, 4, 8, 0)
+        self._checks_row.setSpacing(14)
+        self._checks_row.addWidget(QtWidgets.QLabel("Show:"))
+        self._checks_row.addStretch(1)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(self._checks_row)
+        layout.addWidget(self._view, 1)
+
+        empty = np.empty(0)
+        for plot in PLOTS:
+            self._store(plot, [
+                Series(m, METHOD_LABELS[m], METHOD_COLORS[m], METHOD_DASHED[m], empty, empty)
+                for m in METHODS])
+        self._refresh()
+
+    # -- construction -----------------------------------------------------------------
+
+    def _setup_plot(self, plot: str, item: pg.PlotItem) -> None:
+        self.plots[plot] = item
+        item.hideButtons()
+        item.setMenuEnabled(False)
+        item.showGrid(x=True, y=True, alpha=_GRID_ALPHA)
+        tick_font = QtGui.QFont()
+        tick_font.setPointSize(_TICK_FONT_PT)
+        for side in ("left", "bottom"):
+            axis = item.getAxis(side)
+            axis.setPen(FOREGROUND)
+            axis.setTextPen(FOREGROUND)
+            axis.setStyle(tickFont=tick_font)
+        item.getAxis("left").setWidth(58)
+        if plot == "angle":
+            # Multiples of 90 deg are the landmarks of the lesson (half and full
+            # turns); 45 deg minor ticks without labels keep the axis quiet.
+            item.getAxis("left").setTicks([
+                [(v, f"{v}") for v in range(0, 361, 90)],
+                [(v, "") for v in range(45, 360, 90)],
+            ])
+            item.setYRange(0, 360, padding=0.03)
+            half_turn = pg.InfiniteLine(
+                pos=180, angle=0, movable=False,
+                pen=pg.mkPen(_REFERENCE_COLOUR, width=1.2,
+                             style=QtCore.Qt.PenStyle.DotLine))
+            item.addItem(half_turn, ignoreBounds=True)
+        line = pg.InfiniteLine(
+            pos=self._t, angle=90, movable=True,
+            pen=pg.mkPen(_CURSOR_COLOUR, width=1.5),
+            hoverPen=pg.mkPen(_CURSOR_COLOUR, width=3),
+            label=None)
+        line.setZValue(20)
+        line.sigPositionChanged.connect(self._on_line_moved)
+        item.addItem(line, ignoreBounds=True)
+        self._cursor_lines[plot] = line
+        dots = pg.ScatterPlotItem(size=9, pen=pg.mkPen("w", width=1.5), antialias=True)
+        dots.setZValue(30)
+        item.addItem(dots, ignoreBounds=True)
+        self._dots[plot] = dots
+        self._label_axes(plot)
+
+    def _label_axes(self, plot: str) -> None:
+        item = self.plots[plot]
+        style = {"color": FOREGROUND, "font-size": _LABEL_FONT_PT}
+        x_label = f"{self._x_name} ({self._x_unit})" if self._x_unit else self._x_name
+        item.setLabel("bottom", x_label, **style)
+        if plot == "angle":
+            item.setLabel("left", "path angle (deg)", **style)
+        else:
+            item.setLabel("left", f"angular speed (deg / {self._x_unit or 'unit t'})", **style)
+        item.setXRange(*self._x_range, padding=0.02)
+        self._cursor_lines[plot].setBounds(self._x_range)
+
+    # -- data ---------------------------------------------------------------------
+
+    def set_curves(self, curves: Curves) -> None:
+        """Show the four methods of ``curves`` in both plots.
+
+        Call it when the endpoints change, not for every t: it updates the
+        existing line items in place (``setData``).
+
+        Parameters
+        ----------
+        curves : Curves
+            From :func:`quatlab.math.curves.compute_curves`.
+        """
+        for plot in PLOTS:
+            self._store(plot, curve_series(curves, plot))
+        self._cursor_values = None
+        self._refresh()
+
+    def set_series(self, plot: str, series: Sequence[Series]) -> None:
+        """Replace the curves of one plot (for lessons other than the four methods).
+
+        Parameters
+        ----------
+        plot : {"angle", "speed"}
+            Left (path angle, deg) or right (angular speed) plot.
+        series : sequence of Series
+            Drawn in order; a series whose name matches one in the other plot
+            shares its visibility toggle and legend entry.
+        """
+        self._store(plot, series)
+        self._cursor_values = None
+        self._refresh()
+
+    def set_x_axis(self, name: str = "t", unit: str | None = None,
+                   x_range: tuple[float, float] = (0.0, 1.0)) -> None:
+        """Name, unit and range of the shared x axis (e.g. ``"time", "s", (0, 2.4)``).
+
+        The speed axis follows: deg / ``unit`` (deg / unit t without a unit).
+        The cursor is clamped to ``x_range``.
+        """
+        lo, hi = (float(v) for v in x_range)
+        if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
+            raise ValueError(f"x_range must be finite with lo < hi, got {x_range!r}")
+        self._x_name, self._x_unit, self._x_range = name, unit, (lo, hi)
+        for plot in PLOTS:
+            self._label_axes(plot)
+        self._move_cursor(min(max(self._t, lo), hi))
+        self._refresh()
+
+    def set_markers(self, xs: Iterable[float]) -> None:
+        """Vertical key markers (thin grey lines) at ``xs`` in both plots."""
+        xs = [float(x) for x in xs]
+        for plot in PLOTS:
+            item, lines = self.plots[plot], self._key_lines[plot]
+            # Reuse the existing lines; create or remove only the difference.
+            while len(lines) < len(xs):
+                line = pg.InfiniteLine(angle=90, movable=False,
+                                       pen=pg.mkPen(_MARKER_COLOUR, width=1))
+                line.setZValue(-5)
+                item.addItem(line, ignoreBounds=True)
+                lines.append(line)
+            while len(lines) > len(xs):
+                item.removeItem(lines.pop())
+            for line, x in zip(lines, xs, strict=True):
+                line.setValue(x)
+
+    def _store(self, plot: str, series: Sequence[Series]) -> None:
+        _check_plot(plot)
+        self._series[plot] = {s.name: s for s in series}
+        items = self._items[plot]
+        seen = {True: 0, False: 0}  # dashed and solid series so far
+        for s in series:
+            item = items.get(s.name)
+            if item is None:
+                item = pg.PlotDataItem(connect="finite", antialias=True)
+                self.plots[plot].addItem(item)
+                items[s.name] = item
+                self._visible.setdefault(s.name, True)
+            phase = seen[s.dashed]
+            seen[s.dashed] += 1
+            item.setPen(_pen(s.colour, s.dashed, phase))
+            # Dashed above solid; the wide solid phase below the thin one.
+            item.setZValue(2.0 + 0.01 * (phase % 2) if s.dashed else 1.01 - 0.01 * (phase % 2))
+            item.setData(s.x, s.y)
+        for name, item in items.items():
+            if name not in self._series[plot]:
+                item.setData([], [])
+
+    def curve_item(self, plot: str, name: str) -> pg.PlotDataItem:
+        """The line item drawing curve ``name`` in ``plot`` (for tests and tooling)."""
+        _check_plot(plot)
+        return self._items[plot][name]
+
+    def _named_series(self) -> list[Series]:
+        """One series per name, in first-appearance order over both plots."""
+        seen: dict[str, Series] = {}
+        for plot in PLOTS:
+            for s in self._series[plot].values():
+                seen.setdefault(s.name, s)
+        return list(seen.values())
+
+    def _refresh(self) -> None:
+        self._sync_checks()
+        for plot in PLOTS:
+            for name, item in self._items[plot].items():
+                item.setVisible(name in self._series[plot] and self._visible[name])
+        self._update_speed_range()
+        for plot in PLOTS:
+            self._annotate(plot)
+        self._update_dots()
+
+    # -- legend and toggles -----------------------------------------------------------
+
+    def _sync_checks(self) -> None:
+        named = self._named_series()
+        key = tuple((s.name, s.label, s.colour, s.dashed) for s in named)
+        if key == self._checks_key:
+            return  # the common case: same methods, new endpoints
+        self._checks_key = key
+        for box in self._checks.values():
+            self._checks_row.removeWidget(box)
+            box.setParent(None)  # gone from findChildren now, freed later
+            box.deleteLater()
+        self._checks.clear()
+        for i, s in enumerate(named):
+            box = QtWidgets.QCheckBox(s.label)
+            box.setIcon(_swatch_icon(s.colour, s.dashed))
+            box.setIconSize(QtCore.QSize(36, 14))
+            box.setChecked(self._visible[s.name])
+            box.setToolTip(f"Show or hide {s.label} in both plots")
+            box.toggled.connect(lambda on, name=s.name: self.set_method_visible(name, on))
+            self._checks_row.insertWidget(1 + i, box)
+            self._checks[s.name] = box
+
+    def method_names(self) -> list[str]:
+        """Names of the curves shown, in legend order."""
+        return [s.name for s in self._named_series()]
+
+    def method_visible(self, name: str) -> bool:
+        """Whether curve ``name`` is shown."""
+        self._check_name(name)
+        return self._visible[name]
+
+    def set_method_visible(self, name: str, visible: bool) -> None:
+        """Show or hide curve ``name`` in both plots (and its checkbox).
+
+        Emits ``visibilityChanged(name, visible)`` when the state changes.
+        """
+        self._check_name(name)
+        visible = bool(visible)
+        if self._visible[name] == visible:
+            return
+        self._visible[name] = visible
+        box = self._checks.get(name)
+        if box is not None and box.isChecked() != visible:
+            box.blockSignals(True)
+            box.setChecked(visible)
+            box.blockSignals(False)
+        self._refresh()
+        self.visibilityChanged.emit(name, visible)
+
+    def _check_name(self, name: str) -> None:
+        if name not in self._visible:
+            raise KeyError(f"unknown curve {name!r}; known: {', '.join(self._visible)}")
+
+    # -- ranges and annotations ----------------------------------------------------
+
+    def _shown(self, plot: str) -> list[Series]:
+        return [s for s in self._series[plot].values() if self._visible[s.name]]
+
+    def _update_speed_range(self) -> None:
+        """Apply the speed range policy of the module docstring."""
+        shown = self._shown("speed")
+        values = np.concatenate([s.y for s in shown]) if shown else np.empty(0)
+        values = values[np.isfinite(values)]
+        if values.size == 0 or values.max() <= _SPEED_NOISE:
+            lo, top = 0.0, 1.0
+        else:
+            lo = min(0.0, float(values.min()))
+            full = float(values.max())
+            cap = max(_SPEED_FLOOR_TOP, _SPEED_ROBUST_FACTOR
+                      * float(np.percentile(values, _SPEED_ROBUST_PERCENTILE)))
+            top = _SPEED_HEADROOM * full if full <= cap else cap
+        self._speed_top = top
+        self.plots["speed"].setYRange(lo, top, padding=0.02)
+
+    def _clear_annotations(self, plot: str) -> None:
+        for it in self._annotations[plot]:
+            self.plots[plot].removeItem(it)
+        self._annotations[plot] = []
+
+    def _add_annotation(self, plot: str, item: QtWidgets.QGraphicsItem) -> None:
+        self.plots[plot].addItem(item, ignoreBounds=True)
+        self._annotations[plot].append(item)
+
+    def _text(self, text: str, colour: str, anchor: tuple[float, float]) -> pg.TextItem:
+        item = pg.TextItem(text, color=FOREGROUND, anchor=anchor,
+                           border=pg.mkPen(colour, width=1.5),
+                           fill=pg.mkBrush(255, 255, 255, 225))
+        font = QtGui.QFont()
+        font.setPointSize(_TICK_FONT_PT)
+        item.setFont(font)
+        item.setZValue(40)
+        return item
+
+    def _annotate(self, plot: str) -> None:
+        """Gap markers and, on the speed plot, labels of curves leaving the top."""
+        self._clear_annotations(plot)
+        top = 360.0 if plot == "angle" else self._speed_top
+        span = self._x_range[1] - self._x_range[0]
+        row = 0
+        for s in self._shown(plot):
+            for i0, i1 in _nan_runs(s.y):
+                left = s.x[max(i0 - 1, 0)]
+                right = s.x[min(i1 + 1, s.x.size - 1)]
+                if right - left <= _NARROW_GAP * span:
+                    where = float(s.x[i0:i1 + 1].mean())
+                    marker = pg.InfiniteLine(
+                        pos=where, angle=90, movable=False,
+                        pen=pg.mkPen(s.colour, width=1.5, style=QtCore.Qt.PenStyle.DashLine))
+                    text = f"{s.label} {s.gap_label} at {self._x_name} = {where:.3g}"
+                else:
+                    where = 0.5 * (left + right)
+                    colour = QtGui.QColor(s.colour)
+                    colour.setAlpha(_GAP_FILL_ALPHA)
+                    marker = pg.LinearRegionItem(
+                        values=(left, right), movable=False, brush=pg.mkBrush(colour),
+                        pen=pg.mkPen(None))
+                    text = (f"{s.label} {s.gap_label} for "
+                            f"{left:.3g} < {self._x_name} < {right:.3g}")
+                marker.setZValue(-2)
+                self._add_annotation(plot, marker)
+                # Stack labels downwards from the top (anchor y in text heights).
+                label = self._text(text, s.colour, anchor=(0.5, -0.15 - 1.15 * row))
+                label.setPos(where, top)
+                self._add_annotation(plot, label)
+                row += 1
+        if plot == "speed":
+            for s in self._shown(plot):
+                finite = np.isfinite(s.y)
+                if not finite.any() or s.y[finite].max() <= top:
+                    continue
+                k = int(np.nanargmax(s.y))
+                label = self._text(
+                    f"↑ {s.label} peak {s.y[k]:,.0f} at {self._x_name} = {s.x[k]:.2f}",
+                    s.colour, anchor=(0.5, -0.15 - 1.15 * row))
+                label.setPos(float(s.x[k]), top)
+                self._add_annotation(plot, label)
+                row += 1
+
+    # -- cursor ---------------------------------------------------------------------
+
+    def cursor(self) -> float:
+        """Current cursor position (t)."""
+        return self._t
+
+    def set_cursor(self, t: float,
+                   values: Mapping[str, tuple[float, float]] | None = None) -> None:
+        """Move the cursor line of both plots to ``t`` without emitting ``cursorMoved``.
+
+        Parameters
+        ----------
+        t : float
+            Clamped to the x range.
+        values : mapping name -> (angle_deg, speed_deg), optional
+            Exact values at ``t`` for the dots on the curves (e.g. from
+            ``compute_curves(q0, q1, t=[t])``); without them the sampled
+            curves are interpolated linearly.
+        """
+        t = float(t)
+        if not np.isfinite(t):
+            raise ValueError(f"t must be finite, got {t!r}")
+        self._move_cursor(min(max(t, self._x_range[0]), self._x_range[1]))
+        self.set_cursor_values(values)
+
+    def set_cursor_values(self, values: Mapping[str, tuple[float, float]] | None) -> None:
+        """Exact (angle_deg, speed_deg) per curve at the current cursor; None to interpolate.
+
+        Names missing from ``values`` are interpolated; NaN hides that dot.
+        """
+        self._cursor_values = dict(values) if values is not None else None
+        self._update_dots()
+
+    def _move_cursor(self, t: float) -> None:
+        self._t = t
+        # setValue emits sigPositionChanged; the flag tells _on_line_moved that
+        # this move is ours, not the user's, so no cursorMoved feedback loop.
+        self._moving_cursor = True
+        try:
+            for line in self._cursor_lines.values():
+                line.setValue(t)
+        finally:
+            self._moving_cursor = False
+
+    def _update_dots(self) -> None:
+        for col, plot in enumerate(PLOTS):
+            xs, ys, brushes = [], [], []
+            for s in self._shown(plot):
+                exact = (self._cursor_values or {}).get(s.name)
+                if exact is not None:
+                    y = float(exact[col])
+                elif s.x.size:
+                    y = float(np.interp(self._t, s.x, s.y))
+                else:
+                    continue
+                if np.isfinite(y):
+                    xs.append(self._t)
+                    ys.append(y)
+                    brushes.append(pg.mkBrush(s.colour))
+            self._dots[plot].setData(xs, ys, brush=brushes)
+
+    def _on_line_moved(self, line: pg.InfiniteLine) -> None:
+        if not self._moving_cursor:
+            self._on_user_x(line.value())
+
+    def _on_user_x(self, x: float) -> None:
+        """A user gesture put the cursor at ``x``: move both lines, then tell the model."""
+        t = min(max(float(x), self._x_range[0]), self._x_range[1])
+        if t == self._t and all(ln.value() == t for ln in self._cursor_lines.values()):
+            return
+        self._move_cursor(t)
+        self._cursor_values = None  # they were for the old t
+        self._update_dots()
+        self.cursorMoved.emit(t)
+
+    # -- export ---------------------------------------------------------------------
+
+    def export(self, path: str | os.PathLike) -> Path:
+        """Write the plots to ``path``: ``.png``, ``.svg`` or ``.csv`` by suffix.
+
+        PNG and SVG are the figure as shown (legend, both plots, cursor), via
+        pyqtgraph's ``ImageExporter`` / ``SVGExporter`` on the one scene. CSV
+        holds the data of every curve, shown or hidden: a column for x (``t``)
+        then ``<name>_angle_deg`` and ``<name>_speed_deg`` per curve (with a
+        time unit, ``time_s`` and ``<name>_speed_deg_per_s``); a value that
+        does not exist is an empty cell.
+
+        The file is written to a temporary file in the same directory and
+        moved into place (``os.replace``), so a failed export never leaves a
+        half-written file.
+
+        Returns
+        -------
+        Path
+            The written path.
+
+        Raises
+        ------
+        ValueError
+            The suffix is not one of the three.
+        OSError
+            The file could not be written.
+        """
+        path = Path(path)
+        writers = {".png": self._write_png, ".svg": self._write_svg, ".csv": self._write_csv}
+        suffix = path.suffix.lower()
+        if suffix not in writers:
+            raise ValueError(
+                f"cannot export {str(path)!r}: unknown suffix {path.suffix or '(none)'!r}; "
+                "use .png, .svg or .csv")
+        directory = path.parent
+        # The temporary name keeps the suffix: QImage picks the format from it.
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=suffix, dir=directory)
+        os.close(fd)
+        try:
+            writers[suffix](tmp)
+            # mkstemp creates 0600; give the export the user's normal file mode.
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return path
+
+    @contextlib.contextmanager
+    def _figure_legend(self):
+        """Show the legend row, listing the visible curves, while a figure is exported."""
+        layout = self._view.ci.layout
+        self._legend.clear()
+        for s in self._named_series():
+            if self._visible[s.name]:
+                plot = next(p for p in PLOTS if s.name in self._series[p])
+                self._legend.addItem(self._items[plot][s.name], s.label)
+        self._legend.setVisible(True)
+        layout.activate()  # lay out now: the exporters paint synchronously
+        try:
+            yield
+        finally:
+            self._legend.setVisible(False)
+            self._legend.clear()
+            layout.activate()
+
+    def _write_png(self, tmp: str) -> None:
+        with self._figure_legend():
+            image = ImageExporter(self._view.scene()).export(toBytes=True)
+        if not image.save(tmp, "PNG"):
+            raise OSError(f"could not write PNG to {tmp!r}")
+
+    def _write_svg(self, tmp: str) -> None:
+        with self._figure_legend(), _svg_closepath_compat():
+            SVGExporter(self._view.scene()).export(fileName=tmp)
+
+    def csv_columns(self) -> list[str]:
+        """Header of :meth:`export` to ``.csv``."""
+        return [name for name, _ in self._csv_columns()]
+
+    def _csv_columns(self) -> list[tuple[str, Series | None]]:
+        unit = f"_{self._x_unit}" if self._x_unit else ""
+        cols: list[tuple[str, Series | None]] = [(f"{self._x_name}{unit}", None)]
+        per = f"_per_{self._x_unit}" if self._x_unit else ""
+        for s in self._named_series():
+            for plot in PLOTS:
+                own = self._series[plot].get(s.name)
+                if own is not None:
+                    cols.append((f"{s.name}_{plot}_deg{per if plot == 'speed' else ''}", own))
+        return cols
+
+    def _write_csv(self, tmp: str) -> None:
+        cols = self._csv_columns()
+        series = [s for _, s in cols if s is not None]
+        xs = np.unique(np.concatenate([s.x for s in series])) if series else np.empty(0)
+        table = np.full((xs.size, len(cols)), np.nan)
+        table[:, 0] = xs
+        for j, (_, s) in enumerate(cols[1:], start=1):
+            # Series may be sampled at different x: place each on the union.
+            table[np.searchsorted(xs, s.x), j] = s.y
+        with open(tmp, "w", newline="", encoding="utf-8") as fh:
+            writer = csv.writer(fh)
+            writer.writerow([name for name, _ in cols])
+            for row in table:
+                # repr of a Python float is the shortest exact text.
+                writer.writerow(["" if not np.isfinite(v) else repr(float(v)) for v in row])
