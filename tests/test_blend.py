@@ -100,7 +100,7 @@ def test_zero_weight_reference_passes_to_the_next_input():
 # --------------------------------------------------------------------------- properties
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(data=poses_and_weights(), k=st.integers(0, 4), flip=st.integers(0, 4))
 def test_property_result_is_unit_and_blind_to_input_signs(data, k, flip):
     q, w = data
@@ -130,7 +130,7 @@ def test_property_only_weight_ratios_matter(data, scale):
                                atol=1e-12)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(data=poses_and_weights(min_n=2), seed=st.integers(0, 2**32 - 1))
 def test_property_permutation_equivariant_with_a_kept_reference(data, seed):
     q, w = data
@@ -144,7 +144,7 @@ def test_property_permutation_equivariant_with_a_kept_reference(data, seed):
                                B.blend(q, w, reference=ref), atol=1e-12)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(data=poses_and_weights(), r=quat, left=st.booleans())
 def test_property_commutes_with_a_common_rotation(data, r, left):
     q, w = data
