@@ -1,0 +1,132 @@
+"""Layering guards (design.md s1).
+
+* The repo's ``math/`` folder must never shadow the standard ``math`` module
+  (checked with ``python -S`` from the repo root, where nothing pre-imports
+  ``math``), so it must have no ``__init__.py``.
+* ``quatlab.math`` and the Qt-free model modules of ``quatlab.app`` import no
+  Qt, pyqtgraph or OpenGL.
+* The doctests of every ``quatlab.math`` module pass (run through importlib:
+  ``pytest --doctest-modules math`` cannot work with this layout).
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import io
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+MATH_DIR = ROOT / "math"
+
+MATH_MODULES = sorted(
+    f"quatlab.math.{p.stem}" for p in MATH_DIR.glob("*.py") if p.stem != "__init__"
+)
+# Qt-free model modules of the app layer, where they exist yet (the lead is writing them).
+APP_MODEL_MODULES = [
+    f"quatlab.app.{name}"
+    for name in ("state", "keyframes", "presets")
+    if (ROOT / "app" / f"{name}.py").exists() or (ROOT / "app" / name / "__init__.py").exists()
+]
+FORBIDDEN_PREFIXES = ("PyQt6", "pyqtgraph", "OpenGL")
+
+
+def _run(args, cwd, timeout=60):
+    return subprocess.run(
+        [sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout
+    )
+
+
+# --------------------------------------------------------------------------- (a), (b) shadowing
+
+
+def test_math_folder_has_no_init():
+    assert MATH_DIR.is_dir()
+    assert not (MATH_DIR / "__init__.py").exists()
+
+
+def test_stdlib_math_wins_from_repo_root_without_site():
+    # -S: no site import, so nothing has imported math before the repo root is searched.
+    proc = _run(["-S", "-c", "import math; math.floor(1.5)"], cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_stdlib_math_and_numpy_and_quatlab_math_from_repo_root():
+    code = (
+        "import math, numpy\n"
+        "from quatlab.math import quaternion\n"
+        "assert math.floor(1.5) == 1 and hasattr(math, 'pi')\n"
+        "assert quaternion.__name__ == 'quatlab.math.quaternion'\n"
+    )
+    proc = _run(["-c", code], cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_shadowing_check_is_meaningful_here(tmp_path):
+    # The -S check above can only catch a shadowing math/ package if this interpreter
+    # loads math from a file (not compiled in). Show that a math/__init__.py would fail it.
+    (tmp_path / "math").mkdir()
+    (tmp_path / "math" / "__init__.py").write_text("raise ImportError('shadowed')\n")
+    proc = _run(["-S", "-c", "import math; math.floor(1.5)"], cwd=tmp_path)
+    builtin = "math" in sys.builtin_module_names
+    assert (proc.returncode == 0) == builtin, proc.stderr
+
+
+# --------------------------------------------------------------------------- (c) no Qt
+
+
+def test_discovered_the_math_modules():
+    for name in ("quaternion", "interpolate", "curves"):
+        assert f"quatlab.math.{name}" in MATH_MODULES
+
+
+def test_math_and_model_modules_import_no_qt():
+    # One fresh interpreter imports them all in turn and records which forbidden modules
+    # each import brought in, so a failure names the module responsible.
+    modules = MATH_MODULES + APP_MODEL_MODULES
+    code = textwrap.dedent(
+        f"""
+        import importlib, json, sys
+        def bad():
+            return {{m for m in sys.modules if m.split('.')[0] in {FORBIDDEN_PREFIXES!r}}}
+        report = {{}}
+        seen = bad()
+        report['<startup>'] = sorted(seen)
+        for name in {modules!r}:
+            importlib.import_module(name)
+            new = bad() - seen
+            seen |= new
+            report[name] = sorted(new)[:5]
+        print(json.dumps(report))
+        """
+    )
+    proc = _run(["-c", code], cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert set(report) == {"<startup>", *modules}
+    offenders = {name: mods for name, mods in report.items() if mods}
+    assert offenders == {}, f"Qt/pyqtgraph/OpenGL imported by: {offenders}"
+
+
+# --------------------------------------------------------------------------- (d) doctests
+
+
+@pytest.mark.parametrize("module", MATH_MODULES)
+def test_doctests(module):
+    mod = importlib.import_module(module)
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner(
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False
+    )
+    out = io.StringIO()
+    for test in finder.find(mod, module):
+        runner.run(test, out=out.write)
+    result = runner.summarize(verbose=False)
+    assert result.attempted > 0, f"{module} has no doctest examples"
+    assert result.failed == 0, out.getvalue()
