@@ -189,7 +189,8 @@ class EndpointEditor(QtWidgets.QGroupBox):
         q = self.state.endpoint(self.which)
         n = self.state.entered_norm(self.which)
         for e, v in zip(self.components, q * n, strict=True):
-            e.setText(_fmt(v))
+            e.setText(_fmt(v, 5))
+            e.setCursorPosition(0)  # show the sign, not the tail, when the text is long
         self.norm_label.setText(
             f"|q| as entered = {n:.6g}" + ("" if abs(n - 1) < 1e-9 else "  → normalized")
         )
