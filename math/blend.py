@@ -19,9 +19,12 @@ Two flawed variants sit beside it for the lesson:
 * :func:`align_to_first` aligns every input with ``quats[0]``: the result
   depends on which pose happens to be listed first.
 
-If the inputs all lie within 90 degrees (4D) of one another the three agree
-up to sign handling; they differ when the poses spread over more than a half
-turn, which is what the presets show.
+When every pair of poses is less than 90 degrees of rotation apart, aligning
+to any one of them picks the same signs, so :func:`blend` and
+:func:`align_to_first` agree whatever the reference (and the naive sum agrees
+too if the stored signs already match). Wider spreads make "same hemisphere"
+non-transitive; then the choice of reference changes the answer, which is
+what the presets show.
 
 Examples
 --------

@@ -11,9 +11,6 @@ mean, a different estimator) for tight clusters.
 
 from __future__ import annotations
 
-import doctest
-import importlib
-
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -50,12 +47,6 @@ def poses_and_weights(draw, min_n=1, max_n=5):
     w = np.array([draw(st.floats(0.0, 10.0)) for _ in range(n)])
     assume(w.sum() > 1e-3)
     return q, w
-
-
-def test_doctests():
-    module = importlib.import_module("quatlab.math.blend")
-    result = doctest.testmod(module)
-    assert result.attempted > 0 and result.failed == 0
 
 
 # --------------------------------------------------------------------------- reference rule

@@ -8,8 +8,6 @@ pivots coincide at the lock).
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import warnings
 
 import numpy as np
@@ -37,12 +35,6 @@ def _seed004_matrix(yaw, roll):
 def _lock_values(order):
     tait_bryan = order[0].lower() != order[2].lower()
     return (np.pi / 2, -np.pi / 2) if tait_bryan else (0.0, np.pi)
-
-
-def test_doctests():
-    module = importlib.import_module("quatlab.math.gimbal")
-    result = doctest.testmod(module)
-    assert result.attempted > 0 and result.failed == 0
 
 
 # --------------------------------------------------------------------------- seed 004

@@ -11,9 +11,6 @@ k * 2 atan(|omega| dt / 2), renormalized or not.
 
 from __future__ import annotations
 
-import doctest
-import importlib
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -35,12 +32,6 @@ def _angle(a, b):
 
 Q0 = Q.from_axis_angle([1.0, 2.0, -0.5], 0.7)
 OMEGA = np.radians([30.0, -50.0, 90.0])
-
-
-def test_doctests():
-    module = importlib.import_module("quatlab.math.integrate")
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
 
 
 # --------------------------------------------------------------------------- exact spin

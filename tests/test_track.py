@@ -10,9 +10,6 @@ SQUAD's angular velocity is continuous at keys).
 
 from __future__ import annotations
 
-import doctest
-import importlib
-
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -39,12 +36,6 @@ def _interior(times, n=97, margin=1e-4):
     """Sample times away from the keys (where one-sided limits differ)."""
     t = np.linspace(times[0], times[-1], n)
     return t[np.min(np.abs(t[:, None] - np.asarray(times)[None, :]), axis=1) > margin]
-
-
-def test_doctests():
-    module = importlib.import_module("quatlab.math.track")
-    result = doctest.testmod(module)
-    assert result.attempted > 0 and result.failed == 0
 
 
 # --------------------------------------------------------------------------- keys
