@@ -20,9 +20,9 @@ Sign handling (seeds 000, 001, 004): ``signs``, one of :data:`SIGN_MODES`
     sign-aware path (40 deg in the ``negated_key`` preset, 27 deg in the
     glTF AnimatedTriangle track).
 
-    ``"stored"``: everything as stored, no hemisphere test anywhere (GLM's
-    ``mix``/``squad``): a negated key sends the segments next to it the long
-    way round, which is a different, larger failure.
+    ``"stored"``: everything as stored, no hemisphere test anywhere (a
+    runtime whose slerp never flips): a negated key sends the segments next
+    to it the long way round, which is a different, larger failure.
 
 SQUAD (seed 001)
     On segment i with local parameter ``u`` in [0, 1],
@@ -293,9 +293,9 @@ def intermediate_unaware(q_prev, q, q_next) -> np.ndarray:
     """SQUAD control point without the hemisphere step: what goes wrong (w, x, y, z).
 
     ``q exp(-(log(q^-1 q_next) + log(q^-1 q_prev)) / 4)`` on the stored
-    signs, as GLM's ``intermediate`` and numpy-quaternion's ``squad`` compute
-    it. When a neighbour is stored as ``-q'`` its logarithm measures the
-    long way round and the control point lands far off; compare
+    signs, as numpy-quaternion's ``squad`` computes its control points.
+    When a neighbour is stored as ``-q'`` its logarithm measures the long
+    way round and the control point lands far off; compare
     :func:`quatlab.math.interpolate.intermediate`.
 
     Examples
