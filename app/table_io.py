@@ -1,0 +1,255 @@
+"""Rotation tracks as CSV or JSON text: time plus four components in a stated order. No Qt.
+
+The component order is never guessed from the numbers: it is given by the
+caller (``--order wxyz`` or ``--order xyzw``) or declared by the file, and
+when both exist they must agree.
+
+CSV (one track per file, UTF-8, comma separated)::
+
+    # comment lines and blank lines are ignored
+    time,x,y,z,w          <- optional header; w/x/y/z (or qw/qx/...) declare the order
+    0.0,0,0,0,1
+    0.5,0,0,0.7071,0.7071
+
+JSON (one or several tracks)::
+
+    {"order": "xyzw",
+     "tracks": [{"node": "Bone", "animation": "Walk", "interpolation": "LINEAR",
+                 "times": [0.0, 0.5], "values": [[0, 0, 0, 1], [0, 0, 0.7071, 0.7071]]}]}
+
+A single track may also be the top-level object (``{"order": ..., "times":
+..., "values": ...}``). ``node``, ``animation`` and ``interpolation`` (LINEAR
+or STEP, default LINEAR) are optional; ``NaN`` and ``Infinity`` are accepted
+and reported by the audit.
+
+Writing a corrected copy changes only the keys that changed: other CSV
+lines (comments, header, time fields) and every other JSON byte are kept.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+from pathlib import Path
+
+import numpy as np
+
+from quatlab.app.keyframes import (
+    KeyframeFile,
+    KeyframeFileError,
+    Track,
+    atomic_write,
+    edit_json_text,
+    resolve_order,
+)
+from quatlab.math import quaternion as Q
+
+__all__ = ["CsvTrackFile", "JsonTrackFile", "load_csv", "load_json"]
+
+_COMPONENT_NAMES = {"w", "x", "y", "z"}
+
+
+def _to_stored(values: np.ndarray, order: str) -> np.ndarray:
+    return Q.to_xyzw(values) if order == "xyzw" else np.array(values, dtype=np.float64)
+
+
+def _from_stored(values: np.ndarray, order: str) -> np.ndarray:
+    return Q.from_xyzw(values) if order == "xyzw" else values
+
+
+def _changed_rows(old: Track, new: Track) -> np.ndarray:
+    same = (old.values == new.values) | (np.isnan(old.values) & np.isnan(new.values))
+    return np.flatnonzero(~same.all(axis=1))
+
+
+def _decode_text(path, data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise KeyframeFileError(
+            path, f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
+
+
+# --------------------------------------------------------------------------- CSV
+
+
+def _header_order(fields: list[str]) -> str | None:
+    """The order a header's component names declare, or None for other names."""
+    names = [f.strip().lower() for f in fields[1:]]
+    names = [n[1:] if len(n) == 2 and n[0] == "q" else n for n in names]
+    return "".join(names) if set(names) == _COMPONENT_NAMES else None
+
+
+class CsvTrackFile(KeyframeFile):
+    """A CSV track file (see the module documentation)."""
+
+    format = "csv"
+
+    def __init__(self, path: Path, data: bytes, *, order: str | None):
+        self._bom = data.startswith(codecs.BOM_UTF8)
+        text = _decode_text(path, data[len(codecs.BOM_UTF8) if self._bom else 0 :])
+        self._lines = text.splitlines(keepends=True)
+        self._rows: list[int] = []  # line index of each key
+        declared = None
+        times, stored = [], []
+        for n, line in enumerate(self._lines):
+            content = line.strip()
+            if not content or content.startswith("#"):
+                continue
+            fields = content.split(",")
+            if not self._rows and declared is None and not _is_number(fields[0]):
+                if len(fields) != 5:
+                    raise KeyframeFileError(
+                        path, f"line {n + 1}: the header must name 5 columns (time and "
+                        f"four components), got {len(fields)}"
+                    )
+                declared = _header_order(fields) or ""
+                if declared and declared not in ("wxyz", "xyzw"):
+                    raise KeyframeFileError(
+                        path, f"line {n + 1}: component order {declared} is not supported "
+                        f"(wxyz or xyzw)"
+                    )
+                continue
+            if len(fields) != 5:
+                raise KeyframeFileError(
+                    path, f"line {n + 1}: expected 5 comma-separated numbers (time and four "
+                    f"components), got {len(fields)} fields"
+                )
+            try:
+                row = [float(f) for f in fields]
+            except ValueError:
+                bad = next(f for f in fields if not _is_number(f))
+                raise KeyframeFileError(
+                    path, f"line {n + 1}: {bad.strip()!r} is not a number"
+                ) from None
+            times.append(row[0])
+            stored.append(row[1:])
+            self._rows.append(n)
+        if not self._rows:
+            raise KeyframeFileError(
+                path, "no keyframes: expected lines of time and four components"
+            )
+        self.order = resolve_order(path, order, declared or None, "header")
+        values = _from_stored(np.array(stored), self.order)
+        super().__init__(path, [Track(times=times, values=values, storage="text")])
+
+    def _write(self, out: Path, tracks: list[Track]) -> list[Path]:
+        (track,) = tracks
+        lines = list(self._lines)
+        stored = _to_stored(track.values, self.order)
+        for k in _changed_rows(self.tracks[0], track):
+            line = lines[self._rows[k]]
+            body = line.rstrip("\r\n")
+            ending = line[len(body) :]
+            time_field = body.split(",", 1)[0]
+            lines[self._rows[k]] = ",".join([time_field, *map(repr, stored[k].tolist())]) + ending
+        data = "".join(lines).encode("utf-8")
+        atomic_write(out, (codecs.BOM_UTF8 if self._bom else b"") + data)
+        return [out]
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _number_list(value, what: str, length: int | None = None) -> list[float]:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        size = f"{length} " if length is not None else ""
+        raise ValueError(f"{what} must be an array of {size}numbers")
+    for v in value:
+        if type(v) not in (int, float):
+            raise ValueError(f"{what} must contain only numbers, got {v!r}")
+    return [float(v) for v in value]
+
+
+class JsonTrackFile(KeyframeFile):
+    """A JSON track file (see the module documentation)."""
+
+    format = "json"
+
+    def __init__(self, path: Path, data: bytes, *, order: str | None):
+        self._text = _decode_text(path, data)
+        try:
+            doc = json.loads(self._text)
+        except (ValueError, RecursionError) as exc:
+            raise KeyframeFileError(path, f"the JSON does not parse ({exc})") from None
+        if not isinstance(doc, dict):
+            raise KeyframeFileError(path, "expected a JSON object with \"tracks\" or \"times\"")
+        if "tracks" in doc:
+            entries = doc["tracks"]
+            if not isinstance(entries, list) or not entries:
+                raise KeyframeFileError(path, "\"tracks\" must be a non-empty array")
+            self._prefixes = [["tracks", i] for i in range(len(entries))]
+        elif "times" in doc:
+            entries = [doc]
+            self._prefixes = [[]]
+        else:
+            raise KeyframeFileError(path, "expected \"tracks\" or \"times\" in the JSON object")
+        declared = doc.get("order")
+        self.order = resolve_order(path, order, declared, "\"order\"")
+        tracks = []
+        for i, entry in enumerate(entries):
+            where = f"tracks[{i}]" if self._prefixes[i] else "the track"
+            try:
+                tracks.append(self._track(entry, where))
+            except ValueError as exc:
+                raise KeyframeFileError(path, str(exc)) from None
+        super().__init__(path, tracks)
+
+    def _track(self, entry, where: str) -> Track:
+        if not isinstance(entry, dict):
+            raise ValueError(f"{where} must be an object")
+        times = _number_list(entry.get("times"), f"{where}.times")
+        raw = entry.get("values")
+        if not isinstance(raw, list):
+            raise ValueError(f"{where}.values must be an array of [4 numbers]")
+        values = [_number_list(v, f"{where}.values[{k}]", 4) for k, v in enumerate(raw)]
+        if not times or len(times) != len(values):
+            raise ValueError(
+                f"{where} needs as many values as times, at least one (got {len(times)} times, "
+                f"{len(values)} values)"
+            )
+        mode = entry.get("interpolation", "LINEAR")
+        if mode not in ("LINEAR", "STEP"):
+            raise ValueError(f"{where}.interpolation must be LINEAR or STEP, got {mode!r}")
+        names = {}
+        for key in ("node", "animation"):
+            name = entry.get(key)
+            if name is not None and not isinstance(name, str):
+                raise ValueError(f"{where}.{key} must be a string")
+            names[key] = name
+        return Track(
+            times=times,
+            values=_from_stored(np.array(values), self.order),
+            interpolation=mode,
+            animation=names["animation"],
+            node_name=names["node"],
+            storage="text",
+        )
+
+    def _write(self, out: Path, tracks: list[Track]) -> list[Path]:
+        edits = []
+        for prefix, old, new in zip(self._prefixes, self.tracks, tracks, strict=True):
+            stored = _to_stored(new.values, self.order)
+            for k in _changed_rows(old, new):
+                edits.append(([*prefix, "values", int(k)], stored[k].tolist()))
+        atomic_write(out, edit_json_text(self._text, edits).encode("utf-8"))
+        return [out]
+
+
+def load_csv(path, data: bytes, *, order: str | None = None) -> CsvTrackFile:
+    """Load a CSV track from the file's bytes (see the module documentation)."""
+    return CsvTrackFile(Path(path), data, order=order)
+
+
+def load_json(path, data: bytes, *, order: str | None = None) -> JsonTrackFile:
+    """Load JSON tracks from the file's bytes (see the module documentation)."""
+    return JsonTrackFile(Path(path), data, order=order)
