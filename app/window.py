@@ -8,6 +8,8 @@ a change of t only moves the chains, the cursor and the readouts.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 import os
 import sys
@@ -26,10 +28,29 @@ from quatlab.app.state import LessonState
 from quatlab.rendering.chain import tip_trail
 from quatlab.rendering.style import METHOD_COLORS
 
-__all__ = ["MainWindow", "run_window", "make_app", "VIEWS", "write_atomically"]
+__all__ = ["MainWindow", "run_window", "make_app", "view_names", "write_atomically"]
 
-#: Views that ``--view`` and the View menu can show (tab object names).
-VIEWS = ("main",)
+#: Modules contributing one lesson view each (a tab): every module provides
+#: ``VIEW_NAME`` (for ``--view``), ``TITLE`` (the tab) and ``create(window)``
+#: returning the QWidget. Listed in tab order after the two-key lesson.
+VIEW_MODULES = (
+    "quatlab.app.keyframes_view",
+    "quatlab.app.track_view",
+    "quatlab.app.blend_view",
+    "quatlab.app.euler_view",
+    "quatlab.app.integrate_view",
+    "quatlab.app.s3_view",
+)
+
+
+def _view_modules():
+    # Views land one by one; a module not written yet is simply not offered.
+    return [importlib.import_module(m) for m in VIEW_MODULES if importlib.util.find_spec(m)]
+
+
+def view_names() -> list[str]:
+    """Names accepted by ``--view``: ``main`` and each lesson view's."""
+    return ["main"] + [m.VIEW_NAME for m in _view_modules()]
 
 #: Size the window opens at (and screenshots default to).
 DEFAULT_SIZE = (1400, 900)
@@ -229,6 +250,12 @@ class MainWindow(QtWidgets.QMainWindow):
         self.tabs.setObjectName("views")
         self.lesson = LessonView(self.state)
         self.tabs.addTab(self.lesson, "Two keys")
+        self.views = {"main": self.lesson}
+        for module in _view_modules():
+            widget = module.create(self)
+            widget.setObjectName(module.VIEW_NAME)
+            self.views[module.VIEW_NAME] = widget
+            self.tabs.addTab(widget, module.TITLE)
 
         # Right: the explanation that follows the state.
         self.explanation = QtWidgets.QTextBrowser()
@@ -420,7 +447,7 @@ class MainWindow(QtWidgets.QMainWindow):
             if self.tabs.widget(i).objectName() == name:
                 self.tabs.setCurrentIndex(i)
                 return
-        raise ValueError(f"unknown view {name!r}; choose one of: {', '.join(VIEWS)}")
+        raise ValueError(f"unknown view {name!r}; choose one of: {', '.join(view_names())}")
 
 
 def run_window(file: str | None = None, preset: str | None = None, t: float | None = None) -> int:

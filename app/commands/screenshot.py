@@ -53,18 +53,18 @@ def render_window(win, size: tuple[int, int]):
 
 def run(args) -> int:
     from quatlab.app.cli import fail
-    from quatlab.app.window import VIEWS
+    from quatlab.app.window import view_names
 
     if args.list_views:
-        for v in VIEWS:
+        for v in view_names():
             print(v)
         return 0
     if not args.output:
         return fail(PROG, "-o FILE.png is required")
     if not args.output.lower().endswith(".png"):
         return fail(PROG, f"the output must be a .png file, got {args.output!r}")
-    if args.view not in VIEWS:
-        return fail(PROG, f"unknown view {args.view!r}; choose one of: {', '.join(VIEWS)}")
+    if args.view not in view_names():
+        return fail(PROG, f"unknown view {args.view!r}; choose one of: {', '.join(view_names())}")
     try:
         size = _parse_size(args.size)
         from quatlab.app import presets
