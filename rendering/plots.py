@@ -340,7 +340,8 @@ class CurvePlots(QtWidgets.QWidget):
         self._view = pg.GraphicsLayoutWidget()
         self._view.setBackground(BACKGROUND)
         self._view.setAntialiasing(True)
-        self._view.setMinimumHeight(220)
+        # Below this the speed axis title no longer fits beside its axis.
+        self._view.setMinimumHeight(270)
         # On screen the checkbox row is the legend. Exported figures have no
         # checkboxes, so they get this legend, in its own row above the plots
         # (never over a curve); hidden, the row takes no space.
@@ -397,7 +398,9 @@ class CurvePlots(QtWidgets.QWidget):
                 [(v, f"{v}") for v in range(0, 361, 90)],
                 [(v, "") for v in range(45, 360, 90)],
             ])
-            item.setYRange(0, 360, padding=0.03)
+            # pyqtgraph drops a tick label that would stick out of the plot
+            # (with a grid on), so leave room for half a "360" above 360.
+            item.setYRange(0, 360, padding=0.05)
             half_turn = pg.InfiniteLine(
                 pos=180, angle=0, movable=False,
                 pen=pg.mkPen(_REFERENCE_COLOUR, width=1.2,
@@ -614,7 +617,8 @@ class CurvePlots(QtWidgets.QWidget):
                       * float(np.percentile(values, _SPEED_ROBUST_PERCENTILE)))
             top = _SPEED_HEADROOM * full if full <= cap else cap
         self._speed_top = top
-        self.plots["speed"].setYRange(lo, top, padding=0.02)
+        # Same room as the angle axis, so the "0" label at the bottom is drawn.
+        self.plots["speed"].setYRange(lo, top, padding=0.05)
 
     def _clear_annotations(self, plot: str) -> None:
         for it in self._annotations[plot]:
