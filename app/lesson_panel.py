@@ -1,0 +1,165 @@
+"""The layout every issue-5 lesson view shares: controls, 3D chains, a parameter slider, plots.
+
+The lesson views (track, Euler, blend, integration) each have a small Qt-free
+model; this module is only the widgets they have in common, so the views
+differ in what they compute and show, not in how they are laid out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PyQt6 import QtCore, QtWidgets
+
+__all__ = ["ParamSlider", "LessonPanel", "legend_html"]
+
+#: Slider resolution over the parameter range.
+STEPS = 1000
+
+
+def legend_html(entries: Sequence[tuple[str, str]]) -> str:
+    """A one-line colour legend for the 3D chains: ``[(colour, text), ...]``."""
+    return "&nbsp; ".join(f"<span style='color:{c}'>■ {t}</span>" for c, t in entries)
+
+
+class ParamSlider(QtWidgets.QWidget):
+    """A slider with a spin box over ``[lo, hi]`` that reports values to ``on_change``.
+
+    Unlike the two-key lesson's Scrubber it is not bound to a model class:
+    each lesson passes its own setter, and pushes the model's value back
+    with :meth:`set_value` (which does not call ``on_change``).
+    """
+
+    def __init__(self, name: str, on_change: Callable[[float], None], parent=None,
+                 *, tooltip: str = "", decimals: int = 3) -> None:
+        super().__init__(parent)
+        self._on_change = on_change
+        self._lo, self._hi = 0.0, 1.0
+        row = QtWidgets.QHBoxLayout(self)
+        row.setContentsMargins(4, 2, 4, 2)
+        self.label = QtWidgets.QLabel(name)
+        row.addWidget(self.label)
+        self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.slider.setObjectName("param_slider")
+        self.slider.setRange(0, STEPS)
+        self.slider.setPageStep(STEPS // 10)
+        self.slider.setToolTip(tooltip)
+        self.slider.valueChanged.connect(
+            lambda v: self._emit(self._lo + (self._hi - self._lo) * v / STEPS))
+        row.addWidget(self.slider, 1)
+        self.spin = QtWidgets.QDoubleSpinBox()
+        self.spin.setObjectName("param_spin")
+        self.spin.setDecimals(decimals)
+        self.spin.setToolTip(tooltip)
+        self.spin.valueChanged.connect(self._emit)
+        row.addWidget(self.spin)
+        self.set_range(0.0, 1.0)
+
+    def _emit(self, value: float) -> None:
+        self._on_change(min(self._hi, max(self._lo, float(value))))
+
+    def set_range(self, lo: float, hi: float, unit: str = "") -> None:
+        self._lo, self._hi = float(lo), float(hi)
+        self.spin.blockSignals(True)
+        self.spin.setRange(self._lo, self._hi)
+        self.spin.setSingleStep((self._hi - self._lo) / 100)
+        self.spin.setSuffix(f" {unit}" if unit else "")
+        self.spin.blockSignals(False)
+
+    def set_value(self, value: float) -> None:
+        """Show ``value`` without reporting it back (the model already has it)."""
+        span = self._hi - self._lo
+        for w, v in ((self.slider, round((value - self._lo) / span * STEPS)), (self.spin, value)):
+            w.blockSignals(True)
+            w.setValue(v)
+            w.blockSignals(False)
+
+
+class LessonPanel(QtWidgets.QWidget):
+    """Preset combo and options on top, the chains and slider, the plots, an explanation.
+
+    Parameters
+    ----------
+    presets : sequence of (key, label, tooltip)
+        The lesson's presets, offered in the combo.
+    on_preset : callable(key)
+        Called with the chosen preset's key.
+    param_name : str
+        Name next to the slider ("time", "sweep", "step", ...).
+    on_param : callable(float)
+        Called with the slider's value.
+    """
+
+    def __init__(self, presets: Sequence[tuple[str, str, str]], on_preset: Callable[[str], None],
+                 param_name: str, on_param: Callable[[float], None], parent=None,
+                 *, param_tooltip: str = "") -> None:
+        super().__init__(parent)
+        from quatlab.rendering.plots import CurvePlots
+        from quatlab.rendering.scene import ChainScene
+
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+
+        self.toolbar = QtWidgets.QHBoxLayout()
+        self.toolbar.setContentsMargins(6, 2, 6, 0)
+        self.toolbar.addWidget(QtWidgets.QLabel("Preset"))
+        self.preset_box = QtWidgets.QComboBox()
+        self.preset_box.setObjectName("lesson_preset")
+        for key, label, tip in presets:
+            self.preset_box.addItem(label, key)
+            self.preset_box.setItemData(self.preset_box.count() - 1, tip,
+                                        QtCore.Qt.ItemDataRole.ToolTipRole)
+        self.preset_box.currentIndexChanged.connect(
+            lambda i: on_preset(self.preset_box.itemData(i)))
+        self.toolbar.addWidget(self.preset_box)
+        self.toolbar.addStretch(1)
+        self.legend = QtWidgets.QLabel()
+        self.toolbar.addWidget(self.legend)
+        reset = QtWidgets.QPushButton("Reset camera")
+        self.toolbar.addWidget(reset)
+        layout.addLayout(self.toolbar)
+
+        self.explanation = QtWidgets.QLabel()
+        self.explanation.setObjectName("lesson_explanation")
+        self.explanation.setWordWrap(True)
+        self.explanation.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.explanation.setContentsMargins(8, 2, 8, 2)
+        layout.addWidget(self.explanation)
+
+        self.scene = ChainScene(self)
+        self.scene.setObjectName("scene")
+        self.scene.setMinimumSize(320, 220)
+        reset.clicked.connect(self.scene.reset_camera)
+        self.slider = ParamSlider(param_name, on_param, self, tooltip=param_tooltip)
+        self.plots = CurvePlots(self)
+        self.plots.setObjectName("plots")
+        self.plots.setMinimumHeight(200)
+        # The plot's click/drag scrubs the same parameter as the slider.
+        self.plots.cursorMoved.connect(on_param)
+
+        top = QtWidgets.QWidget()
+        tl = QtWidgets.QVBoxLayout(top)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addWidget(self.scene, 1)
+        tl.addWidget(self.slider)
+        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        split.addWidget(top)
+        split.addWidget(self.plots)
+        split.setStretchFactor(0, 5)
+        split.setStretchFactor(1, 4)
+        split.setChildrenCollapsible(False)
+        layout.addWidget(split, 1)
+
+    def set_axes(self, x_name: str, x_unit: str | None, x_range: tuple[float, float],
+                 y_labels: dict[str, str] | None = None) -> None:
+        """x axis of both plots and the slider's range; ``y_labels`` renames the y axes.
+
+        The plots' y titles default to path angle and angular speed; lessons
+        plotting other quantities (|q| drift) rename them after the x axis,
+        which would otherwise reset them.
+        """
+        self.plots.set_x_axis(x_name, x_unit, x_range)
+        self.slider.set_range(*x_range, unit=x_unit or "")
+        for plot, text in (y_labels or {}).items():
+            self.plots.plots[plot].setLabel("left", text)
