@@ -24,9 +24,10 @@ shows them all (top = 1.1 * maximum).
 
 The widget is not tied to the four methods: :meth:`CurvePlots.set_series`
 takes any list of :class:`Series` for either plot, :meth:`CurvePlots.set_x_axis`
-turns the x axis into e.g. time in seconds, and :meth:`CurvePlots.set_markers`
-draws key markers, so other lessons (a joint's angle and speed over a clip)
-reuse it.
+turns the x axis into e.g. time in seconds, :meth:`CurvePlots.set_y_axis`
+retitles a y axis and picks its range (default, auto or fixed), and
+:meth:`CurvePlots.set_markers` draws key markers, so other lessons (a joint's
+angle and speed over a clip, |q| drift) reuse it.
 
 Both plots live in one :class:`pyqtgraph.GraphicsLayoutWidget` rather than two
 ``PlotWidget``\\ s: one scene means pyqtgraph's exporters write the pair and
@@ -335,7 +336,10 @@ class CurvePlots(QtWidgets.QWidget):
         self._t = 0.0
         self._cursor_values: dict[str, tuple[float, float]] | None = None
         self._moving_cursor = False
-        self._speed_top = 1.0
+        #: y range mode per plot: "default", "auto" or a fixed (lo, hi).
+        self._y_mode: dict[str, object] = {p: "default" for p in PLOTS}
+        self._y_label: dict[str, str | None] = {p: None for p in PLOTS}
+        self._top: dict[str, float] = {p: 1.0 for p in PLOTS}
 
         self._view = pg.GraphicsLayoutWidget()
         self._view.setBackground(BACKGROUND)
@@ -392,20 +396,11 @@ class CurvePlots(QtWidgets.QWidget):
             axis.setStyle(tickFont=tick_font)
         item.getAxis("left").setWidth(58)
         if plot == "angle":
-            # Multiples of 90 deg are the landmarks of the lesson (half and full
-            # turns); 45 deg minor ticks without labels keep the axis quiet.
-            item.getAxis("left").setTicks([
-                [(v, f"{v}") for v in range(0, 361, 90)],
-                [(v, "") for v in range(45, 360, 90)],
-            ])
-            # pyqtgraph drops a tick label that would stick out of the plot
-            # (with a grid on), so leave room for half a "360" above 360.
-            item.setYRange(0, 360, padding=0.05)
-            half_turn = pg.InfiniteLine(
+            self._half_turn = pg.InfiniteLine(
                 pos=180, angle=0, movable=False,
                 pen=pg.mkPen(_REFERENCE_COLOUR, width=1.2,
                              style=QtCore.Qt.PenStyle.DotLine))
-            item.addItem(half_turn, ignoreBounds=True)
+            item.addItem(self._half_turn, ignoreBounds=True)
         line = pg.InfiniteLine(
             pos=self._t, angle=90, movable=True,
             pen=pg.mkPen(_CURSOR_COLOUR, width=1.5),
@@ -426,10 +421,11 @@ class CurvePlots(QtWidgets.QWidget):
         style = {"color": FOREGROUND, "font-size": _LABEL_FONT_PT}
         x_label = f"{self._x_name} ({self._x_unit})" if self._x_unit else self._x_name
         item.setLabel("bottom", x_label, **style)
-        if plot == "angle":
-            item.setLabel("left", "path angle (deg)", **style)
-        else:
-            item.setLabel("left", f"angular speed (deg / {self._x_unit or 'unit t'})", **style)
+        y_label = self._y_label[plot]
+        if y_label is None:
+            y_label = ("path angle (deg)" if plot == "angle"
+                       else f"angular speed (deg / {self._x_unit or 'unit t'})")
+        item.setLabel("left", y_label, **style)
         item.setXRange(*self._x_range, padding=0.02)
         self._cursor_lines[plot].setBounds(self._x_range)
 
@@ -480,6 +476,37 @@ class CurvePlots(QtWidgets.QWidget):
         for plot in PLOTS:
             self._label_axes(plot)
         self._move_cursor(min(max(self._t, lo), hi))
+        self._refresh()
+
+    def set_y_axis(self, plot: str, label: str | None = None,
+                   y_range: str | tuple[float, float] = "default") -> None:
+        """Title and range of one plot's y axis, for quantities other than angle and speed.
+
+        Parameters
+        ----------
+        plot : {"angle", "speed"}
+        label : str, optional
+            Axis title with its unit, e.g. ``"|q| - 1"``; None restores the
+            default ("path angle (deg)", "angular speed (deg / <x unit>)").
+            It survives :meth:`set_x_axis`.
+        y_range : "default", "auto" or (lo, hi)
+            ``"default"``: the angle plot shows [0, 360] with ticks every 90
+            deg and the 180 deg reference line; the speed plot follows the
+            range policy of the module docstring. ``"auto"``: the finite
+            values of the shown curves, min to max. ``(lo, hi)``: fixed. In
+            every mode a curve that leaves the top is labelled with its peak.
+        """
+        _check_plot(plot)
+        if not (isinstance(y_range, str) and y_range in ("default", "auto")):
+            lo, hi = (float(v) for v in y_range)
+            if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
+                raise ValueError(
+                    f"y_range must be 'default', 'auto' or finite (lo, hi) with lo < hi, "
+                    f"got {y_range!r}")
+            y_range = (lo, hi)
+        self._y_label[plot] = label
+        self._y_mode[plot] = y_range
+        self._label_axes(plot)
         self._refresh()
 
     def set_markers(self, xs: Iterable[float]) -> None:
@@ -539,7 +566,8 @@ class CurvePlots(QtWidgets.QWidget):
         for plot in PLOTS:
             for name, item in self._items[plot].items():
                 item.setVisible(name in self._series[plot] and self._visible[name])
-        self._update_speed_range()
+        for plot in PLOTS:
+            self._update_y_range(plot)
         for plot in PLOTS:
             self._annotate(plot)
         self._update_dots()
@@ -603,22 +631,46 @@ class CurvePlots(QtWidgets.QWidget):
     def _shown(self, plot: str) -> list[Series]:
         return [s for s in self._series[plot].values() if self._visible[s.name]]
 
-    def _update_speed_range(self) -> None:
-        """Apply the speed range policy of the module docstring."""
-        shown = self._shown("speed")
-        values = np.concatenate([s.y for s in shown]) if shown else np.empty(0)
-        values = values[np.isfinite(values)]
-        if values.size == 0 or values.max() <= _SPEED_NOISE:
-            lo, top = 0.0, 1.0
+    def _update_y_range(self, plot: str) -> None:
+        """Apply the y range mode of ``plot`` (see :meth:`set_y_axis`)."""
+        mode = self._y_mode[plot]
+        angle_default = plot == "angle" and mode == "default"
+        # Multiples of 90 deg are the landmarks of the angle lesson (half and
+        # full turns); 45 deg minor ticks without labels keep the axis quiet.
+        self.plots[plot].getAxis("left").setTicks([
+            [(v, f"{v}") for v in range(0, 361, 90)],
+            [(v, "") for v in range(45, 360, 90)],
+        ] if angle_default else None)
+        if plot == "angle":
+            self._half_turn.setVisible(angle_default)
+        if angle_default:
+            lo, top = 0.0, 360.0
+        elif isinstance(mode, tuple):
+            lo, top = mode
         else:
-            lo = min(0.0, float(values.min()))
-            full = float(values.max())
-            cap = max(_SPEED_FLOOR_TOP, _SPEED_ROBUST_FACTOR
-                      * float(np.percentile(values, _SPEED_ROBUST_PERCENTILE)))
-            top = _SPEED_HEADROOM * full if full <= cap else cap
-        self._speed_top = top
-        # Same room as the angle axis, so the "0" label at the bottom is drawn.
-        self.plots["speed"].setYRange(lo, top, padding=0.05)
+            shown = self._shown(plot)
+            values = np.concatenate([s.y for s in shown]) if shown else np.empty(0)
+            values = values[np.isfinite(values)]
+            if mode == "auto":
+                lo, top = ((float(values.min()), float(values.max())) if values.size
+                           else (0.0, 1.0))
+                # Only truly flat data get an invented span: a tiny range such
+                # as |q| - 1 drift of 1e-9 is what the lesson wants to show.
+                if top - lo <= 1e-12 * max(abs(lo), abs(top)):
+                    half = max(0.5, 0.05 * abs(top))
+                    lo, top = lo - half, top + half
+            elif values.size == 0 or values.max() <= _SPEED_NOISE:
+                lo, top = 0.0, 1.0
+            else:
+                lo = min(0.0, float(values.min()))
+                full = float(values.max())
+                cap = max(_SPEED_FLOOR_TOP, _SPEED_ROBUST_FACTOR
+                          * float(np.percentile(values, _SPEED_ROBUST_PERCENTILE)))
+                top = _SPEED_HEADROOM * full if full <= cap else cap
+        self._top[plot] = top
+        # pyqtgraph drops a tick label that would stick out of the plot (with
+        # a grid on): 5 % padding leaves room for half a "360" or a "0".
+        self.plots[plot].setYRange(lo, top, padding=0.05)
 
     def _clear_annotations(self, plot: str) -> None:
         for it in self._annotations[plot]:
@@ -642,7 +694,7 @@ class CurvePlots(QtWidgets.QWidget):
     def _annotate(self, plot: str) -> None:
         """Gap markers and, on the speed plot, labels of curves leaving the top."""
         self._clear_annotations(plot)
-        top = 360.0 if plot == "angle" else self._speed_top
+        top = self._top[plot]
         span = self._x_range[1] - self._x_range[0]
         row = 0
         for s in self._shown(plot):
@@ -671,18 +723,18 @@ class CurvePlots(QtWidgets.QWidget):
                 label.setPos(where, top)
                 self._add_annotation(plot, label)
                 row += 1
-        if plot == "speed":
-            for s in self._shown(plot):
-                finite = np.isfinite(s.y)
-                if not finite.any() or s.y[finite].max() <= top:
-                    continue
-                k = int(np.nanargmax(s.y))
-                label = self._text(
-                    f"↑ {s.label} peak {s.y[k]:,.0f} at {self._x_name} = {s.x[k]:.2f}",
-                    s.colour, anchor=(0.5, -0.15 - 1.15 * row))
-                label.setPos(float(s.x[k]), top)
-                self._add_annotation(plot, label)
-                row += 1
+        for s in self._shown(plot):
+            finite = np.isfinite(s.y)
+            if not finite.any() or s.y[finite].max() <= top:
+                continue
+            k = int(np.nanargmax(s.y))
+            peak = f"{s.y[k]:,.0f}" if abs(s.y[k]) >= 100 else f"{s.y[k]:.3g}"
+            label = self._text(
+                f"↑ {s.label} peak {peak} at {self._x_name} = {s.x[k]:.2f}",
+                s.colour, anchor=(0.5, -0.15 - 1.15 * row))
+            label.setPos(float(s.x[k]), top)
+            self._add_annotation(plot, label)
+            row += 1
 
     # -- cursor ---------------------------------------------------------------------
 

@@ -368,3 +368,29 @@ def test_bad_series_and_plot_names_raise(plots):
         Series("bad", "bad", "#000000", False, [0, 1], [0, 1, 2])
     with pytest.raises(ValueError, match="plot must be one of"):
         plots.set_series("roll", [])
+
+
+def test_y_axis_title_and_range_modes(plots):
+    time = np.linspace(0.0, 1.0, 11)
+    drift = Series("drift", "NLERP chain", "#D55E00", True, time, 1e-9 * time)
+    plots.set_series("angle", [drift])
+    plots.set_y_axis("angle", "|q| - 1", "auto")
+    plots.set_x_axis("time", "s", (0.0, 1.0))  # must not reset the y title
+    angle = plots.plots["angle"]
+    assert angle.getAxis("left").labelText == "|q| - 1"
+    lo, hi = angle.viewRange()[1]
+    assert lo < 0.0 < 1e-9 < hi < 1e-8  # the drift fills the plot
+    reference = next(it for it in angle.items
+                     if isinstance(it, pg.InfiniteLine) and it.angle == 0)
+    assert not reference.isVisible()
+    # A fixed range labels the curve that leaves its top.
+    plots.set_y_axis("angle", "|q| - 1", (0.0, 5e-10))
+    assert any(s.startswith("↑ NLERP chain peak 1e-09 at time = 1.00")
+               for s in texts(plots, "angle"))
+    # Back to the default: degrees, [0, 360], the half-turn line.
+    plots.set_y_axis("angle")
+    assert angle.getAxis("left").labelText == "path angle (deg)"
+    assert reference.isVisible()
+    assert angle.viewRange()[1][0] <= 0 and angle.viewRange()[1][1] >= 360
+    with pytest.raises(ValueError, match="y_range"):
+        plots.set_y_axis("speed", None, (1.0, 1.0))
