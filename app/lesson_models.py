@@ -13,9 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from quatlab.app.state import Events
+from quatlab.math import gimbal as G
 from quatlab.math import track as T
+from quatlab.math.interpolate import slerp
+from quatlab.math.quaternion import from_euler
 
-__all__ = ["TrackModel"]
+__all__ = ["TrackModel", "EulerModel"]
 
 
 class _Model:
@@ -118,4 +121,61 @@ class TrackModel(_Model):
             f"At the inner keys piecewise SLERP's speed jumps by up to {np.max(jumps):.0f}°/s; "
             f"SQUAD's by {np.max(squad_jumps):.0f}°/s"
             + (" (time-scaled tangents)." if self.time_scaled else " (uniform tangents)."))
+        return " ".join(lines)
+
+
+# --------------------------------------------------------------------------- euler
+
+
+class EulerModel(_Model):
+    """Linear interpolation of Euler angles against SLERP (:mod:`quatlab.math.gimbal`).
+
+    ``param`` is t in [0, 1].
+    """
+
+    PRESETS = G.PRESETS
+
+    def _recompute(self) -> None:
+        p = G.PRESETS[self.preset]
+        self.order = p["order"]
+        self.start, self.end = np.radians(p["start_deg"]), np.radians(p["end_deg"])
+        self.comparison = G.compare_paths(self.start, self.end, self.order)
+
+    def angles_at_param(self) -> np.ndarray:
+        """The Euler-lerp angles (radians) at the slider."""
+        return G.lerp_angles(self.start, self.end, self.param)
+
+    def at_param(self) -> dict[str, np.ndarray]:
+        q0, q1 = from_euler(self.start, self.order), from_euler(self.end, self.order)
+        return {"euler": from_euler(self.angles_at_param(), self.order),
+                "slerp": slerp(q0, q1, self.param)}
+
+    def readout(self) -> G.GimbalReadout:
+        return G.gimbal_readout(self.angles_at_param(), self.order)
+
+    def wrap_times(self) -> np.ndarray:
+        """t where SLERP's Euler readout jumps across +-180 deg."""
+        c = self.comparison
+        return c.t[np.any(c.slerp_wraps, axis=-1)]
+
+    def explanation(self) -> str:
+        c, r = self.comparison, self.readout()
+        yaw, pitch, roll = np.degrees(r.angles)
+        expr = r.expression.replace("-", "−")
+        lines = [G.PRESETS[self.preset]["description"],
+                 f"At t = {self.param:.2f} the Euler angles are yaw {yaw:.1f}°, "
+                 f"pitch {pitch:.1f}°, roll {roll:.1f}°."]
+        if r.locked:
+            lines.append(f"<b>Gimbal lock:</b> pitch is {pitch:+.0f}°, so the first and last "
+                         f"rings turn about the same axis and only {expr} matters "
+                         f"(= {np.degrees(r.combined):.1f}°); one degree of freedom is gone.")
+        else:
+            lines.append(f"{np.degrees(r.margin):.1f}° from the lock; at the lock only "
+                         f"{expr} would matter.")
+        lines.append(f"Linear Euler interpolation turns {np.degrees(c.euler_swept):.0f}° in "
+                     f"all, SLERP {np.degrees(c.slerp_swept):.0f}°; here they are "
+                     f"{np.degrees(np.interp(self.param, c.t, c.deviation)):.1f}° apart.")
+        if self.wrap_times().size:
+            lines.append("SLERP's own Euler readout wraps across ±180° (grey line in the plots): "
+                         "the angles jump, the rotation does not.")
         return " ".join(lines)

@@ -151,6 +151,12 @@ class LessonPanel(QtWidgets.QWidget):
         split.setChildrenCollapsible(False)
         layout.addWidget(split, 1)
 
+    def show_preset(self, key: str) -> None:
+        """Select ``key`` in the combo without reporting it (the model chose it)."""
+        self.preset_box.blockSignals(True)
+        self.preset_box.setCurrentIndex(self.preset_box.findData(key))
+        self.preset_box.blockSignals(False)
+
     def set_axes(self, x_name: str, x_unit: str | None, x_range: tuple[float, float],
                  y_labels: dict[str, str] | None = None) -> None:
         """x axis of both plots and the slider's range; ``y_labels`` renames the y axes.

@@ -41,6 +41,7 @@ class TrackView(LessonPanel):
         self.on_data()
 
     def on_data(self) -> None:
+        self.show_preset(self.model.preset)
         m, tr = self.model, self.model.track
         self.set_axes("time", "s", m.param_range)
         for plot, attr in (("angle", "angle_deg"), ("speed", "speed_deg")):

@@ -56,7 +56,7 @@ def test_models_import_no_qt():
 def test_views_are_offered_by_the_window():
     from quatlab.app.window import view_names
 
-    assert {"squad"} <= set(view_names())
+    assert {"squad", "euler"} <= set(view_names())
 
 
 # --------------------------------------------------------------------------- track
@@ -106,3 +106,39 @@ def test_track_tangent_option_recomputes(track_view):
     assert m.time_scaled
     assert not np.allclose(uniform, m.track["squad"].speed_deg)
     assert "time-scaled" in track_view.explanation.text()
+
+
+# --------------------------------------------------------------------------- euler
+
+
+@pytest.fixture
+def euler_view(qtbot):
+    from quatlab.app.euler_view import EulerView
+
+    return _show(qtbot, EulerView(LM.EulerModel("yaw_wrap")))
+
+
+def test_euler_plots_are_the_model_arrays(euler_view):
+    c = euler_view.model.comparison
+    _assert_same(_plotted(euler_view, "angle", "euler")[1], np.degrees(c.euler_angle))
+    _assert_same(_plotted(euler_view, "angle", "slerp")[1], np.degrees(c.slerp_angle))
+    _assert_same(_plotted(euler_view, "speed", "yaw")[1], np.degrees(c.slerp_euler[:, 0]))
+    wraps = [ln.value() for ln in euler_view.plots._key_lines["angle"]]
+    assert wraps == pytest.approx(euler_view.model.wrap_times())
+    assert len(wraps) == 1
+    assert "wraps across ±180°" in euler_view.explanation.text()
+
+
+def test_euler_lock_text_and_pixels(euler_view):
+    before = _grab(euler_view.scene)
+    euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("seed004_lock"))
+    text = euler_view.explanation.text()
+    assert "Gimbal lock" in text and "only yaw − roll matters (= 20.0°)" in text
+    assert np.any(_grab(euler_view.scene) != before)
+    euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("near_lock"))
+    assert "Gimbal lock" not in euler_view.explanation.text()
+    assert "5.0° from the lock" in euler_view.explanation.text()
+    before = _grab(euler_view.scene)
+    euler_view.slider.spin.setValue(0.1)
+    assert euler_view.model.param == pytest.approx(0.1)
+    assert np.any(_grab(euler_view.scene) != before)
