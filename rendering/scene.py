@@ -17,7 +17,10 @@
 The pose comes from :mod:`quatlab.rendering.chain`; this module only maps it
 to GL items. Everything that changes with t changes item *transforms* (one
 4x4 matrix per bone): vertex data is built once, in ``__init__``, so moving
-the t slider costs a few matrix uploads, not a mesh rebuild.
+the t slider costs a few matrix uploads, not a mesh rebuild. Things that do
+not change with t (the two ghosts, the trails) are baked into as few items
+as possible, because every GL item costs a fixed slice of Python per frame
+(about 0.2 ms of PyOpenGL calls), and all labels share one QPainter pass.
 
 Why a light background: the method colours are the Okabe-Ito palette, chosen
 and checked for colour-vision deficiencies against white; on black the blue
@@ -34,7 +37,7 @@ Rendering needs a real OpenGL context: under ``QT_QPA_PLATFORM=offscreen`` a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import atan, radians, sin, tan
 
 import numpy as np
@@ -43,6 +46,8 @@ import pyqtgraph.opengl as gl
 from OpenGL import GL
 from PyQt6 import QtCore, QtGui
 from pyqtgraph.opengl import shaders
+from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem, GLOptions
+from pyqtgraph.opengl.items.GLMeshItem import DirtyFlag as _Dirty
 
 from quatlab.math import quaternion as Q
 from quatlab.rendering.chain import (
@@ -145,38 +150,73 @@ _LIT_SHADER = shaders.ShaderProgram("quatlab_lit", [
 # --------------------------------------------------------------------------- geometry
 
 
-def _orient_outward(verts: np.ndarray, faces: np.ndarray) -> np.ndarray:
-    """Faces of a convex mesh wound counter-clockwise seen from outside.
+@dataclass(frozen=True)
+class _Geometry:
+    """Triangle soup of one bone with its joint ball (and the tip ball on the last bone)."""
 
-    Normals come from the winding (MeshData uses the cross product of the
-    edges), so an inward face would be lit from the wrong side.
-    """
-    tri = verts[faces]
-    normal = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
-    outward = np.einsum("ij,ij->i", normal, tri.mean(axis=1) - verts.mean(axis=0)) > 0
-    return np.where(outward[:, None], faces, faces[:, ::-1])
+    vertexes: np.ndarray    # (3 F, 3) float32, three corners per triangle
+    normals: np.ndarray     # (3 F, 3) float32, one per corner
+    edge_verts: np.ndarray  # (V, 3) float32, the octahedron's corners
+    edges: np.ndarray       # (E, 2) uint32, its twelve edges
 
 
-def _bone_mesh(length: float) -> gl.MeshData:
-    """Octahedral bone along +X from 0 to ``length``, as animators know it.
+def _ball(center, radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """Triangles and exact smooth normals of a ball (normals point from the centre)."""
+    md = gl.MeshData.sphere(rows=10, cols=18, radius=radius)
+    tri = md.vertexes()[md.faces()].reshape(-1, 3)
+    return tri + np.asarray(center), tri / radius
 
-    Flat facets catch the light differently as the bone spins about its own
-    axis, which a round tube would hide: a twist is part of what the student
-    must see.
+
+def _bone_geometry(length: float, ball_radius: float, tip_radius: float | None) -> _Geometry:
+    """Octahedral bone along +X from 0 to ``length`` with a ball at its joint.
+
+    The octahedron is the bone shape animators know from Blender and Maya;
+    its flat facets catch the light differently as the bone spins about its
+    own axis, which a round tube would hide: a twist is part of what the
+    student must see. The balls get smooth normals, which a MeshData (flat
+    or smooth for the whole mesh) cannot mix with flat facets in one item.
     """
     w = _BONE_WIDTH * length
     ring = np.array([[_BONE_WAIST * length, w * np.cos(a), w * np.sin(a)]
                      for a in np.radians([45.0, 135.0, 225.0, 315.0])])
-    verts = np.vstack([[0.0, 0.0, 0.0], ring, [length, 0.0, 0.0]])
-    faces = np.array([[0, 1 + i, 1 + (i + 1) % 4] for i in range(4)]
-                     + [[5, 1 + i, 1 + (i + 1) % 4] for i in range(4)])
-    return gl.MeshData(vertexes=verts.astype(np.float32), faces=_orient_outward(verts, faces))
+    corners = np.vstack([[0.0, 0.0, 0.0], ring, [length, 0.0, 0.0]])
+    faces = np.array([[end, 1 + i, 1 + (i + 1) % 4] for end in (0, 5) for i in range(4)])
+    tri = corners[faces]
+    normal = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    # Outward for a convex solid: away from its centre.
+    outward = np.einsum("ij,ij->i", normal, tri.mean(axis=1) - corners.mean(axis=0))
+    normal *= np.sign(outward)[:, None] / np.linalg.norm(normal, axis=1, keepdims=True)
+    parts = [(tri.reshape(-1, 3), np.repeat(normal, 3, axis=0)),
+             _ball([0.0, 0.0, 0.0], ball_radius)]
+    if tip_radius is not None:
+        parts.append(_ball([length, 0.0, 0.0], tip_radius))
+    edges = np.array([[0, 1 + i] for i in range(4)] + [[5, 1 + i] for i in range(4)]
+                     + [[1 + i, 1 + (i + 1) % 4] for i in range(4)], dtype=np.uint32)
+    return _Geometry(
+        vertexes=np.concatenate([p[0] for p in parts]).astype(np.float32),
+        normals=np.concatenate([p[1] for p in parts]).astype(np.float32),
+        edge_verts=corners.astype(np.float32),
+        edges=edges,
+    )
 
 
-def _ball_mesh(radius: float) -> gl.MeshData:
-    md = gl.MeshData.sphere(rows=10, cols=18, radius=radius)
-    verts = md.vertexes()
-    return gl.MeshData(vertexes=verts, faces=_orient_outward(verts, md.faces()))
+def _bake(geometry: list[_Geometry], poses) -> _Geometry:
+    """The bones of every pose in ``poses`` as one world-space triangle soup.
+
+    ``poses`` holds ``(positions, rotation_matrices)`` pairs from the chain's
+    forward kinematics; the result has no edges (ghosts are drawn without).
+    """
+    verts, normals = [np.empty((0, 3), np.float32)], [np.empty((0, 3), np.float32)]
+    for positions, matrices in poses:
+        for k, g in enumerate(geometry):
+            verts.append(g.vertexes @ matrices[k].T + positions[k])
+            normals.append(g.normals @ matrices[k].T)
+    return _Geometry(
+        vertexes=np.concatenate(verts).astype(np.float32),
+        normals=np.concatenate(normals).astype(np.float32),
+        edge_verts=np.empty((0, 3), np.float32),
+        edges=np.empty((0, 2), np.uint32),
+    )
 
 
 def _frame(rotation: np.ndarray, origin: np.ndarray) -> pg.Transform3D:
@@ -226,57 +266,105 @@ class _TrailItem(_NoDepthWrite, gl.GLLinePlotItem):
     pass
 
 
-class _GhostMesh(_NoDepthWrite, gl.GLMeshItem):
+class _BoneItem(gl.GLMeshItem):
+    """A GLMeshItem drawing a prebuilt :class:`_Geometry` in one draw call.
+
+    One item per bone instead of one per bone and ball keeps the per-item
+    cost down (see the module docstring). Overrides ``parseMeshData`` of the
+    pinned pyqtgraph 0.14, filling exactly the buffers it fills from a
+    MeshData; the GL pixel tests fail loudly if that contract changes.
+    """
+
+    def __init__(self, geometry: _Geometry, **kwds):
+        super().__init__(**kwds)
+        self._geometry = geometry
+
+    def set_geometry(self, geometry: _Geometry) -> None:
+        """Replace the triangles (re-uploaded at the next paint)."""
+        self._geometry = geometry
+        self.meshDataChanged()
+
+    def parseMeshData(self):
+        if self.vertexes is not None:
+            return _Dirty(0)
+        g = self._geometry
+        self.vertexes, self.normals, self.faces, self.colors = g.vertexes, g.normals, None, None
+        dirty = _Dirty.POSITION | _Dirty.NORMAL
+        if self.opts["drawEdges"]:
+            self.edgeVerts, self.edges = g.edge_verts, g.edges
+            dirty |= _Dirty.EDGE_VERTS | _Dirty.EDGES
+        return dirty
+
+
+class _GhostItem(_NoDepthWrite, _BoneItem):
     pass
 
 
-class _TipLabel(gl.GLTextItem):
-    """Text beside a 3D anchor, offset by a few pixels, on a translucent plate.
+@dataclass
+class _Label:
+    """One text label anchored at a 3D point, drawn by :class:`_LabelLayer`."""
 
-    The plate keeps the text readable where it crosses a bone or a trail of
-    its own colour (the naive chain curls back over itself at t = 0.5).
+    font: QtGui.QFont
+    # Pixel offset from the anchor to the text's near corner; its signs pick
+    # the side: right/left of the anchor (x) and above/below it (y).
+    offset: tuple[float, float]
+    text: str = ""
+    pos: np.ndarray = field(default_factory=lambda: ROOT.copy())
+    color: QtGui.QColor = field(default_factory=lambda: QtGui.QColor("black"))
+    visible: bool = False
+
+
+class _LabelLayer(GLGraphicsItem):
+    """All text labels of the scene, drawn in one QPainter pass.
+
+    GLTextItem opens a QPainter per label, and each QPainter on a GL widget
+    saves and restores the GL state: that was the largest single cost of a
+    frame. Each label sits on a translucent plate of the background colour,
+    which keeps it readable where it crosses a bone or trail of its own
+    colour (the naive chain curls back over itself at t = 0.5).
     """
 
-    def __init__(self, offset: tuple[float, float], **kwds):
-        super().__init__(**kwds)
-        self._offset = offset
-        self.plate = QtGui.QColor(SCENE_BACKGROUND)
-        self.plate.setAlphaF(0.8)
-
-    def align_text(self, pos):
-        pos = super().align_text(pos)
-        pos.setX(pos.x() + self._offset[0])
-        pos.setY(pos.y() + self._offset[1])
-        return pos
+    def __init__(self):
+        super().__init__()
+        self.labels: list[_Label] = []
+        self._plate = QtGui.QColor(SCENE_BACKGROUND)
+        self._plate.setAlphaF(0.8)
 
     def paint(self):
-        if not self.text:
+        shown = [label for label in self.labels if label.visible and label.text]
+        if not shown:
             return
-        self.setupGLState()
-        anchor = self.compute_projection().map(QtGui.QVector3D(*self.pos)).toPointF()
-        pos = self.align_text(anchor)
-        rect = QtGui.QFontMetricsF(self.font).tightBoundingRect(self.text)
-        rect = rect.translated(pos).adjusted(-4.0, -3.0, 4.0, 3.0)
-        painter = QtGui.QPainter(self.view())
+        view = self.view()
+        rect = QtCore.QRectF(view.rect())
+        to_pixels = QtGui.QMatrix4x4()
+        to_pixels.viewport(rect.left(), rect.bottom(), rect.width(), -rect.height())
+        project = to_pixels * self.mvpMatrix()
+        painter = QtGui.QPainter(view)
         painter.setRenderHints(QtGui.QPainter.RenderHint.Antialiasing
                                | QtGui.QPainter.RenderHint.TextAntialiasing)
-        painter.setPen(QtCore.Qt.PenStyle.NoPen)
-        painter.setBrush(self.plate)
-        painter.drawRoundedRect(rect, 3.0, 3.0)
-        painter.setPen(self.color)
-        painter.setFont(self.font)
-        painter.drawText(pos, self.text)
+        for label in shown:
+            anchor = project.map(QtGui.QVector3D(*label.pos)).toPointF()
+            box = QtGui.QFontMetricsF(label.font).tightBoundingRect(label.text)
+            dx, dy = label.offset
+            # Baseline position so that the box starts `offset` away from the anchor.
+            x = anchor.x() + dx - (box.width() if dx < 0 else 0.0) - box.left()
+            y = anchor.y() + dy - (box.bottom() if dy < 0 else box.top())
+            painter.setPen(QtCore.Qt.PenStyle.NoPen)
+            painter.setBrush(self._plate)
+            painter.drawRoundedRect(box.translated(x, y).adjusted(-4.0, -3.0, 4.0, 3.0), 3.0, 3.0)
+            painter.setPen(label.color)
+            painter.setFont(label.font)
+            painter.drawText(QtCore.QPointF(x, y), label.text)
         painter.end()
 
 
 @dataclass
 class _Chain:
-    """The GL items of one drawn chain and what it was last told to show."""
+    """The GL items of one live chain and what it was last told to show."""
 
-    bones: list[gl.GLMeshItem]
+    bones: list[_BoneItem]
     gizmos: list[gl.GLLinePlotItem]
-    label: _TipLabel
-    ghost: bool
+    label: _Label
     text: str = ""
     q: np.ndarray | None = None
     color: tuple | None = None
@@ -284,6 +372,13 @@ class _Chain:
     trail: _TrailItem | None = None
     trail_color: tuple | None = None
     path: np.ndarray | None = None
+
+
+def _font(size: float, weight: QtGui.QFont.Weight) -> QtGui.QFont:
+    font = QtGui.QFont()
+    font.setPointSizeF(size)
+    font.setWeight(weight)
+    return font
 
 
 class ChainScene(gl.GLViewWidget):
@@ -318,11 +413,13 @@ class ChainScene(gl.GLViewWidget):
         self._chains: dict[str, _Chain] = {}
         self._labels: dict[str, str] = {}
         self._visible: dict[str, bool] = {}
-        # Mesh data is built once and shared by every chain; GLMeshItem keeps
+        # Geometry is built once and shared by every chain; each item keeps
         # its own GPU buffers and only the item transforms change afterwards.
-        self._bone_meshes = [_bone_mesh(length) for length in self._lengths]
-        self._ball_mesh = _ball_mesh(_JOINT_RADIUS * self._lengths[0])
-        self._tip_mesh = _ball_mesh(0.8 * _JOINT_RADIUS * self._lengths[0])
+        ball = _JOINT_RADIUS * self._lengths[0]
+        self._geometry = [
+            _bone_geometry(length, ball, 0.8 * ball if k == self._n_bones - 1 else None)
+            for k, length in enumerate(self._lengths)
+        ]
         self._gizmo = _gizmo_lines(_GIZMO_LENGTH * self._lengths[0])
 
         self.setBackgroundColor(SCENE_BACKGROUND)
@@ -340,75 +437,66 @@ class ChainScene(gl.GLViewWidget):
         world_axes.setDepthValue(_ORDER_GRID)
         self.addItem(world_axes)
 
-        self._ghosts = [self._make_chain(GHOST_COLOR, ghost=True, index=i) for i in range(2)]
-        for chain, text in zip(self._ghosts, ("t = 0", "t = 1"), strict=True):
-            chain.text = text
+        self._label_layer = _LabelLayer()
+        self._label_layer.setDepthValue(_ORDER_LABEL)
+        self.addItem(self._label_layer)
+
+        # Both ghosts in one translucent item, baked in world space: they
+        # change with the endpoints, not with t.
+        self._ghost_q: list[np.ndarray | None] = [None, None]
+        self._ghost_item = _GhostItem(_bake([], []), shader=_LIT_SHADER, color=GHOST_COLOR,
+                                      glOptions={**GLOptions["translucent"],
+                                                 GL.GL_POLYGON_OFFSET_FILL: False})
+        self._ghost_item.setDepthValue(_ORDER_GHOST)
+        self._ghost_item.setVisible(False)
+        self.addItem(self._ghost_item)
+        # Ghost labels go left of the tip, chain labels right, so the two
+        # kinds never stack; the first of each kind above, the second below.
+        ghost_font = _font(10.0, QtGui.QFont.Weight.Normal)
+        self._ghost_labels = [
+            self._add_label(_Label(ghost_font, offset, text=text,
+                                   color=QtGui.QColor.fromRgbF(0.4, 0.4, 0.43)))
+            for text, offset in (("t = 0", (-9.0, -4.0)), ("t = 1", (-9.0, 4.0)))
+        ]
         self.reset_camera()
 
     # ------------------------------------------------------------------ construction
 
-    def _make_chain(self, color, *, ghost: bool, index: int) -> _Chain:
-        if ghost:
-            # Translucent, drawn after the solid chains: a ghost dims what
-            # lies behind it but never hides a live chain.
-            mesh_class, opts, order = _GhostMesh, "translucent", _ORDER_GHOST
-        else:
-            # When two chains coincide (dot >= 0 makes naive == shortest) the
-            # later one is pushed back in depth, so one colour wins cleanly
-            # instead of z-fighting into speckles.
-            mesh_class, order = gl.GLMeshItem, _ORDER_SOLID
-            opts = {GL.GL_DEPTH_TEST: True, GL.GL_BLEND: False, GL.GL_CULL_FACE: False,
-                    GL.GL_POLYGON_OFFSET_FILL: True, "glPolygonOffset": (index, index)}
-        bones, gizmos = [], []
-        for k, mesh in enumerate(self._bone_meshes):
-            bone = mesh_class(meshdata=mesh, shader=_LIT_SHADER, smooth=False,
-                              drawEdges=not ghost, glOptions=opts)
-            # The joint ball rides on its bone (identity transform), the tip
-            # ball on the last bone's far end.
-            mesh_class(meshdata=self._ball_mesh, shader=_LIT_SHADER, smooth=True,
-                       glOptions=opts, parentItem=bone)
-            if k == self._n_bones - 1:
-                tip = mesh_class(meshdata=self._tip_mesh, shader=_LIT_SHADER, smooth=True,
-                                 glOptions=opts, parentItem=bone)
-                tip.translate(self._lengths[-1], 0.0, 0.0)
-            bone.setDepthValue(order)
-            self.addItem(bone)
-            bones.append(bone)
-            if not ghost:
-                pos, col = self._gizmo
-                gizmo = gl.GLLinePlotItem(pos=pos, color=col, mode="lines", width=_GIZMO_WIDTH,
-                                          antialias=True, glOptions=_OVERLAY)
-                gizmo.setDepthValue(_ORDER_GIZMO)
-                self.addItem(gizmo)
-                gizmos.append(gizmo)
-        # Labels that share an anchor must not stack: chain labels go to the
-        # right of the tip, ghost labels ("t = 0", "t = 1") to the left, and
-        # the first of each kind above the anchor, the second below.
-        flag = QtCore.Qt.AlignmentFlag
-        above = index % 2 == 0
-        align = (flag.AlignRight if ghost else flag.AlignLeft) | (
-            flag.AlignBottom if above else flag.AlignTop)
-        offset = (-9.0 if ghost else 9.0, -4.0 if above else 4.0)
-        font = QtGui.QFont()
-        font.setPointSizeF(10.0 if ghost else 11.0)
-        font.setWeight(QtGui.QFont.Weight.Normal if ghost else QtGui.QFont.Weight.DemiBold)
-        label = _TipLabel(offset, font=font, alignment=align, glOptions=_OVERLAY)
-        label.setDepthValue(_ORDER_LABEL)
-        self.addItem(label)
-        chain = _Chain(bones=bones, gizmos=gizmos, label=label, ghost=ghost)
-        self._apply_color(chain, color)
-        self._pose(chain, None)
-        return chain
+    def _add_label(self, label: _Label) -> _Label:
+        self._label_layer.labels.append(label)
+        return label
 
     def _chain(self, key: str) -> _Chain:
         if not isinstance(key, str):
             raise TypeError(f"chain key must be a str, got {key!r}")
         chain = self._chains.get(key)
-        if chain is None:
-            chain = self._make_chain((0.5, 0.5, 0.5, 1.0), ghost=False, index=len(self._chains))
-            chain.text = self._labels.get(key, key)
-            chain.wanted = self._visible.get(key, True)
-            self._chains[key] = chain
+        if chain is not None:
+            return chain
+        index = len(self._chains)
+        # When two chains coincide (dot >= 0 makes naive == shortest) the
+        # later one is pushed back in depth, so one colour wins cleanly
+        # instead of z-fighting into speckles.
+        opts = {GL.GL_DEPTH_TEST: True, GL.GL_BLEND: False, GL.GL_CULL_FACE: False,
+                GL.GL_POLYGON_OFFSET_FILL: True, "glPolygonOffset": (index, index)}
+        bones, gizmos = [], []
+        for geometry in self._geometry:
+            bone = _BoneItem(geometry, shader=_LIT_SHADER, drawEdges=True, glOptions=opts)
+            bone.setDepthValue(_ORDER_SOLID)
+            self.addItem(bone)
+            bones.append(bone)
+            pos, col = self._gizmo
+            gizmo = gl.GLLinePlotItem(pos=pos, color=col, mode="lines", width=_GIZMO_WIDTH,
+                                      antialias=True, glOptions=_OVERLAY)
+            gizmo.setDepthValue(_ORDER_GIZMO)
+            self.addItem(gizmo)
+            gizmos.append(gizmo)
+        label = self._add_label(_Label(_font(11.0, QtGui.QFont.Weight.DemiBold),
+                                       (9.0, -4.0 if index % 2 == 0 else 4.0)))
+        chain = _Chain(bones=bones, gizmos=gizmos, label=label,
+                       text=self._labels.get(key, key), wanted=self._visible.get(key, True))
+        self._chains[key] = chain
+        self._apply_color(chain, (0.5, 0.5, 0.5, 1.0))
+        self._pose(chain, None)
         return chain
 
     def _apply_color(self, chain: _Chain, color) -> None:
@@ -421,46 +509,55 @@ class ChainScene(gl.GLViewWidget):
             # the cartoon look of black outlines.
             bone.opts["edgeColor"] = tuple(0.55 * c for c in rgba_[:3]) + (1.0,)
             bone.setColor(rgba_)
-            for child in bone.childItems():
-                child.setColor(rgba_)
-        # Ghost labels are grey text; chain labels a darker shade of the
-        # chain colour, so the text stays readable on the light background.
-        text = ((0.4, 0.4, 0.43, 1.0) if chain.ghost
-                else tuple(0.8 * c for c in rgba_[:3]) + (1.0,))
-        chain.label.setData(color=QtGui.QColor.fromRgbF(*text))
+        # A darker shade of the chain colour keeps the text readable on the
+        # light background.
+        chain.label.color = QtGui.QColor.fromRgbF(*(0.8 * c for c in rgba_[:3]))
+        self.update()
 
     # ------------------------------------------------------------------ posing
 
+    def _frames(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Joint positions and bone rotation matrices of the chain at ``q``."""
+        positions, rotations = chain_frames(q, self._n_bones, self._bone_length,
+                                            root_only=self._root_only)
+        return positions, Q.to_matrix(rotations)
+
     def _pose(self, chain: _Chain, q) -> None:
         """Move ``chain`` to local rotation ``q``; None or NaN hides it."""
-        q = None if q is None else np.array(q, dtype=np.float64)
-        if q is not None and q.shape != (4,):
-            raise ValueError(f"q must be one quaternion of shape (4,), got shape {q.shape}")
+        q = _as_local(q)
         # Kept as given, NaN included, so re-posing (root-only toggle, a new
         # label) keeps telling a collapse from "no chain at all".
         chain.q = q
         defined = q is not None and bool(np.all(np.isfinite(q)))
         shown = defined and chain.wanted
-        for bone in chain.bones:
-            bone.setVisible(shown)
-        for gizmo in chain.gizmos:
-            gizmo.setVisible(shown)
-        collapsed = q is not None and not defined and not chain.ghost
+        for item in (*chain.bones, *chain.gizmos):
+            item.setVisible(shown)
         if shown:
-            positions, rotations = chain_frames(q, self._n_bones, self._bone_length,
-                                                root_only=self._root_only)
-            matrices = Q.to_matrix(rotations)
+            positions, matrices = self._frames(q)
             for k, bone in enumerate(chain.bones):
                 frame = _frame(matrices[k], positions[k])
                 bone.setTransform(frame)
-                if chain.gizmos:
-                    chain.gizmos[k].setTransform(frame)
-            chain.label.setData(pos=positions[-1], text=chain.text)
-        elif collapsed:
+                chain.gizmos[k].setTransform(frame)
+            chain.label.pos, chain.label.text = positions[-1], chain.text
+        elif q is not None:
             # A collapse is a labelled gap, never an invented pose: the
             # label stays, at the root, and says why the chain is missing.
-            chain.label.setData(pos=ROOT.copy(), text=f"{chain.text}: no rotation at this t")
-        chain.label.setVisible(chain.wanted and (shown or collapsed))
+            chain.label.pos = ROOT.copy()
+            chain.label.text = f"{chain.text}: no rotation at this t"
+        chain.label.visible = chain.wanted and q is not None
+        self.update()
+
+    def _pose_ghosts(self) -> None:
+        poses = [(self._frames(q), label) for q, label in zip(self._ghost_q, self._ghost_labels,
+                                                               strict=True)
+                 if q is not None and np.all(np.isfinite(q))]
+        for label in self._ghost_labels:
+            label.visible = False
+        for (positions, _), label in poses:
+            label.pos, label.visible = positions[-1], True
+        self._ghost_item.set_geometry(_bake(self._geometry, [frames for frames, _ in poses]))
+        self._ghost_item.setVisible(bool(poses))
+        self.update()
 
     def set_chain(self, key: str, q, color=None) -> None:
         """Pose the chain ``key`` with local rotation ``q``, drawn in ``color``.
@@ -504,8 +601,8 @@ class ChainScene(gl.GLViewWidget):
 
     def set_ghosts(self, q_start, q_end) -> None:
         """Show faint grey chains at the t = 0 and t = 1 rotations (None hides one)."""
-        for chain, q in zip(self._ghosts, (q_start, q_end), strict=True):
-            self._pose(chain, q)
+        self._ghost_q = [_as_local(q_start), _as_local(q_end)]
+        self._pose_ghosts()
 
     def set_trail(self, key: str, points, color=None) -> None:
         """Draw the tip trail of chain ``key`` through ``points``.
@@ -572,9 +669,9 @@ class ChainScene(gl.GLViewWidget):
     def set_root_only(self, root_only: bool) -> None:
         """Turn only the root joint (True) or every joint by the local rotation (False)."""
         self._root_only = bool(root_only)
-        for chain in [*self._ghosts, *self._chains.values()]:
-            self._pose(chain, chain.q)
+        self._pose_ghosts()
         for key, chain in self._chains.items():
+            self._pose(chain, chain.q)
             if chain.path is not None:
                 self.set_path(key, chain.path)
 
@@ -623,3 +720,13 @@ class ChainScene(gl.GLViewWidget):
         if ev.key() in self.noRepeatKeys:
             self._camera_touched = True
         super().keyPressEvent(ev)
+
+
+def _as_local(q) -> np.ndarray | None:
+    """``q`` as a (4,) float array (NaN allowed: a collapse), or None."""
+    if q is None:
+        return None
+    q = np.array(q, dtype=np.float64)
+    if q.shape != (4,):
+        raise ValueError(f"q must be one quaternion of shape (4,), got shape {q.shape}")
+    return q

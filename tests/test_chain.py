@@ -24,6 +24,7 @@ from quatlab.rendering.chain import (
     chain_frames,
     chain_reach,
     polyline_segments,
+    segment_indices,
     tip_trail,
 )
 
@@ -175,6 +176,15 @@ def test_tip_trail_long_way_goes_round():
 def test_tip_trail_shape_checked():
     with pytest.raises(ValueError, match="path_q"):
         tip_trail([1.0, 0.0, 0.0, 0.0])
+
+
+def test_segment_indices_carry_per_point_values():
+    p = np.array([[0, 0, 0], [np.nan] * 3, [2, 0, 0], [3, 0, 0], [4, 0, 0]], dtype=float)
+    idx = segment_indices(p)
+    np.testing.assert_array_equal(idx, [2, 3, 3, 4])
+    t = np.linspace(0.0, 1.0, len(p))
+    np.testing.assert_array_equal(t[idx], [0.5, 0.75, 0.75, 1.0])
+    assert segment_indices(np.empty((0, 3))).shape == (0,)
 
 
 def test_polyline_segments():
