@@ -13,12 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from quatlab.app.state import Events
+from quatlab.math import blend as B
 from quatlab.math import gimbal as G
 from quatlab.math import track as T
 from quatlab.math.interpolate import slerp
-from quatlab.math.quaternion import from_euler
+from quatlab.math.quaternion import from_axis_angle, from_euler
 
-__all__ = ["TrackModel", "EulerModel"]
+__all__ = ["TrackModel", "EulerModel", "BlendModel"]
 
 
 class _Model:
@@ -178,4 +179,54 @@ class EulerModel(_Model):
         if self.wrap_times().size:
             lines.append("SLERP's own Euler readout wraps across ±180° (grey line in the plots): "
                          "the angles jump, the rotation does not.")
+        return " ".join(lines)
+
+
+# --------------------------------------------------------------------------- blend
+
+
+class BlendModel(_Model):
+    """Three poses blended along a sweep of weights (:mod:`quatlab.math.blend`).
+
+    ``param`` is the sweep parameter: waypoint ``i`` of the preset's weights at ``i``.
+    """
+
+    PRESETS = B.PRESETS
+    VARIANTS = ("blend", "naive", "align_first")
+    SAMPLES = 401
+
+    def _recompute(self) -> None:
+        p = B.PRESETS[self.preset]
+        self.poses = from_axis_angle(p["axes"], np.radians(p["angles_deg"]))
+        # A preset without a sweep holds its weights still: the lesson is the listing.
+        waypoints = p.get("sweep", [p["weights"], p["weights"]])
+        self.s = np.linspace(0.0, len(waypoints) - 1, self.SAMPLES)
+        self.sweep = B.blend_sweep(self.poses, B.weights_path(waypoints, self.SAMPLES),
+                                   reference=p["reference"])
+
+    @property
+    def param_range(self) -> tuple[float, float]:
+        return 0.0, float(self.s[-1])
+
+    def index(self) -> int:
+        return int(np.argmin(np.abs(self.s - self.param)))
+
+    def at_param(self) -> dict[str, np.ndarray]:
+        i = self.index()
+        return {v: getattr(self.sweep, v)[i] for v in self.VARIANTS}
+
+    def switch_params(self) -> np.ndarray:
+        return self.s[self.sweep.switches]
+
+    def explanation(self) -> str:
+        sw, i = self.sweep, self.index()
+        w = ", ".join(f"{x:.2f}" for x in sw.weights[i])
+        angles = {v: np.degrees(getattr(sw, f"{v}_angle")[i]) for v in self.VARIANTS}
+        lines = [B.PRESETS[self.preset]["description"],
+                 f"Here the weights are ({w}) and the reference is pose {sw.reference[i]}: the "
+                 f"kept-reference blend is {angles['blend']:.1f}° from pose 0, the naive sum "
+                 f"{angles['naive']:.1f}°, aligned-to-first {angles['align_first']:.1f}°."]
+        if sw.switches.size:
+            lines.append("The reference changed at the grey line(s): "
+                         f"sweep {', '.join(f'{x:.2f}' for x in self.switch_params())}.")
         return " ".join(lines)

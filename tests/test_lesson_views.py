@@ -56,7 +56,7 @@ def test_models_import_no_qt():
 def test_views_are_offered_by_the_window():
     from quatlab.app.window import view_names
 
-    assert {"squad", "euler"} <= set(view_names())
+    assert {"squad", "euler", "blend"} <= set(view_names())
 
 
 # --------------------------------------------------------------------------- track
@@ -142,3 +142,32 @@ def test_euler_lock_text_and_pixels(euler_view):
     euler_view.slider.spin.setValue(0.1)
     assert euler_view.model.param == pytest.approx(0.1)
     assert np.any(_grab(euler_view.scene) != before)
+
+
+# --------------------------------------------------------------------------- blend
+
+
+@pytest.fixture
+def blend_view(qtbot):
+    from quatlab.app.blend_view import BlendView
+
+    return _show(qtbot, BlendView(LM.BlendModel("reference_switch")))
+
+
+def test_blend_plots_markers_and_controls(blend_view):
+    m = blend_view.model
+    for v in m.VARIANTS:
+        x, y = _plotted(blend_view, "angle", v)
+        _assert_same(x, m.s)
+        _assert_same(y, np.degrees(getattr(m.sweep, f"{v}_angle")))
+    _assert_same(_plotted(blend_view, "speed", "reference")[1], m.sweep.reference)
+    assert [ln.value() for ln in blend_view.plots._key_lines["angle"]] == pytest.approx([1.0])
+    assert "reference is pose 1" in blend_view.explanation.text()
+    before = _grab(blend_view.scene)
+    blend_view.slider.spin.setValue(0.2)
+    assert m.param == pytest.approx(0.2)
+    assert "reference is pose 0" in blend_view.explanation.text()
+    assert np.any(_grab(blend_view.scene) != before)
+    blend_view.preset_box.setCurrentIndex(blend_view.preset_box.findData("negated_input"))
+    assert m.preset == "negated_input"
+    _assert_same(_plotted(blend_view, "angle", "naive")[1], np.degrees(m.sweep.naive_angle))
