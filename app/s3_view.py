@@ -60,6 +60,8 @@ _MARKER_SIZE = 13
 # the unit ball (where the short way lives) to a dot.
 _MAX_FRAME_RADIUS = 6.0
 _GL_PATH_WIDTH = 3.0
+_POINT_RADIUS = 0.03
+_MARKER_RADIUS = 0.04
 
 
 def _slerp(method: str) -> bool:
@@ -290,9 +292,9 @@ class StereographicView(QtWidgets.QWidget):
         One entry per :data:`POLES`.
     segments : dict of str to list of GLLinePlotItem
         Each method's path, one strip per finite run.
-    points : GLScatterPlotItem
-        q0, q1 and -q1 (rows in that order; NaN where a point is the pole).
-    markers : dict of str to GLScatterPlotItem
+    points : dict of str to GLMeshItem
+        Balls at q0, q1 and -q1 (hidden where a point is the pole).
+    markers : dict of str to GLMeshItem
         The four methods' points at t.
     axis_angle : QLabel
         Axis and angle of each method's rotation at t.
@@ -334,27 +336,22 @@ class StereographicView(QtWidgets.QWidget):
                         float)
         self.view.addItem(gl.GLLinePlotItem(pos=axes, color=(0, 0, 0, 0.12), mode="lines"))
         self.segments: dict[str, list[gl.GLLinePlotItem]] = {m: [] for m in METHODS}
-        self.points = gl.GLScatterPlotItem(pos=np.zeros((3, 3)), size=11,
-                                           color=np.array([rgba(_ENDPOINT_COLOUR)] * 3),
-                                           pxMode=True)
-        self.view.addItem(self.points)
-        self.point_labels = {}
-        for name in ("q0", "q1", "−q1"):
-            label = gl.GLTextItem(text=name, color=(30, 30, 30, 255))
-            self.view.addItem(label)
-            self.point_labels[name] = label
-        self.markers = {}
-        for m in METHODS:
-            item = gl.GLScatterPlotItem(pos=np.zeros((1, 3)), size=14,
-                                        color=np.array([rgba(METHOD_COLORS[m])]),
-                                        pxMode=True)
+        # Points are small lit spheres: GLScatterPlotItem sprites come out
+        # white on Mesa's llvmpipe, whatever colour they are given.
+        self.points = {name: _ball(_ENDPOINT_COLOUR, _POINT_RADIUS)
+                       for name in ("q0", "q1", "−q1")}
+        self.markers = {m: _ball(METHOD_COLORS[m], _MARKER_RADIUS) for m in METHODS}
+        for item in (*self.points.values(), *self.markers.values()):
             self.view.addItem(item)
-            self.markers[m] = item
 
         self.axis_angle = QtWidgets.QLabel()
         self.axis_angle.setObjectName("axis_angle")
         self.axis_angle.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.axis_angle.setContentsMargins(6, 2, 6, 4)
+        self.axis_angle.setWordWrap(True)
+        # The text must not dictate the panel's width: the 2D circle comes first.
+        self.axis_angle.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
+                                      QtWidgets.QSizePolicy.Policy.Preferred)
         layout.addWidget(self.axis_angle)
 
     @property
@@ -380,15 +377,16 @@ class StereographicView(QtWidgets.QWidget):
                 self.segments[m].append(item)
         ends = self.project(np.stack([s.q0, s.q1, -s.q1]))
         ok = np.all(np.isfinite(ends), axis=-1)
-        self.points.setData(pos=ends[ok])
-        for label, p, visible in zip(self.point_labels.values(), ends, ok, strict=True):
-            label.setVisible(bool(visible))
-            if visible:
-                label.setData(pos=p + 0.05)
         # Frame the endpoints and the unit ball, within _MAX_FRAME_RADIUS.
         radius = np.linalg.norm(ends[ok], axis=-1) if ok.any() else np.zeros(1)
-        frame = float(np.clip(np.max(radius, initial=1.0), 1.0, _MAX_FRAME_RADIUS))
-        self.view.setCameraPosition(pos=pg.Vector(0, 0, 0), distance=2.4 * frame,
+        self._frame = float(np.clip(np.max(radius, initial=1.0), 1.0, _MAX_FRAME_RADIUS))
+        self._ends_html = "<br>".join(
+            f"<b>{name}</b> " + (f"({p[0]:+.2f}, {p[1]:+.2f}, {p[2]:+.2f})" if good
+                                 else "at infinity (the pole)")
+            for name, p, good in zip(self.points, ends, ok, strict=True))
+        for item, p, visible in zip(self.points.values(), ends, ok, strict=True):
+            _place(item, p if visible else None, self._frame)
+        self.view.setCameraPosition(pos=pg.Vector(0, 0, 0), distance=2.4 * self._frame,
                                     elevation=22, azimuth=-55)
         self.on_t()
 
@@ -398,14 +396,29 @@ class StereographicView(QtWidgets.QWidget):
         for m in METHODS:
             q = at[m].quats[0]
             p = self.project(q) if np.all(np.isfinite(q)) else np.full(3, np.nan)
-            ok = bool(np.all(np.isfinite(p)))
-            self.markers[m].setVisible(ok)
-            if ok:
-                self.markers[m].setData(pos=p[None, :])
+            _place(self.markers[m], p if np.all(np.isfinite(p)) else None, self._frame)
             rows.append(_axis_angle_row(m, q))
         self.axis_angle.setText(
+            f"Black balls (projected):<br>{self._ends_html}<br>"
             f"<b>Rotation at t = {self.state.t:.3f}</b> (axis-angle, angle in [0°, 180°]):"
             "<table cellspacing='2'>" + "".join(rows) + "</table>")
+
+
+def _ball(colour: str, radius: float) -> gl.GLMeshItem:
+    md = gl.MeshData.sphere(rows=10, cols=16, radius=radius)
+    return gl.GLMeshItem(meshdata=md, color=rgba(colour), smooth=True, shader="shaded")
+
+
+def _place(item: gl.GLMeshItem, pos, scale: float) -> None:
+    """Move a ball to ``pos``, or hide it (None: the point is at the pole, infinitely far).
+
+    ``scale`` follows the camera distance so the balls keep their size on screen.
+    """
+    item.setVisible(pos is not None)
+    if pos is not None:
+        item.resetTransform()
+        item.scale(scale, scale, scale)
+        item.translate(*pos)
 
 
 def _axis_angle_row(method: str, q: np.ndarray) -> str:
@@ -441,6 +454,10 @@ class S3View(QtWidgets.QWidget):
         split.addWidget(self.great_circle)
         split.addWidget(self.stereo)
         split.setChildrenCollapsible(False)
+        # The exact 2D picture is the main lesson: it gets the larger share.
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([600, 400])
         layout.addWidget(split, 1)
         state.events.connect("endpoints", self.on_endpoints)
         state.events.connect("t", self.on_t)

@@ -1,0 +1,135 @@
+"""The S3 view (issue 6): it draws the geometry of quatlab.math.s3 and follows the state."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from quatlab.app import s3_view
+from quatlab.app.state import LessonState
+from quatlab.math import s3
+from quatlab.math.curves import METHODS
+from quatlab.rendering.style import METHOD_COLORS
+
+
+@pytest.fixture
+def make_view(qtbot):
+    def make(preset="negated-20", t=0.5):
+        state = LessonState.from_preset(preset, t=t)
+        view = s3_view.S3View(state)
+        qtbot.addWidget(view)
+        view.resize(1100, 700)
+        view.show()
+        qtbot.waitExposed(view)
+        return state, view
+    return make
+
+
+def _xy(item):
+    x, y = item.getData()
+    return np.c_[x, y]
+
+
+def test_module_interface():
+    assert s3_view.VIEW_NAME == "s3" and s3_view.TITLE == "S3 view"
+
+
+def test_paths_lie_on_the_circle_and_end_at_q0_and_q1(make_view):
+    state, view = make_view("negated-20")
+    gc = view.great_circle
+    b = s3.plane_basis(state.q0, state.q1)
+    q0, q1 = s3.to_plane(np.stack([state.q0, state.q1]), b)
+    for m in METHODS:
+        xy = _xy(gc.paths[m])
+        ok = np.all(np.isfinite(xy), axis=1)
+        np.testing.assert_allclose(np.hypot(*xy[ok].T), 1.0, atol=1e-12)
+        np.testing.assert_allclose(xy[0], q0, atol=1e-12)
+        # naive ends at the stored q1, shortest at -q1 (dot < 0 here)
+        np.testing.assert_allclose(xy[-1], q1 if m.startswith("naive") else -q1, atol=1e-12)
+    for key, end in (("naive", q1), ("shortest", -q1)):
+        chord = _xy(gc.chords[key])
+        np.testing.assert_allclose(chord[[0, -1]], [q0, end], atol=1e-12)
+        # the chord runs inside the circle; its projection is NLERP's path
+        assert np.all(np.hypot(*chord.T) <= 1 + 1e-12)
+        np.testing.assert_allclose(s3.project_to_circle(chord), _xy(gc.paths[f"{key}_nlerp"]),
+                                   atol=1e-12)
+    np.testing.assert_allclose(np.hypot(*_xy(gc.circle).T), 1.0, atol=1e-12)
+    assert "170.0°" in gc.angle_text.toPlainText()
+    assert f"{state.dot:+.4f}" in gc.angle_text.toPlainText()
+
+
+def test_markers_follow_t_and_paths_only_endpoints(make_view):
+    state, view = make_view("quarter-turn", t=0.0)
+    gc = view.great_circle
+    before = _xy(gc.paths["shortest_slerp"]).copy()
+    start = np.c_[gc.markers["shortest_slerp"].getData()]
+    state.set_t(1.0)
+    end = np.c_[gc.markers["shortest_slerp"].getData()]
+    b = gc.basis
+    np.testing.assert_allclose(start, s3.to_plane(state.q0, b)[None], atol=1e-12)
+    np.testing.assert_allclose(end, s3.to_plane(state.q1, b)[None], atol=1e-12)
+    np.testing.assert_allclose(_xy(gc.paths["shortest_slerp"]), before)
+    # the 3D marker moved with it
+    p = np.array(view.stereo.markers["shortest_slerp"].transform().copyDataTo()).reshape(4, 4)
+    p = p[:3, 3]  # row-major: the translation column is where the ball's centre went
+    np.testing.assert_allclose(p, s3.stereographic(state.q1), atol=1e-6)
+    assert "t = 1.000" in view.stereo.axis_angle.text()
+
+
+def test_degenerate_plane_shows_a_message(make_view):
+    state, view = make_view("q-to-minus-q")
+    gc = view.great_circle
+    assert gc.degenerate
+    assert gc.stack.currentWidget() is gc.message
+    assert "q1 = −q0" in gc.message.text()
+    state.set_t(0.3)  # no crash while degenerate
+    state.load_preset("quarter-turn")
+    assert not gc.degenerate and gc.stack.currentWidget() is gc.plot
+
+
+@pytest.mark.parametrize("pole", list(s3_view.POLES))
+def test_stereographic_curves_match_s3(make_view, pole):
+    state, view = make_view("quarter-turn")
+    st = view.stereo
+    st.pole_box.setCurrentText(pole)
+    p = s3_view.POLES[pole](state.q0)
+    for m in METHODS:
+        want = s3_view.split_finite(s3.stereographic(state.curves[m].quats, p))
+        got = [item.pos for item in st.segments[m]]
+        assert len(got) == len(want) >= 1
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_allclose(g, w, atol=1e-6)
+
+
+def test_split_finite():
+    pts = np.array([[0, 0], [1, 1], [np.nan, np.nan], [2, 2], [np.nan, np.nan], [3, 3], [4, 4.]])
+    runs = s3_view.split_finite(pts)
+    assert [len(r) for r in runs] == [2, 2]
+
+
+def _has_colour(img, hex_colour, tol=40, min_count=20):
+    c = np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)])
+    return int((np.abs(img[..., :3].astype(int) - c).sum(axis=-1) < tol).sum()) >= min_count
+
+
+def test_method_colours_appear_in_both_panels(make_view, qtbot):
+
+    state, view = make_view("negated-20", t=0.3)
+    qtbot.wait(50)
+    img = view.great_circle.plot.grab().toImage()
+    arr = _qimage_rgb(img)
+    for m in METHODS:
+        assert _has_colour(arr, METHOD_COLORS[m]), m
+    gl_img = view.stereo.view.renderToArray((400, 400))
+    rgb = np.asarray(gl_img)[..., [2, 1, 0]] if gl_img.shape[-1] == 4 else np.asarray(gl_img)
+    assert any(_has_colour(rgb, METHOD_COLORS[m], tol=60, min_count=5) for m in METHODS)
+
+
+def _qimage_rgb(img):
+    from PyQt6 import QtGui
+
+    img = img.convertToFormat(QtGui.QImage.Format.Format_RGB888)
+    ptr = img.constBits()
+    ptr.setsize(img.sizeInBytes())
+    arr = np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine())
+    return arr[:, : img.width() * 3].reshape(img.height(), img.width(), 3)
