@@ -254,6 +254,9 @@ class MainWindow(QtWidgets.QMainWindow):
         for module in _view_modules():
             widget = module.create(self)
             widget.setObjectName(module.VIEW_NAME)
+            # A tab's toolbar may ask for more width than the middle column has
+            # at 1400x900; cap it so one view cannot widen the whole window.
+            widget.setMinimumWidth(min(widget.minimumSizeHint().width(), 600))
             self.views[module.VIEW_NAME] = widget
             self.tabs.addTab(widget, module.TITLE)
 
