@@ -44,7 +44,7 @@ import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.opengl as gl
 from OpenGL import GL
-from PyQt6 import QtCore, QtGui
+from PyQt6 import QtCore, QtGui, QtOpenGL
 from pyqtgraph.opengl import shaders
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem, GLOptions
 from pyqtgraph.opengl.items.GLMeshItem import DirtyFlag as _Dirty
@@ -317,11 +317,15 @@ class _Label:
 class _LabelLayer(GLGraphicsItem):
     """All text labels of the scene, drawn in one QPainter pass.
 
-    GLTextItem opens a QPainter per label, and each QPainter on a GL widget
-    saves and restores the GL state: that was the largest single cost of a
-    frame. Each label sits on a translucent plate of the background colour,
-    which keeps it readable where it crosses a bone or trail of its own
-    colour (the naive chain curls back over itself at t = 0.5).
+    GLTextItem opens a QPainter per label, and each QPainter on a GL
+    surface saves and restores the GL state: that was the largest single
+    cost of a frame. The painter draws on a QOpenGLPaintDevice, i.e. into
+    whatever framebuffer is bound, rather than on the widget: a QPainter on
+    the widget is redirected by ``QWidget.grab()`` of the window and the
+    text then ends up *under* the GL image (missing from screenshots), and
+    ``renderToArray`` would not see it either. Each label sits on a
+    translucent plate of the background colour, which keeps it readable
+    where it crosses a bone or trail of its own colour.
     """
 
     def __init__(self):
@@ -334,12 +338,16 @@ class _LabelLayer(GLGraphicsItem):
         shown = [label for label in self.labels if label.visible and label.text]
         if not shown:
             return
-        view = self.view()
-        rect = QtCore.QRectF(view.rect())
+        # The current viewport is the widget in paintGL and one tile of the
+        # image in renderToArray; the projection matrix already matches it.
+        _, _, w, h = (int(v) for v in GL.glGetIntegerv(GL.GL_VIEWPORT))
+        dpr = self.view().devicePixelRatioF()
         to_pixels = QtGui.QMatrix4x4()
-        to_pixels.viewport(rect.left(), rect.bottom(), rect.width(), -rect.height())
+        to_pixels.viewport(0.0, h / dpr, w / dpr, -h / dpr)
         project = to_pixels * self.mvpMatrix()
-        painter = QtGui.QPainter(view)
+        device = QtOpenGL.QOpenGLPaintDevice(w, h)
+        device.setDevicePixelRatio(dpr)
+        painter = QtGui.QPainter(device)
         painter.setRenderHints(QtGui.QPainter.RenderHint.Antialiasing
                                | QtGui.QPainter.RenderHint.TextAntialiasing)
         for label in shown:
@@ -548,14 +556,15 @@ class ChainScene(gl.GLViewWidget):
         self.update()
 
     def _pose_ghosts(self) -> None:
-        poses = [(self._frames(q), label) for q, label in zip(self._ghost_q, self._ghost_labels,
-                                                               strict=True)
-                 if q is not None and np.all(np.isfinite(q))]
-        for label in self._ghost_labels:
-            label.visible = False
-        for (positions, _), label in poses:
-            label.pos, label.visible = positions[-1], True
-        self._ghost_item.set_geometry(_bake(self._geometry, [frames for frames, _ in poses]))
+        poses = []
+        for q, label in zip(self._ghost_q, self._ghost_labels, strict=True):
+            label.visible = q is not None and bool(np.all(np.isfinite(q)))
+            if label.visible:
+                positions, matrices = self._frames(q)
+                label.pos = positions[-1]
+                poses.append((positions, matrices))
+        # Rebuilt only here (new endpoints or kinematics), never per t.
+        self._ghost_item.set_geometry(_bake(self._geometry, poses))
         self._ghost_item.setVisible(bool(poses))
         self.update()
 

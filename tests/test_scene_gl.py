@@ -300,3 +300,33 @@ def test_bad_arguments(scene):
         scene.set_chain("naive", [1.0, 0.0, 0.0])
     with pytest.raises(TypeError, match="key"):
         scene.set_chain(3, Q.IDENTITY)
+
+
+def test_labels_survive_a_grab_of_the_parent_window(qtbot):
+    # The window's screenshot is QWidget.grab() of the whole window; text
+    # painted on the GL widget itself would be redirected under the GL image.
+    from PyQt6 import QtWidgets
+
+    from quatlab.rendering.scene import ChainScene
+
+    window = QtWidgets.QWidget()
+    qtbot.addWidget(window)
+    view = ChainScene(window)
+    QtWidgets.QVBoxLayout(window).addWidget(view)
+    window.resize(*SIZE)
+    window.show()
+    qtbot.waitExposed(window)
+    view.set_chain("naive", Q.from_axis_angle([0, 0, 1], 1.0), NAIVE)
+
+    def grab_window():
+        img = window.grab().toImage().convertToFormat(QtGui.QImage.Format.Format_RGB888)
+        ptr = img.constBits()
+        ptr.setsize(img.sizeInBytes())
+        rows = np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine())
+        return rows[:, : 3 * img.width()].reshape(img.height(), img.width(), 3).astype(int)
+
+    view.set_label("naive", "")
+    bare = grab_window()
+    view.set_label("naive", "naive NLERP")
+    labelled = grab_window()
+    assert np.count_nonzero(np.abs(labelled - bare).max(axis=-1) > 60) > 40
