@@ -93,11 +93,15 @@ def _int(value, what: str, minimum: int = 0) -> int:
     return value
 
 
-def _list(value, what: str) -> list:
+def _list(value, what: str, cls: type) -> list:
+    """A glTF array whose elements pygltflib decoded as ``cls`` objects (null gives None)."""
     if value is None:
         return []
     if not isinstance(value, list):
         raise _Invalid(f"{what} must be an array")
+    for i, item in enumerate(value):
+        if not isinstance(item, cls):
+            raise _Invalid(f"{what}[{i}] must be an object")
     return value
 
 
@@ -189,7 +193,10 @@ def _writable(buf) -> bytearray:
 
 def _decode(raw: np.ndarray, component: int) -> np.ndarray:
     divisor = _COMPONENTS[component][1]
-    values = raw.astype(np.float64)
+    # Signalling NaNs in float data raise numpy's "invalid" flag when widened;
+    # they stay NaN, which the audit reports.
+    with np.errstate(invalid="ignore"):
+        values = raw.astype(np.float64)
     if divisor is None:
         return values
     values /= divisor
@@ -200,7 +207,8 @@ def _decode(raw: np.ndarray, component: int) -> np.ndarray:
 def _encode(values: np.ndarray, component: int) -> np.ndarray:
     dtype, divisor, name = _COMPONENTS[component]
     if divisor is None:
-        return values.astype(dtype)
+        with np.errstate(invalid="ignore", over="ignore"):
+            return values.astype(dtype)
     lo = -1.0 if np.dtype(dtype).kind == "i" else 0.0
     # Anything beyond half a step outside the range cannot be stored.
     if np.any(values < lo - 0.5 / divisor) or np.any(values > 1.0 + 0.5 / divisor):
@@ -307,7 +315,7 @@ class GltfFile(KeyframeFile):
 
     def _load_buffers(self, path: Path, bin_chunk: bytes | None) -> list[_Buffer]:
         buffers = []
-        for i, buf in enumerate(_list(self._gltf.buffers, "buffers")):
+        for i, buf in enumerate(_list(self._gltf.buffers, "buffers", pygltflib.Buffer)):
             what = f"buffers[{i}]"
             declared = _int(buf.byteLength, f"{what}.byteLength", minimum=1)
             uri = buf.uri
@@ -355,7 +363,8 @@ class GltfFile(KeyframeFile):
 
     def _layout(self, index, what: str, *, types: tuple[str, ...], components: tuple[int, ...],
                 normalized: bool) -> _Layout:
-        i, acc = _item(_list(self._gltf.accessors, "accessors"), index, what, "accessors")
+        accessors = _list(self._gltf.accessors, "accessors", pygltflib.Accessor)
+        i, acc = _item(accessors, index, what, "accessors")
         if i in self._layouts:
             return self._check_kind(self._layouts[i], acc, what, types, components, normalized)
         a = f"accessors[{i}]"
@@ -388,6 +397,8 @@ class GltfFile(KeyframeFile):
             raise _Invalid(f"{a}.count {count} is too large for an accessor without a bufferView")
         indices = values_at = None
         if acc.sparse is not None:
+            if not isinstance(acc.sparse, pygltflib.Sparse):
+                raise _Invalid(f"{a}.sparse must be an object")
             indices, values_at = self._sparse(acc.sparse, a, count, elem)
         layout = _Layout(i, component, dtype, width, count, base, indices, values_at)
         self._layouts[i] = layout
@@ -409,7 +420,7 @@ class GltfFile(KeyframeFile):
         return layout
 
     def _buffer_view(self, index, what: str) -> tuple[int, int, int, int | None]:
-        views = _list(self._gltf.bufferViews, "bufferViews")
+        views = _list(self._gltf.bufferViews, "bufferViews", pygltflib.BufferView)
         i, view = _item(views, index, what, "bufferViews")
         v = f"bufferViews[{i}]"
         b, _ = _item(self._buffers, view.buffer, f"{v}.buffer", "buffers")
@@ -430,7 +441,10 @@ class GltfFile(KeyframeFile):
         n = _int(sparse.count, f"{a}.sparse.count", minimum=1)
         if n > count:
             raise _Invalid(f"{a}.sparse.count {n} exceeds the accessor's count {count}")
-        if sparse.indices is None or sparse.values is None:
+        if not (
+            isinstance(sparse.indices, pygltflib.AccessorSparseIndices)
+            and isinstance(sparse.values, pygltflib.AccessorSparseValues)
+        ):
             raise _Invalid(f"{a}.sparse needs indices and values")
         component = sparse.indices.componentType
         if type(component) is not int or component not in _INDEX_TYPES:
@@ -462,14 +476,15 @@ class GltfFile(KeyframeFile):
     # ----------------------------------------------------------------- tracks
 
     def _rotation_tracks(self) -> tuple[list[Track], list[_Source]]:
-        nodes = _list(self._gltf.nodes, "nodes")
+        nodes = _list(self._gltf.nodes, "nodes", pygltflib.Node)
         tracks, sources = [], []
-        for a, anim in enumerate(_list(self._gltf.animations, "animations")):
-            samplers = _list(anim.samplers, f"animations[{a}].samplers")
-            for c, channel in enumerate(_list(anim.channels, f"animations[{a}].channels")):
+        for a, anim in enumerate(_list(self._gltf.animations, "animations", pygltflib.Animation)):
+            samplers = _list(anim.samplers, f"animations[{a}].samplers", pygltflib.AnimationSampler)
+            channels = _list(anim.channels, f"animations[{a}].channels", pygltflib.AnimationChannel)
+            for c, channel in enumerate(channels):
                 where = f"animations[{a}].channels[{c}]"
                 target = channel.target
-                if target is None:
+                if not isinstance(target, pygltflib.AnimationChannelTarget):
                     raise _Invalid(f"{where} has no target")
                 # Channels without a node are to be ignored (glTF 2.0, 5.9).
                 if target.path != "rotation" or target.node is None:
