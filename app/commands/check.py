@@ -1,0 +1,67 @@
+"""``quatlab check``: audit the rotation keyframes of a glTF, GLB, CSV or JSON file.
+
+Exit status: 0 when there are no findings, 1 when there are, 2 when the file
+cannot be read (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import json
+
+__all__ = ["add_parser", "run"]
+
+PROG = "quatlab check"
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser(
+        "check",
+        help="audit rotation keyframes: sign flips, half turns, bad keys, time order",
+        description=(
+            "Audit every rotation track of FILE (glTF .gltf/.glb, or CSV/JSON tracks) and "
+            "say, for each finding, what a spec-conforming SLERP player and a naive NLERP "
+            "runtime do with it. Keys are counted from 0. Exit status: 0 no findings, "
+            "1 findings, 2 the file cannot be read."
+        ),
+    )
+    p.add_argument("file", metavar="FILE", help="keyframe file (.gltf, .glb, .csv, .json)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument(
+        "--order",
+        choices=("wxyz", "xyzw"),
+        help="component order of CSV/JSON tracks that do not declare it (glTF is xyzw)",
+    )
+    p.set_defaults(func=run)
+    return p
+
+
+def run(args) -> int:
+    from quatlab.app.cli import fail
+    from quatlab.app.keyframes import KeyframeFileError, audit_file, load_keyframes
+
+    try:
+        keyframes = load_keyframes(args.file, order=args.order)
+    except (KeyframeFileError, OSError) as exc:
+        return fail(PROG, str(exc))
+    reports = audit_file(keyframes)
+    total = sum(len(r.findings) for r in reports)
+    if args.json:
+        doc = {"file": args.file, "tracks": [r.as_dict() for r in reports]}
+        print(json.dumps(doc, indent=2, allow_nan=False))
+    else:
+        _print_text(args.file, reports, total)
+    return 1 if total else 0
+
+
+def _print_text(file: str, reports, total: int) -> None:
+    from quatlab.app.keyframes import format_keys
+
+    tracks = f"{len(reports)} rotation track{'s' * (len(reports) != 1)}"
+    found = f"{total} finding{'s' * (total != 1)}" if total else "no findings"
+    print(f"{file}: {tracks}, {found}")
+    for r in reports:
+        t = r.track
+        summary = f"{len(r.findings)} finding{'s' * (len(r.findings) != 1)}" if r.findings else "ok"
+        print(f"  {t.label}: {t.interpolation}, {len(t)} keys ({t.storage}): {summary}")
+        for f in r.findings:
+            print(f"    {f.kind} (keys {format_keys(f.keys)}): {f.message}")
