@@ -107,10 +107,14 @@ def as_quaternion(q, name: str = "q", *, normalized: bool = True) -> np.ndarray:
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or infinite components")
     n2 = np.einsum("...i,...i->...", arr, arr)
-    # A squared norm this small cannot be normalized without amplifying noise
-    # past any useful precision; it carries no rotation.
-    if np.any(n2 < 1e-300):
-        raise ValueError(f"{name} has zero length and represents no rotation")
+    if not np.all(np.isfinite(n2) & (n2 >= 1e-300)):
+        # |q|^2 overflowed or underflowed: rescale by the largest component
+        # first, which is exact in direction, so 1e200 or 1e-160 still work.
+        big = np.max(np.abs(arr), axis=-1, keepdims=True)
+        if np.any(big == 0):
+            raise ValueError(f"{name} has zero length and represents no rotation")
+        arr = arr / big
+        n2 = np.einsum("...i,...i->...", arr, arr)
     if normalized:
         # Inputs already unit to within a few ulp are left as they are:
         # re-normalizing moves them by ~1e-16, and near the antipode a SLERP's
@@ -528,8 +532,9 @@ def angle_between(a, b) -> np.ndarray:
     """Rotation angle in [0, pi] between the rotations ``a`` and ``b`` (w, x, y, z).
 
     Sign-invariant: ``angle_between(a, -b) == angle_between(a, b)``. Computed as
-    ``4 atan2(|a - b|, |a + b|)`` after aligning hemispheres, which stays
-    accurate for tiny angles where ``2 acos(|dot|)`` loses half its digits.
+    ``2 atan2(|vec(conj(a) (b - a))|, |dot(a, b)|)`` after aligning hemispheres,
+    which stays accurate for tiny angles where ``2 acos(|dot|)`` loses half
+    its digits.
 
     Examples
     --------
@@ -541,7 +546,11 @@ def angle_between(a, b) -> np.ndarray:
     b = as_quaternion(b, "b")
     d = np.einsum("...i,...i->...", a, b)
     b = np.where(d[..., None] < 0, -b, b)
-    return 4.0 * np.arctan2(np.linalg.norm(a - b, axis=-1), np.linalg.norm(a + b, axis=-1))
+    # The relative rotation r = conj(a) (b - a) + |a|^2: its vector part comes
+    # from the exact difference b - a, so tiny angles keep their relative
+    # accuracy even when |a| and |b| differ by a few ulp.
+    r = multiply(conjugate(a), b - a)
+    return 2.0 * np.arctan2(np.linalg.norm(r[..., 1:], axis=-1), np.abs(d))
 
 
 # --------------------------------------------------------------------------- exp / log
@@ -636,7 +645,7 @@ def orthonormalize(m, keep: int = 0) -> np.ndarray:
     m = _as_float_array(m, "m")
     if m.ndim < 2 or m.shape[-2:] != (3, 3):
         raise ValueError(f"m must have shape (..., 3, 3), got shape {m.shape}")
-    if keep not in (0, 1, 2):
+    if isinstance(keep, bool) or not isinstance(keep, (int, np.integer)) or keep not in (0, 1, 2):
         raise ValueError(f"keep must be 0, 1 or 2 (the column to keep), got {keep!r}")
     if not np.all(np.isfinite(m)):
         raise ValueError("m contains NaN or infinite entries")
@@ -644,12 +653,14 @@ def orthonormalize(m, keep: int = 0) -> np.ndarray:
     a = m[..., :, i]
     b = m[..., :, j]
     na = np.linalg.norm(a, axis=-1, keepdims=True)
-    if np.any(na < 1e-12):
+    if np.any(na == 0):
         raise ValueError(f"column {i} of m has zero length; cannot orthonormalize")
     a = a / na
+    nb0 = np.linalg.norm(b, axis=-1, keepdims=True)
     b = b - a * np.einsum("...i,...i->...", a, b)[..., None]
     nb = np.linalg.norm(b, axis=-1, keepdims=True)
-    if np.any(nb < 1e-12):
+    # Relative test: Gram-Schmidt doesn't depend on scale, parallel columns do.
+    if np.any(nb <= 1e-12 * nb0) or np.any(nb0 == 0):
         raise ValueError(f"columns {i} and {j} of m are parallel; cannot orthonormalize")
     b = b / nb
     c = np.cross(a, b)
