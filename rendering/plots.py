@@ -681,7 +681,16 @@ class CurvePlots(QtWidgets.QWidget):
         self.plots[plot].addItem(item, ignoreBounds=True)
         self._annotations[plot].append(item)
 
-    def _text(self, text: str, colour: str, anchor: tuple[float, float]) -> pg.TextItem:
+    def _label(self, plot: str, row: int, x: float, colour: str, text: str) -> None:
+        """A boxed two-line label hanging from the top of ``plot`` at ``x``.
+
+        Labels are two lines so they fit the narrow plots of the 1400 x 900
+        window; ``row`` stacks them downwards (the anchor is in label sizes,
+        so equal heights never overlap). The horizontal anchor follows ``x``
+        across the x range, which keeps a label near either end inside the plot.
+        """
+        lo, hi = self._x_range
+        anchor = (min(max((x - lo) / (hi - lo), 0.0), 1.0), -0.1 - 1.1 * row)
         item = pg.TextItem(text, color=FOREGROUND, anchor=anchor,
                            border=pg.mkPen(colour, width=1.5),
                            fill=pg.mkBrush(255, 255, 255, 225))
@@ -689,13 +698,14 @@ class CurvePlots(QtWidgets.QWidget):
         font.setPointSize(_TICK_FONT_PT)
         item.setFont(font)
         item.setZValue(40)
-        return item
+        item.setPos(x, self._top[plot])
+        self._add_annotation(plot, item)
 
     def _annotate(self, plot: str) -> None:
-        """Gap markers and, on the speed plot, labels of curves leaving the top."""
+        """Labelled markers at the gaps, and labels of curves that leave the top."""
         self._clear_annotations(plot)
-        top = self._top[plot]
         span = self._x_range[1] - self._x_range[0]
+        name = self._x_name
         row = 0
         for s in self._shown(plot):
             for i0, i1 in _nan_runs(s.y):
@@ -706,7 +716,7 @@ class CurvePlots(QtWidgets.QWidget):
                     marker = pg.InfiniteLine(
                         pos=where, angle=90, movable=False,
                         pen=pg.mkPen(s.colour, width=1.5, style=QtCore.Qt.PenStyle.DashLine))
-                    text = f"{s.label} {s.gap_label} at {self._x_name} = {where:.3g}"
+                    where_text = f"at {name} = {where:.3g}"
                 else:
                     where = 0.5 * (left + right)
                     colour = QtGui.QColor(s.colour)
@@ -714,26 +724,21 @@ class CurvePlots(QtWidgets.QWidget):
                     marker = pg.LinearRegionItem(
                         values=(left, right), movable=False, brush=pg.mkBrush(colour),
                         pen=pg.mkPen(None))
-                    text = (f"{s.label} {s.gap_label} for "
-                            f"{left:.3g} < {self._x_name} < {right:.3g}")
+                    where_text = f"for {left:.3g} < {name} < {right:.3g}"
                 marker.setZValue(-2)
                 self._add_annotation(plot, marker)
-                # Stack labels downwards from the top (anchor y in text heights).
-                label = self._text(text, s.colour, anchor=(0.5, -0.15 - 1.15 * row))
-                label.setPos(where, top)
-                self._add_annotation(plot, label)
+                self._label(plot, row, where, s.colour,
+                            f"{s.label} {s.gap_label}\n{where_text}")
                 row += 1
+        top = self._top[plot]
         for s in self._shown(plot):
             finite = np.isfinite(s.y)
             if not finite.any() or s.y[finite].max() <= top:
                 continue
             k = int(np.nanargmax(s.y))
             peak = f"{s.y[k]:,.0f}" if abs(s.y[k]) >= 100 else f"{s.y[k]:.3g}"
-            label = self._text(
-                f"↑ {s.label} peak {peak} at {self._x_name} = {s.x[k]:.2f}",
-                s.colour, anchor=(0.5, -0.15 - 1.15 * row))
-            label.setPos(float(s.x[k]), top)
-            self._add_annotation(plot, label)
+            self._label(plot, row, float(s.x[k]), s.colour,
+                        f"↑ {s.label} peak {peak}\nat {name} = {s.x[k]:.2f}")
             row += 1
 
     # -- cursor ---------------------------------------------------------------------
