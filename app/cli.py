@@ -18,7 +18,7 @@ from quatlab.app import __version__
 __all__ = ["main", "build_parser", "COMMANDS", "OneLineParser"]
 
 #: Subcommand modules, in ``--help`` order.
-COMMANDS = ("curves", "presets", "screenshot")
+COMMANDS = ("curves", "presets", "screenshot", "check", "fix")
 
 
 class OneLineParser(argparse.ArgumentParser):
