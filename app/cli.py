@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from quatlab.app import __version__
@@ -66,7 +67,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "--version")):
         args = build_parser().parse_args(argv)
-        return int(args.func(args) or 0)
+        try:
+            return int(args.func(args) or 0)
+        except BrokenPipeError:
+            # `quatlab check --json FILE | head`: the reader left; not an error.
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit flush
+            return 0
     args = _gui_parser().parse_args(argv)
     from quatlab.app.window import run_window
 
