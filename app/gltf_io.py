@@ -94,11 +94,13 @@ def _int(value, what: str, minimum: int = 0) -> int:
 
 
 def _list(value, what: str, cls: type) -> list:
-    """A glTF array whose elements pygltflib decoded as ``cls`` objects (null gives None)."""
+    """A glTF array whose elements pygltflib decoded as ``cls`` objects.
+
+    pygltflib rejects arrays of the wrong shape itself, but passes ``null``
+    through, for the whole array (None) and for its elements.
+    """
     if value is None:
         return []
-    if not isinstance(value, list):
-        raise _Invalid(f"{what} must be an array")
     for i, item in enumerate(value):
         if not isinstance(item, cls):
             raise _Invalid(f"{what}[{i}] must be an object")
@@ -323,8 +325,6 @@ class GltfFile(KeyframeFile):
                 if i != 0 or bin_chunk is None:
                     raise _Invalid(f"{what} has no uri and there is no GLB BIN chunk for it")
                 entry = _Buffer(bin_chunk, "glb")
-            elif not isinstance(uri, str):
-                raise _Invalid(f"{what}.uri must be a string")
             elif uri.startswith("data:"):
                 entry = _Buffer(self._data_uri(uri, what), "data", uri=uri)
             else:
@@ -397,8 +397,6 @@ class GltfFile(KeyframeFile):
             raise _Invalid(f"{a}.count {count} is too large for an accessor without a bufferView")
         indices = values_at = None
         if acc.sparse is not None:
-            if not isinstance(acc.sparse, pygltflib.Sparse):
-                raise _Invalid(f"{a}.sparse must be an object")
             indices, values_at = self._sparse(acc.sparse, a, count, elem)
         layout = _Layout(i, component, dtype, width, count, base, indices, values_at)
         self._layouts[i] = layout

@@ -272,6 +272,8 @@ def test_json_value_span_and_edit():
     for path in (["zz"], ["a", 5], ["a", "b"], ["c", 0], ["c", "d", "x"], ["a", 2]):
         with pytest.raises(ValueError):
             K.json_value_span(text, path)
+    with pytest.raises(ValueError, match="malformed"):
+        K.json_value_span('{"a" 1}', ["a"])
     with pytest.raises(ValueError, match="overlapping"):
         K.edit_json_text(text, [(["c"], 1), (["c", "d"], 2)])
     with pytest.raises(ValueError):
@@ -296,6 +298,15 @@ def test_atomic_write_replaces_and_cleans_up(tmp_path, monkeypatch):
         K.atomic_write(target, b"newer")
     assert target.read_bytes() == b"new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]
+
+
+def test_atomic_write_retries_a_taken_temporary_name(tmp_path, monkeypatch):
+    tokens = iter(["taken", "free"])
+    monkeypatch.setattr(K.secrets, "token_hex", lambda n: next(tokens))
+    (tmp_path / ".out.taken.tmp").write_bytes(b"someone else's")
+    K.atomic_write(tmp_path / "out", b"data")
+    assert (tmp_path / "out").read_bytes() == b"data"
+    assert (tmp_path / ".out.taken.tmp").read_bytes() == b"someone else's"
 
 
 def test_resolve_order():

@@ -567,6 +567,10 @@ ERRORS = {
                       "only relative file URIs"),
     "missing bin": (lambda d: d["buffers"][0].update(uri="missing.bin"), "cannot read"),
     "animations not array": (lambda d: d.update(animations=5), "invalid glTF document"),
+    "null animation": (lambda d: d["animations"].append(None), "animations[1] must be an object"),
+    "null channel": (lambda d: d["animations"][0]["channels"].insert(0, None),
+                     "animations[0].channels[0] must be an object"),
+    "null accessor": (lambda d: d[ACC].append(None), "accessors[4] must be an object"),
 }
 
 
@@ -682,3 +686,32 @@ def test_unknown_glb_chunks_are_kept(tmp_path):
     src.write_bytes(data)
     K.fix_file(src, tmp_path / "o.glb")
     assert (tmp_path / "o.glb").read_bytes().endswith(extra)
+
+
+def test_null_arrays_are_empty(tmp_path):
+    doc, blob = _doc()
+    doc["animations"] = None
+    assert K.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob)).tracks == ()
+
+
+def test_keys_without_storage_cannot_change(tmp_path):
+    doc, blob, _ = build(sample_keys(), sparse_rows=[0, 2])
+    del doc[ACC][1]["bufferView"]  # keys 1, 3, 4, 5 are zeros with no bytes behind them
+    kf = K.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob))
+    (t,) = kf.tracks
+    K.fix_file(tmp_path / "a.gltf", tmp_path / "fixed.gltf")  # zeros never change: fine
+    moved = dataclasses.replace(t, values=np.ones((6, 4)))
+    with pytest.raises(K.KeyframeFileError, match="key 1 has no storage"):
+        kf.write_copy(tmp_path / "o.gltf", [moved])
+
+
+def test_min_max_of_nan_data_is_left_alone(tmp_path):
+    xyzw = sample_keys()
+    xyzw[5] = np.nan
+    doc, blob, _ = build(xyzw, minmax=False)
+    doc[ACC][1]["min"] = [-1, -1, -1, -1]
+    K.fix_file(write_gltf(tmp_path / "a.gltf", doc, blob), tmp_path / "o.gltf")
+    out = json.loads((tmp_path / "o.gltf").read_text())
+    assert out[ACC][1]["min"] == [-1, -1, -1, -1]
+    (t,) = K.load_keyframes(tmp_path / "o.gltf").tracks
+    assert [f.kind for f in K.audit_track(t)] == ["non_finite"]
