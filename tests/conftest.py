@@ -28,7 +28,10 @@ def _start_xvfb() -> None:
     read_fd, write_fd = os.pipe()
     # -displayfd makes Xvfb pick a free display and tell us which.
     _xvfb = subprocess.Popen(
-        [exe, "-displayfd", str(write_fd), "-screen", "0", "1920x1200x24", "-nolisten", "tcp"],
+        # -terminate: the server exits by itself when its last client (Qt, at
+        # interpreter exit) disconnects.
+        [exe, "-displayfd", str(write_fd), "-screen", "0", "1920x1200x24", "-nolisten", "tcp",
+         "-terminate"],
         pass_fds=(write_fd,),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -58,7 +61,14 @@ def pytest_configure(config):
 
 
 def pytest_unconfigure(config):
-    if _xvfb is not None:
+    if _xvfb is None:
+        return
+    from PyQt6 import QtWidgets
+
+    # Killing the server under a live QApplication makes Qt abort the process
+    # ("X11 connection broke") and pytest exit non-zero after a green run;
+    # with a client connected, -terminate ends Xvfb once Qt disconnects.
+    if QtWidgets.QApplication.instance() is None:
         _xvfb.terminate()
         _xvfb.wait(timeout=10)
 
