@@ -195,6 +195,22 @@ def test_messages_depend_on_interpolation():
     )[0].message
 
 
+def test_sign_flip_angles_match_scipy(rng):
+    r = Rotation.random(40, random_state=rng)
+    q = from_xyzw(r.as_quat())
+    q[1::2] *= -np.sign(np.einsum("ij,ij->i", q[1::2], q[::2]))[:, None]  # force dot < 0
+    findings = [f for f in K.audit_track(_track(q)) if f.kind == "sign_flip"]
+    assert set(range(0, 40, 2)) <= {f.keys[0] for f in findings}
+    for f in findings:
+        i = f.keys[0]
+        theta = np.degrees((r[i].inv() * r[i + 1]).magnitude())
+        assert f"short arc ({theta:.1f} deg)" in f.message
+        assert f"long way ({360 - theta:.1f} deg)" in f.message
+    # Huge keys (their squares overflow) still get the right angle.
+    (f,) = K.audit_track(_track([[1e200, 0, 0, 0], [-1e200, -1e200, 0, 0]]))
+    assert "short arc (90.0 deg)" in f.message
+
+
 def test_non_finite_tangent_and_non_finite_time():
     values = [[1, 0, 0, 0], [1, 0, 0, 0]]
     tangents = [[0, 0, 0, 0], [np.inf, 0, 0, 0]]
