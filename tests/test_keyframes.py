@@ -207,8 +207,11 @@ def test_sign_flip_angles_match_scipy(rng):
         assert f"short arc ({theta:.1f} deg)" in f.message
         assert f"long way ({360 - theta:.1f} deg)" in f.message
     # Huge keys (their squares overflow) still get the right angle.
-    (f,) = K.audit_track(_track([[1e200, 0, 0, 0], [-1e200, -1e200, 0, 0]]))
-    assert "short arc (90.0 deg)" in f.message
+    huge = K.audit_track(_track([[1e200, 0, 0, 0], [-1e200, -1e200, 0, 0]]))
+    assert [(f.kind, f.keys) for f in huge] == [
+        ("non_unit", (0,)), ("sign_flip", (0, 1)), ("non_unit", (1,))
+    ]
+    assert "short arc (90.0 deg)" in huge[1].message
 
 
 def test_non_finite_tangent_and_non_finite_time():
