@@ -484,7 +484,8 @@ class GltfFile(KeyframeFile):
                 target = channel.target
                 if not isinstance(target, pygltflib.AnimationChannelTarget):
                     raise _Invalid(f"{where} has no target")
-                # Channels without a node are to be ignored (glTF 2.0, 5.9).
+                # glTF 2.0: "When node isn't defined, channel SHOULD be ignored"
+                # (extensions use such channels to animate other things).
                 if target.path != "rotation" or target.node is None:
                     continue
                 node_index, node = _item(nodes, target.node, f"{where}.target.node", "nodes")

@@ -271,6 +271,19 @@ def test_accessor_without_buffer_view_is_zeros_plus_sparse(tmp_path):
     assert [f.kind for f in K.audit_track(t)].count("zero") == 3
 
 
+def test_step_interpolation(tmp_path):
+    doc, blob, _ = build(sample_keys(), interpolation="STEP", component=5120)
+    src = write_glb(tmp_path / "a.glb", doc, blob)
+    (t,) = K.load_keyframes(src).tracks
+    assert t.interpolation == "STEP"
+    findings = K.audit_track(t)
+    assert [f.kind for f in findings] == ["sign_flip", "sign_flip"]
+    assert all("STEP holds each key" in f.message for f in findings)
+    K.fix_file(src, tmp_path / "o.glb")
+    (fixed,) = K.load_keyframes(tmp_path / "o.glb").tracks
+    assert fixed.interpolation == "STEP" and K.audit_track(fixed) == []
+
+
 def test_cubicspline_split(tmp_path):
     keys = sample_keys(4)
     tin, tout = keys * 0.1, keys * -0.2
