@@ -270,8 +270,9 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 def test_screenshot_subprocess_writes_a_png_of_the_default_size(qapp, tmp_path):
-    # ``qapp`` keeps this process connected to the suite's Xvfb: Xvfb resets when its
-    # last client leaves, and a QApplication created during the reset cannot connect.
+    # ``qapp`` keeps this process connected to the suite's Xvfb while the subprocess
+    # uses it: Xvfb resets (with -terminate: exits) when its last client leaves, and
+    # every later QApplication in this run would then fail to connect.
     out = tmp_path / "shot.png"
     proc = run_cli("screenshot", "-o", str(out), "--preset", "half-turn", timeout=120)
     assert proc.returncode == 0, proc.stderr
