@@ -552,6 +552,31 @@ class GltfFile(KeyframeFile):
             raise KeyframeFileError(out, str(exc)) from None
 
     def _write_checked(self, out: Path, tracks: list[Track]) -> list[Path]:
+        buffers, changed, edits = self._patch(tracks)
+        companions = self._companions(out, changed)
+        self.check_output_path(out, extra=companions.values())
+        edits += self._uri_edits(out.parent, buffers, changed, companions)
+        try:
+            text = edit_json_text(self._text, edits) if edits else self._text
+        except ValueError as exc:
+            raise _Invalid(f"cannot edit the glTF JSON: {exc}") from None
+        written = []
+        for i, path in companions.items():
+            atomic_write(path, bytes(buffers[i]))
+            written.append(path)
+        if self.format == "glb":
+            glb = [i for i in changed if self._buffers[i].kind == "glb"]
+            data = self._assemble_glb(
+                text if edits else None, bytes(buffers[glb[0]]) if glb else None
+            )
+        else:
+            data = text.encode("utf-8")
+        atomic_write(out, data)
+        written.append(out)
+        return written
+
+    def _patch(self, tracks: list[Track]) -> tuple[list, set[int], list]:
+        """Buffers with the tracks' keys stored, which of them changed, min/max edits."""
         wanted: dict[int, np.ndarray] = {}
         for track, source in zip(tracks, self._sources, strict=True):
             elements = track.values
@@ -565,34 +590,36 @@ class GltfFile(KeyframeFile):
                     f"accessors[{source.output}] is shared by several tracks that were "
                     f"corrected differently"
                 )
-
         buffers: list = [b.data for b in self._buffers]
         changed: set[int] = set()
         edits: list = []
-        accessors = self._gltf.accessors
         for index, elements in wanted.items():
             layout = self._layouts[index]
             old = self._decoded[index]
             same = (old == elements) | (np.isnan(old) & np.isnan(elements))
             rows = np.flatnonzero(~same.all(axis=1))
-            if not rows.size:
-                continue
-            changed |= layout.write(buffers, rows, _encode(elements[rows], layout.component))
-            edits += self._minmax_edits(accessors[index], layout, layout.read(buffers))
+            if rows.size:
+                # Only the keys that changed are encoded and stored, so the
+                # bytes of every other element stay exactly as they were.
+                changed |= layout.write(buffers, rows, _encode(elements[rows], layout.component))
+                edits += self._minmax_edits(self._gltf.accessors[index], layout,
+                                            layout.read(buffers))
+        return buffers, changed, edits
 
-        out_dir, in_dir = out.parent, self.path.parent
-        moved = os.path.realpath(out_dir) != os.path.realpath(in_dir)
-        companions = {}
-        files_changed = [i for i in sorted(changed) if self._buffers[i].kind == "file"]
-        for i in files_changed:
-            suffix = ".bin" if len(files_changed) == 1 else f".{i}.bin"
-            companions[i] = out.with_name(out.stem + suffix)
-        self.check_output_path(out, extra=companions.values())
-        new_bin = None
+    def _companions(self, out: Path, changed: set[int]) -> dict[int, Path]:
+        """New files for changed external buffers: the input's files are never rewritten."""
+        files = [i for i in sorted(changed) if self._buffers[i].kind == "file"]
+        return {
+            i: out.with_name(out.stem + (".bin" if len(files) == 1 else f".{i}.bin"))
+            for i in files
+        }
+
+    def _uri_edits(self, out_dir: Path, buffers: list, changed: set[int],
+                   companions: dict[int, Path]) -> list:
+        moved = os.path.realpath(out_dir) != os.path.realpath(self.path.parent)
+        edits = []
         for i, buf in enumerate(self._buffers):
-            if buf.kind == "glb" and i in changed:
-                new_bin = bytes(buffers[i])
-            elif buf.kind == "data" and i in changed:
+            if buf.kind == "data" and i in changed:
                 prefix = buf.uri.partition(",")[0]
                 payload = base64.b64encode(bytes(buffers[i])).decode("ascii")
                 edits.append((["buffers", i, "uri"], f"{prefix},{payload}"))
@@ -601,28 +628,14 @@ class GltfFile(KeyframeFile):
             elif buf.kind == "file" and moved:
                 edits.append((["buffers", i, "uri"], _relative_uri(buf.file, out_dir)))
         if moved:
+            # Keep relative references working from the output's directory.
             for j, image in enumerate(self._gltf.images or []):
                 uri = getattr(image, "uri", None)
                 if isinstance(uri, str) and not uri.startswith("data:"):
                     with contextlib.suppress(_Invalid):
                         source = self._resolve(self.path, uri, "image")
                         edits.append((["images", j, "uri"], _relative_uri(source, out_dir)))
-
-        try:
-            text = edit_json_text(self._text, edits) if edits else self._text
-        except ValueError as exc:
-            raise _Invalid(f"cannot edit the glTF JSON: {exc}") from None
-        written = []
-        for i, path in companions.items():
-            atomic_write(path, bytes(buffers[i]))
-            written.append(path)
-        if self.format == "glb":
-            data = self._assemble_glb(text if edits else None, new_bin)
-        else:
-            data = text.encode("utf-8")
-        atomic_write(out, data)
-        written.append(out)
-        return written
+        return edits
 
     @staticmethod
     def _minmax_edits(acc, layout: _Layout, raw: np.ndarray) -> list:
