@@ -407,6 +407,12 @@ class ChainScene(gl.GLViewWidget):
     zooms; ``R`` or ``Home`` calls :meth:`reset_camera`. Chains are keyed by
     any string; a new key is created on its first :meth:`set_chain`. The
     scene only draws what it is given and never changes the lesson model.
+
+    Screenshots: ``grabFramebuffer()``, ``QWidget.grab()`` of any parent and
+    ``renderToArray()`` all include the labels. More than one scene (or any
+    other GLViewWidget) per process needs ``AA_ShareOpenGLContexts`` set
+    before the QApplication exists, because shader programs are compiled
+    once per process (design.md s6).
     """
 
     def __init__(self, parent=None, *, n_bones: int = DEFAULT_BONES, bone_length=1.0):
