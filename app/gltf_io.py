@@ -46,6 +46,8 @@ from quatlab.app.keyframes import (
     KeyframeFileError,
     Track,
     atomic_write,
+    changed_rows,
+    decode_utf8,
     edit_json_text,
 )
 from quatlab.math import quaternion as Q
@@ -244,7 +246,7 @@ class GltfFile(KeyframeFile):
                 json_bytes, bin_chunk = self._split_glb(data)
             else:
                 json_bytes, bin_chunk = data, None
-            self._text = self._decode_text(json_bytes)
+            self._text = decode_utf8(path, json_bytes, "the glTF JSON")
             self._gltf = self._parse(self._text)
             self._buffers = self._load_buffers(Path(path), bin_chunk)
             self._layouts: dict[int, _Layout] = {}
@@ -285,15 +287,6 @@ class GltfFile(KeyframeFile):
             raise _Invalid("GLB has more than one BIN chunk")
         _, start, end = self._chunks[0]
         return data[start:end], (data[bins[0][1] : bins[0][2]] if bins else None)
-
-    @staticmethod
-    def _decode_text(data: bytes) -> str:
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise _Invalid(
-                f"the glTF JSON is not valid UTF-8 ({exc.reason} at byte {exc.start})"
-            ) from None
 
     @staticmethod
     def _parse(text: str) -> pygltflib.GLTF2:
@@ -596,8 +589,7 @@ class GltfFile(KeyframeFile):
         for index, elements in wanted.items():
             layout = self._layouts[index]
             old = self._decoded[index]
-            same = (old == elements) | (np.isnan(old) & np.isnan(elements))
-            rows = np.flatnonzero(~same.all(axis=1))
+            rows = changed_rows(old, elements)
             if rows.size:
                 # Only the keys that changed are encoded and stored, so the
                 # bytes of every other element stay exactly as they were.

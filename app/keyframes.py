@@ -59,6 +59,8 @@ __all__ = [
     "fix_file",
     "format_keys",
     "resolve_order",
+    "decode_utf8",
+    "changed_rows",
     "atomic_write",
     "json_value_span",
     "edit_json_text",
@@ -596,6 +598,28 @@ def fix_file(src, dst, *, order: str | None = None, normalize: bool = False) -> 
     fixes = [fix_track(t, normalize=normalize) for t in keyframes.tracks]
     keyframes.write_copy(dst, [f.fixed for f in fixes])
     return fixes
+
+
+# --------------------------------------------------------------------------- format helpers
+
+
+def decode_utf8(path, data: bytes, what: str = "the file") -> str:
+    """``data`` as UTF-8 text, or :class:`KeyframeFileError` saying where it is not."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise KeyframeFileError(
+            path, f"{what} is not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
+
+
+def changed_rows(old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """Indices of the rows of ``(N, k)`` arrays that differ (NaN equals NaN).
+
+    Writers store only these rows, so every other key keeps its bytes.
+    """
+    same = (old == new) | (np.isnan(old) & np.isnan(new))
+    return np.flatnonzero(~same.all(axis=1))
 
 
 # --------------------------------------------------------------------------- writing helpers

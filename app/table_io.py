@@ -39,6 +39,8 @@ from quatlab.app.keyframes import (
     KeyframeFileError,
     Track,
     atomic_write,
+    changed_rows,
+    decode_utf8,
     edit_json_text,
     resolve_order,
 )
@@ -55,20 +57,6 @@ def _to_stored(values: np.ndarray, order: str) -> np.ndarray:
 
 def _from_stored(values: np.ndarray, order: str) -> np.ndarray:
     return Q.from_xyzw(values) if order == "xyzw" else values
-
-
-def _changed_rows(old: Track, new: Track) -> np.ndarray:
-    same = (old.values == new.values) | (np.isnan(old.values) & np.isnan(new.values))
-    return np.flatnonzero(~same.all(axis=1))
-
-
-def _decode_text(path, data: bytes) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise KeyframeFileError(
-            path, f"not UTF-8 text ({exc.reason} at byte {exc.start})"
-        ) from None
 
 
 # --------------------------------------------------------------------------- CSV
@@ -88,7 +76,7 @@ class CsvTrackFile(KeyframeFile):
 
     def __init__(self, path: Path, data: bytes, *, order: str | None):
         self._bom = data.startswith(codecs.BOM_UTF8)
-        text = _decode_text(path, data[len(codecs.BOM_UTF8) if self._bom else 0 :])
+        text = decode_utf8(path, data[len(codecs.BOM_UTF8) if self._bom else 0 :])
         self._lines = text.splitlines(keepends=True)
         self._rows: list[int] = []  # line index of each key
         declared = None
@@ -138,7 +126,7 @@ class CsvTrackFile(KeyframeFile):
         (track,) = tracks
         lines = list(self._lines)
         stored = _to_stored(track.values, self.order)
-        for k in _changed_rows(self.tracks[0], track):
+        for k in changed_rows(self.tracks[0].values, track.values):
             line = lines[self._rows[k]]
             body = line.rstrip("\r\n")
             ending = line[len(body) :]
@@ -176,7 +164,7 @@ class JsonTrackFile(KeyframeFile):
     format = "json"
 
     def __init__(self, path: Path, data: bytes, *, order: str | None):
-        self._text = _decode_text(path, data)
+        self._text = decode_utf8(path, data)
         try:
             doc = json.loads(self._text)
         except (ValueError, RecursionError) as exc:
@@ -239,7 +227,7 @@ class JsonTrackFile(KeyframeFile):
         edits = []
         for prefix, old, new in zip(self._prefixes, self.tracks, tracks, strict=True):
             stored = _to_stored(new.values, self.order)
-            for k in _changed_rows(old, new):
+            for k in changed_rows(old.values, new.values):
                 edits.append(([*prefix, "values", int(k)], stored[k].tolist()))
         atomic_write(out, edit_json_text(self._text, edits).encode("utf-8"))
         return [out]

@@ -645,7 +645,7 @@ def test_cubicspline_needs_two_keys(tmp_path):
 def test_text_errors(tmp_path):
     for content, problem in (
         (b"time,x\n", "does not parse"),
-        (b'{"asset": {"version": "2.0"}, "x": "\xff"}', "not valid UTF-8"),
+        (b'{"asset": {"version": "2.0"}, "x": "\xff"}', "the glTF JSON is not UTF-8 text"),
         (b'{"asset": {"version": 2.0}}', "no asset.version"),
         (b"[" * 100000, "does not parse"),
     ):
