@@ -128,6 +128,20 @@ def test_curves_q_to_minus_q_gives_nulls_and_notes(capsys):
     assert "collapse" in notes and "0.5" in notes
 
 
+def test_curves_large_finite_quaternion_is_just_its_direction(capsys):
+    """1e200 is finite and non-zero: normalized like (1, 1, 0, 0), not called zero."""
+    status, big, err = call_main(capsys, "curves", "--q0", "1e200", "1e200", "0", "0",
+                                 "--q1", "1", "0", "0", "0", "--samples", "3")
+    assert status == 0 and err == ""
+    _, small, _ = call_main(capsys, "curves", "--q0", "1", "1", "0", "0",
+                            "--q1", "1", "0", "0", "0", "--samples", "3")
+    a, b = strict_json(big), strict_json(small)
+    # 90 deg about X between (1, 1, 0, 0)/sqrt 2 and the identity.
+    assert a["methods"]["shortest_slerp"]["angle_deg"] == pytest.approx([0, 45, 90])
+    assert a["methods"]["shortest_slerp"]["angle_deg"] == pytest.approx(
+        b["methods"]["shortest_slerp"]["angle_deg"])
+
+
 def test_curves_json_has_no_nan_tokens_subprocess():
     proc = run_cli("curves", "--preset", "q-to-minus-q", "--samples", "11")
     assert proc.returncode == 0
