@@ -46,7 +46,7 @@ def _build(qtbot, monkeypatch, *, show: bool, all_views: bool = False) -> MainWi
         # The other lesson tabs (each with its own GL scene and plots) are tested
         # by their authors; leaving them out keeps these tests about the editors,
         # the scrubber and the two-key view, and fast.
-        monkeypatch.setattr(window_module, "_view_modules", lambda: [])
+        monkeypatch.setattr(window_module, "_view_modules", lambda: [], raising=False)
     win = MainWindow(LessonState.from_preset("negated-20", t=0.5))
     qtbot.addWidget(win)
     win.resize(1400, 900)
