@@ -328,10 +328,13 @@ def test_general_pole_is_the_line_through_the_pole(q, p):
     y = coords @ s3.hyperplane_basis(p)
     assert abs(y @ p) < 1e-12 * (1 + np.linalg.norm(y))
     expected = (q - (q @ p) * p) / (1 - q @ p)  # closed form, computed here
-    assert np.allclose(y, expected, rtol=1e-10, atol=1e-12)
+    # Near the pole both computations lose digits in proportion to |y|^2
+    # (the map's condition number), so the tolerance scales with it.
+    scale = (1.0 + np.linalg.norm(expected)) ** 2
+    assert np.allclose(y, expected, rtol=1e-10, atol=1e-13 * scale)
     # collinear: y - p is a multiple of q - p
     lam = ((y - p) @ (q - p)) / ((q - p) @ (q - p))
-    assert np.allclose(y - p, lam * (q - p), rtol=1e-9, atol=1e-11)
+    assert np.allclose(y - p, lam * (q - p), rtol=1e-9, atol=1e-12 * scale)
 
 
 @settings(max_examples=300, deadline=None)
