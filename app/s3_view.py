@@ -336,6 +336,7 @@ class StereographicView(QtWidgets.QWidget):
                         float)
         self.view.addItem(gl.GLLinePlotItem(pos=axes, color=(0, 0, 0, 0.12), mode="lines"))
         self.segments: dict[str, list[gl.GLLinePlotItem]] = {m: [] for m in METHODS}
+        self._pool: dict[str, list[gl.GLLinePlotItem]] = {}
         # Points are small lit spheres: GLScatterPlotItem sprites come out
         # white on Mesa's llvmpipe, whatever colour they are given.
         self.points = {name: _ball(_ENDPOINT_COLOUR, _POINT_RADIUS)
@@ -366,15 +367,22 @@ class StereographicView(QtWidgets.QWidget):
         s = self.state
         curves = s.curves
         for m in METHODS:
-            for item in self.segments[m]:
-                self.view.removeItem(item)
-            self.segments[m] = []
-            for run in split_finite(self.project(curves[m].quats)):
-                item = gl.GLLinePlotItem(pos=run, color=rgba(METHOD_COLORS[m]),
-                                         width=_GL_PATH_WIDTH, antialias=True,
-                                         mode="line_strip")
+            # Items are reused, never removed: a GL item garbage-collected
+            # outside its context frees its buffers in the wrong place and
+            # crashes the process on the next event loop pass.
+            pool = self._pool.setdefault(m, [])
+            runs = split_finite(self.project(curves[m].quats))
+            while len(pool) < len(runs):
+                item = gl.GLLinePlotItem(color=rgba(METHOD_COLORS[m]), width=_GL_PATH_WIDTH,
+                                         antialias=True, mode="line_strip")
                 self.view.addItem(item)
-                self.segments[m].append(item)
+                pool.append(item)
+            for item, run in zip(pool, runs, strict=False):
+                item.setData(pos=run)
+                item.setVisible(True)
+            for item in pool[len(runs):]:
+                item.setVisible(False)
+            self.segments[m] = pool[: len(runs)]
         ends = self.project(np.stack([s.q0, s.q1, -s.q1]))
         ok = np.all(np.isfinite(ends), axis=-1)
         # Frame the endpoints and the unit ball, within _MAX_FRAME_RADIUS.
@@ -459,17 +467,35 @@ class S3View(QtWidgets.QWidget):
         split.setStretchFactor(1, 2)
         split.setSizes([600, 400])
         layout.addWidget(split, 1)
+        # While the tab is hidden, changes only mark it stale; showing it
+        # catches up. Scrubbing the two-key lesson then costs nothing here.
+        self._stale = {"endpoints", "t"}
         state.events.connect("endpoints", self.on_endpoints)
         state.events.connect("t", self.on_t)
-        self.on_endpoints()
+        self._catch_up(force=True)
 
     def on_endpoints(self) -> None:
-        self.great_circle.on_endpoints()
-        self.stereo.on_endpoints()
+        self._stale.add("endpoints")
+        self._catch_up()
 
     def on_t(self) -> None:
-        self.great_circle.on_t()
-        self.stereo.on_t()
+        self._stale.add("t")
+        self._catch_up()
+
+    def showEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().showEvent(ev)
+        self._catch_up()
+
+    def _catch_up(self, force: bool = False) -> None:
+        if not (force or self.isVisible()):
+            return
+        if "endpoints" in self._stale:
+            self.great_circle.on_endpoints()
+            self.stereo.on_endpoints()
+        if self._stale:
+            self.great_circle.on_t()
+            self.stereo.on_t()
+        self._stale.clear()
 
 
 def _legend_html() -> str:

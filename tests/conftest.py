@@ -69,14 +69,20 @@ def pytest_configure(config):
 
 
 def pytest_unconfigure(config):
-    if _xvfb is None:
-        return
-    from PyQt6 import QtWidgets
+    from PyQt6 import QtWidgets, sip
 
-    # Killing the server under a live QApplication makes Qt abort the process
-    # ("X11 connection broke") and pytest exit non-zero after a green run;
-    # with a client connected, -terminate ends Xvfb once Qt disconnects.
-    if QtWidgets.QApplication.instance() is None:
+    # Tear Qt down while the display is still there: GL widgets destroyed at
+    # interpreter exit, after their context's display went away, crash the
+    # process, and killing Xvfb under a live QApplication makes Qt abort
+    # ("X11 connection broke"): either way a green run would exit non-zero.
+    app = QtWidgets.QApplication.instance()
+    if app is not None:
+        app.closeAllWindows()
+        for w in app.topLevelWidgets():
+            w.deleteLater()
+        app.processEvents()
+        sip.delete(app)
+    if _xvfb is not None:
         _xvfb.terminate()
         _xvfb.wait(timeout=10)
 

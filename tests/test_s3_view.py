@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PyQt6 import QtWidgets, sip
 
 from quatlab.app import s3_view
 from quatlab.app.state import LessonState
@@ -14,15 +15,25 @@ from quatlab.rendering.style import METHOD_COLORS
 
 @pytest.fixture
 def make_view(qtbot):
+    views = []
+
     def make(preset="negated-20", t=0.5):
         state = LessonState.from_preset(preset, t=t)
         view = s3_view.S3View(state)
-        qtbot.addWidget(view)
+        views.append(view)
         view.resize(1100, 700)
         view.show()
         qtbot.waitExposed(view)
         return state, view
-    return make
+
+    yield make
+    # Delete each view (and its GL context) now, while nothing else paints:
+    # a GL widget torn down later by the event loop can be asked to paint
+    # after its context is gone.
+    for view in views:
+        view.close()
+        sip.delete(view)
+    QtWidgets.QApplication.processEvents()
 
 
 def _xy(item):
@@ -132,4 +143,5 @@ def _qimage_rgb(img):
     ptr = img.constBits()
     ptr.setsize(img.sizeInBytes())
     arr = np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine())
-    return arr[:, : img.width() * 3].reshape(img.height(), img.width(), 3)
+    # Copy: the buffer belongs to the converted QImage, freed when it goes.
+    return arr[:, : img.width() * 3].reshape(img.height(), img.width(), 3).copy()
