@@ -142,8 +142,7 @@ class EndpointEditor(QtWidgets.QGroupBox):
         """Run ``make()`` -> quaternion and store it; show the error and revert on failure."""
         try:
             q = make()
-            if not np.array_equal(q, self.state.endpoint(self.which) * self.state.entered_norm(
-                    self.which)):
+            if not np.array_equal(q, self.state.entered(self.which)):
                 self.state.set_endpoint(self.which, q)
         except ValueError as exc:
             self.show_error(str(exc))
@@ -188,7 +187,7 @@ class EndpointEditor(QtWidgets.QGroupBox):
     def refresh(self, keep_message: bool = False) -> None:
         q = self.state.endpoint(self.which)
         n = self.state.entered_norm(self.which)
-        for e, v in zip(self.components, q * n, strict=True):
+        for e, v in zip(self.components, self.state.entered(self.which), strict=True):
             e.setText(_fmt(v, 5))
             e.setCursorPosition(0)  # show the sign, not the tail, when the text is long
         self.norm_label.setText(

@@ -119,9 +119,12 @@ class Scrubber(QtWidgets.QWidget):
 
     def advance(self, seconds: float) -> None:
         """Advance playback by ``seconds`` of wall time (the timer's tick; testable)."""
+        mode = self.mode.currentText()
+        if mode != "ping-pong":
+            # Only ping-pong runs backwards; a bounce must not leak into other modes.
+            self._direction = 1.0
         dt = seconds * self.speed.value() / BASE_DURATION * self._direction
         t = self.state.t + dt
-        mode = self.mode.currentText()
         if mode == "once" and t >= 1.0:
             t = 1.0
             self.play_button.setChecked(False)

@@ -68,19 +68,34 @@ class Endpoints:
     norm0: float = 1.0
     norm1: float = 1.0
     preset: str | None = None
+    #: The components exactly as entered (sign included), for display and sessions.
+    raw0: np.ndarray | None = None
+    raw1: np.ndarray | None = None
 
-    def with_endpoint(self, which: int, q: np.ndarray, norm: float) -> Endpoints:
+    def with_endpoint(self, which: int, q: np.ndarray, norm: float,
+                      raw: np.ndarray) -> Endpoints:
         if which == 0:
-            return replace(self, q0=q, norm0=norm, preset=None)
-        return replace(self, q1=q, norm1=norm, preset=None)
+            return replace(self, q0=q, norm0=norm, raw0=raw, preset=None)
+        return replace(self, q1=q, norm1=norm, raw1=raw, preset=None)
+
+    def entered(self, which: int) -> np.ndarray:
+        raw = self.raw0 if which == 0 else self.raw1
+        if raw is None:
+            return (self.q0 * self.norm0) if which == 0 else (self.q1 * self.norm1)
+        return raw
 
 
-def _validated(q, name: str) -> tuple[np.ndarray, float]:
-    raw = as_quaternion(q, name, normalized=False)
-    if raw.shape != (4,):
-        raise ValueError(f"{name} must be one quaternion (w, x, y, z), got shape {raw.shape}")
-    n = float(np.linalg.norm(raw))
-    return raw / n, n
+def _validated(q, name: str) -> tuple[np.ndarray, float, np.ndarray]:
+    """Unit quaternion, |q| and the components as entered (kept even for 1e200)."""
+    unit = as_quaternion(q, name)
+    if unit.shape != (4,):
+        raise ValueError(f"{name} must be one quaternion (w, x, y, z), got shape {unit.shape}")
+    raw = np.asarray(q, dtype=np.float64)
+    big = float(np.max(np.abs(raw)))
+    n = big * float(np.linalg.norm(raw / big))
+    if not np.isfinite(n):
+        raise ValueError(f"{name} is too long to represent (|{name}| overflows)")
+    return unit, n, raw.copy()
 
 
 class LessonState:
@@ -96,10 +111,10 @@ class LessonState:
 
     def __init__(self, q0=(1.0, 0.0, 0.0, 0.0), q1=(1.0, 0.0, 0.0, 0.0), t: float = 0.5,
                  *, preset: str | None = None, samples: int = 501) -> None:
-        a, n0 = _validated(q0, "q0")
-        b, n1 = _validated(q1, "q1")
+        a, n0, r0 = _validated(q0, "q0")
+        b, n1, r1 = _validated(q1, "q1")
         self.events = Events()
-        self._ends = Endpoints(a, b, n0, n1, preset)
+        self._ends = Endpoints(a, b, n0, n1, preset, r0, r1)
         self._t = float(as_parameter(t))
         self._samples = samples
         self._undo: list[Endpoints] = []
@@ -132,6 +147,10 @@ class LessonState:
     def endpoint(self, which: int) -> np.ndarray:
         return self.q0 if which == 0 else self.q1
 
+    def entered(self, which: int) -> np.ndarray:
+        """Components of endpoint ``which`` exactly as entered (w, x, y, z)."""
+        return self._ends.entered(which).copy()
+
     def entered_norm(self, which: int) -> float:
         return self._ends.norm0 if which == 0 else self._ends.norm1
 
@@ -143,13 +162,13 @@ class LessonState:
         """Set endpoint 0 or 1 from (w, x, y, z) ``q``; ValueError keeps the state."""
         if which not in (0, 1):
             raise ValueError(f"which must be 0 or 1, got {which!r}")
-        unit, n = _validated(q, f"q{which}")
-        self._apply(self._ends.with_endpoint(which, unit, n))
+        unit, n, raw = _validated(q, f"q{which}")
+        self._apply(self._ends.with_endpoint(which, unit, n, raw))
 
     def set_endpoints(self, q0, q1, *, preset: str | None = None) -> None:
-        a, n0 = _validated(q0, "q0")
-        b, n1 = _validated(q1, "q1")
-        self._apply(Endpoints(a, b, n0, n1, preset))
+        a, n0, r0 = _validated(q0, "q0")
+        b, n1, r1 = _validated(q1, "q1")
+        self._apply(Endpoints(a, b, n0, n1, preset, r0, r1))
 
     def load_preset(self, name: str) -> None:
         p = presets.get(name)
@@ -157,10 +176,12 @@ class LessonState:
 
     def negate(self, which: int) -> None:
         """Store ``-q`` for endpoint ``which``: the same rotation, the other hemisphere."""
+        if which not in (0, 1):
+            raise ValueError(f"which must be 0 or 1, got {which!r}")
         ends = self._ends
         q = ends.q0 if which == 0 else ends.q1
         n = ends.norm0 if which == 0 else ends.norm1
-        self._apply(ends.with_endpoint(which, -q, n))
+        self._apply(ends.with_endpoint(which, -q, n, -ends.entered(which)))
 
     def _apply(self, ends: Endpoints, *, record: bool = True) -> None:
         if record:
@@ -248,8 +269,8 @@ class LessonState:
             "format": SESSION_FORMAT,
             "version": 1,
             "order": "wxyz",
-            "q0": (e.q0 * e.norm0).tolist(),
-            "q1": (e.q1 * e.norm1).tolist(),
+            "q0": e.entered(0).tolist(),
+            "q1": e.entered(1).tolist(),
             "preset": e.preset,
             "t": self._t,
             "chain_family": self.chain_family,
@@ -266,23 +287,27 @@ class LessonState:
         for key in ("q0", "q1", "t"):
             if key not in data:
                 raise ValueError(f"session is missing the field {key!r}")
-        a, n0 = _validated(data["q0"], "session q0")
-        b, n1 = _validated(data["q1"], "session q1")
+        a, n0, r0 = _validated(data["q0"], "session q0")
+        b, n1, r1 = _validated(data["q1"], "session q1")
         t = float(as_parameter(data["t"], "session t"))
         family = data.get("chain_family", "slerp")
         if family not in CHAIN_FAMILIES:
             raise ValueError(f"session chain_family must be one of {CHAIN_FAMILIES}")
         visible = data.get("visible", {})
-        if not isinstance(visible, dict) or any(k not in METHODS for k in visible):
+        if (not isinstance(visible, dict) or any(k not in METHODS for k in visible)
+                or not all(isinstance(v, bool) for v in visible.values())):
             raise ValueError(f"session visible must map method names {METHODS} to booleans")
+        root_only = data.get("root_only", False)
+        if not isinstance(root_only, bool):
+            raise ValueError(f"session root_only must be true or false, got {root_only!r}")
         preset = data.get("preset")
         if preset is not None and preset not in presets.names():
             preset = None
         # Everything validated: now apply, so a bad file changes nothing.
         self.chain_family = family
-        self.root_only = bool(data.get("root_only", False))
-        self.visible.update({k: bool(v) for k, v in visible.items()})
-        self._apply(Endpoints(a, b, n0, n1, preset))
+        self.root_only = root_only
+        self.visible.update(visible)
+        self._apply(Endpoints(a, b, n0, n1, preset, r0, r1))
         self._t = t
         self._at_t = None
         self.events.emit("t")

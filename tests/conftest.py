@@ -36,10 +36,7 @@ def _start_xvfb() -> None:
     read_fd, write_fd = os.pipe()
     # -displayfd makes Xvfb pick a free display and tell us which.
     _xvfb = subprocess.Popen(
-        # -terminate: the server exits by itself when its last client (Qt, at
-        # interpreter exit) disconnects.
-        [exe, "-displayfd", str(write_fd), "-screen", "0", "1920x1200x24", "-nolisten", "tcp",
-         "-terminate"],
+        [exe, "-displayfd", str(write_fd), "-screen", "0", "1920x1200x24", "-nolisten", "tcp"],
         pass_fds=(write_fd,),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -8,6 +8,8 @@ import sys
 __all__ = ["add_parser", "run"]
 
 PROG = "quatlab curves"
+#: Far beyond what a plot shows; keeps a typo from exhausting memory.
+MAX_SAMPLES = 1_000_000
 
 
 def add_parser(subparsers):
@@ -49,8 +51,8 @@ def run(args) -> int:
         if args.q0 is None or args.q1 is None:
             return fail(PROG, "both --q0 W X Y Z and --q1 W X Y Z are required (or --preset NAME)")
         q0, q1 = args.q0, args.q1
-    if args.samples < 2:
-        return fail(PROG, f"--samples must be at least 2, got {args.samples}")
+    if not 2 <= args.samples <= MAX_SAMPLES:
+        return fail(PROG, f"--samples must be between 2 and {MAX_SAMPLES:,}, got {args.samples}")
     try:
         curves = compute_curves(q0, q1, samples=args.samples)
     except ValueError as exc:

@@ -89,6 +89,10 @@ def run(args) -> int:
             return fail(PROG, str(exc))
     win.show_view(args.view)
     img = render_window(win, size)
+    if (img.width(), img.height()) != size:
+        hint = win.minimumSizeHint()
+        return fail(PROG, f"--size {size[0]}x{size[1]} is smaller than the window can be "
+                          f"({hint.width()}x{hint.height()} at least)")
     buf = QtCore.QBuffer()
     buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
     img.save(buf, "PNG")

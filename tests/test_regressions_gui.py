@@ -1,0 +1,152 @@
+"""Regression tests for app bugs found by the GUI/CLI suite and fixed.
+
+|q| as entered for 1e200 / 1e-160 input, --samples cap, screenshot --size below
+the window's minimum, ping-pong direction leaking into other modes, negate(2),
+and non-boolean session flags.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PyQt6 import QtCore, QtGui, QtWidgets
+
+import quatlab.app.window as window_module
+from quatlab.app.state import LessonState
+from quatlab.app.window import MainWindow
+
+Qt = QtCore.Qt
+
+
+def _build(qtbot, monkeypatch, *, all_views=False, size=(1400, 900)):
+    if not all_views:
+        monkeypatch.setattr(window_module, "_view_modules", lambda: [], raising=False)
+    win = MainWindow(LessonState.from_preset("negated-20", t=0.5))
+    qtbot.addWidget(win)
+    win.resize(*size)
+    win.show()
+    qtbot.waitExposed(win)
+    QtWidgets.QApplication.processEvents()
+    return win
+
+
+def qimage_rgb(img: QtGui.QImage) -> np.ndarray:
+    img = img.convertToFormat(QtGui.QImage.Format.Format_RGBA8888)
+    ptr = img.constBits()
+    ptr.setsize(img.sizeInBytes())
+    arr = np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine() // 4, 4)
+    return arr[:, : img.width(), :3].copy()
+
+
+def run_cli(*args, timeout=60):
+    return subprocess.run([sys.executable, "-m", "quatlab.app", *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+# --------------------------------------------------------------------------- 2. huge components
+
+
+@pytest.mark.parametrize(
+    ("entered", "unit", "norm"),
+    [((1e200, 1e200, 0, 0), (2 ** -0.5, 2 ** -0.5, 0, 0), 2 ** 0.5 * 1e200),
+     ((1e-160, 0, 0, 0), (1, 0, 0, 0), 1e-160),
+     ((0, 0, 3e-170, 4e-170), (0, 0, 0.6, 0.8), 5e-170)],
+)
+def test_state_keeps_the_entered_norm_of_huge_and_tiny_input(entered, unit, norm):
+    """Finite, non-zero input is normalized and |q| as entered is what was typed.
+    (83e087f stopped 1e200 from becoming (0, 0, 0, 0), but as_quaternion(normalized=False)
+    now rescales by the largest component, so the state reports |q| = 1.41421.)"""
+    s = LessonState()
+    s.set_endpoint(0, entered)
+    np.testing.assert_allclose(s.q0, unit, atol=1e-15)
+    assert s.entered_norm(0) == pytest.approx(norm, rel=1e-12, abs=0)
+    # The session stores the quaternion as entered.
+    np.testing.assert_allclose(s.to_session()["q0"], entered, rtol=1e-12)
+
+
+def test_typing_a_huge_component_shows_it_as_typed(qtbot, monkeypatch):
+    """Typing 1e200 into q0's x field: q0 becomes (0, 1, 0, 0) and the fields and the
+    |q| label must show what was typed, not a rescaled copy."""
+    win = _build(qtbot, monkeypatch)
+    ed = win.editors[0]
+    edit = ed.components[1]
+    edit.selectAll()
+    qtbot.keyClicks(edit, "1e200")
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    np.testing.assert_allclose(win.state.q0, [0, 1, 0, 0], atol=1e-15)
+    assert float(ed.components[1].text()) == pytest.approx(1e200, rel=1e-4)
+    assert float(ed.components[0].text()) == pytest.approx(1.0, rel=1e-4)
+    assert "e+200" in ed.norm_label.text()
+
+
+# --------------------------------------------------------------------------- 3. CLI
+
+
+def test_cli_curves_huge_samples_is_one_line_not_a_traceback():
+    proc = run_cli("curves", "--preset", "half-turn", "--samples", "100000000000")
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 2
+    assert len(proc.stderr.splitlines()) == 1 and "--samples" in proc.stderr
+
+
+def test_cli_screenshot_size_is_honoured_or_refused(qapp, tmp_path):
+    """--size 900x640 is accepted (>= 200x200) but the PNG comes out 1309x640: the
+    window cannot be narrower than its minimum size."""
+    out = tmp_path / "s.png"
+    proc = run_cli("screenshot", "-o", str(out), "--size", "900x640", timeout=120)
+    if proc.returncode == 2:  # refused: one line naming --size, nothing written
+        assert len(proc.stderr.splitlines()) == 1 and "--size" in proc.stderr
+        assert not out.exists()
+        return
+    assert proc.returncode == 0, proc.stderr
+    img = QtGui.QImage(str(out))
+    assert (img.width(), img.height()) == (900, 640)
+
+
+# --------------------------------------------------------------------------- 4. playback
+
+
+@pytest.mark.parametrize("mode", ["loop", "once"])
+def test_play_forward_after_a_ping_pong_bounce(qtbot, monkeypatch, mode):
+    """After a bounce in ping-pong, switching to loop (or once) keeps the backward
+    direction: t runs down and then sticks at 0 while 'playing'."""
+    monkeypatch.setattr(window_module, "_view_modules", lambda: [], raising=False)
+    win = MainWindow(LessonState.from_preset("negated-20", t=0.9))
+    qtbot.addWidget(win)
+    sc = win.lesson.scrubber
+    sc.mode.setCurrentText("ping-pong")
+    sc.advance(0.5)                       # bounces at 1: now going down
+    assert win.state.t == pytest.approx(0.85)
+    sc.mode.setCurrentText(mode)
+    win.state.set_t(0.2)
+    sc.advance(0.5)
+    assert win.state.t == pytest.approx(0.45), f"{mode} mode must play forward"
+
+
+# --------------------------------------------------------------------------- 5. model
+
+
+def test_negate_validates_which():
+    s = LessonState.from_preset("negated-20")
+    q1 = s.q1
+    with pytest.raises(ValueError, match="which"):
+        s.negate(2)
+    np.testing.assert_array_equal(s.q1, q1)
+    assert not s.can_undo
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("root_only", "false"), ("visible", {"naive_nlerp": "no"}), ("root_only", [0])],
+)
+def test_apply_session_refuses_non_boolean_options(field, value):
+    data = LessonState.from_preset("quarter-turn").to_session()
+    data[field] = value
+    s = LessonState.from_preset("negated-20")
+    before = s.to_session()
+    with pytest.raises(ValueError, match=field):
+        s.apply_session(data)
+    assert s.to_session() == before
