@@ -19,7 +19,7 @@ import numpy as np
 
 from quatlab.math.curves import Curves
 
-__all__ = ["explain", "NEAR_ZERO_DOT"]
+__all__ = ["explain", "explain_at_t", "NEAR_ZERO_DOT"]
 
 #: |dot| below this (and not exactly 0) is called "a rounding error away from 0".
 NEAR_ZERO_DOT = 1e-6
@@ -30,7 +30,11 @@ def _deg(x: float) -> str:
 
 
 def explain(state) -> list[str]:
-    """Paragraphs (HTML) explaining the current endpoints and t of ``state``."""
+    """Paragraphs (HTML) explaining the current endpoints of ``state``.
+
+    They depend on the endpoints only, so the panel is not re-laid out on every
+    step of t (the readouts table carries the values at t).
+    """
     d = state.dot
     short = state.angle
     curves: Curves = state.curves
@@ -83,10 +87,18 @@ def explain(state) -> list[str]:
             f"{np.degrees(sn.max()):.1f} °/t (×{ratio:.3f}); SLERP walks the arc itself at "
             f"a constant {np.degrees(short):.1f} °/t."
         )
+    return paras
+
+
+def explain_at_t(state) -> str:
+    """One sentence (HTML) on where each method has taken the joint at the current t.
+
+    Kept apart from :func:`explain` so that scrubbing updates a small label
+    instead of re-laying out the whole explanation.
+    """
     at = state.at_t()
     rows = []
     for m in ("naive_nlerp", "shortest_nlerp", "naive_slerp", "shortest_slerp"):
         a = at[m].angle_deg[0]
         rows.append(f"{at[m].label}: {'—' if not np.isfinite(a) else f'{a:.1f}°'}")
-    paras.append(f"At <b>t = {state.t:.3f}</b> the joint has swept " + "; ".join(rows) + ".")
-    return paras
+    return f"At <b>t = {state.t:.3f}</b> the joint has swept " + "; ".join(rows) + "."

@@ -21,7 +21,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app import presets
 from quatlab.app.endpoint_editor import EndpointEditor
-from quatlab.app.explain import explain
+from quatlab.app.explain import explain, explain_at_t
 from quatlab.app.readouts import Readouts
 from quatlab.app.scrubber import Scrubber
 from quatlab.app.state import LessonState
@@ -149,6 +149,8 @@ class LessonView(QtWidgets.QWidget):
         split.addWidget(self.plots)
         split.setStretchFactor(0, 5)
         split.setStretchFactor(1, 4)
+        # The chains need height to read (they curl in 3D); the plots need ~300 px.
+        split.setSizes([440, 330])
         split.setChildrenCollapsible(False)
         layout.addWidget(split, 1)
 
@@ -270,7 +272,19 @@ class MainWindow(QtWidgets.QMainWindow):
         split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         split.addWidget(left_scroll)
         split.addWidget(self.tabs)
-        split.addWidget(self.explanation)
+        self.explanation_t = QtWidgets.QLabel()
+        self.explanation_t.setObjectName("explanation_t")
+        self.explanation_t.setWordWrap(True)
+        self.explanation_t.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.explanation_t.setContentsMargins(6, 4, 6, 6)
+        self.explanation_t.setStyleSheet("background: white;")
+        right = QtWidgets.QWidget()
+        rl = QtWidgets.QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.setSpacing(0)
+        rl.addWidget(self.explanation, 1)
+        rl.addWidget(self.explanation_t)
+        split.addWidget(right)
         split.setStretchFactor(0, 0)
         split.setStretchFactor(1, 1)
         split.setStretchFactor(2, 0)
@@ -280,7 +294,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
         self._build_menus()
         self.state.events.connect("endpoints", self._on_endpoints)
-        self.state.events.connect("t", self._refresh_explanation)
+        self.state.events.connect("t", self._refresh_explanation_t)
         self._on_endpoints()
 
     # ------------------------------------------------------------------ menus
@@ -367,6 +381,10 @@ class MainWindow(QtWidgets.QMainWindow):
         idx = self.preset_box.findData(self.state.preset)
         self.preset_box.setCurrentIndex(max(idx, 0))
         self._refresh_explanation()
+        self._refresh_explanation_t()
+
+    def _refresh_explanation_t(self) -> None:
+        self.explanation_t.setText(explain_at_t(self.state))
 
     def _refresh_explanation(self) -> None:
         self.explanation.setHtml(
