@@ -293,6 +293,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.status = self.statusBar()
 
         self._build_menus()
+        self.setAcceptDrops(True)
         self.state.events.connect("endpoints", self._on_endpoints)
         self.state.events.connect("t", self._refresh_explanation_t)
         self._on_endpoints()
@@ -312,6 +313,8 @@ class MainWindow(QtWidgets.QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         f = bar.addMenu("&File")
+        self._action(f, "Open keyframes…", self.open_keyframes_dialog, "Ctrl+K",
+                     "Open a glTF, GLB, CSV or JSON keyframe file and audit its rotations")
         self._action(f, "Open session…", self.open_session, "Ctrl+O",
                      "Restore endpoints, t and options from a session JSON file")
         self._action(f, "Save session as…", self.save_session, "Ctrl+S",
@@ -463,6 +466,44 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         self.status.showMessage(f"Screenshot saved to {path}", 5000)
 
+    # ------------------------------------------------------------------ keyframes
+    def open_keyframes(self, path: str | os.PathLike, order: str | None = None) -> None:
+        """Load a keyframe file into the Keyframes tab and show it.
+
+        Raises the loader's error (it names the file and the problem); the
+        previously loaded file stays.
+        """
+        view = self.views.get("keyframes")
+        if view is None:
+            raise ValueError("this build has no keyframes view")
+        view.open(path, order)
+        self.show_view("keyframes")
+        self.status.showMessage(f"Opened {path}", 5000)
+
+    def open_keyframes_dialog(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(
+            self, "Open keyframes", "", "Keyframes (*.gltf *.glb *.csv *.json);;All files (*)")
+        if path:
+            self._open_keyframes_reporting(path)
+
+    def _open_keyframes_reporting(self, path: str) -> bool:
+        try:
+            self.open_keyframes(path)
+        except (OSError, ValueError) as exc:
+            self._error(f"Could not open {Path(path).name}", exc)
+            return False
+        return True
+
+    def dragEnterEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        if ev.mimeData().hasUrls() and any(u.isLocalFile() for u in ev.mimeData().urls()):
+            ev.acceptProposedAction()
+
+    def dropEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        files = [u.toLocalFile() for u in ev.mimeData().urls() if u.isLocalFile()]
+        if files:
+            ev.acceptProposedAction()
+            self._open_keyframes_reporting(files[0])
+
     def show_view(self, name: str) -> None:
         for i in range(self.tabs.count()):
             if self.tabs.widget(i).objectName() == name:
@@ -483,6 +524,11 @@ def run_window(file: str | None = None, preset: str | None = None, t: float | No
         return fail("quatlab", str(exc))
     win = MainWindow(state)
     if file:
-        return fail("quatlab", "opening keyframe files is not available yet")
+        try:
+            win.open_keyframes(file)
+        except (OSError, ValueError) as exc:
+            # Started from a desktop there may be no terminal: say it in both.
+            win._error(f"Could not open {Path(file).name}", exc)
+            return fail("quatlab", str(exc))
     win.show()
     return app.exec()
