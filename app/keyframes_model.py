@@ -1,0 +1,476 @@
+"""The keyframe debugger's model: a loaded file, its audit, sign fixes with undo, selection. No Qt.
+
+:class:`KeyframesModel` is what the "Keyframes" tab (:mod:`quatlab.app.keyframes_view`)
+shows and edits, usable and testable without a display. It holds
+
+* the loaded :class:`~quatlab.app.keyframes.KeyframeFile` (a failed load
+  keeps the previous one: :meth:`KeyframesModel.load` raises and changes
+  nothing),
+* the *current* tracks, which start as the file's and change only through
+  "fix signs" (:func:`~quatlab.app.keyframes.fix_track`, one track or all),
+  each fix one undoable step,
+* the audit of the current tracks (:func:`~quatlab.app.keyframes.audit_track`)
+  and per-segment numbers (:class:`Segments`),
+* the selected track and segment. Selecting a segment loads its two keys
+  into the two-key lesson (a :class:`~quatlab.app.state.LessonState`) with t
+  at :data:`TROUBLE_T`, so the student sees the wrong turn itself.
+
+Events (:class:`~quatlab.app.state.Events`): ``"file"`` (another file: all
+of it changed), ``"tracks"`` (keys changed by a fix, undo or redo),
+``"selection"`` and ``"message"`` (:attr:`KeyframesModel.message` changed).
+
+Examples
+--------
+>>> from quatlab.app.keyframes import Track
+>>> import numpy as np
+>>> c = np.sqrt(0.5)
+>>> m = KeyframesModel()
+>>> m.set_tracks([Track(times=[0, 1], values=[[1, 0, 0, 0], [-c, 0, 0, -c]])])
+>>> m.segments(0).flags
+(('sign_flip',),)
+>>> m.fix_signs()
+1
+>>> m.segments(0).flags
+((),)
+>>> m.undo()
+>>> m.segments(0).flags
+(('sign_flip',),)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from quatlab.app.keyframes import (
+    KeyframeFile,
+    KeyframeFileError,
+    Track,
+    audit_track,
+    fix_track,
+    format_keys,
+    load_keyframes,
+)
+from quatlab.app.state import Events, LessonState
+from quatlab.math import audit as A
+from quatlab.math.curves import path_angle
+from quatlab.math.quaternion import angle_between, as_quaternion
+
+__all__ = [
+    "KeyframesModel",
+    "Segments",
+    "Message",
+    "TROUBLE_T",
+    "SEGMENT_KINDS",
+    "KEY_KINDS",
+    "BROKEN_KEY_KINDS",
+    "severity",
+    "describe_kinds",
+]
+
+#: Where a selected segment puts the lesson's t: for a sign flip the midpoint
+#: is where naive NLERP is farthest off the short arc (170 deg instead of 10
+#: for the negated-20 preset), and for a half turn where the two arcs part.
+TROUBLE_T = 0.5
+
+#: Finding kinds that describe a segment (keys i and i + 1) ...
+SEGMENT_KINDS = ("time_order", "sign_flip", "half_turn")
+#: ... and those that describe one key.
+KEY_KINDS = ("zero", "non_finite", "non_unit")
+#: Key findings that leave the segments beside the key without a rotation
+#: to blend (non_unit keys still rotate: players normalize or nearly so).
+BROKEN_KEY_KINDS = ("zero", "non_finite")
+
+
+def severity(kinds) -> str | None:
+    """How a segment with these flag kinds is highlighted: ``"sign_flip"``, ``"warning"`` or None.
+
+    A sign flip is the wrong turn this tool is about; a half turn, times out
+    of order or a broken key beside the segment make it unreliable in other
+    ways; a key that is merely not unit length does not change the turn.
+
+    >>> severity(["half_turn"]), severity(["non_unit"]), severity(["sign_flip", "non_unit"])
+    ('warning', None, 'sign_flip')
+    """
+    kinds = set(kinds)
+    if "sign_flip" in kinds:
+        return "sign_flip"
+    if kinds & {"half_turn", "time_order", *BROKEN_KEY_KINDS}:
+        return "warning"
+    return None
+
+
+def describe_kinds(kinds) -> str:
+    """Finding kinds counted, for a table cell.
+
+    >>> describe_kinds(["sign_flip", "non_unit", "sign_flip"])
+    '2 sign flip, 1 non unit'
+    """
+    counts = Counter(kinds)
+    return ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in counts.items())
+
+
+@dataclasses.dataclass(frozen=True)
+class Message:
+    """The model's last status line; ``error`` when something was refused."""
+
+    text: str
+    error: bool = False
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Segments:
+    """Per-segment numbers of one track; entry ``i`` is the segment from key i to key i + 1.
+
+    Angles are in degrees and NaN where a key of the segment is zero or not
+    finite (no rotation to measure). ``naive_deg`` is the rotation swept by
+    blending the stored components (:func:`quatlab.math.curves.path_angle`:
+    ``360 - shortest`` when ``dot < 0``), ``shortest_deg`` the angle between
+    the two rotations (:func:`quatlab.math.quaternion.angle_between`).
+    """
+
+    t0: np.ndarray
+    t1: np.ndarray
+    #: Dot product of the normalized keys (the audit's), NaN where undefined.
+    dot: np.ndarray
+    naive_deg: np.ndarray
+    shortest_deg: np.ndarray
+    #: Finding kinds per segment: its own (sign_flip, half_turn, time_order),
+    #: then those of its two keys (zero, non_finite, non_unit).
+    flags: tuple[tuple[str, ...], ...]
+    #: The findings behind ``flags``, per segment, for their explanations.
+    findings: tuple[tuple, ...]
+    #: Keys with a key finding, ``(N,)`` bool.
+    key_flagged: np.ndarray
+    #: :func:`severity` of each segment, ``""`` for none: an array, so views
+    #: can pick the highlighted segments of a long track without a loop.
+    levels: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.t0)
+
+    def severity(self, i: int) -> str | None:
+        return str(self.levels[i]) or None
+
+    def flag_text(self, i: int) -> str:
+        """Human flags of segment ``i``, e.g. ``"sign flip; non unit q3"``."""
+        own = [f.kind.replace("_", " ") for f in self.findings[i] if f.kind in SEGMENT_KINDS]
+        keys = [f"{f.kind.replace('_', ' ')} q{f.keys[0]}" for f in self.findings[i]
+                if f.kind in KEY_KINDS]
+        return "; ".join(own + keys)
+
+
+def _segments(track: Track, findings) -> Segments:
+    n = len(track)
+    count = max(n - 1, 0)
+    audit = A.audit_keys(track.values)
+    valid = audit.valid[:-1] & audit.valid[1:] if n else np.zeros(0, dtype=bool)
+    naive = np.full(count, np.nan)
+    short = np.full(count, np.nan)
+    if valid.any():
+        # Only segments between rotating keys: as_quaternion (inside both angle
+        # functions) rightly refuses zero and NaN keys. Normalizing first also
+        # keeps path_angle's norm from overflowing on keys like 1e200.
+        a = as_quaternion(track.values[:-1][valid], "q_i")
+        b = as_quaternion(track.values[1:][valid], "q_i+1")
+        naive[valid] = np.degrees(path_angle(a, b))
+        short[valid] = np.degrees(angle_between(a, b))
+    per_segment: list[list] = [[] for _ in range(count)]
+    key_flagged = np.zeros(n, dtype=bool)
+    for f in findings:
+        if f.kind in SEGMENT_KINDS:
+            per_segment[f.keys[0]].append(f)
+        else:
+            k = f.keys[0]
+            key_flagged[k] = True
+            # A key finding concerns both segments that use the key.
+            for s in (k - 1, k):
+                if 0 <= s < count:
+                    per_segment[s].append(f)
+    levels = np.full(count, "", dtype=object)
+    for i, fs in enumerate(per_segment):
+        if fs:
+            # The segment's own findings first, then its keys', as flag_text lists them.
+            fs.sort(key=lambda f: (f.kind not in SEGMENT_KINDS, f.keys))
+            levels[i] = severity(f.kind for f in fs) or ""
+    return Segments(
+        t0=track.times[:-1].copy(),
+        t1=track.times[1:].copy(),
+        dot=np.asarray(audit.dots, dtype=float).copy(),
+        naive_deg=naive,
+        shortest_deg=short,
+        flags=tuple(tuple(f.kind for f in fs) for fs in per_segment),
+        findings=tuple(tuple(fs) for fs in per_segment),
+        key_flagged=key_flagged,
+        levels=levels.astype(str) if count else np.zeros(0, dtype=str),
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class _Step:
+    """One undoable change: the tracks before it and what it was, for messages."""
+
+    tracks: tuple[Track, ...]
+    what: str
+
+
+class KeyframesModel:
+    """The Keyframes tab's state; see the module docstring.
+
+    Parameters
+    ----------
+    lesson : LessonState, optional
+        The two-key lesson that :meth:`select_segment` loads the keys into.
+    """
+
+    def __init__(self, lesson: LessonState | None = None) -> None:
+        self.events = Events()
+        self.lesson = lesson
+        self.file: KeyframeFile | None = None
+        self._tracks: tuple[Track, ...] = ()
+        self._undo: list[_Step] = []
+        self._redo: list[_Step] = []
+        # Audits and segment tables per Track object (tracks are immutable and
+        # compare by identity), so undo and redo never recompute them.
+        self._findings: dict[Track, tuple] = {}
+        self._segments: dict[Track, Segments] = {}
+        self.selected_track: int | None = None
+        self.selected_segment: int | None = None
+        self.message = Message("Open a glTF, GLB, CSV or JSON keyframe file to audit its "
+                               "rotation tracks.")
+
+    # ------------------------------------------------------------------ loading
+    def load(self, path, order: str | None = None) -> KeyframeFile:
+        """Load a keyframe file (see :func:`~quatlab.app.keyframes.load_keyframes`).
+
+        Raises :class:`KeyframeFileError` (or OSError) and keeps the file
+        shown so far, with an error :attr:`message` saying so.
+        """
+        try:
+            keyframes = load_keyframes(path, order=order)
+        except (KeyframeFileError, OSError) as exc:
+            kept = f" Still showing {self.file.path.name}." if self.file else ""
+            self._say(f"Not opened: {exc}.{kept}", error=True)
+            raise
+        self.file = keyframes
+        self._install(keyframes.tracks)
+        self._say(f"Opened {keyframes.path.name}: {self.summary()}")
+        return keyframes
+
+    def set_tracks(self, tracks) -> None:
+        """Show ``tracks`` without a file (scripts and tests); export needs a file."""
+        self.file = None
+        self._install(tuple(tracks))
+        self._say(self.summary())
+
+    def _install(self, tracks) -> None:
+        self._tracks = tuple(tracks)
+        self._undo.clear()
+        self._redo.clear()
+        self._findings.clear()
+        self._segments.clear()
+        flagged = [i for i in range(len(self._tracks)) if self.findings(i)]
+        # Start on the first track with something to see.
+        self.selected_track = (flagged or list(range(len(self._tracks))) or [None])[0]
+        self.selected_segment = None
+        self.events.emit("file")
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def tracks(self) -> tuple[Track, ...]:
+        """The current tracks: the file's, with any sign fixes applied."""
+        return self._tracks
+
+    @property
+    def modified(self) -> bool:
+        """True when the current tracks differ from the loaded ones (fixes not undone)."""
+        return self.file is not None and any(
+            a is not b for a, b in zip(self._tracks, self.file.tracks, strict=True))
+
+    def findings(self, track: int) -> tuple:
+        t = self._tracks[track]
+        if t not in self._findings:
+            self._findings[t] = tuple(audit_track(t))
+        return self._findings[t]
+
+    def segments(self, track: int) -> Segments:
+        t = self._tracks[track]
+        if t not in self._segments:
+            self._segments[t] = _segments(t, self.findings(track))
+        return self._segments[t]
+
+    def summary(self) -> str:
+        """One line: how many tracks, how many with findings, findings by kind."""
+        n = len(self._tracks)
+        if not n:
+            return "no rotation tracks"
+        kinds = [f.kind for i in range(n) for f in self.findings(i)]
+        flagged = sum(1 for i in range(n) if self.findings(i))
+        head = f"{n} rotation track{'s' if n != 1 else ''}"
+        if not kinds:
+            return f"{head}, no findings"
+        return f"{head}, {flagged} with findings ({describe_kinds(kinds)})"
+
+    # ------------------------------------------------------------------ selection
+    def select_track(self, index: int | None) -> None:
+        if index is not None and not 0 <= index < len(self._tracks):
+            raise IndexError(f"track {index} out of range (0..{len(self._tracks) - 1})")
+        if index != self.selected_track:
+            self.selected_track = index
+            self.selected_segment = None
+            self.events.emit("selection")
+
+    def segment_keys(self, segment: int, track: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Keys ``segment`` and ``segment + 1`` of a track (default: the selected), (w, x, y, z)."""
+        t = self._tracks[self.selected_track if track is None else track]
+        if not 0 <= segment < len(t) - 1:
+            raise IndexError(f"segment {segment} out of range (0..{len(t) - 2})")
+        return t.values[segment].copy(), t.values[segment + 1].copy()
+
+    def select_segment(self, index: int | None) -> bool:
+        """Select a segment of the selected track and show its keys in the lesson.
+
+        The lesson gets ``q0, q1 = key i, key i + 1`` as stored (sign
+        included: that is the point) and ``t = TROUBLE_T``. Returns True when
+        the lesson shows the segment; False (with an error message, the
+        selection kept) when a key has no rotation, or when there is no lesson.
+        """
+        if self.selected_track is None:
+            return False
+        if index is not None:
+            self.segment_keys(index)  # range check before anything changes
+        if index != self.selected_segment:
+            self.selected_segment = index
+            self.events.emit("selection")
+        if index is None or self.lesson is None:
+            return False
+        q0, q1 = self.segment_keys(index)
+        lesson = self.lesson
+        # A repeated click on the same segment must not stack identical
+        # entries on the lesson's undo history.
+        if not (np.array_equal(lesson.entered(0), q0) and np.array_equal(lesson.entered(1), q1)):
+            try:
+                lesson.set_endpoints(q0, q1)
+            except ValueError as exc:
+                self._say(f"Segment {index}→{index + 1} cannot be shown in the lesson: {exc}.",
+                          error=True)
+                return False
+        lesson.set_t(TROUBLE_T)
+        self._say(self._segment_message(index))
+        return True
+
+    def _segment_message(self, i: int) -> str:
+        track = self._tracks[self.selected_track]
+        seg = self.segments(self.selected_track)
+        text = (f"Segment {i}→{i + 1} of {track.label} is in the lesson: q0 = key {i}, "
+                f"q1 = key {i + 1} as stored (dot {seg.dot[i]:.4g}), t = {TROUBLE_T}.")
+        if track.interpolation != "LINEAR":
+            # The lesson blends with NLERP and SLERP only.
+            text += (f" This track is {track.interpolation}: the lesson shows how a runtime "
+                     f"blending the two keys would turn, not the file's own interpolation.")
+        return text
+
+    # ------------------------------------------------------------------ fixing
+    def fix_signs(self, track: int | None = None) -> int:
+        """Make key signs continuous in one track (``track``) or in all (None); one undo step.
+
+        Returns the number of keys negated (0: nothing to do, no undo step).
+        """
+        indices = range(len(self._tracks)) if track is None else [track]
+        new = list(self._tracks)
+        negated = 0
+        changed: list[str] = []
+        for i in indices:
+            fix = fix_track(self._tracks[i])
+            if fix.flipped.size:
+                new[i] = fix.fixed
+                negated += int(fix.flipped.size)
+                changed.append(f"{fix.fixed.label}: negated key {format_keys(fix.flipped)}")
+        scope = "all tracks" if track is None else self._tracks[track].label
+        if not negated:
+            self._say(f"Signs already continuous in {scope}: nothing to fix.")
+            return 0
+        what = f"fix signs of {scope}"
+        self._push(_Step(self._tracks, what), tuple(new))
+        # The lesson keeps the keys it was given; say how to see the fixed ones.
+        again = (" Select the segment again to see the fixed keys in the lesson."
+                 if self.selected_segment is not None else "")
+        self._say(f"Fixed signs ({'; '.join(changed)}); the rotations are unchanged. "
+                  f"Export fixed… writes the copy.{again}")
+        return negated
+
+    def _push(self, step: _Step, tracks: tuple[Track, ...]) -> None:
+        self._undo.append(step)
+        self._redo.clear()
+        self._set_current(tracks)
+
+    def _set_current(self, tracks: tuple[Track, ...]) -> None:
+        self._tracks = tracks
+        self.events.emit("tracks")
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    @property
+    def undo_text(self) -> str | None:
+        return self._undo[-1].what if self._undo else None
+
+    @property
+    def redo_text(self) -> str | None:
+        return self._redo[-1].what if self._redo else None
+
+    def undo(self) -> None:
+        if self._undo:
+            step = self._undo.pop()
+            self._redo.append(_Step(self._tracks, step.what))
+            self._set_current(step.tracks)
+            self._say(f"Undid: {step.what}.")
+
+    def redo(self) -> None:
+        if self._redo:
+            step = self._redo.pop()
+            self._undo.append(_Step(self._tracks, step.what))
+            self._set_current(step.tracks)
+            self._say(f"Redid: {step.what}.")
+
+    # ------------------------------------------------------------------ export
+    def default_export_path(self) -> Path | None:
+        """``NAME.fixed.EXT`` beside the input, a name that is never the input's."""
+        if self.file is None:
+            return None
+        p = self.file.path
+        return p.with_name(f"{p.stem}.fixed{p.suffix}")
+
+    def export(self, out) -> list[Path]:
+        """Write the current tracks to ``out`` (:meth:`KeyframeFile.write_copy`).
+
+        ``out`` must be a new file with the input's extension: the input is
+        never overwritten (also not through a link), and the copy is written
+        atomically. Raises KeyframeFileError (and sets an error message).
+        """
+        if self.file is None:
+            raise KeyframeFileError(out, "no keyframe file is open")
+        try:
+            written = self.file.write_copy(out, self._tracks)
+        except KeyframeFileError as exc:
+            self._say(f"Not exported: {exc}.", error=True)
+            raise
+        names = ", ".join(str(p) for p in written)
+        left = sum(len(self.findings(i)) for i in range(len(self._tracks)))
+        state = "with sign fixes" if self.modified else "unchanged (nothing was fixed)"
+        tail = f" {left} finding{'s' if left != 1 else ''} remain." if left else ""
+        self._say(f"Exported {state} to {names}.{tail}")
+        return written
+
+    # ------------------------------------------------------------------ messages
+    def _say(self, text: str, *, error: bool = False) -> None:
+        self.message = Message(text, error)
+        self.events.emit("message")

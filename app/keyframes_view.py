@@ -1,0 +1,640 @@
+"""The "Keyframes" tab: open a keyframe file, see where rotation keys turn the long way, fix them.
+
+Top to bottom: the file and its tracks (animation, node, interpolation, key
+count, findings), a timeline strip of the selected track (keys as ticks,
+segments as bars, flagged segments in colour, click to select), the
+per-segment table (times, dot, naive and shortest angle, flags), the audit's
+explanation of the selection, and the actions: "Fix signs" for the track or
+for all tracks (undoable with this tab's own Undo and Redo: the window's
+Ctrl+Z belongs to the two-key lesson), "Export fixed…" and "jump to the lesson
+on select".
+
+Selecting a segment loads its two keys, as stored, into the two-key lesson
+with t = 0.5 (:data:`quatlab.app.keyframes_model.TROUBLE_T`), so the lesson's
+chains and plots show the turn a naive runtime makes there. All state lives in
+the Qt-free :class:`~quatlab.app.keyframes_model.KeyframesModel`; this module
+only shows it and forwards the user's actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PyQt6 import QtCore, QtGui, QtWidgets
+
+from quatlab.app.keyframes_model import KeyframesModel, Segments, describe_kinds, severity
+from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS
+
+__all__ = ["VIEW_NAME", "TITLE", "KeyframesView", "Timeline", "HIGHLIGHT", "create"]
+
+VIEW_NAME = "keyframes"
+TITLE = "Keyframes"
+
+#: Bar colour per segment severity (see :func:`quatlab.app.keyframes_model.severity`).
+#: A sign flip takes naive NLERP's vermillion: it is the segment where the
+#: naive methods go the long way. Other trouble is Okabe-Ito orange.
+HIGHLIGHT = {"sign_flip": METHOD_COLORS["naive_nlerp"], "warning": "#E69F00"}
+#: Table row tints for the same severities: light enough to read black text on.
+ROW_TINT = {"sign_flip": "#FBE1D3", "warning": "#FCEFD2"}
+#: Unflagged segments: a quiet grey-blue that no highlight can be mistaken for.
+OK_BAR = "#C5D1DE"
+KEY_TICK = "#404040"
+SELECTED_OUTLINE = "#000000"
+ORDER_CHOICES = (("as declared", None), ("wxyz", "wxyz"), ("xyzw", "xyzw"))
+#: Findings explained in full below the table; a long track's thousand sign
+#: flips would bury the first ones (the table and timeline still show all).
+DETAILS_LIMIT = 30
+
+
+def _num(value: float, spec: str) -> str:
+    return format(value, spec) if np.isfinite(value) else "—"
+
+
+def _dot(value: float) -> str:
+    """A dot product; tiny ones in scientific notation, since their sign is the story.
+
+    >>> _dot(-4.49e-11), _dot(0.70710678), _dot(0.0)
+    ('-4.49e-11', '+0.7071', '+0.0000')
+    """
+    if np.isfinite(value) and 0 < abs(value) < 5e-5:
+        return f"{value:+.3g}"
+    return _num(value, "+.4f")
+
+
+class _Table(QtCore.QAbstractTableModel):
+    """A read-only table whose cells come from functions of the row.
+
+    Lazy on purpose: a track of thousands of keys fills only the rows on
+    screen, where a QTableWidget would build every cell up front.
+    """
+
+    def __init__(self, headers: list[tuple[str, str]], numeric: set[int], parent=None) -> None:
+        super().__init__(parent)
+        self._headers = headers
+        self._numeric = numeric
+        self._rows = 0
+        self._cell: Callable[[int, int], str] = lambda r, c: ""
+        self._tint: Callable[[int], str | None] = lambda r: None
+        self._tip: Callable[[int], str] = lambda r: ""
+
+    def reset(self, rows: int, cell, tint=None, tip=None) -> None:
+        self.beginResetModel()
+        self._rows = rows
+        self._cell = cell
+        self._tint = tint or (lambda r: None)
+        self._tip = tip or (lambda r: "")
+        self.endResetModel()
+
+    def rowCount(self, parent=QtCore.QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else self._rows
+
+    def columnCount(self, parent=QtCore.QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._headers)
+
+    def data(self, index, role=QtCore.Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        r, c = index.row(), index.column()
+        R = QtCore.Qt.ItemDataRole
+        if role == R.DisplayRole:
+            return self._cell(r, c)
+        if role == R.BackgroundRole:
+            tint = self._tint(r)
+            return QtGui.QBrush(QtGui.QColor(tint)) if tint else None
+        if role == R.ToolTipRole:
+            return self._tip(r) or None
+        if role == R.TextAlignmentRole and c in self._numeric:
+            return QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
+        return None
+
+    def headerData(self, section, orientation, role=QtCore.Qt.ItemDataRole.DisplayRole):
+        if orientation != QtCore.Qt.Orientation.Horizontal:
+            return None
+        if role == QtCore.Qt.ItemDataRole.DisplayRole:
+            return self._headers[section][0]
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole:
+            return self._headers[section][1]
+        return None
+
+
+def _table_view(model: _Table, name: str) -> QtWidgets.QTableView:
+    view = QtWidgets.QTableView()
+    view.setObjectName(name)
+    view.setModel(model)
+    view.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().setVisible(False)
+    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
+    view.horizontalHeader().setStretchLastSection(True)
+    view.setWordWrap(False)
+    # Fitting columns to a sample of rows: all 20000 of a long track take half a second.
+    view.horizontalHeader().setResizeContentsPrecision(200)
+    return view
+
+
+class Timeline(pg.PlotWidget):
+    """One track along time: keys as ticks, segments as bars, flagged bars highlighted.
+
+    Emits :attr:`segmentClicked` with the segment index under a left click.
+    """
+
+    segmentClicked = QtCore.pyqtSignal(int)
+
+    #: Bars are drawn in [0, 1] on a hidden y axis; flagged ones are taller.
+    _OK_BAR = (0.35, 0.3)
+    _FLAG_BAR = (0.2, 0.6)
+    #: A click this close (in pixels) to a very short segment still selects it.
+    _CLICK_SLOP_PX = 4
+    #: Key ticks are drawn only while the visible keys are at least this many
+    #: pixels apart: denser ticks merge into a black band that hides the highlights.
+    _TICK_SPACING_PX = 4
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent, background=BACKGROUND)
+        self.setObjectName("timeline")
+        item = self.getPlotItem()
+        item.hideAxis("left")
+        item.setLabel("bottom", "time (s)", color=FOREGROUND)
+        item.hideButtons()
+        item.setMenuEnabled(False)
+        item.setMouseEnabled(x=True, y=False)  # zoom along time only
+        item.setYRange(0.0, 1.0, padding=0.05)
+        # Unflagged segments are one band under everything, and each severity
+        # is one bar item with one brush: per-segment bars and brushes cost
+        # about a second on a 20000-key track.
+        y0, h = self._OK_BAR
+        self._band = pg.BarGraphItem(x0=[0], x1=[1], y0=[y0], height=[h],
+                                     brush=OK_BAR, pen=pg.mkPen(None))
+        # Flagged bars get a one-pixel (cosmetic) outline in their own colour,
+        # so a short segment on a long track still shows as a line.
+        self._flagged = {
+            level: pg.BarGraphItem(x0=[0], x1=[1], y0=[self._FLAG_BAR[0]],
+                                   height=[self._FLAG_BAR[1]], brush=colour,
+                                   pen=pg.mkPen(colour, width=1))
+            for level, colour in HIGHLIGHT.items()}
+        self._ticks = pg.PlotDataItem(connect="pairs", pen=pg.mkPen(KEY_TICK, width=1))
+        self._bad_ticks = pg.PlotDataItem(
+            connect="pairs", pen=pg.mkPen(HIGHLIGHT["warning"], width=3))
+        self._outline = pg.PlotDataItem(pen=pg.mkPen(SELECTED_OUTLINE, width=2))
+        for it in (self._band, *self._flagged.values(), self._ticks, self._bad_ticks,
+                   self._outline):
+            item.addItem(it)
+        self._lo = self._hi = np.zeros(0)
+        self._index = np.zeros(0, dtype=int)
+        self._times = np.zeros(0)
+        self.scene().sigMouseClicked.connect(self._clicked)
+        item.vb.sigXRangeChanged.connect(self._update_ticks)
+        item.vb.sigResized.connect(self._update_ticks)
+        self.setFixedHeight(96)
+
+    @staticmethod
+    def _set_bars(bars: pg.BarGraphItem, lo: np.ndarray, hi: np.ndarray) -> None:
+        # Hidden rather than emptied: pyqtgraph 0.14's BarGraphItem fails on
+        # empty arrays.
+        if len(lo):
+            n = len(lo)
+            y0, h = bars.opts["y0"][0], bars.opts["height"][0]
+            bars.setOpts(x0=lo, x1=hi, y0=np.full(n, y0), height=np.full(n, h))
+        bars.setVisible(bool(len(lo)))
+
+    def set_track(self, times: np.ndarray | None, segments: Segments | None) -> None:
+        """Draw a track (None: nothing)."""
+        item = self.getPlotItem()
+        if times is None or segments is None:
+            times, segments = np.zeros(0), None
+        finite_t = times[np.isfinite(times)]
+        self._times = finite_t
+        if segments is not None and len(segments):
+            ok = np.isfinite(segments.t0) & np.isfinite(segments.t1)
+            # Segments whose times are not finite have no place on the axis;
+            # the table still lists them.
+            self._index = np.flatnonzero(ok)
+            self._lo = np.minimum(segments.t0, segments.t1)[ok]
+            self._hi = np.maximum(segments.t0, segments.t1)[ok]
+            levels = segments.levels[ok]
+            bad = np.flatnonzero(segments.key_flagged & np.isfinite(times))
+            self._bad_ticks.setData(np.repeat(times[bad], 2), np.tile([0.05, 0.95], len(bad)))
+        else:
+            self._index = np.zeros(0, dtype=int)
+            self._lo = self._hi = levels = np.zeros(0)
+            self._bad_ticks.setData([], [])
+        for level, bars in self._flagged.items():
+            self._set_bars(bars, self._lo[levels == level], self._hi[levels == level])
+        span = (finite_t.min(), finite_t.max()) if len(finite_t) > 1 else ()
+        self._set_bars(self._band, np.array(span[:1]), np.array(span[1:]))
+        self._outline.setData([], [])
+        if len(finite_t):
+            lo, hi = float(finite_t.min()), float(finite_t.max())
+            pad = 0.02 * (hi - lo) if hi > lo else 0.5
+            item.setXRange(lo - pad, hi + pad, padding=0)
+        item.setYRange(0.0, 1.0, padding=0.05)
+        self._update_ticks()
+
+    def _update_ticks(self, *_args) -> None:
+        """Ticks for the keys in view, or none while they would be too dense to tell apart."""
+        vb = self.getPlotItem().vb
+        lo, hi = vb.viewRange()[0]
+        t = self._times[(self._times >= lo) & (self._times <= hi)]
+        if len(t) * self._TICK_SPACING_PX > max(vb.width(), 1):
+            t = t[:0]
+        self._ticks.setData(np.repeat(t, 2), np.tile([0.1, 0.9], len(t)))
+
+    def set_selected(self, segment: int | None) -> None:
+        """Outline segment ``segment`` (None: no outline)."""
+        hits = np.flatnonzero(self._index == segment) if segment is not None else []
+        if len(hits) == 0:
+            self._outline.setData([], [])
+            return
+        lo, hi = self._lo[hits[0]], self._hi[hits[0]]
+        self._outline.setData([lo, hi, hi, lo, lo], [0.02, 0.02, 0.98, 0.98, 0.02])
+
+    def segment_at(self, x: float) -> int | None:
+        """The segment drawn at time ``x`` (or within a few pixels of it), if any."""
+        if not len(self._index):
+            return None
+        # Distance from x to each bar, 0 inside it.
+        dist = np.maximum(np.maximum(self._lo - x, x - self._hi), 0.0)
+        best = int(np.argmin(dist))
+        slop = self._CLICK_SLOP_PX * self.getPlotItem().vb.viewPixelSize()[0]
+        return int(self._index[best]) if dist[best] <= slop else None
+
+    def bar_rect(self, segment: int) -> QtCore.QRect:
+        """Where segment ``segment``'s bar is drawn, in this widget's pixels (for tests)."""
+        hit = np.flatnonzero(self._index == segment)[0]
+        vb = self.getPlotItem().vb
+        a = self.mapFromScene(vb.mapViewToScene(QtCore.QPointF(self._lo[hit], 1.0)))
+        b = self.mapFromScene(vb.mapViewToScene(QtCore.QPointF(self._hi[hit], 0.0)))
+        return QtCore.QRect(a, b).normalized()
+
+    def _clicked(self, ev) -> None:
+        if ev.button() != QtCore.Qt.MouseButton.LeftButton:
+            return
+        vb = self.getPlotItem().vb
+        if not vb.sceneBoundingRect().contains(ev.scenePos()):
+            return
+        seg = self.segment_at(vb.mapSceneToView(ev.scenePos()).x())
+        if seg is not None:
+            self.segmentClicked.emit(seg)
+
+
+class KeyframesView(QtWidgets.QWidget):
+    """Shows a :class:`KeyframesModel`; ``jump`` switches to the two-key lesson."""
+
+    TRACK_HEADERS = [
+        ("animation", "glTF animation (name and index)"),
+        ("node", "Target node (name and index)"),
+        ("interpolation", "How the file says to interpolate: LINEAR (SLERP for rotations), "
+                          "STEP or CUBICSPLINE"),
+        ("keys", "Number of rotation keys"),
+        ("findings", "What the audit found (hover a row for the details)"),
+    ]
+    SEGMENT_HEADERS = [
+        ("segment", "Keys i → i+1"),
+        ("t₀ (s)", "Time of key i"),
+        ("t₁ (s)", "Time of key i+1"),
+        ("dot", "dot(q_i, q_i+1) of the normalized keys: negative = opposite hemispheres"),
+        ("naive (°)", "Rotation swept when blending the stored components (naive NLERP/"
+                      "SLERP): 360° − shortest when dot < 0"),
+        ("shortest (°)", "Angle between the two rotations: what a shortest-arc blend turns"),
+        ("flags", "Findings of the segment and of its two keys"),
+    ]
+
+    def __init__(self, model: KeyframesModel, jump: Callable[[], None] | None = None,
+                 open_file: Callable[[], None] | None = None, parent=None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self._jump = jump
+        self._shown_track: object = ()  # the Track object the segment table shows
+        self._syncing = False
+
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.setSpacing(4)
+
+        top = QtWidgets.QHBoxLayout()
+        self.open_button = QtWidgets.QPushButton("Open keyframes…")
+        self.open_button.setObjectName("kf_open")
+        self.open_button.setToolTip("Open a glTF (.gltf, .glb), CSV or JSON keyframe file; "
+                                    "you can also drop a file on the window")
+        # The window's File > Open keyframes (dialog and error box): one place
+        # asks for files and reports what is wrong with them.
+        if open_file is not None:
+            self.open_button.clicked.connect(lambda: open_file())
+        self.open_button.setVisible(open_file is not None)
+        top.addWidget(self.open_button)
+        top.addWidget(QtWidgets.QLabel("CSV/JSON order"))
+        self.order_box = QtWidgets.QComboBox()
+        self.order_box.setObjectName("kf_order")
+        self.order_box.setToolTip("Component order of CSV and JSON tracks that do not declare "
+                                  "it (glTF always stores x, y, z, w)")
+        for text, value in ORDER_CHOICES:
+            self.order_box.addItem(text, value)
+        top.addWidget(self.order_box)
+        self.file_label = QtWidgets.QLabel()
+        self.file_label.setObjectName("kf_file")
+        self.file_label.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        # Wrapping, so a long file name cannot widen the tab.
+        self.file_label.setWordWrap(True)
+        self.file_label.setTextInteractionFlags(
+            QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        top.addWidget(self.file_label, 1)
+        layout.addLayout(top)
+
+        self.track_model = _Table(self.TRACK_HEADERS, {3}, self)
+        self.track_table = _table_view(self.track_model, "kf_tracks")
+        self.track_table.selectionModel().currentRowChanged.connect(self._track_chosen)
+
+        # Only the swatches are coloured: the pale "ok" colour is unreadable as text.
+        self.legend = QtWidgets.QLabel("&nbsp; ".join(
+            f"<span style='color:{c}'>{mark}</span> {t}" for mark, c, t in (
+                ("■", HIGHLIGHT["sign_flip"], "sign flip (naive turns the long way)"),
+                ("■", HIGHLIGHT["warning"], "half turn, time order or broken key"),
+                ("■", OK_BAR, "ok"),
+                ("│", KEY_TICK, "key"),
+            )) + "&nbsp; <i>click a segment to load it</i>")
+        self.legend.setObjectName("kf_legend")
+        self.timeline = Timeline(self)
+        self.timeline.segmentClicked.connect(lambda i: self._segment_chosen(i, jump=True))
+
+        self.segment_model = _Table(self.SEGMENT_HEADERS, {1, 2, 3, 4, 5}, self)
+        self.segment_table = _table_view(self.segment_model, "kf_segments")
+        # Arrow keys browse (each row goes into the lesson, the tab stays); a
+        # click or Enter also jumps to the lesson when the box is ticked.
+        self.segment_table.selectionModel().currentRowChanged.connect(
+            lambda cur, _prev: self._segment_chosen(cur.row(), jump=False))
+        self.segment_table.clicked.connect(lambda i: self._segment_chosen(i.row(), jump=True))
+        self.segment_table.activated.connect(lambda i: self._segment_chosen(i.row(), jump=True))
+
+        self.details = QtWidgets.QTextBrowser()
+        self.details.setObjectName("kf_details")
+        self.details.document().setDefaultStyleSheet("p { margin: 0 0 4px 0; }")
+
+        middle = QtWidgets.QWidget()
+        ml = QtWidgets.QVBoxLayout(middle)
+        ml.setContentsMargins(0, 0, 0, 0)
+        ml.setSpacing(2)
+        ml.addWidget(self.legend)
+        ml.addWidget(self.timeline)
+        ml.addWidget(self.segment_table, 1)
+        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        split.addWidget(self.track_table)
+        split.addWidget(middle)
+        split.addWidget(self.details)
+        split.setChildrenCollapsible(False)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 4)
+        split.setStretchFactor(2, 1)
+        split.setSizes([130, 420, 110])
+        layout.addWidget(split, 1)
+
+        actions = QtWidgets.QHBoxLayout()
+
+        def button(text, name, tip, slot) -> QtWidgets.QPushButton:
+            b = QtWidgets.QPushButton(text)
+            b.setObjectName(name)
+            b.setToolTip(tip)
+            b.clicked.connect(slot)
+            actions.addWidget(b)
+            return b
+
+        self.fix_button = button(
+            "Fix signs", "kf_fix", "Negate keys so each lies in its predecessor's hemisphere, in "
+            "the selected track (same rotations; naive runtimes stop turning the long way)",
+            lambda: self.model.fix_signs(self.model.selected_track))
+        self.fix_all_button = button("Fix all tracks", "kf_fix_all", "Fix signs in every track",
+                                     lambda: self.model.fix_signs(None))
+        self.undo_button = button("Undo", "kf_undo", "", self.model.undo)
+        self.redo_button = button("Redo", "kf_redo", "", self.model.redo)
+        self.export_button = button(
+            "Export fixed…", "kf_export", "Write a copy with the current keys to a new file "
+            "(never over the input)", self.export_dialog)
+        actions.addStretch(1)
+        self.jump_box = QtWidgets.QCheckBox("jump to the lesson on select")
+        self.jump_box.setObjectName("kf_jump")
+        self.jump_box.setToolTip("Clicking a segment also switches to the two-key lesson "
+                                 "(arrow keys in the table only load it, so you can browse)")
+        self.jump_box.setChecked(True)
+        actions.addWidget(self.jump_box)
+        layout.addLayout(actions)
+
+        self.message = QtWidgets.QLabel()
+        self.message.setObjectName("kf_message")
+        # Messages quote file names and audit text ("dot < 0"): never markup.
+        self.message.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.message)
+
+        model.events.connect("file", self.on_file)
+        model.events.connect("tracks", self.on_tracks)
+        model.events.connect("selection", self.on_selection)
+        model.events.connect("message", self.on_message)
+        self.on_file()
+        self.on_message()
+
+    # ------------------------------------------------------------------ files
+    def open(self, path, order: str | None = None) -> None:
+        """Load ``path`` (``order``: the combo's choice when None).
+
+        Raises KeyframeFileError or OSError; the previous file stays loaded.
+        """
+        self.model.load(path, order=order if order is not None else self.order_box.currentData())
+
+    def export_dialog(self) -> None:
+        default = self.model.default_export_path()
+        if default is None:
+            return
+        suffix = default.suffix
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self, "Export fixed copy", str(default), f"{suffix[1:]} file (*{suffix})")
+        if not path:
+            return
+        out = Path(path)
+        # Some dialogs return the name as typed; the copy keeps the input's type.
+        if not out.suffix:
+            out = out.with_suffix(suffix)
+        try:
+            self.model.export(out)
+        except (OSError, ValueError) as exc:
+            QtWidgets.QMessageBox.warning(self, "Could not export", str(exc))
+
+    # ------------------------------------------------------------------ user -> model
+    def _track_chosen(self, current: QtCore.QModelIndex, _previous=None) -> None:
+        if not self._syncing and current.isValid():
+            self.model.select_track(current.row())
+
+    def _segment_chosen(self, row: int, *, jump: bool) -> None:
+        if self._syncing or row < 0:
+            return
+        shown = self.model.select_segment(row)
+        if shown and jump and self.jump_box.isChecked() and self._jump is not None:
+            self._jump()
+
+    # ------------------------------------------------------------------ model -> widgets
+    def on_file(self) -> None:
+        self._fill_tracks()
+        self._shown_track = ()  # another file: redraw even an identical-looking track
+        self.on_selection()
+
+    def on_tracks(self) -> None:
+        self._fill_tracks()
+        self.on_selection()
+
+    def _fill_tracks(self) -> None:
+        m = self.model
+        tracks = m.tracks
+
+        def name(value, index) -> str:
+            if value is not None and index is not None:
+                return f"{value} (#{index})"
+            return value if value is not None else (f"#{index}" if index is not None else "—")
+
+        def cell(r: int, c: int) -> str:
+            t = tracks[r]
+            if c == 0:
+                return name(t.animation, t.animation_index)
+            if c == 1:
+                return name(t.node_name, t.node_index)
+            if c == 2:
+                return t.interpolation
+            if c == 3:
+                return str(len(t))
+            kinds = [f.kind for f in m.findings(r)]
+            return describe_kinds(kinds) if kinds else "none"
+
+        def tint(r: int) -> str | None:
+            level = severity(f.kind for f in m.findings(r))
+            return ROW_TINT.get(level) if level else None
+
+        def tip(r: int) -> str:
+            return "\n\n".join(f"keys {', '.join(map(str, f.keys))}: {f.message}"
+                               for f in m.findings(r))
+
+        self.track_model.reset(len(tracks), cell, tint, tip)
+        self.track_table.resizeColumnsToContents()
+        if m.file is not None:
+            flag = " — fixed, not exported" if m.modified else ""
+            self.file_label.setText(f"<b>{escape(m.file.path.name)}</b> ({m.file.format}) — "
+                                    f"{m.summary()}{flag}")
+            self.file_label.setToolTip(str(m.file.path))
+        else:
+            self.file_label.setText(escape(m.summary()) if tracks else "no file open")
+        has_track = m.selected_track is not None
+        self.fix_button.setEnabled(has_track)
+        self.fix_all_button.setEnabled(bool(tracks))
+        self.export_button.setEnabled(m.file is not None)
+        self.undo_button.setEnabled(m.can_undo)
+        self.redo_button.setEnabled(m.can_redo)
+        self.undo_button.setToolTip(f"Undo: {m.undo_text}" if m.can_undo else "Nothing to undo")
+        self.redo_button.setToolTip(f"Redo: {m.redo_text}" if m.can_redo else "Nothing to redo")
+
+    def _fill_segments(self) -> None:
+        m = self.model
+        i = m.selected_track
+        track = m.tracks[i] if i is not None else None
+        if track is self._shown_track:
+            return
+        self._shown_track = track
+        if track is None:
+            self.segment_model.reset(0, lambda r, c: "")
+            self.timeline.set_track(None, None)
+            return
+        seg = m.segments(i)
+
+        def cell(r: int, c: int) -> str:
+            return (
+                f"{r} → {r + 1}",
+                _num(seg.t0[r], ".4g"),
+                _num(seg.t1[r], ".4g"),
+                _dot(seg.dot[r]),
+                _num(seg.naive_deg[r], ".1f"),
+                _num(seg.shortest_deg[r], ".1f"),
+                seg.flag_text(r),
+            )[c]
+
+        def tint(r: int) -> str | None:
+            level = seg.severity(r)
+            return ROW_TINT[level] if level else None
+
+        def tip(r: int) -> str:
+            return "\n\n".join(f.message for f in seg.findings[r])
+
+        self.segment_model.reset(len(seg), cell, tint, tip)
+        self.segment_table.resizeColumnsToContents()
+        self.timeline.set_track(track.times, seg)
+
+    def on_selection(self) -> None:
+        m = self.model
+        self._fill_segments()
+        self._syncing = True
+        try:
+            for table, row in ((self.track_table, m.selected_track),
+                               (self.segment_table, m.selected_segment)):
+                sel = table.selectionModel()
+                if row is None:
+                    sel.clearSelection()
+                    sel.setCurrentIndex(QtCore.QModelIndex(),
+                                        QtCore.QItemSelectionModel.SelectionFlag.NoUpdate)
+                else:
+                    index = table.model().index(row, 0)
+                    sel.setCurrentIndex(index, QtCore.QItemSelectionModel.SelectionFlag
+                                        .ClearAndSelect | QtCore.QItemSelectionModel
+                                        .SelectionFlag.Rows)
+                    table.scrollTo(index)
+        finally:
+            self._syncing = False
+        self.timeline.set_selected(m.selected_segment)
+        self.fix_button.setEnabled(m.selected_track is not None)
+        self._fill_details()
+
+    def _fill_details(self) -> None:
+        m = self.model
+        if m.selected_track is None:
+            self.details.setHtml("<p>No track selected.</p>" if m.file else
+                                 "<p>Open a keyframe file (button above, File menu, or drop "
+                                 "it on the window) to audit its rotation keys.</p>")
+            return
+        track = m.tracks[m.selected_track]
+        if m.selected_segment is None:
+            findings = m.findings(m.selected_track)
+            head = (f"<p><b>{escape(track.label)}</b>: {len(track)} keys, "
+                    f"{track.interpolation}.</p>")
+            if not findings:
+                self.details.setHtml(head + "<p>No findings: every segment turns the short "
+                                            "way for naive and shortest-arc blends alike.</p>")
+                return
+            body = "".join(f"<p><b>{f.kind.replace('_', ' ')}</b> (keys "
+                           f"{', '.join(map(str, f.keys))}): {escape(f.message)}</p>"
+                           for f in findings[:DETAILS_LIMIT])
+            if len(findings) > DETAILS_LIMIT:
+                body += (f"<p>… and {len(findings) - DETAILS_LIMIT} more: the flags column "
+                         f"and the timeline show them all.</p>")
+            self.details.setHtml(head + body + "<p><i>Select a segment to load its keys into "
+                                               "the two-key lesson.</i></p>")
+            return
+        s = m.selected_segment
+        seg = m.segments(m.selected_track)
+        head = (f"<p><b>Segment {s} → {s + 1}</b> of {escape(track.label)}: dot "
+                f"{_dot(seg.dot[s])}, naive {_num(seg.naive_deg[s], '.1f')}°, "
+                f"shortest {_num(seg.shortest_deg[s], '.1f')}°.</p>")
+        body = "".join(f"<p><b>{f.kind.replace('_', ' ')}</b>: {escape(f.message)}</p>"
+                       for f in seg.findings[s]) or "<p>No findings on this segment.</p>"
+        self.details.setHtml(head + body)
+
+    def on_message(self) -> None:
+        msg = self.model.message
+        self.message.setText(msg.text)
+        self.message.setStyleSheet(
+            f"color: {HIGHLIGHT['sign_flip']}; font-weight: bold;" if msg.error else "")
+
+
+def create(window) -> QtWidgets.QWidget:
+    """The tab: its model loads selected segments into the window's lesson state."""
+    model = KeyframesModel(window.state)
+    return KeyframesView(model, jump=lambda: window.show_view("main"),
+                         open_file=lambda: window.open_keyframes_dialog())
