@@ -481,8 +481,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self.status.showMessage(f"Opened {path}", 5000)
 
     def open_keyframes_dialog(self) -> None:
+        view = self.views.get("keyframes")
+        loaded = getattr(getattr(view, "model", None), "file", None)
+        start = str(loaded.path.parent) if loaded is not None else ""
         path, _ = QtWidgets.QFileDialog.getOpenFileName(
-            self, "Open keyframes", "", "Keyframes (*.gltf *.glb *.csv *.json);;All files (*)")
+            self, "Open keyframes", start, "Keyframes (*.gltf *.glb *.csv *.json);;All files (*)")
         if path:
             self._open_keyframes_reporting(path)
 
@@ -502,7 +505,8 @@ class MainWindow(QtWidgets.QMainWindow):
         files = [u.toLocalFile() for u in ev.mimeData().urls() if u.isLocalFile()]
         if files:
             ev.acceptProposedAction()
-            self._open_keyframes_reporting(files[0])
+            # After the drop returns: a modal box inside the handler stalls the drag source.
+            QtCore.QTimer.singleShot(0, lambda: self._open_keyframes_reporting(files[0]))
 
     def show_view(self, name: str) -> None:
         for i in range(self.tabs.count()):
