@@ -34,6 +34,7 @@ class ParamSlider(QtWidgets.QWidget):
                  *, tooltip: str = "", decimals: int = 3) -> None:
         super().__init__(parent)
         self._on_change = on_change
+        self._decimals = decimals
         self._lo, self._hi = 0.0, 1.0
         row = QtWidgets.QHBoxLayout(self)
         row.setContentsMargins(4, 2, 4, 2)
@@ -62,7 +63,8 @@ class ParamSlider(QtWidgets.QWidget):
         self._lo, self._hi = float(lo), float(hi)
         self.spin.blockSignals(True)
         self.spin.setRange(self._lo, self._hi)
-        self.spin.setSingleStep((self._hi - self._lo) / 100)
+        # A whole-number parameter (a step index) moves one at a time.
+        self.spin.setSingleStep((self._hi - self._lo) / 100 if self._decimals else 1)
         self.spin.setSuffix(f" {unit}" if unit else "")
         self.spin.blockSignals(False)
 
@@ -83,7 +85,8 @@ class LessonPanel(QtWidgets.QWidget):
     presets : sequence of (key, label, tooltip)
         The lesson's presets, offered in the combo.
     on_preset : callable(key)
-        Called with the chosen preset's key.
+        Called with the chosen preset's key, also when the user chooses the
+        preset already shown (to reload it).
     param_name : str
         Name next to the slider ("time", "sweep", "step", ...).
     on_param : callable(float)
@@ -92,7 +95,7 @@ class LessonPanel(QtWidgets.QWidget):
 
     def __init__(self, presets: Sequence[tuple[str, str, str]], on_preset: Callable[[str], None],
                  param_name: str, on_param: Callable[[float], None], parent=None,
-                 *, param_tooltip: str = "") -> None:
+                 *, param_tooltip: str = "", param_decimals: int = 3) -> None:
         super().__init__(parent)
         from quatlab.rendering.plots import CurvePlots
         from quatlab.rendering.scene import ChainScene
@@ -110,8 +113,10 @@ class LessonPanel(QtWidgets.QWidget):
             self.preset_box.addItem(label, key)
             self.preset_box.setItemData(self.preset_box.count() - 1, tip,
                                         QtCore.Qt.ItemDataRole.ToolTipRole)
-        self.preset_box.currentIndexChanged.connect(
-            lambda i: on_preset(self.preset_box.itemData(i)))
+        self._on_preset = on_preset
+        self._index_just_changed = False
+        self.preset_box.currentIndexChanged.connect(self._preset_changed)
+        self.preset_box.activated.connect(self._preset_activated)
         self.toolbar.addWidget(self.preset_box)
         self.toolbar.addStretch(1)
         self.legend = QtWidgets.QLabel()
@@ -119,6 +124,7 @@ class LessonPanel(QtWidgets.QWidget):
         reset = QtWidgets.QPushButton("Reset camera")
         self.toolbar.addWidget(reset)
         layout.addLayout(self.toolbar)
+        self._rows = 1  # toolbar rows so far: option rows go below them
 
         self.explanation = QtWidgets.QLabel()
         self.explanation.setObjectName("lesson_explanation")
@@ -131,7 +137,8 @@ class LessonPanel(QtWidgets.QWidget):
         self.scene.setObjectName("scene")
         self.scene.setMinimumSize(320, 220)
         reset.clicked.connect(self.scene.reset_camera)
-        self.slider = ParamSlider(param_name, on_param, self, tooltip=param_tooltip)
+        self.slider = ParamSlider(param_name, on_param, self, tooltip=param_tooltip,
+                                  decimals=param_decimals)
         self.plots = CurvePlots(self)
         self.plots.setObjectName("plots")
         self.plots.setMinimumHeight(200)
@@ -148,8 +155,30 @@ class LessonPanel(QtWidgets.QWidget):
         split.addWidget(self.plots)
         split.setStretchFactor(0, 5)
         split.setStretchFactor(1, 4)
+        # Stretch factors only share out space beyond the size hints, and the
+        # plots' hint is tall: without initial sizes the 3D view got a third
+        # of the height at 1400 x 900. These are proportions until shown.
+        split.setSizes([500, 400])
         split.setChildrenCollapsible(False)
         layout.addWidget(split, 1)
+
+    def _preset_changed(self, index: int) -> None:
+        self._index_just_changed = True
+        # Qt emits activated right after this, in the same event, when the
+        # change came from the user; the flag is for that activated only.
+        QtCore.QTimer.singleShot(0, self._forget_change)
+        self._on_preset(self.preset_box.itemData(index))
+
+    def _forget_change(self) -> None:
+        self._index_just_changed = False
+
+    def _preset_activated(self, index: int) -> None:
+        # Choosing the preset already shown reloads it, undoing option
+        # changes: the natural way back to the preset. A new choice was
+        # loaded by currentIndexChanged already.
+        if not self._index_just_changed:
+            self._on_preset(self.preset_box.itemData(index))
+        self._index_just_changed = False
 
     def show_preset(self, key: str) -> None:
         """Select ``key`` in the combo without reporting it (the model chose it)."""
@@ -157,15 +186,27 @@ class LessonPanel(QtWidgets.QWidget):
         self.preset_box.setCurrentIndex(self.preset_box.findData(key))
         self.preset_box.blockSignals(False)
 
+    def add_option_row(self) -> QtWidgets.QHBoxLayout:
+        """A new row of controls under the toolbar (and under earlier option rows).
+
+        For lessons with more options than fit beside the preset combo.
+        """
+        row = QtWidgets.QHBoxLayout()
+        row.setContentsMargins(6, 0, 6, 0)
+        self.layout().insertLayout(self._rows, row)
+        self._rows += 1
+        return row
+
     def set_axes(self, x_name: str, x_unit: str | None, x_range: tuple[float, float],
-                 y_labels: dict[str, str] | None = None) -> None:
-        """x axis of both plots and the slider's range; ``y_labels`` renames the y axes.
+                 y_labels: dict[str, str] | None = None,
+                 y_range: str | tuple[float, float] = "default") -> None:
+        """x axis of both plots and the slider's range; ``y_labels`` retitles the y axes.
 
         The plots' y titles default to path angle and angular speed; lessons
-        plotting other quantities (|q| drift) rename them after the x axis,
-        which would otherwise reset them.
+        plotting other quantities (|q| drift) retitle them, with ``y_range``
+        (see :meth:`CurvePlots.set_y_axis`) for the retitled plots.
         """
         self.plots.set_x_axis(x_name, x_unit, x_range)
         self.slider.set_range(*x_range, unit=x_unit or "")
         for plot, text in (y_labels or {}).items():
-            self.plots.plots[plot].setLabel("left", text)
+            self.plots.set_y_axis(plot, text, y_range)
