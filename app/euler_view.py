@@ -1,4 +1,9 @@
-"""Euler lesson: linear interpolation of Euler angles against SLERP, gimbal lock, the wrap."""
+"""Euler lesson: linear interpolation of Euler angles against SLERP, gimbal lock, the wrap.
+
+The 3D view carries a three-ring gimbal posed by the Euler-lerped angles
+(:mod:`quatlab.rendering.gimbal`): the rings turn one by one as the angles
+change, and at the lock the two rings that turn about the same axis light up.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,8 @@ from PyQt6 import QtWidgets
 
 from quatlab.app.lesson_models import EulerModel
 from quatlab.app.lesson_panel import LessonPanel, legend_html
-from quatlab.math.gimbal import ANGLE_NAMES
+from quatlab.math.gimbal import ANGLE_NAMES, gimbal_rings
+from quatlab.rendering.gimbal import LOCK_COLOUR, GimbalItems
 from quatlab.rendering.plots import Series
 from quatlab.rendering.style import METHOD_COLORS
 
@@ -27,6 +33,23 @@ class EulerView(LessonPanel):
         super().__init__(model.preset_items(), model.set_preset, "t", model.set_param, parent,
                          param_tooltip="From the start pose (t = 0) to the end pose (t = 1)")
         self.legend.setText(legend_html([(COLOURS[k], LABELS[k]) for k in COLOURS]))
+        # A gimbal carries one rigid body: a chain curling by the same
+        # rotation at every joint would hide which ring turns what.
+        self.scene.set_root_only(True)
+        self.gimbal = GimbalItems(self.scene)
+        self.show_gimbal = QtWidgets.QCheckBox("gimbal")
+        self.show_gimbal.setObjectName("show_gimbal")
+        self.show_gimbal.setChecked(True)
+        self.show_gimbal.setToolTip("A three-ring gimbal posed by the Euler-lerped angles")
+        self.show_gimbal.toggled.connect(self.gimbal.set_visible)
+        # Its own row: which ring is which (and which two lock) must be
+        # readable without hovering, and the toolbar has no room left.
+        row = self.add_option_row()
+        row.addWidget(self.show_gimbal)
+        self.gimbal_legend = QtWidgets.QLabel()
+        self.gimbal_legend.setObjectName("gimbal_legend")
+        row.addWidget(self.gimbal_legend)
+        row.addStretch(1)
         model.events.connect("data", self.on_data)
         model.events.connect("param", self.on_param)
         self.on_data()
@@ -36,7 +59,7 @@ class EulerView(LessonPanel):
         c = self.model.comparison
         # Right plot: the angles SLERP's pose reads back as, where the wrap shows.
         self.set_axes("t", None, (0.0, 1.0),
-                      {"speed": f"SLERP read as {c.order} Euler angles (deg)"})
+                      {"speed": f"SLERP as {c.order} angles (deg)"})
         self.plots.set_series("angle", [
             Series(k, LABELS[k], COLOURS[k], k == "euler", c.t,
                    np.degrees(getattr(c, f"{k}_angle"))) for k in COLOURS])
@@ -54,9 +77,22 @@ class EulerView(LessonPanel):
         m = self.model
         for k, q in m.at_param().items():
             self.scene.set_chain(k, q, COLOURS[k])
+        rings = gimbal_rings(m.angles_at_param(), m.order)
+        self.gimbal.set_rings(rings, m.readout().locked)
+        self.gimbal_legend.setText(self._gimbal_legend(rings))
         self.slider.set_value(m.param)
         self.plots.set_cursor(m.param)
         self.explanation.setText(m.explanation())
+
+    def _gimbal_legend(self, rings) -> str:
+        """Which ring turns by which angle, in the rings' current colours."""
+        names = ("outer", "middle", "inner")
+        text = legend_html([
+            (c, f"{names[k]} ring: {ANGLE_NAMES[rings.angle_index[k]]} about "
+                f"{rings.axis_letters[k]}") for k, c in enumerate(self.gimbal.colours)])
+        if self.gimbal.locked:
+            text += f"&nbsp; <b style='color:{LOCK_COLOUR}'>— locked: one shared axis</b>"
+        return text
 
 
 def create(window) -> QtWidgets.QWidget:
