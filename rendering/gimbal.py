@@ -36,8 +36,9 @@ __all__ = ["RADII", "LOCK_COLOUR", "ring_frames", "ring_points", "torus", "Gimba
 #: far enough apart that three nested rings read as three.
 RADII = (1.15, 0.95, 0.75)
 
-#: The two rings whose pivots coincide at the lock (vermillion, Okabe-Ito):
-#: none of the axis colours, so the warning cannot be read as "the X ring".
+#: The two rings whose pivots coincide at the lock (Okabe-Ito reddish
+#: purple): none of the axis colours, so the warning cannot be read as "the X
+#: ring", and far from the Euler chain's orange, which vermillion was not.
 LOCK_COLOUR = "#CC79A7"
 
 _TUBE = 0.03                  # tube radius of a ring
