@@ -290,9 +290,19 @@ class IntegrateModel(_Model):
         self.frame, self.step, self.renormalize = p["frame"], p["step"], bool(p["renormalize"])
         self.dtype = p["dtype"]
         self.reorthonormalize_every, self.keep = int(p["reorthonormalize_every"]), int(p["keep"])
+        self._preset_options = self._options()
         # A new preset opens at its last step: the drift is the lesson, and
         # it is largest at the end.
         self.param = None
+
+    def _options(self) -> tuple:
+        return (self.frame, self.step, self.renormalize, self.dt, self.steps, self.dtype,
+                self.reorthonormalize_every, self.keep)
+
+    @property
+    def modified(self) -> bool:
+        """Whether an option differs from the preset's (its description may no longer fit)."""
+        return self._options() != self._preset_options
 
     def _initial_param(self) -> float:
         return float(self.steps)
@@ -376,7 +386,11 @@ class IntegrateModel(_Model):
         speed = np.degrees(np.linalg.norm(self.omega))
         drift, err = run.norm_drift[k], run.angle_error_deg[k]
         where = f"after {t:.2f} s (step {k} of {self.steps})"
-        lines = [I.PRESETS[self.preset]["description"]]
+        preset = I.PRESETS[self.preset]
+        # The preset's description quotes its own rate and rule: once an
+        # option changed it could contradict the numbers that follow.
+        lines = [f"Options changed from “{preset['label']}” (choose it again to restore it)."
+                 if self.modified else preset["description"]]
         rule = "First-order step" if self.step == "first_order" else "Exact step"
         head = (f"{rule} at {rate:.3g} Hz, {speed:.0f}°/s in the {self.frame} frame"
                 + (", renormalized every step:" if self.renormalize else ":"))
