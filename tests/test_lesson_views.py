@@ -56,7 +56,7 @@ def test_models_import_no_qt():
 def test_views_are_offered_by_the_window():
     from quatlab.app.window import view_names
 
-    assert {"squad", "euler", "blend"} <= set(view_names())
+    assert {"squad", "euler", "blend", "integrate"} <= set(view_names())
 
 
 # --------------------------------------------------------------------------- track
@@ -171,3 +171,230 @@ def test_blend_plots_markers_and_controls(blend_view):
     blend_view.preset_box.setCurrentIndex(blend_view.preset_box.findData("negated_input"))
     assert m.preset == "negated_input"
     _assert_same(_plotted(blend_view, "angle", "naive")[1], np.degrees(m.sweep.naive_angle))
+
+
+def test_euler_gimbal_rings_follow_the_euler_pose(euler_view):
+    from quatlab.math.gimbal import gimbal_rings
+    from quatlab.rendering.gimbal import ring_frames
+
+    m, gimbal = euler_view.model, euler_view.gimbal
+    for t in (0.5, 0.2):
+        euler_view.slider.spin.setValue(t)
+        rings = gimbal_rings(m.angles_at_param(), m.order)
+        for k, item in enumerate(gimbal.rings):
+            matrix = item.transform().matrix()
+            # The torus is built about local +Z with its bearings on local +X:
+            # the item's frame must put them on the ring's normal and pivot.
+            np.testing.assert_allclose(matrix[:3, 2], rings.normals[k], atol=1e-6)
+            np.testing.assert_allclose(matrix[:3, 0], rings.pivots[k], atol=1e-6)
+            np.testing.assert_allclose(matrix[:3, 3], gimbal.center)
+        np.testing.assert_allclose(
+            [item.transform().matrix()[:3, :3] for item in gimbal.rings], ring_frames(rings),
+            atol=1e-6)
+    assert not gimbal.locked and not gimbal.lock_axis.visible()
+    assert "locked" not in euler_view.gimbal_legend.text()
+
+
+def test_euler_gimbal_lock_is_highlighted(euler_view):
+    from quatlab.rendering.gimbal import LOCK_COLOUR
+    from quatlab.rendering.style import AXIS_COLORS
+
+    before = _grab(euler_view.scene)
+    euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("seed004_lock"))
+    gimbal = euler_view.gimbal
+    normals = np.array([item.transform().matrix()[:3, 2] for item in gimbal.rings])
+    pivots = np.array([item.transform().matrix()[:3, 0] for item in gimbal.rings])
+    # Pitch 90 in Y-X-Z: the outer (yaw) and inner (roll) rings turn about one
+    # line, and the middle ring folds into the outer ring's plane.
+    assert abs(pivots[0] @ pivots[2]) == pytest.approx(1.0)
+    assert abs(normals[0] @ normals[1]) == pytest.approx(1.0)
+    assert gimbal.locked and gimbal.lock_axis.visible()
+    axis = gimbal.lock_axis.pos[1] - gimbal.lock_axis.pos[0]
+    assert abs(axis @ pivots[0]) == pytest.approx(np.linalg.norm(axis), rel=1e-6)
+    assert gimbal.colours == [LOCK_COLOUR, AXIS_COLORS[0], LOCK_COLOUR]  # middle ring turns on X
+    assert "locked" in euler_view.gimbal_legend.text()
+    assert "(highlighted)" in euler_view.explanation.text()
+    assert np.any(_grab(euler_view.scene) != before)
+    euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("near_lock"))
+    assert not gimbal.locked
+    assert gimbal.colours == [AXIS_COLORS[1], AXIS_COLORS[0], AXIS_COLORS[2]]
+
+
+def test_euler_gimbal_checkbox_hides_the_rings(euler_view):
+    shown = _grab(euler_view.scene)
+    euler_view.show_gimbal.setChecked(False)
+    assert not any(item.visible() for item in euler_view.gimbal.items())
+    assert np.any(_grab(euler_view.scene) != shown)
+    euler_view.show_gimbal.setChecked(True)
+    assert all(item.visible() for item in euler_view.gimbal.rings)
+
+
+def test_gimbal_ring_geometry_matches_gimbal_rings():
+    from quatlab.math.gimbal import gimbal_rings
+    from quatlab.rendering.gimbal import RADII, ring_frames, ring_points, torus
+
+    rng = np.random.default_rng(5)
+    for order in ("YXZ", "zxz", "XYZ"):
+        rings = gimbal_rings(rng.uniform(-np.pi, np.pi, 3), order)
+        frames = ring_frames(rings)
+        np.testing.assert_allclose(frames @ np.swapaxes(frames, 1, 2), np.broadcast_to(
+            np.eye(3), (3, 3, 3)), atol=1e-12)
+        np.testing.assert_allclose(np.linalg.det(frames), 1.0)
+        points = ring_points(rings, center=np.zeros(3))
+        for k in range(3):
+            # Each ring lies in its plane, at its radius, and passes through
+            # its bearings on the pivot.
+            np.testing.assert_allclose(points[k] @ rings.normals[k], 0.0, atol=1e-12)
+            np.testing.assert_allclose(np.linalg.norm(points[k], axis=-1), RADII[k])
+            np.testing.assert_allclose(points[k, 0], RADII[k] * rings.pivots[k], atol=1e-12)
+    md = torus(1.0)
+    v, n = md.vertexes(), md.vertexNormals()
+    centre = v * [1, 1, 0]
+    centre /= np.linalg.norm(centre, axis=-1, keepdims=True)
+    assert np.all(np.einsum("ij,ij->i", v - centre, n) > 0)  # lit from outside
+
+
+# --------------------------------------------------------------------------- integration
+
+
+def test_integrate_model_is_the_math():
+    from quatlab.math import integrate as I
+
+    for key, p in I.PRESETS.items():
+        m = LM.IntegrateModel(key)
+        assert m.param == p["steps"]  # a preset opens where the drift is largest
+        want = I.integrate(p.get("q0", [1, 0, 0, 0]), np.radians(p["omega_deg_per_s"]), p["dt"],
+                           p["steps"], frame=p["frame"], step=p.get("step", "exact"),
+                           renormalize=p.get("renormalize", False))
+        _assert_same(m.run.quats, want.quats)
+        _assert_same(m.run.angle_error, want.angle_error)
+        mat = I.accumulate_matrix(np.radians(p["omega_deg_per_s"]), p["dt"], p["steps"],
+                                  frame=p["frame"], dtype=p.get("dtype", "float32"),
+                                  reorthonormalize_every=p.get("reorthonormalize_every", 0),
+                                  keep=p.get("keep", 0))
+        _assert_same(m.matrix.orthonormality_error, mat.orthonormality_error)
+
+
+def test_integrate_model_options_validate_and_keep_the_end():
+    m = LM.IntegrateModel("first_order_20hz")
+    seen = []
+    m.events.connect("data", lambda: seen.append("data"))
+    m.set_steps(100)
+    assert m.param == 100 and seen == ["data"]  # it was at the end: it stays there
+    m.set_param(40.4)
+    assert m.param == 40
+    m.set_steps(300)
+    assert m.param == 40
+    with pytest.raises(ValueError, match="dt"):
+        m.set_dt(-0.1)
+    with pytest.raises(ValueError, match="steps"):
+        m.set_steps(m.MAX_STEPS + 1)
+    with pytest.raises(ValueError, match="keep"):
+        m.set_keep(3)
+    assert (m.dt, m.steps, m.keep) == (0.05, 300, 0)  # a bad value changes nothing
+    assert len(m.run.quats) == 301
+    m.set_preset("matrix_float32")
+    assert m.reorthonormalize_every == 0 and m.param == 10_000
+    m.set_reorthonormalize_every(1000)
+    assert m.repair_steps().tolist() == list(range(1000, 10_001, 1000))
+
+
+def test_integrate_explanation_has_the_numbers():
+    m = LM.IntegrateModel("first_order_20hz")
+    text = m.explanation()
+    assert text.startswith(LM.IntegrateModel.PRESETS["first_order_20hz"]["description"])
+    assert "|q| grew by 16.7% after 10.00 s" in text and "0.462° lag" in text
+    assert "|q|² = 1.361" in text
+    m.set_renormalize(True)
+    text = m.explanation()
+    assert "|q| stays 1" in text and "lags the exact spin by 0.462°" in text
+    m.set_param(100)
+    assert "by 0.231° after 5.00 s (step 100 of 200)" in m.explanation()
+    assert "Options changed from “First-order step at 20 Hz" in m.explanation()
+    m.set_step("exact")
+    assert "only rounding is left" in m.explanation()
+    assert "never re-orthonormalized" in m.explanation()
+    m.set_reorthonormalize_every(20)
+    assert "Gram-Schmidt every 20 steps (5 so far, keeping its x axis)" in m.explanation()
+
+
+@pytest.fixture
+def integrate_view(qtbot):
+    from quatlab.app.integrate_view import IntegrateView
+
+    return _show(qtbot, IntegrateView(LM.IntegrateModel("first_order_20hz")))
+
+
+def _assert_plots_are_the_model(view):
+    m = view.model
+    x, y = _plotted(view, "angle", "q")
+    _assert_same(x, np.arange(m.steps + 1))
+    _assert_same(y, m.run.norm_drift)
+    _assert_same(_plotted(view, "angle", "R")[1], m.matrix.orthonormality_error)
+    _assert_same(_plotted(view, "speed", "q")[1], m.run.angle_error_deg)
+    _assert_same(_plotted(view, "speed", "R")[1], np.degrees(m.matrix.angle_error))
+
+
+def test_integrate_plots_are_the_model_arrays(integrate_view):
+    _assert_plots_are_the_model(integrate_view)
+    assert integrate_view.plots.cursor() == 200
+    integrate_view.preset_box.setCurrentIndex(integrate_view.preset_box.findData("matrix_float32"))
+    _assert_plots_are_the_model(integrate_view)
+    assert integrate_view.plots._key_lines["angle"] == []
+    integrate_view.every.setValue(500)
+    _assert_plots_are_the_model(integrate_view)
+    marks = [ln.value() for ln in integrate_view.plots._key_lines["angle"]]
+    assert marks == integrate_view.model.repair_steps().tolist() and len(marks) == 20
+    integrate_view.every.setValue(100)  # 100 repairs: too many lines to mark
+    assert integrate_view.plots._key_lines["angle"] == []
+
+
+def test_integrate_controls_change_the_model(integrate_view):
+    v, m = integrate_view, integrate_view.model
+    assert not v.keep.isEnabled()
+    v.renormalize.setChecked(True)
+    assert m.renormalize and abs(m.run.norm_drift).max() < 1e-12
+    v.step_rule.setCurrentIndex(v.step_rule.findData("exact"))
+    v.frame.setCurrentIndex(v.frame.findData("world"))
+    v.dt.setValue(0.02)
+    v.steps.setValue(150)
+    v.dtype.setCurrentIndex(v.dtype.findData("float64"))
+    v.every.setValue(50)
+    v.keep.setCurrentIndex(v.keep.findData(2))
+    assert (m.step, m.frame, m.dt, m.steps, m.dtype, m.reorthonormalize_every, m.keep) == (
+        "exact", "world", 0.02, 150, "float64", 50, 2)
+    assert v.keep.isEnabled()
+    _assert_plots_are_the_model(v)
+    assert "keeping its z axis" in v.explanation.text()
+    loads = []
+    m.events.connect("data", lambda: loads.append(m.preset))
+    # Choosing the preset already shown again reloads it: every option goes
+    # back to the preset's, and the widgets show it.
+    v.preset_box.activated.emit(v.preset_box.currentIndex())
+    assert loads == ["first_order_20hz"]
+    assert (v.renormalize.isChecked(), v.step_rule.currentData(), v.dt.value(),
+            v.steps.value(), v.every.value()) == (False, "first_order", 0.05, 200, 0)
+    # A new choice loads once, not once more for the activation that made it.
+    v.preset_box.setCurrentIndex(v.preset_box.findData("matrix_float32"))
+    v.preset_box.activated.emit(v.preset_box.currentIndex())
+    assert loads == ["first_order_20hz", "matrix_float32"]
+
+
+def test_integrate_step_moves_chain_text_and_pixels(integrate_view):
+    from quatlab.rendering.chain import ROOT, chain_reach
+
+    v, m = integrate_view, integrate_view.model
+    before, text = _grab(v.scene), v.explanation.text()
+    assert "16.7%" in text
+    v.slider.spin.setValue(100)
+    assert m.param == 100 and v.plots.cursor() == 100
+    assert np.any(_grab(v.scene) != before)
+    assert v.explanation.text() != text and "step 100 of 200" in v.explanation.text()
+    norm = np.linalg.norm(m.run.quats[100])
+    assert v.scene._chains["integrated"].text == f"integrated q, |q| = {norm:.4f}"
+    # The thin line reaches where q v q* puts the tip: |q|^2 times the reach.
+    start, end = v.stretch.pos
+    np.testing.assert_allclose(start, ROOT)
+    assert np.linalg.norm(end - start) == pytest.approx(norm**2 * chain_reach(), rel=1e-6)
+    v.plots.cursorMoved.emit(30.6)  # a click in the plots scrubs whole steps
+    assert m.param == 31

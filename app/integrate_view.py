@@ -1,0 +1,190 @@
+"""Integration lesson: a constant spin stepped by a quaternion recursion and by matrix products.
+
+The chain is one rigid body (root only) at the chosen step, integrated and
+exact side by side; the left plot shows how far each integrator has left its
+constraint (|q| = 1, R^T R = I), the right one how far its rotation is from
+the exact spin. Both integrators are always computed, so the Show checkboxes
+of the plots switch between them (the y ranges follow what is shown).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph.opengl as gl
+from PyQt6 import QtCore, QtWidgets
+
+from quatlab.app.lesson_models import IntegrateModel
+from quatlab.app.lesson_panel import LessonPanel, legend_html
+from quatlab.rendering.chain import ROOT, tip_trail
+from quatlab.rendering.plots import Series
+from quatlab.rendering.style import METHOD_COLORS, rgba
+
+VIEW_NAME = "integrate"
+TITLE = "Integration drift"
+
+#: The exact spin is the reference answer, so it gets the reference SLERP
+#: colour; the integrated q the "flawed" orange of the other lessons; the
+#: matrix, shown in the plots only, sky blue.
+COLOURS = {"exact": METHOD_COLORS["shortest_slerp"], "integrated": "#E69F00",
+           "matrix": "#56B4E9"}
+#: More repair markers than this would grey out the plots rather than mark
+#: anything; the sawtooth of the curve shows the repairs then.
+MAX_REPAIR_MARKS = 40
+
+_FRAMES = {"world": ("ω in world frame", "The increment multiplies from the left: q ← Δq ⊗ q"),
+           "local": ("ω in body frame", "The increment multiplies from the right: q ← q ⊗ Δq")}
+_STEPS = {"exact": ("exact step", "q ← exp(ω dt / 2) ⊗ q: |q| stays 1 to rounding"),
+          "first_order": ("first-order step", "q ← q + dt/2 (0, ω) ⊗ q (seed 002): cheap, "
+                          "but |q| grows and the angle lags")}
+
+
+def _combo(name: str, items: dict[str, tuple[str, str]], on_key) -> QtWidgets.QComboBox:
+    """A combo of ``{key: (label, tooltip)}`` reporting the chosen key."""
+    box = QtWidgets.QComboBox()
+    box.setObjectName(name)
+    for key, (label, tip) in items.items():
+        box.addItem(label, key)
+        box.setItemData(box.count() - 1, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
+    box.currentIndexChanged.connect(lambda i: on_key(box.itemData(i)))
+    return box
+
+
+def _quietly(widget: QtWidgets.QWidget, setter: str, value) -> None:
+    """Show the model's value in ``widget`` without reporting it back."""
+    widget.blockSignals(True)
+    getattr(widget, setter)(value)
+    widget.blockSignals(False)
+
+
+class IntegrateView(LessonPanel):
+    def __init__(self, model: IntegrateModel, parent=None) -> None:
+        self.model = model
+        super().__init__(model.preset_items(), model.set_preset, "step", model.set_param, parent,
+                         param_tooltip="Step of the integration shown in 3D and by the cursor",
+                         param_decimals=0)
+        self.legend.setText(legend_html([(COLOURS["integrated"], "integrated q"),
+                                         (COLOURS["exact"], "exact spin")]))
+        self._build_options()
+        self.scene.set_root_only(True)  # a rigid body spins; a curling chain would distract
+        self.scene.set_label("exact", "exact spin")
+        for item in self.plots.plots.values():
+            # pyqtgraph would print a drift of 1e-5 as "10 (x1e-06)": plain
+            # tick values are what the explanation quotes.
+            item.getAxis("left").enableAutoSIPrefix(False)
+            # Ticks such as 0.0008 are wider than the fixed axis the angle
+            # lessons use; let the axis fit them.
+            item.getAxis("left").setWidth(None)
+        # Where q v q* would put the tip with the integrated, unnormalized q:
+        # |q|^2 times as far from the root. The chain itself is drawn
+        # normalized, so this line is what makes "the body grows" visible.
+        self.stretch = gl.GLLinePlotItem(mode="lines", width=2.0, antialias=True,
+                                         color=rgba(COLOURS["integrated"], 0.9),
+                                         glOptions="translucent")
+        self.scene.addItem(self.stretch)
+        model.events.connect("data", self.on_data)
+        model.events.connect("param", self.on_param)
+        self.on_data()
+
+    def _build_options(self) -> None:
+        m = self.model
+        row = self.add_option_row()
+        row.addWidget(QtWidgets.QLabel("<b>q</b>"))
+        self.frame = _combo("frame", _FRAMES, m.set_frame)
+        self.step_rule = _combo("step_rule", _STEPS, m.set_step)
+        self.renormalize = QtWidgets.QCheckBox("renormalize")
+        self.renormalize.setObjectName("renormalize")
+        self.renormalize.setToolTip("Divide q by |q| after every step")
+        self.renormalize.toggled.connect(m.set_renormalize)
+        self.dt = QtWidgets.QDoubleSpinBox()
+        self.dt.setObjectName("dt")
+        self.dt.setDecimals(4)
+        self.dt.setRange(0.0005, 1.0)
+        self.dt.setSingleStep(0.01)
+        self.dt.setSuffix(" s")
+        self.dt.setToolTip("Time step (1 / rate): 0.05 s is 20 Hz")
+        self.steps = QtWidgets.QSpinBox()
+        self.steps.setObjectName("steps")
+        self.steps.setRange(1, m.MAX_STEPS)
+        self.steps.setToolTip("Number of steps integrated")
+        # Apply on Enter, focus out or the arrows, not per keystroke: every
+        # change re-runs both recursions.
+        for spin in (self.dt, self.steps):
+            spin.setKeyboardTracking(False)
+        self.dt.valueChanged.connect(m.set_dt)
+        self.steps.valueChanged.connect(m.set_steps)
+        for w in (self.frame, self.step_rule, self.renormalize, QtWidgets.QLabel("dt"),
+                  self.dt, QtWidgets.QLabel("steps"), self.steps):
+            row.addWidget(w)
+        row.addStretch(1)
+
+        row = self.add_option_row()
+        row.addWidget(QtWidgets.QLabel("<b>matrix R</b>"))
+        self.dtype = _combo("dtype", {d: (d, f"Accumulate R in {d}") for d in m.DTYPES},
+                            m.set_dtype)
+        self.every = QtWidgets.QSpinBox()
+        self.every.setObjectName("reorthonormalize_every")
+        self.every.setRange(0, m.MAX_STEPS)
+        self.every.setSpecialValueText("never")
+        self.every.setKeyboardTracking(False)
+        self.every.setToolTip("Gram-Schmidt re-orthonormalization every N steps (0: never)")
+        self.every.valueChanged.connect(m.set_reorthonormalize_every)
+        self.keep = _combo("keep", {i: (f"{a} axis", f"Gram-Schmidt keeps the {a} axis' "
+                                        "direction exactly (e.g. the facing axis)")
+                                    for i, a in enumerate(m.AXES)}, m.set_keep)
+        for w in (self.dtype, QtWidgets.QLabel("re-orthonormalize every"), self.every,
+                  QtWidgets.QLabel("steps, keeping its"), self.keep):
+            row.addWidget(w)
+        row.addStretch(1)
+
+    def _show_options(self) -> None:
+        m = self.model
+        _quietly(self.frame, "setCurrentIndex", self.frame.findData(m.frame))
+        _quietly(self.step_rule, "setCurrentIndex", self.step_rule.findData(m.step))
+        _quietly(self.renormalize, "setChecked", m.renormalize)
+        _quietly(self.dt, "setValue", m.dt)
+        _quietly(self.steps, "setValue", m.steps)
+        _quietly(self.dtype, "setCurrentIndex", self.dtype.findData(m.dtype))
+        _quietly(self.every, "setValue", m.reorthonormalize_every)
+        _quietly(self.keep, "setCurrentIndex", self.keep.findData(m.keep))
+        # Without repairs there is no axis to keep.
+        self.keep.setEnabled(m.reorthonormalize_every > 0)
+
+    def on_data(self) -> None:
+        m = self.model
+        self.show_preset(m.preset)
+        self._show_options()
+        x, run, mat = m.step_index, m.run, m.matrix
+        self.set_axes("step", None, m.param_range,
+                      {"angle": "|q| − 1   and   ‖RᵀR − I‖", "speed": "angle error (deg)"},
+                      y_range="auto")
+        q_label, r_label = "quaternion q", f"matrix R ({m.dtype})"
+        self.plots.set_series("angle", [
+            Series("q", q_label, COLOURS["integrated"], False, x, run.norm_drift),
+            Series("R", r_label, COLOURS["matrix"], True, x, mat.orthonormality_error)])
+        self.plots.set_series("speed", [
+            Series("q", q_label, COLOURS["integrated"], False, x, run.angle_error_deg),
+            Series("R", r_label, COLOURS["matrix"], True, x, np.degrees(mat.angle_error))])
+        repairs = m.repair_steps()
+        self.plots.set_markers(repairs if repairs.size <= MAX_REPAIR_MARKS else [])
+        self.scene.set_path("integrated", run.quats, COLOURS["integrated"])
+        self.scene.set_path("exact", run.exact, COLOURS["exact"])
+        self.on_param()
+
+    def on_param(self) -> None:
+        m = self.model
+        at = m.at_param()
+        # The chain is drawn normalized; the label keeps |q| in view.
+        norm = float(np.linalg.norm(at["integrated"]))
+        self.scene.set_label("integrated", f"integrated q, |q| = {norm:.4f}")
+        tip = tip_trail(at["integrated"][None], root_only=True)[0]
+        self.stretch.setData(pos=np.array([ROOT, ROOT + norm**2 * (tip - ROOT)],
+                                          dtype=np.float32))
+        for k, q in at.items():
+            self.scene.set_chain(k, q, COLOURS[k])
+        self.slider.set_value(m.param)
+        self.plots.set_cursor(m.param)
+        self.explanation.setText(m.explanation())
+
+
+def create(window) -> QtWidgets.QWidget:
+    return IntegrateView(IntegrateModel())
