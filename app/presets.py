@@ -42,10 +42,17 @@ def all_presets() -> tuple[Preset, ...]:
     if data.get("order") != "wxyz":
         raise ValueError("presets.json must store quaternions in wxyz order")
     return tuple(
-        Preset(p["name"], p["title"], np.array(p["q0"], float), np.array(p["q1"], float),
-               p["shows"])
+        Preset(p["name"], p["title"], _frozen(p["q0"]), _frozen(p["q1"]), p["shows"])
         for p in data["presets"]
     )
+
+
+def _frozen(values) -> np.ndarray:
+    # The presets are cached for the process: read-only, so no caller can
+    # corrupt them for everyone else.
+    arr = np.array(values, dtype=float)
+    arr.flags.writeable = False
+    return arr
 
 
 def names() -> list[str]:

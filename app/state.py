@@ -222,21 +222,26 @@ class LessonState:
             self._t = t
             self.events.emit("t")
 
+    # Options emit only on a real change: widgets that mirror them call back
+    # into the model, and an unchanged value must not start another round.
     def set_chain_family(self, family: str) -> None:
         if family not in CHAIN_FAMILIES:
             raise ValueError(f"family must be one of {CHAIN_FAMILIES}, got {family!r}")
-        self.chain_family = family
-        self.events.emit("options")
+        if family != self.chain_family:
+            self.chain_family = family
+            self.events.emit("options")
 
     def set_root_only(self, flag: bool) -> None:
-        self.root_only = bool(flag)
-        self.events.emit("options")
+        if bool(flag) != self.root_only:
+            self.root_only = bool(flag)
+            self.events.emit("options")
 
     def set_visible(self, method: str, flag: bool) -> None:
         if method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-        self.visible[method] = bool(flag)
-        self.events.emit("options")
+        if bool(flag) != self.visible[method]:
+            self.visible[method] = bool(flag)
+            self.events.emit("options")
 
     # ------------------------------------------------------------------ derived
     @property
@@ -307,9 +312,9 @@ class LessonState:
         self.chain_family = family
         self.root_only = root_only
         self.visible.update(visible)
-        self._apply(Endpoints(a, b, n0, n1, preset, r0, r1))
+        # t first, so the endpoint listeners already render the session's t.
         self._t = t
-        self._at_t = None
+        self._apply(Endpoints(a, b, n0, n1, preset, r0, r1))
         self.events.emit("t")
         self.events.emit("options")
 

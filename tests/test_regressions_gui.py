@@ -150,3 +150,39 @@ def test_apply_session_refuses_non_boolean_options(field, value):
     with pytest.raises(ValueError, match=field):
         s.apply_session(data)
     assert s.to_session() == before
+
+
+def test_options_emit_only_on_a_real_change():
+    from quatlab.app.state import LessonState
+
+    s = LessonState.from_preset("negated-20")
+    seen = []
+    s.events.connect("options", lambda: seen.append(1))
+    s.set_root_only(False)          # already False
+    s.set_chain_family("slerp")     # already slerp
+    s.set_visible("naive_nlerp", True)
+    assert seen == []
+    s.set_root_only(True)
+    s.set_chain_family("nlerp")
+    s.set_visible("naive_nlerp", False)
+    assert len(seen) == 3
+
+
+def test_presets_cannot_be_corrupted_by_a_caller():
+    from quatlab.app import presets
+
+    q = presets.get("negated-20").q1
+    with pytest.raises(ValueError):
+        q[0] = 5.0
+    assert presets.get("negated-20").q1[0] == pytest.approx(-np.cos(np.radians(10)))
+
+
+def test_apply_session_renders_endpoints_at_the_sessions_t():
+    from quatlab.app.state import LessonState
+
+    s = LessonState.from_preset("negated-20", t=0.5)
+    data = LessonState.from_preset("quarter-turn", t=0.25).to_session()
+    t_seen = []
+    s.events.connect("endpoints", lambda: t_seen.append(s.t))
+    s.apply_session(data)
+    assert t_seen == [0.25]
