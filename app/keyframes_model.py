@@ -45,6 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
+from quatlab.app.history import History
 from quatlab.app.keyframes import (
     KeyframeFile,
     KeyframeFileError,
@@ -209,14 +210,6 @@ def _segments(track: Track, findings) -> Segments:
     )
 
 
-@dataclasses.dataclass(frozen=True)
-class _Step:
-    """One undoable change: the tracks before it and what it was, for messages."""
-
-    tracks: tuple[Track, ...]
-    what: str
-
-
 class KeyframesModel:
     """The Keyframes tab's state; see the module docstring.
 
@@ -231,8 +224,7 @@ class KeyframesModel:
         self.lesson = lesson
         self.file: KeyframeFile | None = None
         self._tracks: tuple[Track, ...] = ()
-        self._undo: list[_Step] = []
-        self._redo: list[_Step] = []
+        self._history: History[tuple[Track, ...]] = History()
         # Audits and segment tables per Track object (tracks are immutable and
         # compare by identity), so undo and redo never recompute them.
         self._findings: dict[Track, tuple] = {}
@@ -268,8 +260,7 @@ class KeyframesModel:
 
     def _install(self, tracks) -> None:
         self._tracks = tuple(tracks)
-        self._undo.clear()
-        self._redo.clear()
+        self._history.clear()
         self._findings.clear()
         self._segments.clear()
         flagged = [i for i in range(len(self._tracks)) if self.findings(i)]
@@ -394,7 +385,8 @@ class KeyframesModel:
             self._say(f"Signs already continuous in {scope}: nothing to fix.")
             return 0
         what = f"fix signs of {scope}"
-        self._push(_Step(self._tracks, what), tuple(new))
+        self._history.record(self._tracks, what)
+        self._set_current(tuple(new))
         # The lesson keeps the keys it was given; say how to see the fixed ones.
         again = (" Select the segment again to see the fixed keys in the lesson."
                  if self.selected_segment is not None else "")
@@ -402,44 +394,39 @@ class KeyframesModel:
                   f"Export fixed… writes the copy.{again}")
         return negated
 
-    def _push(self, step: _Step, tracks: tuple[Track, ...]) -> None:
-        self._undo.append(step)
-        self._redo.clear()
-        self._set_current(tracks)
-
     def _set_current(self, tracks: tuple[Track, ...]) -> None:
         self._tracks = tracks
         self.events.emit("tracks")
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._undo)
+        return self._history.can_undo
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._redo)
+        return self._history.can_redo
 
     @property
     def undo_text(self) -> str | None:
-        return self._undo[-1].what if self._undo else None
+        return self._history.undo_label
 
     @property
     def redo_text(self) -> str | None:
-        return self._redo[-1].what if self._redo else None
+        return self._history.redo_label
 
     def undo(self) -> None:
-        if self._undo:
-            step = self._undo.pop()
-            self._redo.append(_Step(self._tracks, step.what))
-            self._set_current(step.tracks)
-            self._say(f"Undid: {step.what}.")
+        what = self._history.undo_label
+        previous = self._history.undo(self._tracks)
+        if previous is not None:
+            self._set_current(previous)
+            self._say(f"Undid: {what}.")
 
     def redo(self) -> None:
-        if self._redo:
-            step = self._redo.pop()
-            self._undo.append(_Step(self._tracks, step.what))
-            self._set_current(step.tracks)
-            self._say(f"Redid: {step.what}.")
+        what = self._history.redo_label
+        following = self._history.redo(self._tracks)
+        if following is not None:
+            self._set_current(following)
+            self._say(f"Redid: {what}.")
 
     # ------------------------------------------------------------------ export
     def default_export_path(self) -> Path | None:

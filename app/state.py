@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from quatlab.app import presets
+from quatlab.app.history import History
 from quatlab.math.curves import METHODS, Curves, compute_curves
 from quatlab.math.interpolate import as_parameter
 from quatlab.math.quaternion import angle_between, as_quaternion
@@ -117,8 +118,7 @@ class LessonState:
         self._ends = Endpoints(a, b, n0, n1, preset, r0, r1)
         self._t = float(as_parameter(t))
         self._samples = samples
-        self._undo: list[Endpoints] = []
-        self._redo: list[Endpoints] = []
+        self._history: History[Endpoints] = History()
         self.chain_family = "slerp"
         self.root_only = False
         self.visible = {m: True for m in METHODS}
@@ -185,8 +185,7 @@ class LessonState:
 
     def _apply(self, ends: Endpoints, *, record: bool = True) -> None:
         if record:
-            self._undo.append(self._ends)
-            self._redo.clear()
+            self._history.record(self._ends)
         self._ends = ends
         self._curves = None
         self._at_t = None
@@ -195,21 +194,21 @@ class LessonState:
     # ------------------------------------------------------------------ undo / redo
     @property
     def can_undo(self) -> bool:
-        return bool(self._undo)
+        return self._history.can_undo
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._redo)
+        return self._history.can_redo
 
     def undo(self) -> None:
-        if self._undo:
-            self._redo.append(self._ends)
-            self._apply(self._undo.pop(), record=False)
+        previous = self._history.undo(self._ends)
+        if previous is not None:
+            self._apply(previous, record=False)
 
     def redo(self) -> None:
-        if self._redo:
-            self._undo.append(self._ends)
-            self._apply(self._redo.pop(), record=False)
+        following = self._history.redo(self._ends)
+        if following is not None:
+            self._apply(following, record=False)
 
     # ------------------------------------------------------------------ t and options
     @property

@@ -186,3 +186,19 @@ def test_apply_session_renders_endpoints_at_the_sessions_t():
     s.events.connect("endpoints", lambda: t_seen.append(s.t))
     s.apply_session(data)
     assert t_seen == [0.25]
+
+
+def test_history_round_trip_and_labels():
+    from quatlab.app.history import History
+
+    h = History()
+    assert h.undo("x") is None and h.redo("x") is None
+    h.record(1, "one")
+    h.record(2, "two")
+    assert h.undo_label == "two"
+    assert h.undo(3) == 2 and h.redo_label == "two"
+    assert h.undo(2) == 1 and not h.can_undo
+    assert h.redo(1) == 2 and h.redo(2) == 3 and not h.can_redo
+    h.undo(3)
+    h.record(2, "new")          # a new edit after an undo drops the redo branch
+    assert not h.can_redo
