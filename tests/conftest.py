@@ -1,6 +1,7 @@
-"""Test session set-up: a real X display (Xvfb) for GL, and Qt attributes set early.
+"""Test session set-up: a real X display (Xvfb) for GL, Qt attributes set early, and
+widgets deleted at the end of the test that made them.
 
-pyqtgraph's GLViewWidget gets no OpenGL context on the ``offscreen`` platform
+pyqtgraph's GL views get no OpenGL context on the ``offscreen`` platform
 (design.md s6), so the whole suite runs on ``xcb``. When no ``DISPLAY`` is set
 we start our own Xvfb for the session, so the README's single test command
 works on a bare machine and on a desktop alike.
@@ -58,26 +59,57 @@ def pytest_configure(config):
         runtime = tempfile.mkdtemp(prefix="quatlab-xdg-")
         os.chmod(runtime, 0o700)
         os.environ["XDG_RUNTIME_DIR"] = runtime
-    # Must precede the QApplication (pytest-qt creates it lazily): two
-    # GLViewWidgets in one process need shared contexts (design.md s6).
+    # Must precede the QApplication (pytest-qt creates it lazily): two GL
+    # views in one process need shared contexts (design.md s6).
     from PyQt6 import QtCore
 
     QtCore.QCoreApplication.setAttribute(QtCore.Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
 
 
-def pytest_unconfigure(config):
-    from PyQt6 import QtWidgets, sip
+def _delete_deferred() -> None:
+    """Carry out pending ``deleteLater()`` calls now.
 
-    # Tear Qt down while the display is still there: GL widgets destroyed at
+    Outside a running event loop ``processEvents()`` leaves them alone: a
+    widget pytest-qt closed would be deleted in whichever later test next
+    runs an event loop (``qtbot.wait``), or never, and its native GL window
+    with it. Asking for the DeferredDelete events by type delivers them.
+    """
+    from PyQt6 import QtCore
+
+    if QtCore.QCoreApplication.instance() is not None:
+        QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete.value)
+        QtCore.QCoreApplication.processEvents()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_teardown(item):
+    # Outermost: runs after pytest-qt's teardown has closed the test's
+    # widgets (close + deleteLater) and after the fixtures' own teardown.
+    result = yield
+    _delete_deferred()
+    return result
+
+
+def pytest_unconfigure(config):
+    from PyQt6 import QtCore, QtWidgets, sip
+
+    # Tear Qt down while the display is still there: GL views destroyed at
     # interpreter exit, after their context's display went away, crash the
     # process, and killing Xvfb under a live QApplication makes Qt abort
     # ("X11 connection broke"): either way a green run would exit non-zero.
     app = QtWidgets.QApplication.instance()
     if app is not None:
         app.closeAllWindows()
+        # Left over are windows no test handed to qtbot (run_window's, on a
+        # bad file). Only those that reached the screen hold native windows
+        # and GL contexts. The other parentless top-levels include pyqtgraph's
+        # menu parts, which their owners delete: deleting them here as well
+        # crashes.
         for w in app.topLevelWidgets():
-            w.deleteLater()
-        app.processEvents()
+            if w.parentWidget() is None and w.testAttribute(
+                    QtCore.Qt.WidgetAttribute.WA_WState_Created):
+                w.deleteLater()
+        _delete_deferred()
         sip.delete(app)
     if _xvfb is not None:
         _xvfb.terminate()
