@@ -134,8 +134,9 @@ class LessonPanel(QtWidgets.QWidget):
         layout.addWidget(self.explanation)
 
         self.scene = ChainScene(self)
-        self.scene.setObjectName("scene")
-        self.scene.setMinimumSize(320, 220)
+        # Layout properties go on the container: the scene is a native window.
+        self.scene.widget.setObjectName("scene")
+        self.scene.widget.setMinimumSize(320, 220)
         reset.clicked.connect(self.scene.reset_camera)
         self.slider = ParamSlider(param_name, on_param, self, tooltip=param_tooltip,
                                   decimals=param_decimals)
@@ -148,7 +149,7 @@ class LessonPanel(QtWidgets.QWidget):
         top = QtWidgets.QWidget()
         tl = QtWidgets.QVBoxLayout(top)
         tl.setContentsMargins(0, 0, 0, 0)
-        tl.addWidget(self.scene, 1)
+        tl.addWidget(self.scene.widget, 1)
         tl.addWidget(self.slider)
         split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         split.addWidget(top)

@@ -28,7 +28,7 @@ from quatlab.math import quaternion as Q
 from quatlab.math import s3
 from quatlab.math.curves import METHOD_LABELS, METHODS
 from quatlab.rendering.plots import _pen as method_pen
-from quatlab.rendering.scene import SCENE_BACKGROUND
+from quatlab.rendering.scene import SCENE_BACKGROUND, GLWindowView
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED, rgba
 
 __all__ = ["VIEW_NAME", "TITLE", "create", "S3View", "GreatCircleView", "StereographicView",
@@ -320,11 +320,14 @@ class StereographicView(QtWidgets.QWidget):
         bar.addStretch(1)
         layout.addLayout(bar)
 
-        self.view = gl.GLViewWidget()
-        self.view.setObjectName("stereographic")
+        # A native GL window like the lesson scenes: a single QOpenGLWidget
+        # anywhere in the window would slow every repaint of every tab
+        # (see GLWindowView).
+        self.view = GLWindowView()
+        self.view.widget.setObjectName("stereographic")
         self.view.setBackgroundColor(SCENE_BACKGROUND)
-        self.view.setMinimumSize(240, 200)
-        layout.addWidget(self.view, 1)
+        self.view.widget.setMinimumSize(240, 200)
+        layout.addWidget(self.view.widget, 1)
         # The unit sphere (image of the equator of the pole, dot(q, pole) = 0)
         # as three great circles: enough to judge inside/outside and depth.
         c = s3.circle_points(121)

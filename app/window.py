@@ -60,7 +60,7 @@ def make_app(argv: list[str] | None = None) -> QtWidgets.QApplication:
     """The QApplication, created once with the attributes QuatLab needs."""
     app = QtWidgets.QApplication.instance()
     if app is None:
-        # Two GLViewWidgets in one process need shared contexts (design.md s6);
+        # Two GL views in one process need shared contexts (design.md s6);
         # the attribute only counts before the application exists.
         QtCore.QCoreApplication.setAttribute(
             QtCore.Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
@@ -131,8 +131,9 @@ class LessonView(QtWidgets.QWidget):
         layout.addLayout(bar)
 
         self.scene = ChainScene(self)
-        self.scene.setObjectName("scene")
-        self.scene.setMinimumSize(320, 240)
+        # Layout properties go on the container: the scene is a native window.
+        self.scene.widget.setObjectName("scene")
+        self.scene.widget.setMinimumSize(320, 240)
         reset.clicked.connect(self.scene.reset_camera)
         self.scrubber = Scrubber(state, self)
         self.plots = CurvePlots(self)
@@ -142,7 +143,7 @@ class LessonView(QtWidgets.QWidget):
         top = QtWidgets.QWidget()
         tl = QtWidgets.QVBoxLayout(top)
         tl.setContentsMargins(0, 0, 0, 0)
-        tl.addWidget(self.scene, 1)
+        tl.addWidget(self.scene.widget, 1)
         tl.addWidget(self.scrubber)
         split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         split.addWidget(top)
@@ -448,8 +449,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.status.showMessage(f"Plots exported to {path}", 5000)
 
     def grab_image(self) -> QtGui.QImage:
-        """The whole window as an image, 3D viewport included."""
-        return self.grab().toImage()
+        """The whole window as an image, 3D views included (QWidget.grab() misses them)."""
+        from quatlab.rendering.scene import grab_widget
+
+        return grab_widget(self)
 
     def save_screenshot(self, path: str | None = None) -> None:
         path = path or self._ask_path("Save screenshot", "PNG image (*.png)", "quatlab.png")

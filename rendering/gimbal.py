@@ -26,7 +26,7 @@ import pyqtgraph.opengl as gl
 
 from quatlab.math.gimbal import GimbalRings
 from quatlab.rendering.chain import ROOT
-from quatlab.rendering.scene import _LIT_SHADER  # lit like the bones they carry
+from quatlab.rendering.scene import LIT_SHADER, GLWindowView  # lit like the bones they carry
 from quatlab.rendering.style import AXIS_COLORS, rgba
 
 __all__ = ["RADII", "LOCK_COLOUR", "ring_frames", "ring_points", "torus", "GimbalItems"]
@@ -94,14 +94,14 @@ def torus(radius: float, tube: float = _TUBE, segments: int = _SEGMENTS,
 
 
 class GimbalItems:
-    """The GL items of one gimbal in ``view`` (a GLViewWidget), posed by :meth:`set_rings`."""
+    """The GL items of one gimbal in ``view`` (a GL view), posed by :meth:`set_rings`."""
 
-    def __init__(self, view: gl.GLViewWidget, *, center=ROOT, radii=RADII) -> None:
+    def __init__(self, view: GLWindowView, *, center=ROOT, radii=RADII) -> None:
         self.center = np.asarray(center, dtype=np.float64)
         self.radii = tuple(float(r) for r in radii)
         self.rings: list[gl.GLMeshItem] = []
         for r in self.radii:
-            item = gl.GLMeshItem(meshdata=torus(r), smooth=True, shader=_LIT_SHADER,
+            item = gl.GLMeshItem(meshdata=torus(r), smooth=True, shader=LIT_SHADER,
                                  glOptions="opaque")
             view.addItem(item)
             self.rings.append(item)

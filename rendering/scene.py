@@ -1,6 +1,6 @@
 """The lesson's 3D viewport: joint chains driven by interpolated rotations.
 
-:class:`ChainScene` is a :class:`pyqtgraph.opengl.GLViewWidget` showing
+:class:`ChainScene` is a pyqtgraph GL view (:class:`GLWindowView`) showing
 
 * a ground grid in the XY plane (z up) and a small world-axes marker at the
   origin, under the chain root;
@@ -30,8 +30,11 @@ keeps the window one piece and screenshots paste into slides and handouts as
 they are. The viewport is a hair darker than pure white so the bright
 specular highlights of the bones keep an outline.
 
-Rendering needs a real OpenGL context: under ``QT_QPA_PLATFORM=offscreen`` a
-``QOpenGLWidget`` draws nothing (design.md s6); tests run on Xvfb/xcb.
+The view is a native :class:`GLWindowView`, not a QOpenGLWidget, because one
+QOpenGLWidget in a window makes Qt compose the whole window through OpenGL
+on every repaint (see the class). Rendering needs a real OpenGL context:
+under ``QT_QPA_PLATFORM=offscreen`` pyqtgraph's GL views draw nothing
+(design.md s6); tests run on Xvfb/xcb.
 """
 
 from __future__ import annotations
@@ -44,9 +47,10 @@ import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.opengl as gl
 from OpenGL import GL
-from PyQt6 import QtCore, QtGui, QtOpenGL
+from PyQt6 import QtCore, QtGui, QtOpenGL, QtWidgets
 from pyqtgraph.opengl import shaders
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem, GLOptions
+from pyqtgraph.opengl.GLViewWidget import GLViewMixin
 from pyqtgraph.opengl.items.GLMeshItem import DirtyFlag as _Dirty
 
 from quatlab.math import quaternion as Q
@@ -61,7 +65,8 @@ from quatlab.rendering.chain import (
 )
 from quatlab.rendering.style import AXIS_COLORS, rgba
 
-__all__ = ["ChainScene", "SCENE_BACKGROUND", "GHOST_COLOR", "DEFAULT_CAMERA"]
+__all__ = ["ChainScene", "GLWindowView", "grab_widget", "LIT_SHADER", "SCENE_BACKGROUND",
+           "GHOST_COLOR", "DEFAULT_CAMERA"]
 
 #: Viewport clear colour (see the module docstring for why light).
 SCENE_BACKGROUND = "#F5F5F3"
@@ -112,7 +117,9 @@ _OVERLAY = {
 # follows the camera and a bone never turns fully dark while orbiting.
 # GLSL ES 1.00 compatible: pyqtgraph prefixes "#version 100" on contexts with
 # ARB_ES2_compatibility (Mesa), so the precision statement matters.
-_LIT_SHADER = shaders.ShaderProgram("quatlab_lit", [
+# Public because other items drawn with the bones (the gimbal rings) must be
+# lit the same way.
+LIT_SHADER = shaders.ShaderProgram("quatlab_lit", [
     shaders.VertexShader("""
         uniform mat4 u_mvp;
         uniform mat3 u_normal;
@@ -320,10 +327,9 @@ class _LabelLayer(GLGraphicsItem):
     GLTextItem opens a QPainter per label, and each QPainter on a GL
     surface saves and restores the GL state: that was the largest single
     cost of a frame. The painter draws on a QOpenGLPaintDevice, i.e. into
-    whatever framebuffer is bound, rather than on the widget: a QPainter on
-    the widget is redirected by ``QWidget.grab()`` of the window and the
-    text then ends up *under* the GL image (missing from screenshots), and
-    ``renderToArray`` would not see it either. Each label sits on a
+    whatever framebuffer is bound, rather than on the view: the offscreen
+    renders (``grabFramebuffer`` for screenshots, ``renderToArray``) draw
+    into an FBO and get the text only that way. Each label sits on a
     translucent plate of the background colour, which keeps it readable
     where it crosses a bone or trail of its own colour.
     """
@@ -389,7 +395,166 @@ def _font(size: float, weight: QtGui.QFont.Weight) -> QtGui.QFont:
     return font
 
 
-class ChainScene(gl.GLViewWidget):
+# --------------------------------------------------------------------------- GL surface
+
+
+class GLWindowView(GLViewMixin, QtOpenGL.QOpenGLWindow):
+    """pyqtgraph's GL view on a native :class:`QOpenGLWindow`, for widget layouts.
+
+    Why not ``gl.GLViewWidget`` (a QOpenGLWidget): while a window holds one
+    QOpenGLWidget, even in a hidden tab, Qt composes the whole top level
+    through OpenGL on every flush, so under Xvfb repainting one label cost
+    10-12 ms and a change of t 24-36 ms (benchmarks/bench_window.py). A
+    native child window is drawn and swapped on its own and the widgets keep
+    the raster backing store. That only pays when *every* GL view of the
+    window is one of these.
+
+    Put :attr:`widget` in layouts and give *it* the object name and minimum
+    size: it is the window container (``createWindowContainer``) and owns
+    the view, so the view lives and dies with it. The view keeps the
+    GLViewWidget API (items, camera, ``renderToArray``), and
+    :meth:`grabFramebuffer` renders a fresh frame like QOpenGLWidget's.
+    ``QWidget.grab()`` does not see a native window: use :func:`grab_widget`.
+
+    Parameters
+    ----------
+    parent : QWidget, optional
+        Parent of :attr:`widget`.
+    **kwargs
+        For :class:`GLViewMixin` (``rotationMethod``).
+    """
+
+    def __init__(self, parent=None, **kwargs):
+        super().__init__(**kwargs)
+        # A QOpenGLWidget draws into an FBO with depth and stencil; a window
+        # surface has neither unless asked, and without depth the bones
+        # show their far faces through the near ones.
+        fmt = QtGui.QSurfaceFormat.defaultFormat()
+        fmt.setDepthBufferSize(24)
+        fmt.setStencilBufferSize(8)
+        self.setFormat(fmt)
+        self._update_posted = False
+        self.widget = QtWidgets.QWidget.createWindowContainer(self, parent)
+        # As GLViewWidget: a click gives the view the camera keys, Tab skips it.
+        self.widget.setFocusPolicy(QtCore.Qt.FocusPolicy.ClickFocus)
+
+    @property
+    def update_pending(self) -> bool:
+        """Whether a frame was asked for (:meth:`update`) and not rendered yet."""
+        return self._update_posted
+
+    def update(self):
+        """Render a new frame soon: one posted UpdateRequest however often called.
+
+        ``QPaintDeviceWindow.update()`` goes through ``requestUpdate()``, which
+        on xcb waits for an idle timer (5 ms); the posted event renders in the
+        same pass of the event loop as the widgets' repaint. Never both: each
+        would render a frame. Low priority, so posted layout changes (a new
+        size) land before the frame. While not exposed (hidden tab, not shown
+        yet) the base class only marks the window dirty, and the expose that
+        shows it renders it.
+        """
+        if not self.isExposed():
+            super().update()
+        elif not self._update_posted:
+            self._update_posted = True
+            QtCore.QCoreApplication.postEvent(
+                self, QtCore.QEvent(QtCore.QEvent.Type.UpdateRequest),
+                QtCore.Qt.EventPriority.LowEventPriority.value)
+
+    def event(self, ev):
+        if ev.type() == QtCore.QEvent.Type.UpdateRequest:
+            # Whoever sent it, this frame takes in every change so far; reset
+            # here rather than in paintGL, which a window that stopped being
+            # exposed meanwhile never reaches.
+            self._update_posted = False
+        return super().event(ev)
+
+    def devicePixelRatioF(self) -> float:
+        # GLViewMixin and the label layer ask QWidget's name for it.
+        return self.devicePixelRatio()
+
+    def mousePressEvent(self, ev):
+        # The click lands on the native window, never on the container, so
+        # the widgets' click-to-focus does not happen: activate the window
+        # so the camera keys reach it (the container follows it).
+        self.requestActivate()
+        super().mousePressEvent(ev)
+
+    def grabFramebuffer(self) -> QtGui.QImage:
+        """A frame rendered now into an FBO, as ``QOpenGLWidget.grabFramebuffer`` gives.
+
+        ``QOpenGLWindow``'s own reads the back buffer, which after a swap
+        holds whatever the driver left there. Rendering offscreen shows
+        changes not on screen yet, and does not care whether the window is
+        covered. Opaque (RGB32, the framebuffer's RGB as is), like the
+        screen: painted into a widget screenshot, no alpha left by blending
+        may let the widgets underneath show through. A null image while the
+        view has no GL context.
+        """
+        if not self._context_ready():
+            return QtGui.QImage()
+        self.makeCurrent()
+        w, h = self.deviceWidth(), self.deviceHeight()
+        fmt = QtOpenGL.QOpenGLFramebufferObjectFormat()
+        fmt.setAttachment(QtOpenGL.QOpenGLFramebufferObject.Attachment.CombinedDepthStencil)
+        fbo = QtOpenGL.QOpenGLFramebufferObject(w, h, fmt)
+        try:
+            fbo.bind()
+            GL.glViewport(0, 0, w, h)
+            self.paintGL()
+            img = fbo.toImage().convertToFormat(QtGui.QImage.Format.Format_RGB32)
+        finally:
+            fbo.release()
+        img.setDevicePixelRatio(self.devicePixelRatio())
+        return img
+
+    def _context_ready(self) -> bool:
+        """Whether the GL context exists; a shown view gets up to 2 s for its first frame.
+
+        QOpenGLWindow makes its context on its first paint, after the window
+        system's first expose, and a screenshot taken right after ``show()``
+        can come before that.
+        """
+        deadline = QtCore.QDeadlineTimer(2000)
+        while not self.isValid() and self.isVisible() and not deadline.hasExpired():
+            QtCore.QCoreApplication.processEvents()
+            QtCore.QThread.msleep(5)
+        return self.isValid()
+
+
+def grab_widget(widget: QtWidgets.QWidget) -> QtGui.QImage:
+    """``widget.grab()`` with the GL views inside it painted in, as the screen shows them.
+
+    ``QWidget.grab()`` renders the widget tree only, and a :class:`GLWindowView`
+    is a native window beside it: its container comes out empty. Each
+    visible view inside ``widget`` is rendered again (:meth:`GLWindowView.grabFramebuffer`)
+    and drawn where its container is, clipped to the part of the container
+    not covered by other widgets.
+    """
+    img = widget.grab().toImage()
+    painter = None
+    for view in QtGui.QGuiApplication.allWindows():
+        if not isinstance(view, GLWindowView):
+            continue
+        box = view.widget
+        if not (box.isVisible() and (box is widget or widget.isAncestorOf(box))):
+            continue
+        region = box.visibleRegion()
+        frame = view.grabFramebuffer()
+        if region.isEmpty() or frame.isNull():
+            continue
+        offset = box.mapTo(widget, QtCore.QPoint(0, 0)) if box is not widget else QtCore.QPoint()
+        if painter is None:
+            painter = QtGui.QPainter(img)
+        painter.setClipRegion(region.translated(offset))
+        painter.drawImage(offset, frame)
+    if painter is not None:
+        painter.end()
+    return img
+
+
+class ChainScene(GLWindowView):
     """3D view of joint chains driven by one local rotation each.
 
     Parameters
@@ -408,11 +573,12 @@ class ChainScene(gl.GLViewWidget):
     any string; a new key is created on its first :meth:`set_chain`. The
     scene only draws what it is given and never changes the lesson model.
 
-    Screenshots: ``grabFramebuffer()``, ``QWidget.grab()`` of any parent and
-    ``renderToArray()`` all include the labels. More than one scene (or any
-    other GLViewWidget) per process needs ``AA_ShareOpenGLContexts`` set
-    before the QApplication exists, because shader programs are compiled
-    once per process (design.md s6).
+    Layouts take :attr:`widget` (see :class:`GLWindowView`). Screenshots:
+    ``grabFramebuffer()``, ``renderToArray()`` and :func:`grab_widget` of any
+    parent all include the labels. More than one scene (or any other GL
+    view) per process needs ``AA_ShareOpenGLContexts`` set before the
+    QApplication exists, because shader programs are compiled once per
+    process (design.md s6).
     """
 
     def __init__(self, parent=None, *, n_bones: int = DEFAULT_BONES, bone_length=1.0):
@@ -458,7 +624,7 @@ class ChainScene(gl.GLViewWidget):
         # Both ghosts in one translucent item, baked in world space: they
         # change with the endpoints, not with t.
         self._ghost_q: list[np.ndarray | None] = [None, None]
-        self._ghost_item = _GhostItem(_bake([], []), shader=_LIT_SHADER, color=GHOST_COLOR,
+        self._ghost_item = _GhostItem(_bake([], []), shader=LIT_SHADER, color=GHOST_COLOR,
                                       glOptions={**GLOptions["translucent"],
                                                  GL.GL_POLYGON_OFFSET_FILL: False})
         self._ghost_item.setDepthValue(_ORDER_GHOST)
@@ -494,7 +660,7 @@ class ChainScene(gl.GLViewWidget):
                 GL.GL_POLYGON_OFFSET_FILL: True, "glPolygonOffset": (index, index)}
         bones, gizmos = [], []
         for geometry in self._geometry:
-            bone = _BoneItem(geometry, shader=_LIT_SHADER, drawEdges=True, glOptions=opts)
+            bone = _BoneItem(geometry, shader=LIT_SHADER, drawEdges=True, glOptions=opts)
             bone.setDepthValue(_ORDER_SOLID)
             self.addItem(bone)
             bones.append(bone)

@@ -27,9 +27,9 @@ def make_view(qtbot):
         return state, view
 
     yield make
-    # Delete each view (and its GL context) now, while nothing else paints:
-    # a GL widget torn down later by the event loop can be asked to paint
-    # after its context is gone.
+    # Delete each view (and its native GL window and context) now, while
+    # nothing else paints: a GL view torn down later by the event loop can
+    # be asked to paint after its context is gone.
     for view in views:
         view.close()
         sip.delete(view)

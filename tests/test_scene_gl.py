@@ -1,9 +1,11 @@
 """Pixel tests of quatlab.rendering.scene.ChainScene under a real GL context.
 
-Needs Xvfb/xcb (tests/conftest.py arranges it); offscreen Qt gives a
-QOpenGLWidget no context at all. Colours are matched with tolerances: bones
-are lit, so a method colour is recognized by its hue, while the unlit
-gizmo lines keep their exact colour in the core of each line.
+Needs Xvfb/xcb (tests/conftest.py arranges it); offscreen Qt gives a GL
+view no context at all. The scene is a native window: tests show and size
+its container (``scene.widget``) and send input to the scene itself.
+Colours are matched with tolerances: bones are lit, so a method colour is
+recognized by its hue, while the unlit gizmo lines keep their exact colour
+in the core of each line.
 """
 
 from __future__ import annotations
@@ -59,16 +61,23 @@ def _count_near(img: np.ndarray, hex_colour: str, tol: int = 14) -> int:
     return int(np.count_nonzero(np.abs(img.astype(np.float64) - target).max(axis=-1) <= tol))
 
 
-@pytest.fixture
-def scene(qtbot):
+def _show_scene(qtbot, **kwargs):
+    """A ChainScene on screen at SIZE, deleted with its container after the test."""
     from quatlab.rendering.scene import ChainScene
 
-    view = ChainScene()
-    qtbot.addWidget(view)
-    view.resize(*SIZE)
-    view.show()
+    view = ChainScene(**kwargs)
+    qtbot.addWidget(view.widget)
+    view.widget.resize(*SIZE)
+    view.widget.show()
     qtbot.waitExposed(view)
+    # The GL context comes with the first frame, just after the expose.
+    qtbot.waitUntil(view.isValid)
     return view
+
+
+@pytest.fixture
+def scene(qtbot):
+    return _show_scene(qtbot)
 
 
 def _seed_midpoint():
@@ -280,15 +289,9 @@ def test_default_view_frames_the_reach(scene):
 def test_two_scenes_share_shaders(qtbot):
     # The window may hold two views; pyqtgraph caches programs per class,
     # which needs AA_ShareOpenGLContexts (set by conftest, as the app does).
-    from quatlab.rendering.scene import ChainScene
-
     views = []
     for _ in range(2):
-        view = ChainScene(n_bones=4, bone_length=0.8)
-        qtbot.addWidget(view)
-        view.resize(*SIZE)
-        view.show()
-        qtbot.waitExposed(view)
+        view = _show_scene(qtbot, n_bones=4, bone_length=0.8)
         view.set_chain("naive", Q.from_axis_angle([0, 0, 1], 1.0), NAIVE)
         views.append(view)
     for view in views:
@@ -303,23 +306,24 @@ def test_bad_arguments(scene):
 
 
 def test_labels_survive_a_grab_of_the_parent_window(qtbot):
-    # The window's screenshot is QWidget.grab() of the whole window; text
-    # painted on the GL widget itself would be redirected under the GL image.
+    # The window's screenshot is grab_widget() of the whole window, which
+    # paints the scene's offscreen frame in; text painted outside that
+    # frame would be missing from it.
     from PyQt6 import QtWidgets
 
-    from quatlab.rendering.scene import ChainScene
+    from quatlab.rendering.scene import ChainScene, grab_widget
 
     window = QtWidgets.QWidget()
     qtbot.addWidget(window)
     view = ChainScene(window)
-    QtWidgets.QVBoxLayout(window).addWidget(view)
+    QtWidgets.QVBoxLayout(window).addWidget(view.widget)
     window.resize(*SIZE)
     window.show()
-    qtbot.waitExposed(window)
+    qtbot.waitExposed(view)
     view.set_chain("naive", Q.from_axis_angle([0, 0, 1], 1.0), NAIVE)
 
     def grab_window():
-        img = window.grab().toImage().convertToFormat(QtGui.QImage.Format.Format_RGB888)
+        img = grab_widget(window).convertToFormat(QtGui.QImage.Format.Format_RGB888)
         ptr = img.constBits()
         ptr.setsize(img.sizeInBytes())
         rows = np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine())
@@ -330,3 +334,4 @@ def test_labels_survive_a_grab_of_the_parent_window(qtbot):
     view.set_label("naive", "naive NLERP")
     labelled = grab_window()
     assert np.count_nonzero(np.abs(labelled - bare).max(axis=-1) > 60) > 40
+

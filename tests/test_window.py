@@ -121,9 +121,9 @@ def qimage_rgb(img: QtGui.QImage) -> np.ndarray:
 
 
 def scene_region(win: MainWindow, img: np.ndarray) -> np.ndarray:
-    scene = win.lesson.scene
-    p = scene.mapTo(win, QtCore.QPoint(0, 0))
-    return img[p.y(): p.y() + scene.height(), p.x(): p.x() + scene.width()]
+    box = win.lesson.scene.widget  # the scene is a native window in this container
+    p = box.mapTo(win, QtCore.QPoint(0, 0))
+    return img[p.y(): p.y() + box.height(), p.x(): p.x() + box.width()]
 
 
 def hue_counts(rgb: np.ndarray) -> dict[str, int]:
