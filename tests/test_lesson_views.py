@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PyQt6 import QtGui
+from PyQt6 import QtGui, QtWidgets
 
 from quatlab.app import lesson_models as LM
 
@@ -96,6 +96,15 @@ def test_track_slider_and_preset_change_state_and_pixels(qtbot, track_view):
     assert m.param_range == (0.0, 1.0)
     _assert_same(_plotted(track_view, "angle", "squad")[1], m.track["squad"].angle_deg)
     assert np.any(_grab(track_view.scene) != moved)
+
+
+def test_lesson_scene_is_laid_out_through_its_container(qtbot, track_view):
+    # The 3D view is a native GL window: the layout holds its container,
+    # which carries the name, and the window follows the container's size.
+    box = track_view.scene.widget
+    assert track_view.findChild(QtWidgets.QWidget, "scene") is box
+    assert box.height() > 300
+    qtbot.waitUntil(lambda: track_view.scene.size() == box.size())
 
 
 def test_track_tangent_option_recomputes(track_view):

@@ -123,6 +123,18 @@ def _has_colour(img, hex_colour, tol=40, min_count=20):
     return int((np.abs(img[..., :3].astype(int) - c).sum(axis=-1) < tol).sum()) >= min_count
 
 
+def test_stereographic_view_is_a_native_gl_window_in_the_layout(make_view, qtbot):
+    # No QOpenGLWidget (it would make every repaint of the window go
+    # through OpenGL); the layout holds the native window's container.
+    from PyQt6 import QtOpenGLWidgets
+
+    state, view = make_view()
+    assert view.findChildren(QtOpenGLWidgets.QOpenGLWidget) == []
+    box = view.stereo.view.widget
+    assert view.findChild(QtWidgets.QWidget, "stereographic") is box
+    qtbot.waitUntil(lambda: view.stereo.view.isExposed() and view.stereo.view.size() == box.size())
+
+
 def test_method_colours_appear_in_both_panels(make_view, qtbot):
 
     state, view = make_view("negated-20", t=0.3)

@@ -32,8 +32,17 @@ def _hue(hex_colour: str) -> float:
 
 
 def _grab(scene) -> np.ndarray:
-    """The widget's framebuffer as an (H, W, 3) uint8 RGB array."""
-    img = scene.grabFramebuffer().convertToFormat(QtGui.QImage.Format.Format_RGB888)
+    """The scene rendered now (offscreen) as an (H, W, 3) uint8 RGB array."""
+    return _rgb(scene.grabFramebuffer())
+
+
+def _screen(scene) -> np.ndarray:
+    """What the X server shows in the scene's native window (which must be uncovered)."""
+    return _rgb(QtGui.QGuiApplication.primaryScreen().grabWindow(int(scene.winId())).toImage())
+
+
+def _rgb(img: QtGui.QImage) -> np.ndarray:
+    img = img.convertToFormat(QtGui.QImage.Format.Format_RGB888)
     ptr = img.constBits()
     ptr.setsize(img.sizeInBytes())
     rows = np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine())
@@ -335,3 +344,51 @@ def test_labels_survive_a_grab_of_the_parent_window(qtbot):
     labelled = grab_window()
     assert np.count_nonzero(np.abs(labelled - bare).max(axis=-1) > 60) > 40
 
+
+def _screen_matches_render(scene) -> bool:
+    """The screen shows what grabFramebuffer renders, but for a few z-fighting edge pixels."""
+    differ = np.abs(_screen(scene).astype(int) - _grab(scene).astype(int)).max(axis=-1) > 30
+    return np.count_nonzero(differ) < 50
+
+
+def test_the_screen_hides_far_faces(qtbot):
+    # A QOpenGLWindow's surface has no depth buffer unless its format asks
+    # for one; the bones then show their far faces through the near ones
+    # (about 2000 pixels differ here). grabFramebuffer renders into an FBO
+    # with its own depth attachment, so only the screen shows the fault.
+    scene = _show_scene(qtbot, n_bones=1)
+    assert scene.context().format().depthBufferSize() >= 24
+    scene.set_label("naive", "")
+    scene.set_chain("naive", Q.IDENTITY, NAIVE)
+    scene.widget.raise_()
+    assert _count_hue(_grab(scene), NAIVE) > 300
+    qtbot.waitUntil(lambda: _screen_matches_render(scene), timeout=3000)
+
+
+def test_a_burst_of_changes_renders_one_frame(scene, qtbot):
+    # update() posts one UpdateRequest however often it is called, and does
+    # not also go through QPaintDeviceWindow.update(), whose own request
+    # would render a second frame for the same change of t.
+    qtbot.waitUntil(lambda: not scene.update_pending)
+    frames = []
+    scene.frameSwapped.connect(lambda: frames.append(1))
+    curves = _two_chains(scene)
+    scene.set_path("naive", curves["naive_nlerp"].quats, NAIVE)
+    scene.set_ghosts(Q.IDENTITY, curves["naive_nlerp"].quats[-1])
+    assert scene.update_pending and not frames
+    qtbot.wait(200)
+    assert len(frames) == 1 and not scene.update_pending
+
+
+def test_changes_while_hidden_show_when_shown(scene, qtbot):
+    # A hidden view (another tab) is not exposed: no frame is posted, and
+    # the expose that shows it again renders the latest state.
+    scene.widget.hide()
+    qtbot.waitUntil(lambda: not scene.isExposed())
+    _two_chains(scene)
+    assert not scene.update_pending
+    scene.widget.show()
+    scene.widget.raise_()
+    qtbot.waitExposed(scene)
+    assert _count_hue(_grab(scene), NAIVE) > 300
+    qtbot.waitUntil(lambda: _screen_matches_render(scene), timeout=3000)

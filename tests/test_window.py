@@ -120,8 +120,9 @@ def qimage_rgb(img: QtGui.QImage) -> np.ndarray:
     return arr[:, : img.width(), :3].copy()
 
 
-def scene_region(win: MainWindow, img: np.ndarray) -> np.ndarray:
-    box = win.lesson.scene.widget  # the scene is a native window in this container
+def scene_region(win: MainWindow, img: np.ndarray, scene=None) -> np.ndarray:
+    """The part of a window image where ``scene`` (default: the lesson's) is laid out."""
+    box = (scene or win.lesson.scene).widget  # the scene is a native window in this container
     p = box.mapTo(win, QtCore.QPoint(0, 0))
     return img[p.y(): p.y() + box.height(), p.x(): p.x() + box.width()]
 
@@ -628,6 +629,34 @@ def test_screenshot_shows_what_the_scene_shows(shown_window, tmp_path):
     assert region.shape == frame.shape
     differ = np.any(np.abs(region.astype(int) - frame.astype(int)) > 30, axis=-1)
     assert differ.sum() <= 20, f"{differ.sum()} pixels differ"
+
+
+def test_grab_image_paints_the_3d_view_in(shown_window):
+    """QWidget.grab() does not see the native GL window; grab_image() paints its frame in."""
+    window = shown_window
+    region = scene_region(window, qimage_rgb(window.grab_image()))
+    assert len(np.unique(region.reshape(-1, 3), axis=0)) > 100  # not one flat colour
+    frame = qimage_rgb(window.lesson.scene.grabFramebuffer())
+    assert np.array_equal(region, frame)
+
+
+def test_grab_image_paints_only_the_visible_tab(full_window):
+    window = full_window
+    window.show_view("euler")
+    euler = window.views["euler"].scene
+    QtWidgets.QApplication.processEvents()
+    assert not window.lesson.scene.widget.isVisible()
+    shot = qimage_rgb(window.grab_image())
+    assert np.array_equal(scene_region(window, shot, euler),
+                          qimage_rgb(euler.grabFramebuffer()))
+
+
+def test_no_qopenglwidget_in_the_window(full_window):
+    # One QOpenGLWidget anywhere, even in a hidden tab, makes Qt compose the
+    # whole window through OpenGL on every repaint (about 10 ms per frame).
+    from PyQt6 import QtOpenGLWidgets
+
+    assert full_window.findChildren(QtOpenGLWidgets.QOpenGLWidget) == []
 
 
 def test_screenshot_shows_the_gizmo_colours(shown_window, tmp_path):
