@@ -116,9 +116,18 @@ def test_property_result_is_unit_and_blind_to_input_signs(data, k, flip):
 @given(data=poses_and_weights(), scale=st.floats(1e-6, 1e6))
 def test_property_only_weight_ratios_matter(data, scale):
     q, w = data
-    np.testing.assert_allclose(B.blend(q, scale * w), B.blend(q, w), atol=1e-12)
-    np.testing.assert_allclose(B.align_to_first(q, scale * w), B.align_to_first(q, w),
-                               atol=1e-12)
+    # Scaling keeps the ratios only while no weight underflows: a subnormal
+    # weight times 0.5 becomes 0 and changes which input is the reference.
+    assume(np.all((w == 0) | (w * min(scale, 1.0) >= 1e-300)))
+    for fn in (B.blend, B.align_to_first):
+        try:
+            expected = fn(q, w)
+        except InterpolationCollapseError:
+            # q and -q cancelling (align-to-first's flaw) must not depend on scale.
+            with pytest.raises(InterpolationCollapseError):
+                fn(q, scale * w)
+            continue
+        np.testing.assert_allclose(fn(q, scale * w), expected, atol=1e-12)
 
 
 @settings(max_examples=60, deadline=None)
