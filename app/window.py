@@ -292,6 +292,10 @@ class MainWindow(QtWidgets.QMainWindow):
         split.setSizes([380, 770, 250])
         self.setCentralWidget(split)
         self.status = self.statusBar()
+        # The endpoint editors and the explanation belong to the two-key
+        # lesson; lessons with their own models get the whole width.
+        self._side_panels = (left_scroll, right)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
 
         self._build_menus()
         self.setAcceptDrops(True)
@@ -510,6 +514,14 @@ class MainWindow(QtWidgets.QMainWindow):
             ev.acceptProposedAction()
             # After the drop returns: a modal box inside the handler stalls the drag source.
             QtCore.QTimer.singleShot(0, lambda: self._open_keyframes_reporting(files[0]))
+
+    #: Views that show the two-key lesson's state (the side panels edit and explain it).
+    LESSON_BOUND_VIEWS = ("main", "s3")
+
+    def _on_tab_changed(self, index: int) -> None:
+        bound = self.tabs.widget(index).objectName() in self.LESSON_BOUND_VIEWS
+        for panel in self._side_panels:
+            panel.setVisible(bound)
 
     def show_view(self, name: str) -> None:
         for i in range(self.tabs.count()):

@@ -759,3 +759,17 @@ def test_editor_fields_keep_the_sign_visible_for_every_preset(shown_window):
                 for e in [*ed.components, *ed.axis, ed.angle, *ed.euler]:
                     assert _text_fits(e) or e.cursorPosition() == 0, (
                         name, e.objectName() or e.toolTip(), e.text())
+
+
+def test_side_panels_follow_the_lesson_bound_tabs(full_window):
+    win = full_window
+    left, right = win._side_panels
+    widths = {}
+    for name in win.views:
+        win.show_view(name)
+        QtWidgets.QApplication.processEvents()
+        bound = name in ("main", "s3")
+        assert left.isVisible() == bound and right.isVisible() == bound, name
+        widths[name] = win.tabs.width()
+    # A lesson with its own model gets the whole width of the window.
+    assert widths["squad"] > widths["main"] + 500
