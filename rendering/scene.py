@@ -14,6 +14,11 @@
 * a text label beside each chain tip so a screenshot says which chain is
   which.
 
+Every chain hangs from :data:`quatlab.rendering.chain.ROOT` unless
+:meth:`ChainScene.set_chain` gives it a ``root`` of its own: lessons that
+compare several results side by side (the pose blend) spread them out so
+they do not overlap; the default camera then frames all the roots.
+
 The pose comes from :mod:`quatlab.rendering.chain`; this module only maps it
 to GL items. Everything that changes with t changes item *transforms* (one
 4x4 matrix per bone): vertex data is built once, in ``__init__``, so moving
@@ -386,6 +391,7 @@ class _Chain:
     trail: _TrailItem | None = None
     trail_color: tuple | None = None
     path: np.ndarray | None = None
+    root: np.ndarray = field(default_factory=lambda: ROOT.copy())
 
 
 def _font(size: float, weight: QtGui.QFont.Weight) -> QtGui.QFont:
@@ -590,6 +596,7 @@ class ChainScene(GLWindowView):
         self._reach = chain_reach(n_bones, bone_length)
         self._root_only = False
         self._camera_touched = False
+        self._camera_defaults = dict(DEFAULT_CAMERA)
         self._chains: dict[str, _Chain] = {}
         self._labels: dict[str, str] = {}
         self._visible: dict[str, bool] = {}
@@ -696,11 +703,13 @@ class ChainScene(GLWindowView):
 
     # ------------------------------------------------------------------ posing
 
-    def _frames(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Joint positions and bone rotation matrices of the chain at ``q``."""
+    def _frames(self, q: np.ndarray, root: np.ndarray = ROOT) -> tuple[np.ndarray, np.ndarray]:
+        """Joint positions and bone rotation matrices of the chain at ``q`` hung from ``root``."""
         positions, rotations = chain_frames(q, self._n_bones, self._bone_length,
                                             root_only=self._root_only)
-        return positions, Q.to_matrix(rotations)
+        # chain_frames always starts at ROOT; a chain of its own root is the
+        # same pose moved over, so the kinematics stay in one place.
+        return positions + (root - ROOT), Q.to_matrix(rotations)
 
     def _pose(self, chain: _Chain, q) -> None:
         """Move ``chain`` to local rotation ``q``; None or NaN hides it."""
@@ -713,7 +722,7 @@ class ChainScene(GLWindowView):
         for item in (*chain.bones, *chain.gizmos):
             item.setVisible(shown)
         if shown:
-            positions, matrices = self._frames(q)
+            positions, matrices = self._frames(q, chain.root)
             for k, bone in enumerate(chain.bones):
                 frame = _frame(matrices[k], positions[k])
                 bone.setTransform(frame)
@@ -722,7 +731,7 @@ class ChainScene(GLWindowView):
         elif q is not None:
             # A collapse is a labelled gap, never an invented pose: the
             # label stays, at the root, and says why the chain is missing.
-            chain.label.pos = ROOT.copy()
+            chain.label.pos = chain.root.copy()
             chain.label.text = f"{chain.text}: no rotation at this t"
         chain.label.visible = chain.wanted and q is not None
         self.update()
@@ -740,7 +749,7 @@ class ChainScene(GLWindowView):
         self._ghost_item.setVisible(bool(poses))
         self.update()
 
-    def set_chain(self, key: str, q, color=None) -> None:
+    def set_chain(self, key: str, q, color=None, root=None) -> None:
         """Pose the chain ``key`` with local rotation ``q``, drawn in ``color``.
 
         Parameters
@@ -755,10 +764,26 @@ class ChainScene(GLWindowView):
         color : str or tuple, optional
             Anything :func:`pyqtgraph.mkColor` accepts, e.g. a value of
             :data:`quatlab.rendering.style.METHOD_COLORS`. Kept when omitted.
+        root : array_like, shape (3,), optional
+            World position of the chain's root joint, for chains shown side
+            by side instead of on top of each other. Kept when omitted; a
+            new chain starts at :data:`quatlab.rendering.chain.ROOT`. The
+            chain's :meth:`set_path` trail moves with it, and the default
+            camera (:meth:`reset_camera`) frames every root.
         """
         chain = self._chain(key)
         if color is not None:
             self._apply_color(chain, color)
+        if root is not None:
+            root = np.array(root, dtype=np.float64)
+            if root.shape != (3,) or not np.all(np.isfinite(root)):
+                raise ValueError(f"root must be a finite point of shape (3,), got {root!r}")
+            if not np.array_equal(root, chain.root):
+                chain.root = root
+                if chain.path is not None:
+                    self.set_path(key, chain.path)
+                if not self._camera_touched:
+                    self.reset_camera()
         self._pose(chain, q)
 
     def set_chain_visible(self, key: str, visible: bool) -> None:
@@ -844,7 +869,8 @@ class ChainScene(GLWindowView):
         chain = self._chain(key)
         chain.path = None if path_q is None else np.array(path_q, dtype=np.float64)
         points = None if chain.path is None else tip_trail(
-            chain.path, self._n_bones, self._bone_length, root_only=self._root_only)
+            chain.path, self._n_bones, self._bone_length, root_only=self._root_only
+        ) + (chain.root - ROOT)
         self.set_trail(key, points, color)
 
     def set_root_only(self, root_only: bool) -> None:
@@ -863,20 +889,48 @@ class ChainScene(GLWindowView):
     # ------------------------------------------------------------------ camera
 
     def reset_camera(self) -> None:
-        """Oblique default view framing every pose the chain can reach.
+        """Oblique default view framing every pose the chains can reach.
 
-        The chain reaches at most its straight length from the root, so the
-        camera fits that sphere (with a margin) in the narrower of the two
-        fields of view of the current widget shape.
+        A chain reaches at most its straight length from its root, so each
+        root's sphere of that radius must fit the view. The camera looks at
+        the centre of the roots' bounding box (:data:`ROOT` while no chain
+        has a root of its own) from the default direction and backs off
+        until every sphere, with a margin, lies inside both fields of view
+        of the current widget shape. For one root at the centre that is the
+        sphere fitted in the narrower field of view.
         """
-        fov = DEFAULT_CAMERA["fov"]
+        roots = np.array([ROOT] + [c.root for c in self._chains.values()])
+        center = (roots.min(axis=0) + roots.max(axis=0)) / 2
+        cam = self._camera_defaults
+        fov = cam["fov"]
         w, h = max(self.width(), 1), max(self.height(), 1)
-        half = min(radians(fov) / 2, atan(tan(radians(fov) / 2) * h / w))
-        distance = _FIT_MARGIN * self._reach / sin(half)
-        self.setCameraParams(center=QtGui.QVector3D(*ROOT), distance=distance,
-                             elevation=DEFAULT_CAMERA["elevation"],
-                             azimuth=DEFAULT_CAMERA["azimuth"], fov=fov)
+        half_x = radians(fov) / 2
+        half_y = atan(tan(half_x) * h / w)
+        elev, azim = radians(cam["elevation"]), radians(cam["azimuth"])
+        # Camera frame: towards the camera, screen right, screen up.
+        back = np.array([np.cos(elev) * np.cos(azim), np.cos(elev) * np.sin(azim), np.sin(elev)])
+        right = np.array([-np.sin(azim), np.cos(azim), 0.0])
+        up = np.cross(back, right)
+        rel = roots - center
+        radius = _FIT_MARGIN * self._reach
+        # A sphere of radius r whose centre sits x off the view axis and z
+        # towards the camera fits a half-angle a from distance
+        # z + |x| / tan(a) + r / sin(a).
+        distance = max(float(np.max(rel @ back + np.abs(rel @ axis) / tan(half)))
+                       + radius / sin(half) for axis, half in ((right, half_x), (up, half_y)))
+        self.setCameraParams(center=QtGui.QVector3D(*center), distance=distance,
+                             elevation=cam["elevation"], azimuth=cam["azimuth"], fov=fov)
         self._camera_touched = False
+
+    def set_default_direction(self, elevation: float, azimuth: float) -> None:
+        """Look from ``elevation`` / ``azimuth`` (degrees) on :meth:`reset_camera`, and now.
+
+        For a lesson whose chains are laid out differently (side by side
+        along Y instead of on one root) and read better from another side
+        than :data:`DEFAULT_CAMERA`'s; the fit to the reach is unchanged.
+        """
+        self._camera_defaults.update(elevation=float(elevation), azimuth=float(azimuth))
+        self.reset_camera()
 
     def resizeEvent(self, ev):
         super().resizeEvent(ev)
