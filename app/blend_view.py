@@ -1,4 +1,12 @@
-"""Blend lesson: kept-reference blend, naive sum and align-to-first along a weight sweep."""
+"""Blend lesson: per-pose weights drive the kept-reference blend, the naive sum and align-to-first.
+
+One row per pose: its weight (slider and spin box), a "−q" toggle that
+stores it negated (same rotation, other hemisphere) and its rotation as
+axis-angle, with the stored sign of w. The three results hang side by side
+in 3D from roots spread along Y, next to the input poses drawn pale, so a
+student sees which result moved; the sweep slider still plays the preset's
+weight path and moves the weight sliders with it.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +14,8 @@ import numpy as np
 from PyQt6 import QtWidgets
 
 from quatlab.app.lesson_models import BlendModel
-from quatlab.app.lesson_panel import LessonPanel, legend_html
+from quatlab.app.lesson_panel import LessonPanel, ParamSlider, legend_html
+from quatlab.rendering.chain import ROOT
 from quatlab.rendering.plots import Series
 from quatlab.rendering.style import METHOD_COLORS
 
@@ -19,41 +28,113 @@ COLOURS = {"blend": METHOD_COLORS["shortest_slerp"], "naive": "#E69F00",
            "align_first": "#56B4E9"}
 LABELS = {"blend": "kept reference", "naive": "naive sum", "align_first": "align to first"}
 DASHED = {"blend": False, "naive": True, "align_first": True}
+#: Inputs are context, not results: one pale grey, told apart by their labels.
+POSE_COLOUR = "#C4C4C8"
+
+#: Root of each column along Y. The inputs come first (left on screen with
+#: the default camera), then the correct blend beside them, then the two
+#: flawed ones; 2.5 apart so that even curled chains (reach 2.44, but a
+#: curl stays within about 1.3 of its root sideways) do not touch, and all
+#: four fit on the 8 m grid.
+ROOTS = {key: ROOT + [0.0, y, 0.0] for key, y in
+         (("poses", -3.75), ("blend", -1.25), ("naive", 1.25), ("align_first", 3.75))}
 
 
 class BlendView(LessonPanel):
     def __init__(self, model: BlendModel, parent=None) -> None:
         self.model = model
-        super().__init__(model.preset_items(), model.set_preset, "sweep", model.set_param,
-                         parent, param_tooltip="Position along the preset's weight sweep "
-                         "(waypoint i at i)")
-        self.legend.setText(legend_html([(COLOURS[k], LABELS[k]) for k in COLOURS]))
+        super().__init__(model.preset_items(), model.set_preset, "play sweep", model.set_param,
+                         parent, param_tooltip="Play the preset's sweep of weights (waypoint i "
+                         "at i): sets the weight sliders as it moves")
+        self.legend.setText(legend_html([(POSE_COLOUR, "input poses")]
+                                        + [(COLOURS[k], LABELS[k]) for k in COLOURS]))
+        self._build_pose_rows()
+        # The columns run along Y: seen from nearer the X axis and higher up
+        # they spread across the screen instead of into its depth, and the
+        # curls in the ground plane read as curls.
+        self.scene.set_default_direction(elevation=35.0, azimuth=-25.0)
+        self.plots.visibilityChanged.connect(lambda *_: self._integer_ticks())
         model.events.connect("data", self.on_data)
         model.events.connect("param", self.on_param)
         self.on_data()
 
+    def _build_pose_rows(self) -> None:
+        """Weight slider, −q toggle and readout per pose, in a grid so the columns line up."""
+        box = QtWidgets.QWidget()
+        grid = QtWidgets.QGridLayout(box)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setVerticalSpacing(0)
+        self.weight_sliders: list[ParamSlider] = []
+        self.negate_boxes: list[QtWidgets.QCheckBox] = []
+        self.pose_readouts: list[QtWidgets.QLabel] = []
+        for i in range(len(self.model.weights)):
+            slider = ParamSlider(f"pose {i} weight", lambda v, i=i: self.model.set_weight(i, v),
+                                 tooltip=f"Weight of pose {i} in all three blends", decimals=2)
+            slider.slider.setObjectName(f"weight_slider_{i}")
+            slider.spin.setObjectName(f"weight_spin_{i}")
+            negate = QtWidgets.QCheckBox("−q")
+            negate.setObjectName(f"negate_{i}")
+            negate.setToolTip(f"Store pose {i} as −q: the same rotation, the other hemisphere")
+            negate.toggled.connect(lambda on, i=i: self.model.set_negated(i, on))
+            readout = QtWidgets.QLabel()
+            readout.setObjectName(f"pose_readout_{i}")
+            grid.addWidget(slider, i, 0)
+            grid.addWidget(negate, i, 1)
+            grid.addWidget(readout, i, 2)
+            self.weight_sliders.append(slider)
+            self.negate_boxes.append(negate)
+            self.pose_readouts.append(readout)
+        grid.setColumnStretch(0, 3)
+        grid.setColumnStretch(2, 2)
+        self.add_option_row().addWidget(box)
+
+    def _integer_ticks(self) -> None:
+        # The reference is a pose index: only whole numbers mean anything.
+        # CurvePlots resets the right axis's ticks whenever it refreshes
+        # (new series, shown/hidden curves), so they are set again after each.
+        n = len(self.model.weights)
+        self.plots.plots["speed"].getAxis("left").setTicks(
+            [[(float(i), str(i)) for i in range(n)], []])
+
     def on_data(self) -> None:
         m = self.model
+        n = len(m.weights)
         self.show_preset(m.preset)
-        # Right plot: the reference index, so its switch is visible as a step.
-        self.set_axes("sweep", None, m.param_range, {"speed": "reference pose index"})
+        self.set_axes("sweep", None, m.param_range, {"speed": "reference pose"},
+                      (-0.3, n - 0.7))
         self.plots.set_series("angle", [
             Series(v, LABELS[v], COLOURS[v], DASHED[v], m.s,
                    np.degrees(getattr(m.sweep, f"{v}_angle"))) for v in m.VARIANTS])
         self.plots.set_series("speed", [
-            Series("reference", "reference index", "#000000", False, m.s,
+            Series("reference", "reference pose", "#000000", False, m.s,
                    m.sweep.reference.astype(float))])
+        self._integer_ticks()
         self.plots.set_markers(m.switch_params())
         for v in m.VARIANTS:
-            self.scene.set_path(v, getattr(m.sweep, v), COLOURS[v])
+            # No tip trails: they would trace the preset's sweep, which the
+            # plots show already, and mislead once the weights are set by hand.
+            self.scene.set_chain(v, None, COLOURS[v], root=ROOTS[v])
             self.scene.set_label(v, LABELS[v])
+        for i, q in enumerate(m.quats):
+            self.scene.set_chain(f"pose{i}", q, POSE_COLOUR, root=ROOTS["poses"])
         self.scene.set_ghosts(None, None)
+        for box, on in zip(self.negate_boxes, m.negated, strict=True):
+            box.blockSignals(True)
+            box.setChecked(bool(on))
+            box.blockSignals(False)
         self.on_param()
 
     def on_param(self) -> None:
         m = self.model
         for k, q in m.at_param().items():
-            self.scene.set_chain(k, q if np.all(np.isfinite(q)) else None, COLOURS[k])
+            self.scene.set_chain(k, q if np.all(np.isfinite(q)) else None)
+        for i, (slider, readout) in enumerate(zip(self.weight_sliders, self.pose_readouts,
+                                                  strict=True)):
+            slider.set_value(m.weights[i])
+            ref = i == m.reference
+            readout.setText(f"{'<b>reference</b> · ' if ref else ''}{m.pose_text(i)}")
+            # The label in 3D says which input the kept blend aligns to.
+            self.scene.set_label(f"pose{i}", f"pose {i}{' (reference)' if ref else ''}")
         self.slider.set_value(m.param)
         self.plots.set_cursor(m.param)
         self.explanation.setText(m.explanation())

@@ -163,7 +163,17 @@ def blend_view(qtbot):
     return _show(qtbot, BlendView(LM.BlendModel("reference_switch")))
 
 
-def test_blend_plots_markers_and_controls(blend_view):
+def _weight(view, i, value):
+    """Move pose ``i``'s weight slider as a drag would (1000 steps over [0, 1])."""
+    view.weight_sliders[i].slider.setValue(round(value * 1000))
+
+
+def _chain_matrix(view, key):
+    """World 4x4 of the root bone of chain ``key`` as the scene draws it."""
+    return np.array(view.scene._chains[key].bones[0].transform().matrix())
+
+
+def test_blend_plots_markers_and_integer_ticks(blend_view):
     m = blend_view.model
     for v in m.VARIANTS:
         x, y = _plotted(blend_view, "angle", v)
@@ -171,15 +181,137 @@ def test_blend_plots_markers_and_controls(blend_view):
         _assert_same(y, np.degrees(getattr(m.sweep, f"{v}_angle")))
     _assert_same(_plotted(blend_view, "speed", "reference")[1], m.sweep.reference)
     assert [ln.value() for ln in blend_view.plots._key_lines["angle"]] == pytest.approx([1.0])
-    assert "reference is pose 1" in blend_view.explanation.text()
-    before = _grab(blend_view.scene)
-    blend_view.slider.spin.setValue(0.2)
-    assert m.param == pytest.approx(0.2)
-    assert "reference is pose 0" in blend_view.explanation.text()
-    assert np.any(_grab(blend_view.scene) != before)
+    axis = blend_view.plots.plots["speed"].getAxis("left")
+    assert axis.labelText == "reference pose"
+    assert axis._tickLevels[0] == [(0.0, "0"), (1.0, "1"), (2.0, "2")]
+    # Hiding a curve refreshes the plots, which resets ticks: they must come back.
+    blend_view.plots.set_method_visible("naive", False)
+    assert axis._tickLevels[0] == [(0.0, "0"), (1.0, "1"), (2.0, "2")]
+
+
+def test_blend_sliders_and_model_follow_each_other(blend_view):
+    m = blend_view.model
+    spins = [s.spin for s in blend_view.weight_sliders]
+    assert [s.value() for s in spins] == pytest.approx([1.0, 0.5, 0.5])  # the preset's weights
+    _weight(blend_view, 1, 0.25)
+    assert m.weights == pytest.approx([1.0, 0.25, 0.5])
+    assert spins[1].value() == pytest.approx(0.25)
+    spins[2].setValue(0.8)
+    assert m.weights[2] == pytest.approx(0.8)
+    m.set_weight(0, 0.3)
+    assert blend_view.weight_sliders[0].slider.value() == 300
+    assert spins[0].value() == pytest.approx(0.3)
+    # The sweep slider plays the preset's weights and moves the weight sliders.
+    blend_view.slider.spin.setValue(0.5)
+    assert m.weights == pytest.approx([0.5, 0.5, 0.5])
+    assert [s.value() for s in spins] == pytest.approx([0.5, 0.5, 0.5])
+    # Choosing a preset sets the sliders (and clears the −q toggles).
+    blend_view.negate_boxes[0].setChecked(True)
     blend_view.preset_box.setCurrentIndex(blend_view.preset_box.findData("negated_input"))
-    assert m.preset == "negated_input"
+    assert [s.value() for s in spins] == pytest.approx([0.5, 0.3, 0.2])
+    assert not any(box.isChecked() for box in blend_view.negate_boxes)
+    assert not m.negated.any()
+
+
+def test_blend_results_are_math_blend_of_the_slider_weights(blend_view):
+    from scipy.spatial.transform import Rotation
+
+    from quatlab.math import blend as B
+    from quatlab.math.quaternion import to_xyzw
+    from quatlab.rendering.chain import ROOT
+
+    m = blend_view.model
+    blend_view.preset_box.setCurrentIndex(blend_view.preset_box.findData("negated_input"))
+    for i, w in enumerate((0.2, 0.7, 0.4)):
+        _weight(blend_view, i, w)
+    w = np.array([0.2, 0.7, 0.4])
+    q = m.quats
+    want = {"blend": B.blend(q, w, reference=m.reference),
+            "naive": B.naive_weighted_sum(q, w), "align_first": B.align_to_first(q, w)}
+    for v, wq in want.items():
+        np.testing.assert_allclose(m.at_param()[v], wq, atol=1e-12)
+        # The chain drawn is that rotation: its root bone's frame is scipy's
+        # matrix of the quaternion, hung from the variant's own root.
+        frame = _chain_matrix(blend_view, v)
+        np.testing.assert_allclose(frame[:3, :3], Rotation.from_quat(to_xyzw(wq)).as_matrix(),
+                                   atol=1e-6)
+        np.testing.assert_allclose(frame[:3, 3], blend_view.scene._chains[v].root, atol=1e-6)
+    roots = {tuple(blend_view.scene._chains[v].root) for v in m.VARIANTS}
+    assert len(roots) == 3 and tuple(ROOT) not in roots  # three results, apart
+    # The preset's poses are within 90 deg of each other up to sign: the
+    # aligned blends agree as rotations, the naive sum (pose 1 stored as -q)
+    # does not.
+    ang = {v: Rotation.from_quat(to_xyzw(want[v])) for v in want}
+    assert (ang["blend"].inv() * ang["align_first"]).magnitude() < 1e-9
+    assert np.degrees((ang["blend"].inv() * ang["naive"]).magnitude()) > 30
+    # The input poses are drawn too, pale, each at its stored rotation.
+    for i in range(3):
+        frame = _chain_matrix(blend_view, f"pose{i}")
+        np.testing.assert_allclose(frame[:3, :3], Rotation.from_quat(to_xyzw(q[i])).as_matrix(),
+                                   atol=1e-6)
+
+
+def test_blend_reference_switch_by_stable_index(blend_view):
+    from quatlab.math.quaternion import angle_between
+
+    m = blend_view.model
+    assert m.reference == 0
+    _weight(blend_view, 0, 0.01)
+    before = m.at_param()["blend"].copy()
+    assert m.reference == 0
+    _weight(blend_view, 0, 0.0)
+    assert m.reference == 1
+    after = m.at_param()["blend"]
+    # 0, 120, 240 deg about Z: aligned to pose 0 the blend is the identity,
+    # aligned to pose 1 it is the half turn.
+    assert np.degrees(angle_between(before, after)) == pytest.approx(180.0, abs=1.5)
+    text = blend_view.explanation.text()
+    assert "Pose 0's weight reached 0, so the reference passed to pose 1" in text
+    assert "jumped 180.0°" in text
+    assert "<b>reference</b>" in blend_view.pose_readouts[1].text()
+    assert "reference" not in blend_view.pose_readouts[0].text()
+    # Raising pose 0 again keeps pose 1: the same weights as at the start
+    # give another result (81.8° off the identity, blend_sweep's docstring).
+    _weight(blend_view, 0, 1.0)
+    assert m.reference == 1
+    off = np.degrees(angle_between(m.at_param()["blend"], [1, 0, 0, 0]))
+    assert off == pytest.approx(81.8, abs=0.05)
+    assert "does not switch back" in blend_view.explanation.text()
+    # Next by stable index after pose 1 is pose 2, although pose 0 has weight.
+    _weight(blend_view, 1, 0.0)
+    assert m.reference == 2
+    assert "passed to pose 2" in blend_view.explanation.text()
+
+
+def test_blend_negated_pose_moves_the_naive_sum_only(blend_view):
+    from quatlab.math.quaternion import angle_between
+
+    m = blend_view.model
+    old = m.at_param()
+    readout = blend_view.pose_readouts[1].text()
+    blend_view.negate_boxes[1].setChecked(True)
+    assert m.negated.tolist() == [False, True, False]
+    np.testing.assert_allclose(m.quats[1], -m.base_poses[1])
+    new = m.at_param()
+    assert np.degrees(angle_between(old["naive"], new["naive"])) > 30
+    assert np.degrees(angle_between(old["blend"], new["blend"])) < 1e-6
+    # Same axis-angle, the other stored sign of w.
+    assert readout.replace("+0.50", "-0.50") == blend_view.pose_readouts[1].text()
     _assert_same(_plotted(blend_view, "angle", "naive")[1], np.degrees(m.sweep.naive_angle))
+
+
+def test_blend_weight_change_changes_pixels(blend_view):
+    before = _grab(blend_view.scene)
+    _weight(blend_view, 1, 0.0)
+    assert np.any(_grab(blend_view.scene) != before)
+
+
+def test_blend_all_weights_zero_shows_no_result(blend_view):
+    for i in range(3):
+        _weight(blend_view, i, 0.0)
+    assert all(np.isnan(q).all() for q in blend_view.model.at_param().values())
+    assert "nothing to blend" in blend_view.explanation.text()
+    assert not blend_view.scene._chains["blend"].bones[0].visible()
 
 
 def test_euler_gimbal_rings_follow_the_euler_pose(euler_view):
