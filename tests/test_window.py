@@ -732,6 +732,8 @@ def test_full_window_keeps_its_default_size(full_window):
         window.tabs.setCurrentIndex(i)
         QtWidgets.QApplication.processEvents()
         assert (window.width(), window.height()) == (1400, 900), window.tabs.tabText(i)
+        if window.tabs.widget(i).objectName() not in window.LESSON_BOUND_VIEWS:
+            continue  # the editors are hidden there (see the side-panel test)
         for ed in window.editors:
             assert ed.negate_button.visibleRegion().boundingRect() == ed.negate_button.rect()
 
