@@ -156,11 +156,22 @@ class EndpointEditor(QtWidgets.QGroupBox):
 
     # ------------------------------------------------------------------ edits
     def _components_edited(self) -> None:
+        # Fields the user did not touch keep their exact value: the text shows
+        # 5 digits, and re-parsing it would round the stored quaternion.
+        exact = self.state.entered(self.which)
         self._commit(lambda: np.array(
-            [parse_number(e.text(), f"component {c}")
-             for e, c in zip(self.components, _COMPONENTS, strict=True)]))
+            [parse_number(e.text(), f"component {c}") if e.isModified() else v
+             for e, c, v in zip(self.components, _COMPONENTS, exact, strict=True)]))
+
+    @staticmethod
+    def _untouched(edits) -> bool:
+        """True when Enter or focus-out reached a form none of whose fields changed."""
+        return not any(e.isModified() for e in edits)
 
     def _axis_angle_edited(self) -> None:
+        if self._untouched(self.axis + [self.angle]):
+            return
+
         def make():
             axis = np.array([parse_number(e.text(), f"axis {c}")
                              for e, c in zip(self.axis, "xyz", strict=True)])
@@ -173,6 +184,9 @@ class EndpointEditor(QtWidgets.QGroupBox):
         self._commit(make)
 
     def _euler_edited(self) -> None:
+        if self._untouched(self.euler):
+            return
+
         def make():
             angles = np.radians([parse_number(e.text(), f"Euler angle {i + 1}")
                                  for i, e in enumerate(self.euler)])

@@ -202,3 +202,26 @@ def test_history_round_trip_and_labels():
     h.undo(3)
     h.record(2, "new")          # a new edit after an undo drops the redo branch
     assert not h.can_redo
+
+
+def test_enter_in_an_untouched_field_changes_nothing(qtbot):
+    from PyQt6 import QtCore
+
+    from quatlab.app.endpoint_editor import EndpointEditor
+    from quatlab.app.state import LessonState
+
+    s = LessonState.from_preset("negated-20")
+    exact = s.entered(1)
+    ed = EndpointEditor(s, 1)
+    qtbot.addWidget(ed)
+    for edits in (ed.components, ed.axis, ed.euler):
+        qtbot.keyClick(edits[0], QtCore.Qt.Key.Key_Return)
+    # The fields show 5 digits; re-parsing them would have rounded q1.
+    np.testing.assert_array_equal(s.entered(1), exact)
+    assert not s.can_undo and s.preset == "negated-20"
+    # A real edit of one field keeps the other fields' exact values.
+    ed.components[1].selectAll()
+    qtbot.keyClicks(ed.components[1], "0.5")
+    qtbot.keyClick(ed.components[1], QtCore.Qt.Key.Key_Return)
+    got = s.entered(1)
+    assert got[1] == 0.5 and got[0] == exact[0] and got[3] == exact[3]
