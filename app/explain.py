@@ -48,6 +48,14 @@ def explain(state) -> list[str]:
             "and naive SLERP has no unique great circle to follow. The shortest methods flip "
             "q1 back to q0 first, so the joint never moves."
         )
+    elif d < 0 and abs(d) < NEAR_ZERO_DOT:
+        paras.append(
+            f"<b>dot(q0, q1) = {d:.2e}</b>, a rounding error below 0: the rotations are "
+            f"half a turn ({_deg(short)}) apart, so both arcs are equally long. The shortest "
+            "methods flip q1 because dot &lt; 0 and turn one way; the naive methods turn the "
+            "other way. Which one a runtime takes hinges on the sign of a rounding error in "
+            "the file: a half turn stored like this is ambiguous; add a key in the middle."
+        )
     elif d < 0:
         long = 2 * np.pi - short
         paras.append(
@@ -57,12 +65,6 @@ def explain(state) -> list[str]:
             f"<b>{_deg(long)}</b> (= 360° − {_deg(short)}) instead of {_deg(short)}. "
             "The shortest methods flip q1 to −q1 first (dot &gt; 0), then interpolate."
         )
-        if abs(d) < NEAR_ZERO_DOT:
-            paras.append(
-                f"Here dot is only {d:.2e} away from 0: the two arcs are almost equally "
-                "long, and which one a runtime takes hinges on a rounding error in the file. "
-                "A half turn stored like this is ambiguous; add a key in the middle."
-            )
     elif d == 0:
         paras.append(
             "<b>dot(q0, q1) = 0</b>: the rotations differ by a half turn and both arcs are "

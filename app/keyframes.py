@@ -258,6 +258,14 @@ def _sign_flip_message(track: Track, i: int, dot: float) -> str:
             f"a spec-conforming player turns the long way here ({long:.1f} deg instead of "
             f"{short:.1f} deg, shaped by the tangents), and so does a naive NLERP runtime."
         )
+    if short < 0.05:
+        # q and -q: nothing to turn, but the naive blend passes through zero.
+        return (
+            f"{head} Both keys are the same rotation stored as q and -q. A spec-conforming "
+            f"SLERP player follows the dot's sign and holds still; a naive NLERP runtime "
+            f"blends the stored components through the zero quaternion mid-segment, where "
+            f"the rotation collapses (no direction: a glitch or NaN), then spins a full turn."
+        )
     return (
         f"{head} A spec-conforming SLERP player follows the dot's sign and takes the short "
         f"arc ({short:.1f} deg); a naive NLERP runtime blends the stored components and "

@@ -225,3 +225,21 @@ def test_enter_in_an_untouched_field_changes_nothing(qtbot):
     qtbot.keyClick(ed.components[1], QtCore.Qt.Key.Key_Return)
     got = s.entered(1)
     assert got[1] == 0.5 and got[0] == exact[0] and got[3] == exact[3]
+
+
+def test_half_turn_explanation_does_not_claim_a_long_way():
+    from quatlab.app.explain import explain
+    from quatlab.app.state import LessonState
+
+    text = " ".join(explain(LessonState.from_preset("gltf-box-animated")))
+    assert "360° −" not in text and "equally long" in text and "rounding error" in text
+
+
+def test_sign_flip_between_q_and_minus_q_says_collapse():
+    from quatlab.app.keyframes import Track, audit_track
+
+    q = [0.5, 0.5, 0.5, 0.5]
+    report = audit_track(Track(times=[0.0, 1.0], values=[q, [-v for v in q]]))
+    flips = [f for f in report.findings if f.kind == "sign_flip"]
+    assert len(flips) == 1
+    assert "zero quaternion" in flips[0].message and "360" not in flips[0].message
