@@ -239,7 +239,7 @@ def test_sign_flip_between_q_and_minus_q_says_collapse():
     from quatlab.app.keyframes import Track, audit_track
 
     q = [0.5, 0.5, 0.5, 0.5]
-    report = audit_track(Track(times=[0.0, 1.0], values=[q, [-v for v in q]]))
-    flips = [f for f in report.findings if f.kind == "sign_flip"]
+    findings = audit_track(Track(times=[0.0, 1.0], values=[q, [-v for v in q]]))
+    flips = [f for f in findings if f.kind == "sign_flip"]
     assert len(flips) == 1
     assert "zero quaternion" in flips[0].message and "360" not in flips[0].message
