@@ -305,10 +305,13 @@ class KeyframesView(QtWidgets.QWidget):
     ]
 
     def __init__(self, model: KeyframesModel, jump: Callable[[], None] | None = None,
-                 open_file: Callable[[], None] | None = None, parent=None) -> None:
+                 open_file: Callable[[], None] | None = None, parent=None,
+                 open_track: Callable[[np.ndarray, np.ndarray, str], None] | None = None,
+                 ) -> None:
         super().__init__(parent)
         self.model = model
         self._jump = jump
+        self._open_track = open_track
         self._shown_track: object = ()  # the Track object the segment table shows
         self._syncing = False
 
@@ -413,6 +416,11 @@ class KeyframesView(QtWidgets.QWidget):
         self.export_button = button(
             "Export fixed…", "kf_export", "Write a copy with the current keys to a new file "
             "(never over the input)", self.export_dialog)
+        self.squad_button = button(
+            "Open track in SQUAD lesson", "kf_squad", "Interpolate the selected track, keys as "
+            "stored, by piecewise NLERP and SLERP, SQUAD and sign-unaware SQUAD",
+            self._open_in_squad)
+        self.squad_button.setVisible(open_track is not None)
         actions.addStretch(1)
         self.jump_box = QtWidgets.QCheckBox("jump to the lesson on select")
         self.jump_box.setObjectName("kf_jump")
@@ -464,6 +472,18 @@ class KeyframesView(QtWidgets.QWidget):
             QtWidgets.QMessageBox.warning(self, "Could not export", str(exc))
 
     # ------------------------------------------------------------------ user -> model
+    def _open_in_squad(self) -> None:
+        i = self.model.selected_track
+        if i is None or self._open_track is None:
+            return
+        track = self.model.tracks[i]
+        try:
+            self._open_track(track.times, track.values, track.label)
+        except ValueError as exc:
+            # A broken key or times out of order: the lesson keeps its track.
+            self.message.setText(f"Cannot open {track.label} in the SQUAD lesson: {exc}")
+            self.message.setStyleSheet(f"color: {HIGHLIGHT['sign_flip']}; font-weight: bold;")
+
     def _track_chosen(self, current: QtCore.QModelIndex, _previous=None) -> None:
         if not self._syncing and current.isValid():
             self.model.select_track(current.row())
@@ -526,6 +546,7 @@ class KeyframesView(QtWidgets.QWidget):
             self.file_label.setText(escape(m.summary()) if tracks else "no file open")
         has_track = m.selected_track is not None
         self.fix_button.setEnabled(has_track)
+        self.squad_button.setEnabled(has_track)
         self.fix_all_button.setEnabled(bool(tracks))
         self.export_button.setEnabled(m.file is not None)
         self.undo_button.setEnabled(m.can_undo)
@@ -590,6 +611,7 @@ class KeyframesView(QtWidgets.QWidget):
             self._syncing = False
         self.timeline.set_selected(m.selected_segment)
         self.fix_button.setEnabled(m.selected_track is not None)
+        self.squad_button.setEnabled(m.selected_track is not None)
         self._fill_details()
 
     def _fill_details(self) -> None:
@@ -636,5 +658,14 @@ class KeyframesView(QtWidgets.QWidget):
 def create(window) -> QtWidgets.QWidget:
     """The tab: its model loads selected segments into the window's lesson state."""
     model = KeyframesModel(window.state)
+
+    def open_track(times, keys, name) -> None:
+        # Looked up when clicked: the tabs are built after this one.
+        if "squad" not in window.views:
+            raise ValueError("this build has no SQUAD lesson")
+        window.views["squad"].load_track(times, keys, name)
+        window.show_view("squad")
+
     return KeyframesView(model, jump=lambda: window.show_view("main"),
-                         open_file=lambda: window.open_keyframes_dialog())
+                         open_file=lambda: window.open_keyframes_dialog(),
+                         open_track=open_track)

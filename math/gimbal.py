@@ -129,6 +129,18 @@ PRESETS = {
         "start_deg": [-60.0, 85.0, 60.0],
         "end_deg": [60.0, 85.0, -60.0],
     },
+    "extrinsic_xyz_lock": {
+        "label": "Extrinsic x-y-z: y at 90",
+        "description": (
+            "Fixed axes, R = Rz(c) Ry(b) Rx(a): the lock is where the middle angle is 90 "
+            "in this order too, but the gimbal is built the other way round (the outer "
+            "ring takes the z angle). At b = 90 only a - c matters: adding 60 deg to both "
+            "gives the same pose, and neither path moves."
+        ),
+        "order": "xyz",
+        "start_deg": [0.0, 90.0, 0.0],
+        "end_deg": [60.0, 90.0, 60.0],
+    },
 }
 
 

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PyQt6 import QtGui, QtWidgets
+from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app import lesson_models as LM
+from quatlab.math import track as T
+from quatlab.math.quaternion import angle_between
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -115,6 +117,132 @@ def test_track_tangent_option_recomputes(track_view):
     assert m.time_scaled
     assert not np.allclose(uniform, m.track["squad"].speed_deg)
     assert "time-scaled" in track_view.explanation.text()
+
+
+def _assert_track_plotted(view, times, keys):
+    """Plots and key lines are math.track's arrays for ``times``/``keys``, computed afresh."""
+    m = view.model
+    want = T.compute_track(times, keys)
+    np.testing.assert_array_equal(m.times, times)
+    np.testing.assert_array_equal(m.keys, keys)
+    for name in LM.TrackModel.SHOWN:
+        x, y = _plotted(view, "angle", name)
+        _assert_same(x, want.t)
+        _assert_same(y, want[name].angle_deg)
+        _assert_same(_plotted(view, "speed", name)[1], want[name].speed_deg)
+    assert [ln.value() for ln in view.plots._key_lines["angle"]] == pytest.approx(times)
+
+
+def _cell(view, row, col):
+    return view.keys.table.item(row, col)
+
+
+def test_track_shows_piecewise_nlerp(track_view):
+    assert "nlerp" in LM.TrackModel.SHOWN
+    assert "piecewise NLERP" in track_view.legend.text()
+    _assert_same(_plotted(track_view, "angle", "nlerp")[1],
+                 track_view.model.track["nlerp"].angle_deg)
+
+
+def test_track_key_table_edits_model_and_plots(track_view):
+    m, table = track_view.model, track_view.keys.table
+    assert table.rowCount() == 4
+    assert float(_cell(track_view, 1, 4).text()) == pytest.approx(m.keys[1, 3], rel=1e-5)
+    _cell(track_view, 1, 2).setText("0.5")            # key 1's x, as typed
+    keys = T.preset_track("negated_key")[1].copy()
+    keys[1, 1] = 0.5
+    _assert_track_plotted(track_view, [0.0, 1.0, 2.0, 3.0], keys)
+    assert _cell(track_view, 1, 2).text() == "0.5"
+    assert "Keys edited" in track_view.explanation.text()
+    _cell(track_view, 2, 0).setText("2.5")            # key 2's time
+    _assert_track_plotted(track_view, [0.0, 1.0, 2.5, 3.0], keys)
+
+
+@pytest.mark.parametrize("row, col, text, why", [
+    (2, 0, "0.5", "strictly between"),     # time before key 1
+    (3, 0, "nan", "finite"),
+    (1, 1, "abc", "not a number"),
+])
+def test_track_refused_edits_keep_the_last_valid_value(track_view, row, col, text, why):
+    m = track_view.model
+    times, keys, before = m.times.copy(), m.keys.copy(), _cell(track_view, row, col).text()
+    _cell(track_view, row, col).setText(text)
+    assert why in track_view.keys.message.text()
+    np.testing.assert_array_equal(m.times, times)
+    np.testing.assert_array_equal(m.keys, keys)
+    assert _cell(track_view, row, col).text() == before
+
+
+def test_track_zero_key_is_refused(track_view):
+    m = track_view.model
+    m.set_key(0, [1e-3, 0, 0, 0])                      # tiny is fine: it normalizes
+    keys = m.keys.copy()
+    _cell(track_view, 0, 1).setText("0")
+    assert "non-zero" in track_view.keys.message.text()
+    np.testing.assert_array_equal(m.keys, keys)
+    _cell(track_view, 0, 1).setText("1")               # a valid edit clears the message
+    assert track_view.keys.message.text() == ""
+
+
+def test_track_negate_button_moves_only_the_sign_unaware_squad(qtbot, track_view):
+    m = track_view.model
+    m.set_preset("four_keys")
+    before = m.track
+    assert np.nanmax(before.deviation("squad", "squad_unaware")) < 1e-9
+    qtbot.mouseClick(track_view.keys.negate_buttons[2], QtCore.Qt.MouseButton.LeftButton)
+    assert m.keys[2] == pytest.approx(-T.preset_track("four_keys")[1][2])
+    assert float(_cell(track_view, 2, 1).text()) < 0
+    after = m.track
+    for name in ("slerp", "squad", "nlerp"):      # the same rotations, sample by sample
+        assert np.max(angle_between(before[name].quats, after[name].quats)) < 1e-9
+    assert np.degrees(np.nanmax(after.deviation("squad", "squad_unaware"))) > 10
+    _assert_track_plotted(track_view, m.times, m.keys)
+    assert "off the sign-aware one" in track_view.explanation.text()
+
+
+def test_track_add_and_remove_keys(qtbot, track_view):
+    m, kv = track_view.model, track_view.keys
+    qtbot.mouseClick(kv.add_button, QtCore.Qt.MouseButton.LeftButton)
+    assert len(m.times) == kv.table.rowCount() == 5
+    assert m.times[-1] == pytest.approx(4.0)
+    assert m.param_range == (0.0, 4.0)
+    _assert_track_plotted(track_view, m.times, m.keys)
+    kv.table.selectRow(1)
+    qtbot.mouseClick(kv.remove_button, QtCore.Qt.MouseButton.LeftButton)
+    assert m.times.tolist() == [0.0, 2.0, 3.0, 4.0]
+    qtbot.mouseClick(kv.remove_button, QtCore.Qt.MouseButton.LeftButton)   # none selected: last
+    assert len(m.times) == 3 and not kv.remove_button.isEnabled()
+    with pytest.raises(ValueError, match="at least 3"):
+        m.remove_key(0)
+    _assert_track_plotted(track_view, m.times, m.keys)
+
+
+def test_track_load_track_from_the_keyframes_tab(qtbot, monkeypatch):
+    import quatlab.app.window as window_module
+    from quatlab.app import keyframes_view as KV
+    from quatlab.app import track_view as TV
+    from quatlab.app.keyframes import load_keyframes
+    from quatlab.app.state import LessonState
+
+    monkeypatch.setattr(window_module, "_view_modules", lambda: [KV, TV])
+    win = window_module.MainWindow(LessonState.from_preset("negated-20", t=0.25))
+    _show(qtbot, win)
+    path = ROOT / "tests" / "data" / "gltf" / "AnimatedTriangle.gltf"
+    kf = win.views["keyframes"]
+    assert not kf.squad_button.isEnabled()
+    win.open_keyframes(path)
+    kf.model.select_track(0)
+    assert kf.squad_button.isEnabled()
+    qtbot.mouseClick(kf.squad_button, QtCore.Qt.MouseButton.LeftButton)
+    assert win.tabs.currentWidget() is win.views["squad"]
+    track = load_keyframes(path).tracks[0]
+    m = win.views["squad"].model
+    assert len(m.times) == 5
+    np.testing.assert_array_equal(m.times, track.times)
+    np.testing.assert_array_equal(m.keys, track.values)
+    assert m.name and m.name in win.views["squad"].explanation.text()
+    assert win.views["squad"].keys.table.rowCount() == 5
+    assert np.degrees(np.nanmax(m.track.deviation("squad", "squad_unaware"))) > 20
 
 
 # --------------------------------------------------------------------------- euler
