@@ -1,4 +1,4 @@
-"""The layout every issue-5 lesson view shares: controls, 3D chains, a parameter slider, plots.
+"""The layout every issue-5 lesson view shares: controls, 3D chains, a parameter scrubber, plots.
 
 The lesson views (track, Euler, blend, integration) each have a small Qt-free
 model; this module is only the widgets they have in common, so the views
@@ -11,10 +11,9 @@ from collections.abc import Callable, Sequence
 
 from PyQt6 import QtCore, QtWidgets
 
-__all__ = ["ParamSlider", "LessonPanel", "legend_html"]
+from quatlab.app.scrubber import Scrubber, ValueParameter, model_parameter
 
-#: Slider resolution over the parameter range.
-STEPS = 1000
+__all__ = ["ParamSlider", "LessonPanel", "legend_html"]
 
 
 def legend_html(entries: Sequence[tuple[str, str]]) -> str:
@@ -22,63 +21,25 @@ def legend_html(entries: Sequence[tuple[str, str]]) -> str:
     return "&nbsp; ".join(f"<span style='color:{c}'>■ {t}</span>" for c, t in entries)
 
 
-class ParamSlider(QtWidgets.QWidget):
-    """A slider with a spin box over ``[lo, hi]`` that reports values to ``on_change``.
+class ParamSlider(Scrubber):
+    """A slider with a spin box over [0, 1] reporting to ``on_change``, without playback.
 
-    Unlike the two-key lesson's Scrubber it is not bound to a model class:
-    each lesson passes its own setter, and pushes the model's value back
-    with :meth:`set_value` (which does not call ``on_change``).
+    For values a view pushes back itself with ``set_value`` (which does not
+    call ``on_change``), such as the blend lesson's pose weights.
     """
 
     def __init__(self, name: str, on_change: Callable[[float], None], parent=None,
                  *, tooltip: str = "", decimals: int = 3) -> None:
-        super().__init__(parent)
-        self._on_change = on_change
-        self._decimals = decimals
-        self._lo, self._hi = 0.0, 1.0
-        row = QtWidgets.QHBoxLayout(self)
-        row.setContentsMargins(4, 2, 4, 2)
-        self.label = QtWidgets.QLabel(name)
-        row.addWidget(self.label)
-        self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
-        self.slider.setObjectName("param_slider")
-        self.slider.setRange(0, STEPS)
-        self.slider.setPageStep(STEPS // 10)
-        self.slider.setToolTip(tooltip)
-        self.slider.valueChanged.connect(
-            lambda v: self._emit(self._lo + (self._hi - self._lo) * v / STEPS))
-        row.addWidget(self.slider, 1)
-        self.spin = QtWidgets.QDoubleSpinBox()
-        self.spin.setObjectName("param_spin")
-        self.spin.setDecimals(decimals)
-        self.spin.setToolTip(tooltip)
-        self.spin.valueChanged.connect(self._emit)
-        row.addWidget(self.spin)
-        self.set_range(0.0, 1.0)
-
-    def _emit(self, value: float) -> None:
-        self._on_change(min(self._hi, max(self._lo, float(value))))
-
-    def set_range(self, lo: float, hi: float, unit: str = "") -> None:
-        self._lo, self._hi = float(lo), float(hi)
-        self.spin.blockSignals(True)
-        self.spin.setRange(self._lo, self._hi)
-        # A whole-number parameter (a step index) moves one at a time.
-        self.spin.setSingleStep((self._hi - self._lo) / 100 if self._decimals else 1)
-        self.spin.setSuffix(f" {unit}" if unit else "")
-        self.spin.blockSignals(False)
-
-    def set_value(self, value: float) -> None:
-        """Show ``value`` without reporting it back (the model already has it)."""
-        span = self._hi - self._lo
-        for w, v in ((self.slider, round((value - self._lo) / span * STEPS)), (self.spin, value)):
-            w.blockSignals(True)
-            w.setValue(v)
-            w.blockSignals(False)
+        param = ValueParameter(on_change, name=name, decimals=decimals, tooltip=tooltip)
+        super().__init__(param, parent, prefix="param", playback=False)
 
 
 class LessonPanel(QtWidgets.QWidget):
-    """Preset combo and options on top, the chains and slider, the plots, an explanation.
+    """Preset combo and options on top, the chains and scrubber, the plots, an explanation.
+
+    Subclasses set ``self.model`` before calling this: the scrubber (play,
+    once/loop/ping-pong, speed) is bound to the model's ``param``,
+    ``set_param``, ``param_range`` and ``"param"`` event.
 
     Parameters
     ----------
@@ -90,7 +51,9 @@ class LessonPanel(QtWidgets.QWidget):
     param_name : str
         Name next to the slider ("time", "sweep", "step", ...).
     on_param : callable(float)
-        Called with the slider's value.
+        Called with the value the plots are clicked or dragged at.
+    param_decimals : int
+        Spin box decimals; 0 makes the parameter whole-step (playback too).
     """
 
     def __init__(self, presets: Sequence[tuple[str, str, str]], on_preset: Callable[[str], None],
@@ -138,8 +101,10 @@ class LessonPanel(QtWidgets.QWidget):
         self.scene.widget.setObjectName("scene")
         self.scene.widget.setMinimumSize(320, 220)
         reset.clicked.connect(self.scene.reset_camera)
-        self.slider = ParamSlider(param_name, on_param, self, tooltip=param_tooltip,
-                                  decimals=param_decimals)
+        # The scrubber is bound to the model itself (subclasses set
+        # ``self.model`` first): it follows "param" and plays the parameter.
+        self.slider = Scrubber(model_parameter(self.model, param_name, decimals=param_decimals,
+                                               tooltip=param_tooltip), self, prefix="param")
         self.plots = CurvePlots(self)
         self.plots.setObjectName("plots")
         self.plots.setMinimumHeight(200)
@@ -208,6 +173,8 @@ class LessonPanel(QtWidgets.QWidget):
         (see :meth:`CurvePlots.set_y_axis`) for the retitled plots.
         """
         self.plots.set_x_axis(x_name, x_unit, x_range)
-        self.slider.set_range(*x_range, unit=x_unit or "")
+        # The scrubber reads its range from the model; only the unit is new here.
+        self.slider.param.suffix = x_unit or ""
+        self.slider.refresh()
         for plot, text in (y_labels or {}).items():
             self.plots.set_y_axis(plot, text, y_range)

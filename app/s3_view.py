@@ -24,6 +24,7 @@ import pyqtgraph as pg
 import pyqtgraph.opengl as gl
 from PyQt6 import QtCore, QtWidgets
 
+from quatlab.app.scrubber import Scrubber
 from quatlab.math import quaternion as Q
 from quatlab.math import s3
 from quatlab.math.curves import METHOD_LABELS, METHODS
@@ -447,7 +448,7 @@ def _axis_angle_row(method: str, q: np.ndarray) -> str:
 
 
 class S3View(QtWidgets.QWidget):
-    """Both panels side by side, with a legend and a one-line caption."""
+    """Both panels side by side, with a legend and a caption, over a t scrubber."""
 
     def __init__(self, state, parent=None) -> None:
         super().__init__(parent)
@@ -470,6 +471,10 @@ class S3View(QtWidgets.QWidget):
         split.setStretchFactor(1, 2)
         split.setSizes([600, 400])
         layout.addWidget(split, 1)
+        # Issue 6: the tab follows t live, so it scrubs and plays t itself;
+        # the same state as the two-key lesson, so both tabs stay in step.
+        self.scrubber = Scrubber(state, self, prefix="s3_t")
+        layout.addWidget(self.scrubber)
         # While the tab is hidden, changes only mark it stale; showing it
         # catches up. Scrubbing the two-key lesson then costs nothing here.
         self._stale = {"endpoints", "t"}

@@ -1,65 +1,179 @@
-"""Qt t scrubber: slider (1000 steps), spin box, play/pause, loop/ping-pong, speed.
+"""Scrubber: slider, spin box, play/pause, once/loop/ping-pong and speed for any parameter.
 
-Writes t into the model and follows the model's ``"t"`` event, so the slider,
-the spin box, the plots' cursor and the keyboard all stay in step.
+The widget drives a :class:`Parameter`, a small Qt-free adapter (``get()``,
+``set(value)``, ``range``, ``connect(fn)`` for its change event, and how to
+show it), so the two-key lesson's t, the S3 tab's t and every lesson model's
+parameter share one set of controls. It writes through the adapter and
+follows the adapter's event, so the slider, the spin box, the plots' cursor
+and the keyboard all stay in step.
 """
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Callable
+from typing import Protocol
 
 from PyQt6 import QtCore, QtWidgets
 
-from quatlab.app.state import LessonState
+from quatlab.app.state import Events, LessonState
 
-__all__ = ["Scrubber", "STEPS", "PLAY_MODES"]
+__all__ = ["Scrubber", "Parameter", "BoundParameter", "ValueParameter", "t_parameter",
+           "model_parameter", "STEPS", "PLAY_MODES", "BASE_DURATION"]
 
-#: Slider resolution over [0, 1].
+#: Slider resolution over the parameter's range.
 STEPS = 1000
-#: Playback modes: stop at 1, wrap to 0, or bounce.
+#: Playback modes: stop at the end, wrap to the start, or bounce.
 PLAY_MODES = ("once", "loop", "ping-pong")
-#: Seconds for t to go from 0 to 1 at speed 1x.
+#: Seconds to sweep the whole range at speed 1x.
 BASE_DURATION = 2.0
 
 
-class Scrubber(QtWidgets.QWidget):
-    """t controls bound to ``state``; ``toggle_play()`` and ``step(dt)`` for shortcuts."""
+class Parameter(Protocol):
+    """What a :class:`Scrubber` needs from the value it drives.
 
-    def __init__(self, state: LessonState, parent=None) -> None:
+    ``decimals == 0`` marks a whole-step parameter (a step index): the
+    scrubber only ever sets integers. ``step`` is the spin box's single step
+    (None: a hundredth of the range, or 1 for whole steps).
+    """
+
+    name: str
+    decimals: int
+    step: float | None
+    suffix: str
+    tooltip: str
+
+    @property
+    def range(self) -> tuple[float, float]: ...
+
+    def get(self) -> float: ...
+
+    def set(self, value: float) -> None: ...
+
+    def connect(self, fn: Callable[[], None]) -> None: ...
+
+
+class BoundParameter:
+    """A :class:`Parameter` that lives in a model: read, written and announced by it."""
+
+    def __init__(self, get: Callable[[], float], set: Callable[[float], None],  # noqa: A002
+                 range: Callable[[], tuple[float, float]], events: Events, event: str,  # noqa: A002
+                 *, name: str, decimals: int = 3, step: float | None = None,
+                 suffix: str = "", tooltip: str = "") -> None:
+        self._get, self._set, self._range = get, set, range
+        self._events, self._event = events, event
+        self.name, self.decimals, self.step = name, decimals, step
+        self.suffix, self.tooltip = suffix, tooltip
+
+    @property
+    def range(self) -> tuple[float, float]:
+        lo, hi = self._range()
+        return float(lo), float(hi)
+
+    def get(self) -> float:
+        return float(self._get())
+
+    def set(self, value: float) -> None:
+        self._set(value)
+
+    def connect(self, fn: Callable[[], None]) -> None:
+        self._events.connect(self._event, fn)
+
+
+class ValueParameter:
+    """A :class:`Parameter` that holds its own value, for owners that push values in.
+
+    ``set`` (the user's input) reports to ``on_change``; :meth:`show` (the
+    owner's value) does not, so pushing a value back cannot start a loop.
+    """
+
+    def __init__(self, on_change: Callable[[float], None], *, name: str, decimals: int = 3,
+                 lo: float = 0.0, hi: float = 1.0, step: float | None = None,
+                 suffix: str = "", tooltip: str = "") -> None:
+        self._on_change = on_change
+        self._events = Events()
+        self.range = (float(lo), float(hi))
+        self.value = self.range[0]
+        self.name, self.decimals, self.step = name, decimals, step
+        self.suffix, self.tooltip = suffix, tooltip
+
+    def get(self) -> float:
+        return self.value
+
+    def set(self, value: float) -> None:
+        lo, hi = self.range
+        self._on_change(min(hi, max(lo, float(value))))
+
+    def show(self, value: float) -> None:
+        self.value = float(value)
+        self._events.emit("value")
+
+    def connect(self, fn: Callable[[], None]) -> None:
+        self._events.connect("value", fn)
+
+
+def t_parameter(state: LessonState) -> BoundParameter:
+    """The two-key lesson's t over [0, 1]."""
+    return BoundParameter(lambda: state.t, state.set_t, lambda: (0.0, 1.0), state.events, "t",
+                          name="t", decimals=4, step=0.001,
+                          tooltip="Scrub t from 0 (q0) to 1 (q1); ←/→ step 0.01, "
+                                  "Shift+←/→ 0.1, Home/End")
+
+
+def model_parameter(model, name: str, *, decimals: int = 3, tooltip: str = "") -> BoundParameter:
+    """A lesson model's ``param`` (``set_param``, ``param_range``, event ``"param"``)."""
+    return BoundParameter(lambda: model.param, model.set_param, lambda: model.param_range,
+                          model.events, "param", name=name, decimals=decimals, tooltip=tooltip)
+
+
+class Scrubber(QtWidgets.QWidget):
+    """Controls bound to a :class:`Parameter` (or a LessonState: its t).
+
+    ``toggle_play()`` and ``step(delta)`` are for shortcuts; ``advance(seconds)``
+    is the timer's tick. ``playback=False`` leaves only the slider and spin box.
+    Object names are ``{prefix}_slider`` and ``{prefix}_spin`` (default: the
+    parameter's name), and ``play`` for the play button.
+    """
+
+    def __init__(self, param: Parameter | LessonState, parent=None, *,
+                 prefix: str | None = None, playback: bool = True) -> None:
         super().__init__(parent)
-        self.state = state
+        if isinstance(param, LessonState):
+            param = t_parameter(param)
+        self.param = param
         self._direction = 1.0
+        self._playhead: float | None = None
         self._last = None
+        prefix = prefix or param.name
         row = QtWidgets.QHBoxLayout(self)
         row.setContentsMargins(4, 2, 4, 2)
 
         self.play_button = QtWidgets.QToolButton()
         self.play_button.setObjectName("play")
         self.play_button.setCheckable(True)
-        self.play_button.setToolTip("Play / pause (Space)")
+        self.play_button.setToolTip("Play / pause")
         self.play_button.setIcon(self.style().standardIcon(
             QtWidgets.QStyle.StandardPixmap.SP_MediaPlay))
         self.play_button.toggled.connect(self._play_toggled)
         row.addWidget(self.play_button)
 
-        row.addWidget(QtWidgets.QLabel("t"))
+        self.label = QtWidgets.QLabel(param.name)
+        row.addWidget(self.label)
         self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
-        self.slider.setObjectName("t_slider")
+        self.slider.setObjectName(f"{prefix}_slider")
         self.slider.setRange(0, STEPS)
         self.slider.setSingleStep(1)
         self.slider.setPageStep(STEPS // 10)
-        self.slider.setToolTip("Scrub t from 0 (q0) to 1 (q1); ←/→ step 0.01, "
-                               "Shift+←/→ 0.1, Home/End")
-        self.slider.valueChanged.connect(lambda v: self._set_t(v / STEPS))
+        self.slider.setToolTip(param.tooltip)
+        self.slider.valueChanged.connect(self._slider_moved)
         row.addWidget(self.slider, 1)
 
         self.spin = QtWidgets.QDoubleSpinBox()
-        self.spin.setObjectName("t_spin")
-        self.spin.setRange(0.0, 1.0)
-        self.spin.setDecimals(4)
-        self.spin.setSingleStep(0.001)
-        self.spin.setToolTip("t, typed exactly (4 decimals)")
-        self.spin.valueChanged.connect(self._set_t)
+        self.spin.setObjectName(f"{prefix}_spin")
+        self.spin.setDecimals(param.decimals)
+        self.spin.setToolTip(param.tooltip)
+        self.spin.valueChanged.connect(self._set)
         row.addWidget(self.spin)
 
         self.mode = QtWidgets.QComboBox()
@@ -73,29 +187,64 @@ class Scrubber(QtWidgets.QWidget):
         self.speed.setSingleStep(0.1)
         self.speed.setValue(1.0)
         self.speed.setSuffix("×")
-        self.speed.setToolTip(f"Playback speed (1× sweeps t from 0 to 1 in {BASE_DURATION:g} s)")
+        self.speed.setToolTip(f"Playback speed (1× sweeps {param.name} over its whole range "
+                              f"in {BASE_DURATION:g} s)")
         row.addWidget(self.speed)
+        for w in (self.play_button, self.mode, self.speed):
+            w.setVisible(playback)
 
         self.timer = QtCore.QTimer(self)
         self.timer.setInterval(16)
         self.timer.timeout.connect(self._tick)
-        state.events.connect("t", self.refresh)
+        param.connect(self.refresh)
         self.refresh()
 
     # ------------------------------------------------------------------ model <-> widget
-    def _set_t(self, t: float) -> None:
-        self.state.set_t(min(1.0, max(0.0, float(t))))
+    def _quantize(self, value: float) -> float:
+        lo, hi = self.param.range
+        value = min(hi, max(lo, float(value)))
+        # Whole-step parameters (a step index) must never see a fraction.
+        return float(round(value)) if self.param.decimals == 0 else value
+
+    def _set(self, value: float) -> None:
+        self.param.set(self._quantize(value))
+
+    def _slider_moved(self, position: int) -> None:
+        lo, hi = self.param.range
+        self._set(lo + (hi - lo) * position / STEPS)
 
     def refresh(self) -> None:
-        t = self.state.t
-        for w, v in ((self.slider, round(t * STEPS)), (self.spin, t)):
+        """Show the parameter's value, range and suffix without writing anything back."""
+        p = self.param
+        lo, hi = p.range
+        value = p.get()
+        span = hi - lo
+        position = round((value - lo) / span * STEPS) if span > 0 else 0
+        self.spin.blockSignals(True)
+        self.spin.setRange(lo, hi)
+        self.spin.setSingleStep(p.step or (span / 100 if p.decimals else 1))
+        self.spin.setSuffix(f" {p.suffix}" if p.suffix else "")
+        self.spin.blockSignals(False)
+        for w, v in ((self.slider, position), (self.spin, value)):
             w.blockSignals(True)
             w.setValue(v)
             w.blockSignals(False)
 
-    def step(self, dt: float) -> None:
-        """Move t by ``dt``, clamped to [0, 1] (arrow-key shortcuts)."""
-        self._set_t(self.state.t + dt)
+    def set_value(self, value: float) -> None:
+        """Show ``value`` without reporting it (its owner already has it).
+
+        A :class:`ValueParameter` stores it; a bound parameter is re-read
+        from its model, which is where ``value`` came from.
+        """
+        show = getattr(self.param, "show", None)
+        if show is not None:
+            show(value)
+        else:
+            self.refresh()
+
+    def step(self, delta: float) -> None:
+        """Move the parameter by ``delta``, clamped to its range (arrow-key shortcuts)."""
+        self._set(self.param.get() + delta)
 
     # ------------------------------------------------------------------ playback
     @property
@@ -110,8 +259,9 @@ class Scrubber(QtWidgets.QWidget):
                 else QtWidgets.QStyle.StandardPixmap.SP_MediaPlay)
         self.play_button.setIcon(self.style().standardIcon(icon))
         if on:
-            if self.mode.currentText() == "once" and self.state.t >= 1.0:
-                self._set_t(0.0)
+            lo, hi = self.param.range
+            if self.mode.currentText() == "once" and self.param.get() >= hi:
+                self._set(lo)
             self._last = time.perf_counter()
             self.timer.start()
         else:
@@ -119,23 +269,34 @@ class Scrubber(QtWidgets.QWidget):
 
     def advance(self, seconds: float) -> None:
         """Advance playback by ``seconds`` of wall time (the timer's tick; testable)."""
+        lo, hi = self.param.range
+        span = hi - lo
+        if span <= 0:
+            return
         mode = self.mode.currentText()
         if mode != "ping-pong":
             # Only ping-pong runs backwards; a bounce must not leak into other modes.
             self._direction = 1.0
-        dt = seconds * self.speed.value() / BASE_DURATION * self._direction
-        t = self.state.t + dt
-        if mode == "once" and t >= 1.0:
-            t = 1.0
+        current = self.param.get()
+        # The playhead keeps the fraction a whole-step parameter drops, so slow
+        # speeds still move it; anyone else moving the value (a drag, a preset)
+        # takes the playhead with it.
+        if self._playhead is None or not math.isclose(self._quantize(self._playhead), current,
+                                                      abs_tol=1e-12 * span):
+            self._playhead = current
+        pos = self._playhead + seconds * self.speed.value() / BASE_DURATION * span * self._direction
+        if mode == "once" and pos >= hi:
+            pos = hi
             self.play_button.setChecked(False)
-        elif mode == "loop":
-            t = t % 1.0 if t > 1.0 else t
+        elif mode == "loop" and pos > hi:
+            pos = lo + (pos - lo) % span
         elif mode == "ping-pong":
-            if t > 1.0:
-                t, self._direction = 2.0 - t, -1.0
-            elif t < 0.0:
-                t, self._direction = -t, 1.0
-        self._set_t(min(1.0, max(0.0, t)))
+            if pos > hi:
+                pos, self._direction = 2 * hi - pos, -1.0
+            elif pos < lo:
+                pos, self._direction = 2 * lo - pos, 1.0
+        self._playhead = min(hi, max(lo, pos))
+        self._set(self._playhead)
 
     def _tick(self) -> None:
         now = time.perf_counter()

@@ -157,3 +157,36 @@ def _qimage_rgb(img):
     arr = np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine())
     # Copy: the buffer belongs to the converted QImage, freed when it goes.
     return arr[:, : img.width() * 3].reshape(img.height(), img.width(), 3).copy()
+
+
+def test_tab_scrubber_moves_t_and_the_markers(make_view):
+    state, view = make_view("quarter-turn", t=0.0)
+    sc = view.scrubber
+    assert sc.slider.objectName() == "s3_t_slider" and sc.isVisible()
+    sc.slider.setValue(sc.slider.maximum())
+    assert state.t == 1.0
+    b = view.great_circle.basis
+    np.testing.assert_allclose(np.c_[view.great_circle.markers["shortest_slerp"].getData()],
+                               s3.to_plane(state.q1, b)[None], atol=1e-12)
+    assert "t = 1.000" in view.stereo.axis_angle.text()
+    # t set elsewhere (the two-key tab) shows in this tab's scrubber too
+    state.set_t(0.25)
+    assert sc.slider.value() == 250 and sc.spin.value() == 0.25
+    # and it plays t: at 1x a second is half of [0, 1] (BASE_DURATION = 2 s)
+    sc.advance(1.0)
+    assert state.t == pytest.approx(0.75)
+
+
+def test_hidden_tab_follows_its_scrubber_only_when_shown(make_view):
+    state, view = make_view("quarter-turn", t=0.0)
+    view.hide()
+    before = np.c_[view.great_circle.markers["shortest_slerp"].getData()].copy()
+    view.scrubber.spin.setValue(1.0)
+    assert state.t == 1.0
+    # hidden: the panels wait (scrubbing another tab costs nothing here) ...
+    np.testing.assert_allclose(np.c_[view.great_circle.markers["shortest_slerp"].getData()],
+                               before)
+    view.show()
+    # ... and catch up when shown
+    np.testing.assert_allclose(np.c_[view.great_circle.markers["shortest_slerp"].getData()],
+                               s3.to_plane(state.q1, view.great_circle.basis)[None], atol=1e-12)
