@@ -50,12 +50,69 @@ class EulerView(LessonPanel):
         self.gimbal_legend.setObjectName("gimbal_legend")
         row.addWidget(self.gimbal_legend)
         row.addStretch(1)
+        self._build_pose_row()
         model.events.connect("data", self.on_data)
         model.events.connect("param", self.on_param)
         self.on_data()
 
+    def _build_pose_row(self) -> None:
+        """Order combo and start/end angles: the two poses the lesson compares."""
+        row = self.add_option_row()
+        row.addWidget(QtWidgets.QLabel("Order"))
+        self.order_box = QtWidgets.QComboBox()
+        self.order_box.setObjectName("euler_order")
+        self.order_box.setToolTip("Upper case: intrinsic (each turn about the turned axes); "
+                                  "lower case: extrinsic (about the fixed axes)")
+        for order in self.model.ORDERS:
+            self.order_box.addItem(order, order)
+        self.order_box.currentIndexChanged.connect(
+            lambda i: self.model.set_order(self.order_box.itemData(i)))
+        row.addWidget(self.order_box)
+        self.angle_spins: dict[str, list[QtWidgets.QDoubleSpinBox]] = {}
+        for end in ("start", "end"):
+            row.addSpacing(8)
+            row.addWidget(QtWidgets.QLabel(end))
+            spins = []
+            for k in range(3):
+                spin = QtWidgets.QDoubleSpinBox()
+                spin.setObjectName(f"euler_{end}_{k}")
+                spin.setRange(-360.0, 360.0)
+                spin.setDecimals(1)
+                spin.setSingleStep(5.0)
+                spin.setSuffix("°")
+                # Typing "170" must not recompute at "1" and "17" first.
+                spin.setKeyboardTracking(False)
+                spin.valueChanged.connect(self._angles_edited)
+                row.addWidget(spin)
+                spins.append(spin)
+            self.angle_spins[end] = spins
+        row.addStretch(1)
+
+    def _angles_edited(self) -> None:
+        start, end = ([s.value() for s in self.angle_spins[k]] for k in ("start", "end"))
+        self.model.set_angles(start, end)
+
+    def _show_pose(self) -> None:
+        """Order and angles as the model has them, not reported back as edits."""
+        m = self.model
+        widgets = [self.order_box, *self.angle_spins["start"], *self.angle_spins["end"]]
+        for w in widgets:
+            w.blockSignals(True)
+        try:
+            self.order_box.setCurrentIndex(self.order_box.findData(m.order))
+            for end, angles in (("start", m.start), ("end", m.end)):
+                for k, (spin, a) in enumerate(zip(self.angle_spins[end], angles, strict=True)):
+                    spin.setValue(float(np.degrees(a)))
+                    # Which axis each angle turns about changes with the order.
+                    spin.setPrefix(f"{m.order[k]} ")
+                    spin.setToolTip(f"{ANGLE_NAMES[k]}: the {end} angle about {m.order[k]}")
+        finally:
+            for w in widgets:
+                w.blockSignals(False)
+
     def on_data(self) -> None:
         self.show_preset(self.model.preset)
+        self._show_pose()
         c = self.model.comparison
         # Right plot: the angles SLERP's pose reads back as, where the wrap shows.
         self.set_axes("t", None, (0.0, 1.0),

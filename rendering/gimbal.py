@@ -1,7 +1,9 @@
 """A three-ring gimbal in the 3D scene, drawn from :func:`quatlab.math.gimbal.gimbal_rings`.
 
 Each ring is a thin lit torus in the colour of the axis it turns about (X
-red, Y green, Z blue, as the joint gizmos), centred on the chain root. A
+red, Y green, Z blue, as the joint gizmos), centred on the chain root; in
+proper Euler orders (Z-X-Z) the inner ring shares the outer ring's axis
+letter and is drawn paler, so outer and inner are told apart until the lock. A
 ring's plane is the one :class:`~quatlab.math.gimbal.GimbalRings` gives
 (``normals``); its pivot (``pivots``) runs through two short axle stubs,
 bridging the ring to the ring outside it, or for the outer ring to the base.
@@ -47,6 +49,13 @@ _AXLE_WIDTH = 4.0
 _LOCK_AXIS_WIDTH = 3.0
 _SEGMENTS, _SIDES = 96, 10    # torus resolution: round at the lesson's zoom
 _AXIS_INDEX = {"X": 0, "Y": 1, "Z": 2}
+
+
+def _pale(hex_colour: str, amount: float = 0.55) -> str:
+    """``hex_colour`` mixed with white: the same hue, told apart by lightness."""
+    rgb = np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)], dtype=float)
+    mixed = np.round(rgb + amount * (255.0 - rgb)).astype(int)
+    return "#" + "".join(f"{c:02X}" for c in mixed)
 
 
 def ring_frames(rings: GimbalRings) -> np.ndarray:
@@ -131,6 +140,10 @@ class GimbalItems:
         self.locked = bool(locked)
         frames = ring_frames(rings)
         base = [AXIS_COLORS[_AXIS_INDEX[letter]] for letter in rings.axis_letters]
+        if base[2] == base[0]:
+            # Proper Euler orders (Z-X-Z) turn the outer and inner ring about
+            # the same letter: a paler inner ring keeps the two apart.
+            base[2] = _pale(base[2])
         self.colours = [LOCK_COLOUR if locked and k != 1 else c for k, c in enumerate(base)]
         for item, frame, colour in zip(self.rings, frames, self.colours, strict=True):
             m = np.eye(4)

@@ -667,3 +667,76 @@ def test_integrate_step_moves_chain_text_and_pixels(integrate_view):
     assert np.linalg.norm(end - start) == pytest.approx(norm**2 * chain_reach(), rel=1e-6)
     v.plots.cursorMoved.emit(30.6)  # a click in the plots scrubs whole steps
     assert m.param == 31
+
+
+def _scipy_quat(order, angles_deg):
+    from scipy.spatial.transform import Rotation
+
+    x, y, z, w = Rotation.from_euler(order, angles_deg, degrees=True).as_quat()
+    return np.array([w, x, y, z])
+
+
+def _same_rotation(a, b):
+    assert np.degrees(angle_between(a, b)) < 1e-6
+
+
+@pytest.mark.parametrize("order", ["ZYX", "xyz", "ZXZ", "yxy"])
+def test_euler_order_combo_recomputes_against_scipy(euler_view, order):
+    m = euler_view.model
+    start, end = np.degrees(m.start), np.degrees(m.end)
+    euler_view.order_box.setCurrentIndex(euler_view.order_box.findData(order))
+    assert m.order == m.comparison.order == order
+    c = m.comparison
+    _same_rotation(c.euler_quats[0], _scipy_quat(order, start))
+    _same_rotation(c.slerp_quats[-1], _scipy_quat(order, end))
+    _same_rotation(c.euler_quats[-1], _scipy_quat(order, end))
+    _assert_same(_plotted(euler_view, "angle", "slerp")[1], np.degrees(c.slerp_angle))
+    _assert_same(_plotted(euler_view, "speed", "yaw")[1], np.degrees(c.slerp_euler[:, 0]))
+    assert euler_view.angle_spins["start"][0].prefix() == f"{order[0]} "
+    assert "changed from" in euler_view.explanation.text()
+    assert m.readout().order == order
+
+
+def test_euler_angle_spin_boxes_drive_the_model(euler_view):
+    m = euler_view.model
+    spins = euler_view.angle_spins
+    spins["start"][1].setValue(20.0)
+    spins["end"][2].setValue(-45.0)
+    assert np.degrees(m.start)[1] == pytest.approx(20.0)
+    assert np.degrees(m.end)[2] == pytest.approx(-45.0)
+    c = m.comparison
+    _same_rotation(c.euler_quats[0], _scipy_quat(m.order, np.degrees(m.start)))
+    _same_rotation(c.slerp_quats[-1], _scipy_quat(m.order, np.degrees(m.end)))
+    _assert_same(_plotted(euler_view, "angle", "euler")[1], np.degrees(c.euler_angle))
+    # A preset sets order and angles back, and the controls follow it.
+    euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("extrinsic_xyz_lock"))
+    p = LM.EulerModel.PRESETS["extrinsic_xyz_lock"]
+    assert m.order == "xyz" and euler_view.order_box.currentData() == "xyz"
+    assert [s.value() for s in spins["end"]] == pytest.approx(p["end_deg"])
+    assert not m.modified and m.readout().locked
+
+
+def test_euler_model_order_and_angles_validate():
+    m = LM.EulerModel()
+    with pytest.raises(ValueError, match="order"):
+        m.set_order("XYX ")
+    with pytest.raises(ValueError, match="start_deg"):
+        m.set_angles([0, 0], [0, 0, 0])
+    with pytest.raises(ValueError, match="end_deg"):
+        m.set_angles([0, 0, 0], [0, np.nan, 0])
+    assert m.order == "YXZ" and not m.modified
+
+
+@pytest.mark.parametrize("order", LM.EulerModel.ORDERS)
+def test_euler_outer_and_inner_rings_differ_unless_locked(euler_view, order):
+    from quatlab.rendering.gimbal import LOCK_COLOUR
+
+    m = euler_view.model
+    m.set_order(order)
+    m.set_angles([10.0, 30.0, 20.0], [40.0, 50.0, 60.0])   # far from every lock
+    colours = euler_view.gimbal.colours
+    assert not euler_view.gimbal.locked
+    assert len(set(colours)) == 3 and LOCK_COLOUR not in colours
+    m.set_preset("seed004_lock")
+    assert euler_view.gimbal.locked
+    assert euler_view.gimbal.colours[0] == euler_view.gimbal.colours[2] == LOCK_COLOUR
