@@ -357,15 +357,15 @@ class MainWindow(QtWidgets.QMainWindow):
             not self.state.root_only), "O")
 
         t = bar.addMenu("&Playback")
-        sc = self.lesson.scrubber
-        self._action(t, "Play / pause", sc.toggle_play, "Space")
-        self._action(t, "Step forward", lambda: sc.step(0.01), "Right")
-        self._action(t, "Step back", lambda: sc.step(-0.01), "Left")
-        self._action(t, "Big step forward", lambda: sc.step(0.1), "Shift+Right")
-        self._action(t, "Big step back", lambda: sc.step(-0.1), "Shift+Left")
-        self._action(t, "Go to t = 0", lambda: self.state.set_t(0.0), "Home")
-        self._action(t, "Go to t = 0.5", lambda: self.state.set_t(0.5), "M")
-        self._action(t, "Go to t = 1", lambda: self.state.set_t(1.0), "End")
+        # Every tab's scrubber answers the same keys: the one of the tab shown.
+        self._action(t, "Play / pause", lambda: self.current_scrubber().toggle_play(), "Space")
+        self._action(t, "Step forward", lambda: self._step(0.01), "Right")
+        self._action(t, "Step back", lambda: self._step(-0.01), "Left")
+        self._action(t, "Big step forward", lambda: self._step(0.1), "Shift+Right")
+        self._action(t, "Big step back", lambda: self._step(-0.1), "Shift+Left")
+        self._action(t, "Go to the start", lambda: self._go(0.0), "Home")
+        self._action(t, "Go to the middle", lambda: self._go(0.5), "M")
+        self._action(t, "Go to the end", lambda: self._go(1.0), "End")
 
         h = bar.addMenu("&Help")
         self._action(h, "Keyboard shortcuts", self._show_shortcuts, "F1")
@@ -514,6 +514,30 @@ class MainWindow(QtWidgets.QMainWindow):
             ev.acceptProposedAction()
             # After the drop returns: a modal box inside the handler stalls the drag source.
             QtCore.QTimer.singleShot(0, lambda: self._open_keyframes_reporting(files[0]))
+
+    def current_scrubber(self) -> Scrubber:
+        """The scrubber of the tab shown (the two-key lesson's on tabs without one)."""
+        view = self.tabs.currentWidget()
+        for name in ("scrubber", "slider"):
+            sc = getattr(view, name, None)
+            if isinstance(sc, Scrubber):
+                return sc
+        return self.lesson.scrubber
+
+    def _step(self, fraction: float) -> None:
+        """Step the shown tab's parameter by a fraction of its range (at least one unit
+        for whole-step parameters)."""
+        sc = self.current_scrubber()
+        lo, hi = sc.param.range
+        delta = fraction * (hi - lo)
+        if getattr(sc.param, "decimals", 3) == 0:
+            delta = float(np.sign(delta) * max(1.0, round(abs(delta))))
+        sc.step(delta)
+
+    def _go(self, fraction: float) -> None:
+        sc = self.current_scrubber()
+        lo, hi = sc.param.range
+        sc.step(lo + fraction * (hi - lo) - sc.param.get())
 
     #: Views that show the two-key lesson's state (the side panels edit and explain it).
     LESSON_BOUND_VIEWS = ("main", "s3")

@@ -243,3 +243,24 @@ def test_sign_flip_between_q_and_minus_q_says_collapse():
     flips = [f for f in findings if f.kind == "sign_flip"]
     assert len(flips) == 1
     assert "zero quaternion" in flips[0].message and "360" not in flips[0].message
+
+
+def test_playback_keys_drive_the_shown_tabs_scrubber(qtbot):
+    from quatlab.app.window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.state.set_t(0.5)
+    win._step(0.1)                       # the two-key lesson: t
+    assert win.state.t == pytest.approx(0.6)
+    win.show_view("integrate")
+    sc = win.current_scrubber()
+    assert sc is not win.lesson.scrubber
+    lo, hi = sc.param.range
+    win._go(0.0)
+    assert sc.param.get() == lo
+    win._step(0.01)                      # whole steps: at least one
+    assert sc.param.get() >= lo + 1 and float(sc.param.get()).is_integer()
+    assert win.state.t == pytest.approx(0.6)   # the lesson's t untouched
+    win.show_view("keyframes")           # no scrubber of its own: the lesson's
+    assert win.current_scrubber() is win.lesson.scrubber
