@@ -44,7 +44,11 @@ TITLE = "S3 view"
 POLES = {
     "w = −1": lambda q0: s3.DEFAULT_POLE,
     "−q0": lambda q0: -q0,
+    # Off every preset's plane: great circles through neither pole stay
+    # circles, so the four paths show as curves instead of one straight line.
+    "oblique": lambda q0: _OBLIQUE_POLE,
 }
+_OBLIQUE_POLE = np.array([-0.8, 0.3, -0.4, 0.33]) / np.linalg.norm([-0.8, 0.3, -0.4, 0.33])
 
 _ENDPOINT_COLOUR = "#202020"
 _GUIDE_COLOUR = "#9A9A9A"
@@ -134,7 +138,8 @@ class GreatCircleView(QtWidgets.QWidget):
         self.radii = self.plot.plot([], [], pen=pg.mkPen(_GUIDE_COLOUR, width=0.8,
                                                          style=QtCore.Qt.PenStyle.DotLine),
                                     connect="pairs")
-        self.angle_text = pg.TextItem(color=FOREGROUND, anchor=(0, 0.5))
+        self.angle_text = pg.TextItem(color=FOREGROUND, anchor=(0.5, 0.5),
+                                      fill=pg.mkBrush(255, 255, 255, 215))
         self.plot.addItem(self.angle_text)
 
         # Solid (SLERP) below dashed (NLERP), the wide shortest SLERP lowest:
@@ -236,11 +241,10 @@ class GreatCircleView(QtWidgets.QWidget):
         omega = float(s3.plane_angle(q0, q1))
         arc = np.linspace(0.0, omega, 64)
         self.angle_arc.setData(_ANGLE_RADIUS * np.cos(arc), _ANGLE_RADIUS * np.sin(arc))
-        mid = 0.5 * omega
-        self.angle_text.setPos(1.15 * _ANGLE_RADIUS * np.cos(mid),
-                               1.15 * _ANGLE_RADIUS * np.sin(mid))
-        # The anchor flips on the left half so the text grows away from the circle centre.
-        self.angle_text.setAnchor((1, 0.5) if np.cos(mid) < 0 else (0, 0.5))
+        # The arcs always run through the upper half (omega is in (0, pi) and
+        # e2 points to q1), so the lower half-disc keeps the label clear of
+        # them; a light plate keeps it readable over a radius or chord.
+        self.angle_text.setPos(0.0, -0.6)
         self.angle_text.setHtml(
             f"<span style='font-size:11pt'>∠(q0, q1) = {np.degrees(omega):.1f}°<br>"
             f"cos = dot(q0, q1) = {s.dot:+.4f}</span>")

@@ -264,3 +264,23 @@ def test_playback_keys_drive_the_shown_tabs_scrubber(qtbot):
     assert win.state.t == pytest.approx(0.6)   # the lesson's t untouched
     win.show_view("keyframes")           # no scrubber of its own: the lesson's
     assert win.current_scrubber() is win.lesson.scrubber
+
+
+def test_oblique_pole_shows_the_paths_as_curves():
+    from quatlab.app import s3_view
+    from quatlab.app.state import LessonState
+    from quatlab.math import s3
+
+    # With q0 = identity both other poles lie in the q0-q1 plane: every path
+    # projects onto one line. The oblique pole bends them into arcs.
+    state = LessonState.from_preset("negated-20")
+    pts = s3.stereographic(state.curves["naive_slerp"].quats,
+                           s3_view.POLES["oblique"](state.q0))
+    pts = pts[np.all(np.isfinite(pts), axis=1)]
+    centred = pts - pts.mean(axis=0)
+    sv = np.linalg.svd(centred, compute_uv=False)
+    assert sv[1] > 1e-2 * sv[0]          # not collinear
+    line = s3.stereographic(state.curves["naive_slerp"].quats, s3_view.POLES["w = −1"](state.q0))
+    line = line[np.all(np.isfinite(line), axis=1)]
+    sv_line = np.linalg.svd(line - line.mean(axis=0), compute_uv=False)
+    assert sv_line[1] < 1e-9 * sv_line[0]
