@@ -12,7 +12,7 @@ import math
 
 from quatlab.math.curves import METHODS, Curves
 
-__all__ = ["curves_to_dict", "curves_to_csv", "CSV_COLUMNS"]
+__all__ = ["curves_to_dict", "curves_to_csv", "table_csv", "CSV_COLUMNS"]
 
 #: CSV header: t, then angle and speed (degrees, degrees per unit t) per method.
 CSV_COLUMNS = ["t"] + [f"{m}_{k}" for m in METHODS for k in ("angle_deg", "speed_deg")]
@@ -44,6 +44,24 @@ def curves_to_dict(curves: Curves) -> dict:
     }
 
 
+def table_csv(names: list[str], columns) -> str:
+    """CSV text of equal-length numeric ``columns`` under ``names``.
+
+    Floats are written as their shortest exact text; NaN and infinities (values
+    that do not exist) as empty cells. Shared by ``quatlab curves`` and the
+    plots' CSV export, so both files read the same way.
+
+    >>> table_csv(["t", "y"], [[0.0, 1.0], [0.5, float("nan")]]).splitlines()
+    ['t,y', '0.0,0.5', '1.0,']
+    """
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(names)
+    for row in zip(*columns, strict=True):
+        writer.writerow(["" if not math.isfinite(v) else repr(float(v)) for v in row])
+    return buf.getvalue()
+
+
 def curves_to_csv(curves: Curves) -> str:
     """CSV text with the :data:`CSV_COLUMNS` header; missing values are empty cells.
 
@@ -52,12 +70,7 @@ def curves_to_csv(curves: Curves) -> str:
     >>> text.splitlines()[0].split(",")[:3]
     ['t', 'naive_nlerp_angle_deg', 'naive_nlerp_speed_deg']
     """
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
     columns = [curves.t]
     for m in METHODS:
         columns += [curves[m].angle_deg, curves[m].speed_deg]
-    for row in zip(*columns, strict=True):
-        writer.writerow(["" if not math.isfinite(v) else repr(float(v)) for v in row])
-    return buf.getvalue()
+    return table_csv(CSV_COLUMNS, columns)

@@ -37,7 +37,6 @@ the legend as a single PNG or SVG figure.
 from __future__ import annotations
 
 import contextlib
-import csv
 import importlib
 import os
 import re
@@ -52,6 +51,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 from pyqtgraph.exporters import ImageExporter, SVGExporter
 from pyqtgraph.graphicsItems.LegendItem import ItemSample
 
+from quatlab.app.curves_io import table_csv
 from quatlab.math.curves import METHOD_LABELS, METHODS, Curves
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED
 
@@ -927,9 +927,6 @@ class CurvePlots(QtWidgets.QWidget):
         for j, (_, s) in enumerate(cols[1:], start=1):
             # Series may be sampled at different x: place each on the union.
             table[np.searchsorted(xs, s.x), j] = s.y
+        text = table_csv([name for name, _ in cols], table.T)
         with open(tmp, "w", newline="", encoding="utf-8") as fh:
-            writer = csv.writer(fh)
-            writer.writerow([name for name, _ in cols])
-            for row in table:
-                # repr of a Python float is the shortest exact text.
-                writer.writerow(["" if not np.isfinite(v) else repr(float(v)) for v in row])
+            fh.write(text)

@@ -118,7 +118,12 @@ def test_math_and_model_modules_import_no_qt():
 # --------------------------------------------------------------------------- (d) doctests
 
 
-@pytest.mark.parametrize("module", MATH_MODULES)
+# The Qt-free app modules' examples run too (those that have any).
+@pytest.mark.parametrize("module", MATH_MODULES + [
+    m for m in APP_MODEL_MODULES
+    if m.rsplit(".", 1)[1] in ("state", "history", "presets", "parse", "explain", "curves_io",
+                               "keyframes_model")
+])
 def test_doctests(module):
     mod = importlib.import_module(module)
     finder = doctest.DocTestFinder()
