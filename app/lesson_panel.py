@@ -111,22 +111,7 @@ class LessonPanel(QtWidgets.QWidget):
         # The plot's click/drag scrubs the same parameter as the slider.
         self.plots.cursorMoved.connect(on_param)
 
-        top = QtWidgets.QWidget()
-        tl = QtWidgets.QVBoxLayout(top)
-        tl.setContentsMargins(0, 0, 0, 0)
-        tl.addWidget(self.scene.widget, 1)
-        tl.addWidget(self.slider)
-        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
-        split.addWidget(top)
-        split.addWidget(self.plots)
-        split.setStretchFactor(0, 5)
-        split.setStretchFactor(1, 4)
-        # Stretch factors only share out space beyond the size hints, and the
-        # plots' hint is tall: without initial sizes the 3D view got a third
-        # of the height at 1400 x 900. These are proportions until shown.
-        split.setSizes([500, 400])
-        split.setChildrenCollapsible(False)
-        layout.addWidget(split, 1)
+        layout.addWidget(scene_over_plots(self.scene.widget, self.slider, self.plots), 1)
 
     def _preset_changed(self, index: int) -> None:
         self._index_just_changed = True
@@ -178,3 +163,26 @@ class LessonPanel(QtWidgets.QWidget):
         self.slider.refresh()
         for plot, text in (y_labels or {}).items():
             self.plots.set_y_axis(plot, text, y_range)
+
+
+def scene_over_plots(scene: QtWidgets.QWidget, scrubber: QtWidgets.QWidget,
+                     plots: QtWidgets.QWidget) -> QtWidgets.QSplitter:
+    """The lessons' shared layout: the 3D view over its scrubber, the plots below.
+
+    Stretch factors only share out space beyond the size hints, and the
+    plots' hint is tall: without initial sizes the 3D view got a third of the
+    height at 1400 x 900. The sizes are proportions until the widget is shown.
+    """
+    top = QtWidgets.QWidget()
+    tl = QtWidgets.QVBoxLayout(top)
+    tl.setContentsMargins(0, 0, 0, 0)
+    tl.addWidget(scene, 1)
+    tl.addWidget(scrubber)
+    split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+    split.addWidget(top)
+    split.addWidget(plots)
+    split.setStretchFactor(0, 5)
+    split.setStretchFactor(1, 4)
+    split.setSizes([500, 400])
+    split.setChildrenCollapsible(False)
+    return split

@@ -22,6 +22,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 from quatlab.app import presets
 from quatlab.app.endpoint_editor import EndpointEditor
 from quatlab.app.explain import explain, explain_at_t
+from quatlab.app.lesson_panel import scene_over_plots
 from quatlab.app.readouts import Readouts
 from quatlab.app.scrubber import Scrubber
 from quatlab.app.state import LessonState
@@ -140,20 +141,7 @@ class LessonView(QtWidgets.QWidget):
         self.plots.setObjectName("plots")
         self.plots.setMinimumHeight(200)
 
-        top = QtWidgets.QWidget()
-        tl = QtWidgets.QVBoxLayout(top)
-        tl.setContentsMargins(0, 0, 0, 0)
-        tl.addWidget(self.scene.widget, 1)
-        tl.addWidget(self.scrubber)
-        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
-        split.addWidget(top)
-        split.addWidget(self.plots)
-        split.setStretchFactor(0, 5)
-        split.setStretchFactor(1, 4)
-        # The chains need height to read (they curl in 3D); the plots need ~300 px.
-        split.setSizes([440, 330])
-        split.setChildrenCollapsible(False)
-        layout.addWidget(split, 1)
+        layout.addWidget(scene_over_plots(self.scene.widget, self.scrubber, self.plots), 1)
 
         self.plots.cursorMoved.connect(state.set_t)
         self.plots.visibilityChanged.connect(state.set_visible)

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from oracles import rot_angle, unit
 from scipy.spatial.transform import Rotation, Slerp
 
 from quatlab.math import interpolate as I
@@ -26,19 +27,6 @@ METHODS = {"nlerp": I.nlerp, "slerp": I.slerp}
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def unit(q):
-    q = np.asarray(q, dtype=np.float64)
-    return q / np.linalg.norm(q, axis=-1, keepdims=True)
-
-
-def rot_angle(a, b):
-    """Rotation angle between quaternions, sign-invariant (independent of the code under test)."""
-    a, b = unit(a), unit(b)
-    d = np.sum(a * b, axis=-1, keepdims=True)
-    b = np.where(d < 0, -b, b)
-    return 4.0 * np.arctan2(np.linalg.norm(a - b, axis=-1), np.linalg.norm(a + b, axis=-1))
 
 
 def hamilton(a, b):

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from oracles import rot_angle, unit
 from scipy.spatial.transform import Rotation
 
 from quatlab.math import quaternion as Q
@@ -31,19 +32,6 @@ ALL_ORDERS = TAIT_BRYAN + PROPER + [o.lower() for o in TAIT_BRYAN + PROPER]
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def unit(q):
-    q = np.asarray(q, dtype=np.float64)
-    return q / np.linalg.norm(q, axis=-1, keepdims=True)
-
-
-def rot_angle(a, b):
-    """Rotation angle between two quaternions (sign-invariant), written independently."""
-    a, b = unit(a), unit(b)
-    d = np.sum(a * b, axis=-1, keepdims=True)
-    b = np.where(d < 0, -b, b)
-    return 4.0 * np.arctan2(np.linalg.norm(a - b, axis=-1), np.linalg.norm(a + b, axis=-1))
 
 
 def random_quats(rng, shape):
