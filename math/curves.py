@@ -51,6 +51,7 @@ __all__ = [
     "MethodCurve",
     "Curves",
     "compute_curves",
+    "nlerp_path",
     "path_angle",
     "DEFAULT_SAMPLES",
 ]
@@ -148,6 +149,33 @@ def path_angle(q0, q) -> np.ndarray:
     return 2.0 * np.arctan2(np.linalg.norm(r[..., 1:], axis=-1), r[..., 0])
 
 
+def nlerp_path(a: np.ndarray, b: np.ndarray, t: np.ndarray):
+    """NLERP from unit ``a`` to unit ``b`` (as given, no flip) and its analytic speed.
+
+    Returns ``(quats (N, 4), speed (N,))`` for parameters ``t`` (N,), speed in
+    rad per unit t: ``2 sin(W) / |p(t)|^2`` with ``p = (1 - t) a + t b``.
+    Rows where ``|p|^2`` < :data:`~quatlab.math.interpolate.COLLAPSE_EPS`
+    (the collapse) are NaN in both. No validation: callers pass unit arrays.
+
+    Examples
+    --------
+    >>> q, w = nlerp_path(np.array([1.0, 0, 0, 0]), np.array([-1.0, 0, 0, 0]),
+    ...                   np.array([0.0, 0.5]))
+    >>> w.tolist()
+    [0.0, nan]
+    """
+    _, u = arc_frame(a, b)
+    m, n2 = _lerp(a, b, t)
+    collapsed = n2 < COLLAPSE_EPS
+    with np.errstate(invalid="ignore", divide="ignore"):
+        quats = m / np.sqrt(n2)[:, None]
+        # sin(W) as b . u: exactly 0 for q -> -q, where sin(pi) would leave 1e-16.
+        speed = 2.0 * float(b @ u) / n2
+    quats[collapsed] = np.nan
+    speed[collapsed] = np.nan
+    return quats, speed
+
+
 def compute_curves(q0, q1, t=None, *, samples: int = DEFAULT_SAMPLES) -> Curves:
     """Sample the four methods between (w, x, y, z) quaternions ``q0`` and ``q1``.
 
@@ -192,15 +220,8 @@ def compute_curves(q0, q1, t=None, *, samples: int = DEFAULT_SAMPLES) -> Curves:
         omega, u = arc_frame(a, end)
         kind = "shortest" if shortest else "naive"
 
-        # NLERP: p(t) = (1 - t) a + t end, speed 2 sin(omega) / |p|^2.
-        m, n2 = _lerp(a, end, t)
-        collapsed = n2 < COLLAPSE_EPS
-        with np.errstate(invalid="ignore", divide="ignore"):
-            quats = m / np.sqrt(n2)[:, None]
-            # sin(omega) as end . u: exactly 0 for q -> -q, where sin(pi) is 1e-16.
-            speed = 2.0 * float(end @ u) / n2
-        quats[collapsed] = np.nan
-        speed[collapsed] = np.nan
+        quats, speed = nlerp_path(a, end, t)
+        collapsed = np.isnan(speed)
         if np.any(collapsed):
             t_bad = ", ".join(f"{x:g}" for x in t[collapsed][:3])
             notes.append(

@@ -80,9 +80,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from quatlab.math import interpolate
-from quatlab.math.curves import path_angle
+from quatlab.math.curves import nlerp_path, path_angle
 from quatlab.math.interpolate import (
-    COLLAPSE_EPS,
     InterpolationCollapseError,
     arc_frame,
 )
@@ -472,16 +471,8 @@ def _segment(method, a, b, c, d, u, shortest):
     speed = np.full(n, np.nan)
     if method == "nlerp":
         end = -b if (shortest and a @ b < 0) else b
-        omega, _ = arc_frame(a, end)
-        # The un-normalized blend p = (1 - u) a + u end; its length decides
-        # the collapse and enters the analytic speed 2 sin(W) / |p|^2
-        # (quatlab.math.curves).
-        p = a + u[:, None] * (end - a)
-        n2 = np.einsum("ij,ij->i", p, p)
-        ok = n2 >= COLLAPSE_EPS
-        if np.any(ok):
-            quats[ok] = interpolate.nlerp(a, end, u[ok], shortest=False)
-            speed[ok] = 2.0 * np.sin(omega) / n2[ok]
+        quats, speed = nlerp_path(a, end, u)
+        ok = np.isfinite(speed)
         note = None if np.all(ok) else "NLERP collapses where (1 - u) q0 + u q1 has zero length"
         return quats, speed, note
     try:

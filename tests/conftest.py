@@ -117,6 +117,21 @@ def pytest_unconfigure(config):
 
 
 @pytest.fixture
+def warnings_shown(monkeypatch):
+    """Replace the modal QMessageBox.warning with a recorder of (title, text)."""
+    from PyQt6 import QtWidgets
+
+    shown = []
+
+    def fake(parent, title, text, *args, **kwargs):
+        shown.append((title, text))
+        return QtWidgets.QMessageBox.StandardButton.Ok
+
+    monkeypatch.setattr(QtWidgets.QMessageBox, "warning", staticmethod(fake))
+    return shown
+
+
+@pytest.fixture
 def rng():
     import numpy as np
 

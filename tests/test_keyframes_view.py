@@ -44,19 +44,6 @@ def same_rotation(a: Rotation, b: Rotation, atol=1e-9) -> bool:
 
 
 @pytest.fixture
-def warnings_shown(monkeypatch):
-    """Replace the modal QMessageBox.warning with a recorder."""
-    shown = []
-
-    def fake(parent, title, text, *args, **kwargs):
-        shown.append((title, text))
-        return QtWidgets.QMessageBox.StandardButton.Ok
-
-    monkeypatch.setattr(QtWidgets.QMessageBox, "warning", staticmethod(fake))
-    return shown
-
-
-@pytest.fixture
 def window(qtbot, monkeypatch):
     # Only this tab besides the lesson: the other lesson tabs are tested by their authors.
     monkeypatch.setattr(window_module, "_view_modules", lambda: [KV], raising=False)

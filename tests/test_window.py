@@ -75,19 +75,6 @@ def full_window(qtbot, monkeypatch):
     return _build(qtbot, monkeypatch, show=True, all_views=True)
 
 
-@pytest.fixture
-def warnings_shown(monkeypatch):
-    """Replace the modal QMessageBox.warning with a recorder."""
-    shown = []
-
-    def fake(parent, title, text, *args, **kwargs):
-        shown.append((title, text))
-        return QtWidgets.QMessageBox.StandardButton.Ok
-
-    monkeypatch.setattr(QtWidgets.QMessageBox, "warning", staticmethod(fake))
-    return shown
-
-
 def type_into(qtbot, edit: QtWidgets.QLineEdit, text: str) -> None:
     """Select all, type ``text`` key by key, press Enter."""
     edit.setFocus()

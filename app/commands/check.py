@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+from quatlab.app.commands import add_order_argument
+
 __all__ = ["add_parser", "run"]
 
 PROG = "quatlab check"
@@ -26,11 +28,7 @@ def add_parser(subparsers):
     )
     p.add_argument("file", metavar="FILE", help="keyframe file (.gltf, .glb, .csv, .json)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument(
-        "--order",
-        choices=("wxyz", "xyzw"),
-        help="component order of CSV/JSON tracks that do not declare it (glTF is xyzw)",
-    )
+    add_order_argument(p)
     p.set_defaults(func=run)
     return p
 

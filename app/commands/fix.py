@@ -7,6 +7,8 @@ output is a new file, written atomically; the input is never modified.
 
 from __future__ import annotations
 
+from quatlab.app.commands import add_order_argument
+
 __all__ = ["add_parser", "run"]
 
 PROG = "quatlab fix"
@@ -27,11 +29,7 @@ def add_parser(subparsers):
     p.add_argument("input", metavar="IN", help="keyframe file to correct")
     p.add_argument("output", metavar="OUT", help="new file to write (never IN)")
     p.add_argument("--normalize", action="store_true", help="also scale keys to unit length")
-    p.add_argument(
-        "--order",
-        choices=("wxyz", "xyzw"),
-        help="component order of CSV/JSON tracks that do not declare it (glTF is xyzw)",
-    )
+    add_order_argument(p)
     p.set_defaults(func=run)
     return p
 
