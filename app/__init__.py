@@ -1,6 +1,6 @@
 """QuatLab application layer: state models (no Qt), Qt widgets and the command line.
 
-The state models (:mod:`quatlab.app.state` and friends) import no Qt, so they
+The state models (:mod:`quatlab.app.model.state` and friends) import no Qt, so they
 can be driven from tests and the command line; Qt widgets subscribe to them.
 """
 

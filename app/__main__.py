@@ -2,6 +2,6 @@
 
 import sys
 
-from quatlab.app.cli import main
+from quatlab.app.commands.cli import main
 
 sys.exit(main())

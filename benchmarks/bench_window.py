@@ -27,7 +27,7 @@ import time
 
 COLD = r"""
 import time; t0 = time.perf_counter()
-from quatlab.app.window import MainWindow, make_app
+from quatlab.app.qt.window import MainWindow, make_app
 app = make_app()
 w = MainWindow(); w.resize(1400, 900); w.show()
 while not w.lesson.scene.isValid():
@@ -76,7 +76,7 @@ def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
     import numpy as np
 
-    from quatlab.app.window import MainWindow, make_app
+    from quatlab.app.qt.window import MainWindow, make_app
 
     w, h = (int(v) for v in args.size.split("x"))
     app = make_app()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from quatlab.app.cli import main
+from quatlab.app.commands.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 METHOD_NAMES = ("naive_nlerp", "shortest_nlerp", "naive_slerp", "shortest_slerp")

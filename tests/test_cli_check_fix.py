@@ -1,6 +1,6 @@
 """``quatlab check`` and ``quatlab fix``: exit statuses, output, refusals.
 
-Commands are run through ``quatlab.app.cli.main`` once it registers them, and
+Commands are run through ``quatlab.app.commands.cli.main`` once it registers them, and
 through a parser built from their own ``add_parser`` otherwise.
 """
 
@@ -25,7 +25,7 @@ BOX = DATA / "BoxAnimated.gltf"
 
 def _registered() -> bool:
     try:
-        from quatlab.app import cli
+        from quatlab.app.commands import cli
     except ImportError:
         return False
     return {"check", "fix"} <= set(getattr(cli, "COMMANDS", ()))
@@ -33,7 +33,7 @@ def _registered() -> bool:
 
 def run(argv: list[str]) -> int:
     if _registered():
-        from quatlab.app.cli import main
+        from quatlab.app.commands.cli import main
 
         return main(argv)
     parser = argparse.ArgumentParser(prog="quatlab")
@@ -133,7 +133,7 @@ def test_check_bad_order_is_an_argument_error(capsys):
 def test_check_as_a_process_has_no_traceback(tmp_path):
     """The real entry point, as a user runs it (skipped until the lead registers it)."""
     if not _registered():
-        pytest.skip("check/fix not yet registered in quatlab.app.cli")
+        pytest.skip("check/fix not yet registered in quatlab.app.commands.cli")
     bad = tmp_path / "bad.glb"
     bad.write_bytes(b"glTF\x02\x00\x00\x00")
     proc = subprocess.run(

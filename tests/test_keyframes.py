@@ -1,4 +1,4 @@
-"""Tests for quatlab.app.keyframes (model, audit, fix, helpers) and CSV/JSON tracks.
+"""Tests for quatlab.app.io.tracks (model, audit, fix, helpers) and CSV/JSON tracks.
 
 Real glTF assets come from tests/data/gltf (see its README); expected key
 values are the ones published with them, not values computed by the code
@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
-from quatlab.app import keyframes as K
+from quatlab.app.io import tracks as K
 from quatlab.math.quaternion import from_xyzw, to_xyzw
 
 DATA = Path(__file__).parent / "data" / "gltf"
@@ -26,7 +26,7 @@ REAL = ["AnimatedTriangle", "BoxAnimated", "RiggedSimple", "RiggedFigure"]
 
 
 def test_doctests():
-    for name in ("quatlab.app.keyframes",):
+    for name in ("quatlab.app.io.tracks",):
         result = doctest.testmod(importlib.import_module(name))
         assert result.attempted > 0 and result.failed == 0
 

@@ -16,7 +16,7 @@ import numpy as np
 import pygltflib
 import pytest
 
-from quatlab.app import keyframes as K
+from quatlab.app.io import tracks as K
 
 DATA = Path(__file__).parent / "data" / "gltf"
 # Cases per sample and container: fewer for the big files, whose parse by

@@ -20,7 +20,7 @@ import pygltflib
 import pytest
 from scipy.spatial.transform import Rotation
 
-from quatlab.app import keyframes as K
+from quatlab.app.io import tracks as K
 from quatlab.math.quaternion import to_xyzw
 
 DATA = Path(__file__).parent / "data" / "gltf"

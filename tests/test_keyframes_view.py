@@ -17,12 +17,12 @@ import pytest
 from PyQt6 import QtCore, QtGui, QtWidgets
 from scipy.spatial.transform import Rotation
 
-import quatlab.app.window as window_module
-from quatlab.app import keyframes_view as KV
-from quatlab.app.keyframes import KeyframeFileError, Track, audit_file, load_keyframes
-from quatlab.app.keyframes_model import KeyframesModel
-from quatlab.app.state import LessonState
-from quatlab.app.window import MainWindow
+import quatlab.app.qt.window as window_module
+from quatlab.app.io.tracks import KeyframeFileError, Track, audit_file, load_keyframes
+from quatlab.app.model.keyframes_model import KeyframesModel
+from quatlab.app.model.state import LessonState
+from quatlab.app.qt import keyframes_view as KV
+from quatlab.app.qt.window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "gltf"
@@ -92,7 +92,7 @@ def colour_mask(rgb: np.ndarray, hex_colour: str, tol: int = 6) -> np.ndarray:
 
 
 def test_model_imports_no_qt():
-    code = ("import sys, quatlab.app.keyframes_model; "
+    code = ("import sys, quatlab.app.model.keyframes_model; "
             "bad = [m for m in sys.modules if m.startswith(('PyQt6', 'pyqtgraph', 'OpenGL'))]; "
             "assert not bad, bad")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -103,7 +103,7 @@ def test_model_imports_no_qt():
 def test_doctests():
     import doctest
 
-    from quatlab.app import keyframes_model
+    from quatlab.app.model import keyframes_model
 
     for module in (keyframes_model, KV):
         result = doctest.testmod(module)

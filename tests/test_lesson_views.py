@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PyQt6 import QtCore, QtGui, QtWidgets
 
-from quatlab.app import lesson_models as LM
+from quatlab.app.model import lesson_base as LM
 from quatlab.math import track as T
 from quatlab.math.quaternion import angle_between
 
@@ -47,7 +47,7 @@ def _assert_same(got, want):
 
 
 def test_models_import_no_qt():
-    code = ("import sys, quatlab.app.lesson_models; "
+    code = ("import sys, quatlab.app.model.lesson_base; "
             "bad = [m for m in sys.modules if m.startswith(('PyQt6', 'pyqtgraph', 'OpenGL'))]; "
             "assert not bad, bad")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -56,7 +56,7 @@ def test_models_import_no_qt():
 
 
 def test_views_are_offered_by_the_window():
-    from quatlab.app.window import view_names
+    from quatlab.app.qt.window import view_names
 
     assert {"squad", "euler", "blend", "integrate"} <= set(view_names())
 
@@ -66,7 +66,7 @@ def test_views_are_offered_by_the_window():
 
 @pytest.fixture
 def track_view(qtbot):
-    from quatlab.app.track_view import TrackView
+    from quatlab.app.qt.track_view import TrackView
 
     return _show(qtbot, TrackView(LM.TrackModel("negated_key")))
 
@@ -218,11 +218,11 @@ def test_track_add_and_remove_keys(qtbot, track_view):
 
 
 def test_track_load_track_from_the_keyframes_tab(qtbot, monkeypatch):
-    import quatlab.app.window as window_module
-    from quatlab.app import keyframes_view as KV
-    from quatlab.app import track_view as TV
-    from quatlab.app.keyframes import load_keyframes
-    from quatlab.app.state import LessonState
+    import quatlab.app.qt.window as window_module
+    from quatlab.app.io.tracks import load_keyframes
+    from quatlab.app.model.state import LessonState
+    from quatlab.app.qt import keyframes_view as KV
+    from quatlab.app.qt import track_view as TV
 
     monkeypatch.setattr(window_module, "_view_modules", lambda: [KV, TV])
     win = window_module.MainWindow(LessonState.from_preset("negated-20", t=0.25))
@@ -250,7 +250,7 @@ def test_track_load_track_from_the_keyframes_tab(qtbot, monkeypatch):
 
 @pytest.fixture
 def euler_view(qtbot):
-    from quatlab.app.euler_view import EulerView
+    from quatlab.app.qt.euler_view import EulerView
 
     return _show(qtbot, EulerView(LM.EulerModel("yaw_wrap")))
 
@@ -286,7 +286,7 @@ def test_euler_lock_text_and_pixels(euler_view):
 
 @pytest.fixture
 def blend_view(qtbot):
-    from quatlab.app.blend_view import BlendView
+    from quatlab.app.qt.blend_view import BlendView
 
     return _show(qtbot, BlendView(LM.BlendModel("reference_switch")))
 
@@ -589,7 +589,7 @@ def test_integrate_explanation_has_the_numbers():
 
 @pytest.fixture
 def integrate_view(qtbot):
-    from quatlab.app.integrate_view import IntegrateView
+    from quatlab.app.qt.integrate_view import IntegrateView
 
     return _show(qtbot, IntegrateView(LM.IntegrateModel("first_order_20hz")))
 

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from PyQt6 import QtCore, QtGui, QtWidgets
 
-import quatlab.app.window as window_module
-from quatlab.app.state import LessonState
-from quatlab.app.window import MainWindow
+import quatlab.app.qt.window as window_module
+from quatlab.app.model.state import LessonState
+from quatlab.app.qt.window import MainWindow
 
 Qt = QtCore.Qt
 
@@ -153,7 +153,7 @@ def test_apply_session_refuses_non_boolean_options(field, value):
 
 
 def test_options_emit_only_on_a_real_change():
-    from quatlab.app.state import LessonState
+    from quatlab.app.model.state import LessonState
 
     s = LessonState.from_preset("negated-20")
     seen = []
@@ -169,7 +169,7 @@ def test_options_emit_only_on_a_real_change():
 
 
 def test_presets_cannot_be_corrupted_by_a_caller():
-    from quatlab.app import presets
+    from quatlab.app.model import presets
 
     q = presets.get("negated-20").q1
     with pytest.raises(ValueError):
@@ -178,7 +178,7 @@ def test_presets_cannot_be_corrupted_by_a_caller():
 
 
 def test_apply_session_renders_endpoints_at_the_sessions_t():
-    from quatlab.app.state import LessonState
+    from quatlab.app.model.state import LessonState
 
     s = LessonState.from_preset("negated-20", t=0.5)
     data = LessonState.from_preset("quarter-turn", t=0.25).to_session()
@@ -189,7 +189,7 @@ def test_apply_session_renders_endpoints_at_the_sessions_t():
 
 
 def test_history_round_trip_and_labels():
-    from quatlab.app.history import History
+    from quatlab.app.model.history import History
 
     h = History()
     assert h.undo("x") is None and h.redo("x") is None
@@ -207,8 +207,8 @@ def test_history_round_trip_and_labels():
 def test_enter_in_an_untouched_field_changes_nothing(qtbot):
     from PyQt6 import QtCore
 
-    from quatlab.app.endpoint_editor import EndpointEditor
-    from quatlab.app.state import LessonState
+    from quatlab.app.model.state import LessonState
+    from quatlab.app.qt.endpoint_editor import EndpointEditor
 
     s = LessonState.from_preset("negated-20")
     exact = s.entered(1)
@@ -228,15 +228,15 @@ def test_enter_in_an_untouched_field_changes_nothing(qtbot):
 
 
 def test_half_turn_explanation_does_not_claim_a_long_way():
-    from quatlab.app.explain import explain
-    from quatlab.app.state import LessonState
+    from quatlab.app.model.explain import explain
+    from quatlab.app.model.state import LessonState
 
     text = " ".join(explain(LessonState.from_preset("gltf-box-animated")))
     assert "360° −" not in text and "equally long" in text and "rounding error" in text
 
 
 def test_sign_flip_between_q_and_minus_q_says_collapse():
-    from quatlab.app.keyframes import Track, audit_track
+    from quatlab.app.io.tracks import Track, audit_track
 
     q = [0.5, 0.5, 0.5, 0.5]
     findings = audit_track(Track(times=[0.0, 1.0], values=[q, [-v for v in q]]))
@@ -246,7 +246,7 @@ def test_sign_flip_between_q_and_minus_q_says_collapse():
 
 
 def test_playback_keys_drive_the_shown_tabs_scrubber(qtbot):
-    from quatlab.app.window import MainWindow
+    from quatlab.app.qt.window import MainWindow
 
     win = MainWindow()
     qtbot.addWidget(win)
@@ -267,8 +267,8 @@ def test_playback_keys_drive_the_shown_tabs_scrubber(qtbot):
 
 
 def test_oblique_pole_shows_the_paths_as_curves():
-    from quatlab.app import s3_view
-    from quatlab.app.state import LessonState
+    from quatlab.app.model.state import LessonState
+    from quatlab.app.qt import s3_view
     from quatlab.math import s3
 
     # With q0 = identity both other poles lie in the q0-q1 plane: every path

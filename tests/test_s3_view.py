@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from PyQt6 import QtWidgets, sip
 
-from quatlab.app import s3_view
-from quatlab.app.state import LessonState
+from quatlab.app.model.state import LessonState
+from quatlab.app.qt import s3_view
 from quatlab.math import s3
 from quatlab.math.curves import METHODS
 from quatlab.rendering.style import METHOD_COLORS

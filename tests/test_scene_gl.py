@@ -1,4 +1,4 @@
-"""Pixel tests of quatlab.rendering.scene.ChainScene under a real GL context.
+"""Pixel tests of quatlab.rendering.chain_scene.ChainScene under a real GL context.
 
 Needs Xvfb/xcb (tests/conftest.py arranges it); offscreen Qt gives a GL
 view no context at all. The scene is a native window: tests show and size
@@ -72,7 +72,7 @@ def _count_near(img: np.ndarray, hex_colour: str, tol: int = 14) -> int:
 
 def _show_scene(qtbot, **kwargs):
     """A ChainScene on screen at SIZE, deleted with its container after the test."""
-    from quatlab.rendering.scene import ChainScene
+    from quatlab.rendering.chain_scene import ChainScene
 
     view = ChainScene(**kwargs)
     qtbot.addWidget(view.widget)
@@ -107,7 +107,7 @@ def test_render_size_and_background(scene):
     img = _grab(scene)
     assert img.shape == (SIZE[1], SIZE[0], 3)
     # The top rows show sky only: the light background the module promises.
-    from quatlab.rendering.scene import SCENE_BACKGROUND
+    from quatlab.rendering.chain_scene import SCENE_BACKGROUND
 
     assert _count_near(img[:20], SCENE_BACKGROUND, tol=3) == 20 * SIZE[0]
 
@@ -320,7 +320,7 @@ def test_labels_survive_a_grab_of_the_parent_window(qtbot):
     # frame would be missing from it.
     from PyQt6 import QtWidgets
 
-    from quatlab.rendering.scene import ChainScene, grab_widget
+    from quatlab.rendering.chain_scene import ChainScene, grab_widget
 
     window = QtWidgets.QWidget()
     qtbot.addWidget(window)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from quatlab.app.scrubber import BASE_DURATION, BoundParameter, Scrubber, ValueParameter
-from quatlab.app.state import Events
+from quatlab.app.model.state import Events
+from quatlab.app.qt.scrubber import BASE_DURATION, BoundParameter, Scrubber, ValueParameter
 
 
 class Model:
@@ -141,8 +141,8 @@ def test_value_parameter_shows_without_reporting(qtbot):
 
 
 def test_lesson_tab_play_button_advances_its_parameter(qtbot):
-    from quatlab.app import lesson_models as LM
-    from quatlab.app.integrate_view import IntegrateView
+    from quatlab.app.model import lesson_base as LM
+    from quatlab.app.qt.integrate_view import IntegrateView
 
     view = IntegrateView(LM.IntegrateModel("first_order_20hz"))
     qtbot.addWidget(view)

@@ -19,11 +19,11 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
-import quatlab.app.state as state_module
-from quatlab.app import presets
-from quatlab.app.explain import explain, explain_at_t
-from quatlab.app.parse import parse_quaternion
-from quatlab.app.state import LessonState
+import quatlab.app.model.state as state_module
+from quatlab.app.io.parse import parse_quaternion
+from quatlab.app.model import presets
+from quatlab.app.model.explain import explain, explain_at_t
+from quatlab.app.model.state import LessonState
 
 METHOD_NAMES = ("naive_nlerp", "shortest_nlerp", "naive_slerp", "shortest_slerp")
 PRESET_NAMES = [
@@ -88,9 +88,9 @@ def assert_same_snapshot(a, b):
 def test_model_modules_import_no_qt():
     code = (
         "import sys\n"
-        "import quatlab.app.state, quatlab.app.parse, quatlab.app.presets\n"
-        "import quatlab.app.explain, quatlab.app.curves_io\n"
-        "from quatlab.app.state import LessonState\n"
+        "import quatlab.app.model.state, quatlab.app.io.parse, quatlab.app.model.presets\n"
+        "import quatlab.app.model.explain, quatlab.app.io.curves_io\n"
+        "from quatlab.app.model.state import LessonState\n"
         "s = LessonState.from_preset('negated-20'); s.set_t(0.25); s.curves; s.at_t()\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('PyQt6', 'pyqtgraph'))\n"
         "print(bad)\n"

@@ -18,10 +18,10 @@ import pytest
 from PyQt6 import QtCore, QtGui, QtWidgets
 from scipy.spatial.transform import Rotation
 
-import quatlab.app.window as window_module
-from quatlab.app import presets
-from quatlab.app.state import LessonState
-from quatlab.app.window import MainWindow
+import quatlab.app.qt.window as window_module
+from quatlab.app.model import presets
+from quatlab.app.model.state import LessonState
+from quatlab.app.qt.window import MainWindow
 
 Qt = QtCore.Qt
 PRESET_NAMES = [

@@ -34,8 +34,8 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
-    from quatlab.app.cli import fail
-    from quatlab.app.keyframes import KeyframeFileError, audit_file, load_keyframes
+    from quatlab.app.commands.cli import fail
+    from quatlab.app.io.tracks import KeyframeFileError, audit_file, load_keyframes
 
     try:
         keyframes = load_keyframes(args.file, order=args.order)
@@ -52,7 +52,7 @@ def run(args) -> int:
 
 
 def _print_text(file: str, reports, total: int) -> None:
-    from quatlab.app.keyframes import format_keys
+    from quatlab.app.io.tracks import format_keys
 
     tracks = f"{len(reports)} rotation track{'s' * (len(reports) != 1)}"
     found = f"{total} finding{'s' * (total != 1)}" if total else "no findings"

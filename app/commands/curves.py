@@ -34,9 +34,9 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
-    from quatlab.app import presets
-    from quatlab.app.cli import fail
-    from quatlab.app.curves_io import curves_to_csv, curves_to_dict
+    from quatlab.app.commands.cli import fail
+    from quatlab.app.io.curves_io import curves_to_csv, curves_to_dict
+    from quatlab.app.model import presets
     from quatlab.math.curves import compute_curves
 
     if args.preset is not None:

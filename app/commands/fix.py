@@ -35,8 +35,8 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
-    from quatlab.app.cli import fail
-    from quatlab.app.keyframes import (
+    from quatlab.app.commands.cli import fail
+    from quatlab.app.io.tracks import (
         KeyframeFileError,
         audit_track,
         fix_track,

@@ -21,7 +21,7 @@ def _fmt(q) -> str:
 
 
 def run(args) -> int:
-    from quatlab.app.presets import all_presets
+    from quatlab.app.model.presets import all_presets
 
     for p in all_presets():
         print(f"{p.name:24s} q0 = {_fmt(p.q0)}  q1 = {_fmt(p.q1)}   {p.title}")

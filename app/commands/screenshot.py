@@ -52,8 +52,8 @@ def render_window(win, size: tuple[int, int]):
 
 
 def run(args) -> int:
-    from quatlab.app.cli import fail
-    from quatlab.app.window import view_names
+    from quatlab.app.commands.cli import fail
+    from quatlab.app.qt.window import view_names
 
     if args.list_views:
         for v in view_names():
@@ -67,8 +67,8 @@ def run(args) -> int:
         return fail(PROG, f"unknown view {args.view!r}; choose one of: {', '.join(view_names())}")
     try:
         size = _parse_size(args.size)
-        from quatlab.app import presets
-        from quatlab.app.state import LessonState
+        from quatlab.app.model import presets
+        from quatlab.app.model.state import LessonState
 
         state = LessonState.from_preset(args.preset or presets.DEFAULT_PRESET, t=args.t)
     except ValueError as exc:
@@ -78,7 +78,7 @@ def run(args) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
     from PyQt6 import QtCore
 
-    from quatlab.app.window import MainWindow, make_app, write_atomically
+    from quatlab.app.qt.window import MainWindow, make_app, write_atomically
 
     app = make_app()  # noqa: F841 - keep a reference, or PyQt destroys the application
     win = MainWindow(state)

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from PyQt6 import QtCore, QtWidgets
 
-from quatlab.app.state import Events, LessonState
+from quatlab.app.model.state import Events, LessonState
 
 __all__ = ["Scrubber", "Parameter", "BoundParameter", "ValueParameter", "t_parameter",
            "model_parameter", "STEPS", "PLAY_MODES", "BASE_DURATION"]

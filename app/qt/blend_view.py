@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 from PyQt6 import QtWidgets
 
-from quatlab.app.lesson_models import BlendModel
-from quatlab.app.lesson_panel import LessonPanel, ParamSlider, legend_html
+from quatlab.app.model.lesson_base import BlendModel
+from quatlab.app.qt.lesson_panel import LessonPanel, ParamSlider, legend_html
 from quatlab.rendering.chain import ROOT
-from quatlab.rendering.plots import Series
+from quatlab.rendering.curve_plots import Series
 from quatlab.rendering.style import METHOD_COLORS
 
 VIEW_NAME = "blend"

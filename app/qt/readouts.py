@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PyQt6 import QtCore, QtGui, QtWidgets
 
-from quatlab.app.state import LessonState, format_quaternion
+from quatlab.app.model.state import LessonState, format_quaternion
 from quatlab.math.curves import METHOD_LABELS, METHODS
 from quatlab.rendering.style import METHOD_COLORS
 

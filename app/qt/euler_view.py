@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 from PyQt6 import QtWidgets
 
-from quatlab.app.lesson_models import EulerModel
-from quatlab.app.lesson_panel import LessonPanel, legend_html
+from quatlab.app.model.lesson_base import EulerModel
+from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.math.gimbal import ANGLE_NAMES, gimbal_rings
+from quatlab.rendering.curve_plots import Series
 from quatlab.rendering.gimbal import LOCK_COLOUR, GimbalItems
-from quatlab.rendering.plots import Series
 from quatlab.rendering.style import METHOD_COLORS
 
 VIEW_NAME = "euler"

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from quatlab.app.keyframes import (
+from quatlab.app.io.tracks import (
     KeyframeFile,
     KeyframeFileError,
     Track,

@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 from PyQt6 import QtCore, QtWidgets
 
-from quatlab.app.lesson_models import TrackModel
-from quatlab.app.lesson_panel import LessonPanel, legend_html
+from quatlab.app.model.lesson_base import TrackModel
+from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.math import track as T
-from quatlab.rendering.plots import Series
+from quatlab.rendering.curve_plots import Series
 from quatlab.rendering.style import METHOD_COLORS
 
 VIEW_NAME = "squad"

@@ -1,7 +1,7 @@
 """The QuatLab main window: wires the lesson model to the 3D scene, plots and editors.
 
 Only this module (and the widgets it builds) connect the model and the views:
-the model (:mod:`quatlab.app.state`) knows no Qt, and the rendering code draws
+the model (:mod:`quatlab.app.model.state`) knows no Qt, and the rendering code draws
 what it is given. Curves are pushed to the views when the endpoints change;
 a change of t only moves the chains, the cursor and the readouts.
 """
@@ -19,13 +19,13 @@ from pathlib import Path
 import numpy as np
 from PyQt6 import QtCore, QtGui, QtWidgets
 
-from quatlab.app import presets
-from quatlab.app.endpoint_editor import EndpointEditor
-from quatlab.app.explain import explain, explain_at_t
-from quatlab.app.lesson_panel import scene_over_plots
-from quatlab.app.readouts import Readouts
-from quatlab.app.scrubber import Scrubber
-from quatlab.app.state import LessonState
+from quatlab.app.model import presets
+from quatlab.app.model.explain import explain, explain_at_t
+from quatlab.app.model.state import LessonState
+from quatlab.app.qt.endpoint_editor import EndpointEditor
+from quatlab.app.qt.lesson_panel import scene_over_plots
+from quatlab.app.qt.readouts import Readouts
+from quatlab.app.qt.scrubber import Scrubber
 from quatlab.rendering.chain import tip_trail
 from quatlab.rendering.style import METHOD_COLORS
 
@@ -35,12 +35,12 @@ __all__ = ["MainWindow", "run_window", "make_app", "view_names", "write_atomical
 #: ``VIEW_NAME`` (for ``--view``), ``TITLE`` (the tab) and ``create(window)``
 #: returning the QWidget. Listed in tab order after the two-key lesson.
 VIEW_MODULES = (
-    "quatlab.app.keyframes_view",
-    "quatlab.app.track_view",
-    "quatlab.app.blend_view",
-    "quatlab.app.euler_view",
-    "quatlab.app.integrate_view",
-    "quatlab.app.s3_view",
+    "quatlab.app.qt.keyframes_view",
+    "quatlab.app.qt.track_view",
+    "quatlab.app.qt.blend_view",
+    "quatlab.app.qt.euler_view",
+    "quatlab.app.qt.integrate_view",
+    "quatlab.app.qt.s3_view",
 )
 
 
@@ -94,8 +94,8 @@ class LessonView(QtWidgets.QWidget):
 
     def __init__(self, state: LessonState, parent=None) -> None:
         super().__init__(parent)
-        from quatlab.rendering.plots import CurvePlots
-        from quatlab.rendering.scene import ChainScene
+        from quatlab.rendering.chain_scene import ChainScene
+        from quatlab.rendering.curve_plots import CurvePlots
 
         self.state = state
         self.setObjectName("main")
@@ -442,7 +442,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def grab_image(self) -> QtGui.QImage:
         """The whole window as an image, 3D views included (QWidget.grab() misses them)."""
-        from quatlab.rendering.scene import grab_widget
+        from quatlab.rendering.chain_scene import grab_widget
 
         return grab_widget(self)
 
@@ -545,7 +545,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
 def run_window(file: str | None = None, preset: str | None = None, t: float | None = None) -> int:
     """Open the window (the ``quatlab`` command without a subcommand)."""
-    from quatlab.app.cli import fail
+    from quatlab.app.commands.cli import fail
 
     app = make_app()
     try:

@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit flush
             return 0
     args = _gui_parser().parse_args(argv)
-    from quatlab.app.window import run_window
+    from quatlab.app.qt.window import run_window
 
     return run_window(file=args.file, preset=args.preset, t=args.t)
 

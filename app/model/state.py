@@ -30,8 +30,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from quatlab.app import presets
-from quatlab.app.history import History
+from quatlab.app.model import presets
+from quatlab.app.model.history import History
 from quatlab.math.curves import METHODS, Curves, compute_curves
 from quatlab.math.interpolate import as_parameter
 from quatlab.math.quaternion import angle_between, as_quaternion

@@ -7,7 +7,7 @@ speed is not constant, each with the numbers of the current case.
 
 Examples
 --------
->>> from quatlab.app.state import LessonState
+>>> from quatlab.app.model.state import LessonState
 >>> paras = explain(LessonState.from_preset("negated-20"))
 >>> "340" in paras[0]
 True

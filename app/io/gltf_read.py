@@ -6,7 +6,7 @@ decoded with numpy as the glTF specification says, including ``byteStride``,
 sparse substitution, accessors without a buffer view (zeros) and normalized
 integers (signed byte ``max(c / 127, -1)``, unsigned byte ``c / 255``, signed
 short ``max(c / 32767, -1)``, unsigned short ``c / 65535``). Every rotation
-channel that targets a node becomes a :class:`~quatlab.app.keyframes.Track`
+channel that targets a node becomes a :class:`~quatlab.app.io.tracks.Track`
 with keys in (w, x, y, z) order; CUBICSPLINE outputs are split into
 in-tangent, value and out-tangent.
 
@@ -41,7 +41,7 @@ from urllib.parse import quote, unquote, urlsplit
 import numpy as np
 import pygltflib
 
-from quatlab.app.keyframes import (
+from quatlab.app.io.tracks import (
     KeyframeFile,
     KeyframeFileError,
     Track,

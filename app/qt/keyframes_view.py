@@ -10,9 +10,9 @@ Ctrl+Z belongs to the two-key lesson), "Export fixed…" and "jump to the lesson
 on select".
 
 Selecting a segment loads its two keys, as stored, into the two-key lesson
-with t = 0.5 (:data:`quatlab.app.keyframes_model.TROUBLE_T`), so the lesson's
+with t = 0.5 (:data:`quatlab.app.model.keyframes_model.TROUBLE_T`), so the lesson's
 chains and plots show the turn a naive runtime makes there. All state lives in
-the Qt-free :class:`~quatlab.app.keyframes_model.KeyframesModel`; this module
+the Qt-free :class:`~quatlab.app.model.keyframes_model.KeyframesModel`; this module
 only shows it and forwards the user's actions.
 """
 
@@ -26,7 +26,7 @@ import numpy as np
 import pyqtgraph as pg
 from PyQt6 import QtCore, QtGui, QtWidgets
 
-from quatlab.app.keyframes_model import KeyframesModel, Segments, describe_kinds, severity
+from quatlab.app.model.keyframes_model import KeyframesModel, Segments, describe_kinds, severity
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS
 
 __all__ = ["VIEW_NAME", "TITLE", "KeyframesView", "Timeline", "HIGHLIGHT", "create"]
@@ -34,7 +34,7 @@ __all__ = ["VIEW_NAME", "TITLE", "KeyframesView", "Timeline", "HIGHLIGHT", "crea
 VIEW_NAME = "keyframes"
 TITLE = "Keyframes"
 
-#: Bar colour per segment severity (see :func:`quatlab.app.keyframes_model.severity`).
+#: Bar colour per segment severity (see :func:`quatlab.app.model.keyframes_model.severity`).
 #: A sign flip takes naive NLERP's vermillion: it is the segment where the
 #: naive methods go the long way. Other trouble is Okabe-Ito orange.
 HIGHLIGHT = {"sign_flip": METHOD_COLORS["naive_nlerp"], "warning": "#E69F00"}

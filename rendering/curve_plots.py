@@ -51,7 +51,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 from pyqtgraph.exporters import ImageExporter, SVGExporter
 from pyqtgraph.graphicsItems.LegendItem import ItemSample
 
-from quatlab.app.curves_io import table_csv
+from quatlab.app.io.curves_io import table_csv
 from quatlab.math.curves import METHOD_LABELS, METHODS, Curves
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED
 

@@ -3,7 +3,7 @@
 Each model holds a preset, its options and the slider parameter, keeps the
 arrays the plots show, answers "what is the pose at the slider" and says in
 plain words what the student sees. Changes are announced through
-:class:`quatlab.app.state.Events`: ``"data"`` when the curves change,
+:class:`quatlab.app.model.state.Events`: ``"data"`` when the curves change,
 ``"param"`` when only the slider moved. No Qt here (tests/test_lesson_views.py
 checks), so the lessons can be scripted and tested without a display.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from quatlab.app.state import Events
+from quatlab.app.model.state import Events
 from quatlab.math import blend as B
 from quatlab.math import gimbal as G
 from quatlab.math import integrate as I

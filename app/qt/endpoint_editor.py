@@ -1,6 +1,6 @@
 """Qt editor for one endpoint: components, axis-angle, Euler angles, paste, −q.
 
-The editor takes the :class:`~quatlab.app.state.LessonState` and subscribes to
+The editor takes the :class:`~quatlab.app.model.state.LessonState` and subscribes to
 it; every form writes through the model, which validates. A refused entry shows
 a red message naming what is wrong, and the fields return to the last valid
 value. Editing any form updates the others through the model's event.
@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from PyQt6 import QtCore, QtWidgets
 
-from quatlab.app.parse import ORDERS, parse_number, parse_quaternion
-from quatlab.app.state import LessonState
+from quatlab.app.io.parse import ORDERS, parse_number, parse_quaternion
+from quatlab.app.model.state import LessonState
 from quatlab.math.quaternion import (
     EULER_ORDERS,
     from_axis_angle,

@@ -1,27 +1,27 @@
 """The keyframe debugger's model: a loaded file, its audit, sign fixes with undo, selection. No Qt.
 
-:class:`KeyframesModel` is what the "Keyframes" tab (:mod:`quatlab.app.keyframes_view`)
+:class:`KeyframesModel` is what the "Keyframes" tab (:mod:`quatlab.app.qt.keyframes_view`)
 shows and edits, usable and testable without a display. It holds
 
-* the loaded :class:`~quatlab.app.keyframes.KeyframeFile` (a failed load
+* the loaded :class:`~quatlab.app.io.tracks.KeyframeFile` (a failed load
   keeps the previous one: :meth:`KeyframesModel.load` raises and changes
   nothing),
 * the *current* tracks, which start as the file's and change only through
-  "fix signs" (:func:`~quatlab.app.keyframes.fix_track`, one track or all),
+  "fix signs" (:func:`~quatlab.app.io.tracks.fix_track`, one track or all),
   each fix one undoable step,
-* the audit of the current tracks (:func:`~quatlab.app.keyframes.audit_track`)
+* the audit of the current tracks (:func:`~quatlab.app.io.tracks.audit_track`)
   and per-segment numbers (:class:`Segments`),
 * the selected track and segment. Selecting a segment loads its two keys
-  into the two-key lesson (a :class:`~quatlab.app.state.LessonState`) with t
+  into the two-key lesson (a :class:`~quatlab.app.model.state.LessonState`) with t
   at :data:`TROUBLE_T`, so the student sees the wrong turn itself.
 
-Events (:class:`~quatlab.app.state.Events`): ``"file"`` (another file: all
+Events (:class:`~quatlab.app.model.state.Events`): ``"file"`` (another file: all
 of it changed), ``"tracks"`` (keys changed by a fix, undo or redo),
 ``"selection"`` and ``"message"`` (:attr:`KeyframesModel.message` changed).
 
 Examples
 --------
->>> from quatlab.app.keyframes import Track
+>>> from quatlab.app.io.tracks import Track
 >>> import numpy as np
 >>> c = np.sqrt(0.5)
 >>> m = KeyframesModel()
@@ -45,8 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from quatlab.app.history import History
-from quatlab.app.keyframes import (
+from quatlab.app.io.tracks import (
     KeyframeFile,
     KeyframeFileError,
     Track,
@@ -55,7 +54,8 @@ from quatlab.app.keyframes import (
     format_keys,
     load_keyframes,
 )
-from quatlab.app.state import Events, LessonState
+from quatlab.app.model.history import History
+from quatlab.app.model.state import Events, LessonState
 from quatlab.math import audit as A
 from quatlab.math.curves import path_angle
 from quatlab.math.quaternion import angle_between, as_quaternion
@@ -236,7 +236,7 @@ class KeyframesModel:
 
     # ------------------------------------------------------------------ loading
     def load(self, path, order: str | None = None) -> KeyframeFile:
-        """Load a keyframe file (see :func:`~quatlab.app.keyframes.load_keyframes`).
+        """Load a keyframe file (see :func:`~quatlab.app.io.tracks.load_keyframes`).
 
         Raises :class:`KeyframeFileError` (or OSError) and keeps the file
         shown so far, with an error :attr:`message` saying so.

@@ -1,6 +1,6 @@
 """The S3 view (issue 6): why ``-q`` is "the long way", drawn on the 3-sphere.
 
-Two panels that follow the lesson's :class:`~quatlab.app.state.LessonState`
+Two panels that follow the lesson's :class:`~quatlab.app.model.state.LessonState`
 (the same endpoints and t as the two-key lesson):
 
 * :class:`GreatCircleView` (2D, exact): every path of the lesson lies in the
@@ -24,12 +24,12 @@ import pyqtgraph as pg
 import pyqtgraph.opengl as gl
 from PyQt6 import QtCore, QtWidgets
 
-from quatlab.app.scrubber import Scrubber
+from quatlab.app.qt.scrubber import Scrubber
 from quatlab.math import quaternion as Q
 from quatlab.math import s3
 from quatlab.math.curves import METHOD_LABELS, METHODS
-from quatlab.rendering.plots import _pen as method_pen
-from quatlab.rendering.scene import SCENE_BACKGROUND, GLWindowView
+from quatlab.rendering.chain_scene import SCENE_BACKGROUND, GLWindowView
+from quatlab.rendering.curve_plots import _pen as method_pen
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED, rgba
 
 __all__ = ["VIEW_NAME", "TITLE", "create", "S3View", "GreatCircleView", "StereographicView",
@@ -524,5 +524,5 @@ def _legend_html() -> str:
 
 
 def create(window) -> QtWidgets.QWidget:
-    """The S3 tab for ``window`` (a :class:`~quatlab.app.window.MainWindow`)."""
+    """The S3 tab for ``window`` (a :class:`~quatlab.app.qt.window.MainWindow`)."""
     return S3View(window.state)

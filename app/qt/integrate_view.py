@@ -13,10 +13,10 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from PyQt6 import QtCore, QtWidgets
 
-from quatlab.app.lesson_models import IntegrateModel
-from quatlab.app.lesson_panel import LessonPanel, legend_html
+from quatlab.app.model.lesson_base import IntegrateModel
+from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.rendering.chain import ROOT, tip_trail
-from quatlab.rendering.plots import Series
+from quatlab.rendering.curve_plots import Series
 from quatlab.rendering.style import METHOD_COLORS, rgba
 
 VIEW_NAME = "integrate"

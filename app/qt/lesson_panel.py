@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from PyQt6 import QtCore, QtWidgets
 
-from quatlab.app.scrubber import Scrubber, ValueParameter, model_parameter
+from quatlab.app.qt.scrubber import Scrubber, ValueParameter, model_parameter
 
 __all__ = ["ParamSlider", "LessonPanel", "legend_html"]
 
@@ -60,8 +60,8 @@ class LessonPanel(QtWidgets.QWidget):
                  param_name: str, on_param: Callable[[float], None], parent=None,
                  *, param_tooltip: str = "", param_decimals: int = 3) -> None:
         super().__init__(parent)
-        from quatlab.rendering.plots import CurvePlots
-        from quatlab.rendering.scene import ChainScene
+        from quatlab.rendering.chain_scene import ChainScene
+        from quatlab.rendering.curve_plots import CurvePlots
 
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

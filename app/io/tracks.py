@@ -4,8 +4,8 @@ This is the model behind ``quatlab check``, ``quatlab fix`` and the keyframe
 debugger view. A :class:`Track` is one rotation channel: key times and keys
 as float64 quaternions in **(w, x, y, z)** order, whatever the file stored.
 :func:`load_keyframes` reads glTF 2.0 (``.gltf``, ``.glb``; see
-:mod:`quatlab.app.gltf_io`) and CSV or JSON tracks (see
-:mod:`quatlab.app.table_io`) into a :class:`KeyframeFile`;
+:mod:`quatlab.app.io.gltf_read`) and CSV or JSON tracks (see
+:mod:`quatlab.app.io.table_io`) into a :class:`KeyframeFile`;
 :func:`audit_track` lists :class:`Finding` objects, each saying what a
 spec-conforming SLERP player and a naive NLERP runtime do with the problem;
 :func:`fix_track` makes signs continuous (and optionally normalizes);
@@ -571,7 +571,7 @@ def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
     (x, y, z, w). Any problem raises :class:`KeyframeFileError`.
     """
     # Imported here: the format modules build on the classes defined above.
-    from quatlab.app import gltf_io, table_io
+    from quatlab.app.io import gltf_read, table_io
 
     path = Path(path)
     try:
@@ -579,17 +579,17 @@ def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
     except OSError as exc:
         raise KeyframeFileError(path, f"cannot read: {exc.strerror or exc}") from None
     suffix = path.suffix.lower()
-    if data[:4] == gltf_io.GLB_MAGIC:
-        return gltf_io.load_glb(path, data, order=order)
+    if data[:4] == gltf_read.GLB_MAGIC:
+        return gltf_read.load_glb(path, data, order=order)
     if suffix == ".glb":
         raise KeyframeFileError(path, "not a GLB file: it does not start with 'glTF'")
     if suffix == ".gltf":
-        return gltf_io.load_gltf(path, data, order=order)
+        return gltf_read.load_gltf(path, data, order=order)
     if suffix == ".csv":
         return table_io.load_csv(path, data, order=order)
     if suffix == ".json":
-        if gltf_io.looks_like_gltf(data):
-            return gltf_io.load_gltf(path, data, order=order)
+        if gltf_read.looks_like_gltf(data):
+            return gltf_read.load_gltf(path, data, order=order)
         return table_io.load_json(path, data, order=order)
     raise KeyframeFileError(
         path, f"unsupported file type {path.suffix!r} (expected .gltf, .glb, .csv or .json)"
