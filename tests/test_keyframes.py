@@ -18,7 +18,10 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
-from quatlab.app.io import tracks as K
+from quatlab.app.io import atomic, json_text
+from quatlab.app.io import keyframe_files as KF
+from quatlab.app.io import track_audit as TA
+from quatlab.app.io import tracks as kt
 from quatlab.math.quaternion import from_xyzw, to_xyzw
 
 DATA = Path(__file__).parent / "data" / "gltf"
@@ -26,7 +29,7 @@ REAL = ["AnimatedTriangle", "BoxAnimated", "RiggedSimple", "RiggedFigure"]
 
 
 def test_doctests():
-    for name in ("quatlab.app.io.tracks",):
+    for name in ("quatlab.app.io.track_audit", "quatlab.app.io.json_text"):
         result = doctest.testmod(importlib.import_module(name))
         assert result.attempted > 0 and result.failed == 0
 
@@ -35,14 +38,14 @@ def _track(values, times=None, **kw):
     values = np.asarray(values, dtype=float)
     if times is None:
         times = np.arange(len(values), dtype=float)
-    return K.Track(times=times, values=values, **kw)
+    return kt.Track(times=times, values=values, **kw)
 
 
 # --------------------------------------------------------------------------- real files
 
 
 def test_animated_triangle_is_decoded_as_published():
-    doc = K.load_keyframes(DATA / "AnimatedTriangle.gltf")
+    doc = KF.load_keyframes(DATA / "AnimatedTriangle.gltf")
     assert doc.format == "gltf"
     (track,) = doc.tracks
     assert (track.node_index, track.node_name, track.animation_index) == (0, None, 0)
@@ -51,7 +54,7 @@ def test_animated_triangle_is_decoded_as_published():
     published_xyzw = [[0, 0, 0, 1], [0, 0, 0.707, 0.707], [0, 0, 1, 0], [0, 0, 0.707, -0.707],
                       [0, 0, 0, 1]]
     np.testing.assert_array_equal(to_xyzw(track.values), np.float32(published_xyzw))
-    findings = K.audit_track(track)
+    findings = TA.audit_track(track)
     assert [(f.kind, f.keys) for f in findings] == [("sign_flip", (3, 4))]
     message = findings[0].message
     assert "SLERP" in message and "NLERP" in message
@@ -59,14 +62,14 @@ def test_animated_triangle_is_decoded_as_published():
 
 
 def test_box_animated_is_a_half_turn():
-    doc = K.load_keyframes(DATA / "BoxAnimated.gltf")
+    doc = KF.load_keyframes(DATA / "BoxAnimated.gltf")
     (track,) = doc.tracks  # the translation channel is not a rotation track
     assert track.node_index == 2
     np.testing.assert_array_equal(track.times, np.float32([1.25, 2.5]))
     np.testing.assert_allclose(
         to_xyzw(track.values), [[0, 0, 0, -1], [1, 0, 0, 4.49e-11]], rtol=0, atol=1e-12
     )
-    findings = K.audit_track(track)
+    findings = TA.audit_track(track)
     assert [(f.kind, f.keys) for f in findings] == [("half_turn", (0, 1))]
     # Stored dot is negative: the SLERP player and naive NLERP spin opposite ways.
     assert "opposite directions" in findings[0].message
@@ -74,9 +77,9 @@ def test_box_animated_is_a_half_turn():
 
 @pytest.mark.parametrize("name, count", [("RiggedSimple", 1), ("RiggedFigure", 19)])
 def test_rigged_assets_have_no_sign_findings(name, count):
-    doc = K.load_keyframes(DATA / f"{name}.gltf")
+    doc = KF.load_keyframes(DATA / f"{name}.gltf")
     assert len(doc.tracks) == count
-    kinds = {f.kind for t in doc.tracks for f in K.audit_track(t)}
+    kinds = {f.kind for t in doc.tracks for f in TA.audit_track(t)}
     assert not kinds & {"sign_flip", "half_turn"}
     names = {t.node_name for t in doc.tracks}
     assert None not in names
@@ -92,18 +95,18 @@ def test_fix_of_real_files_keeps_rotations(tmp_path):
     for name in REAL:
         src = DATA / f"{name}.gltf"
         out = tmp_path / f"{name}.gltf"
-        fixes = K.fix_file(src, out)
-        before = K.load_keyframes(src).tracks
-        after = K.load_keyframes(out).tracks
+        fixes = KF.fix_file(src, out)
+        before = KF.load_keyframes(src).tracks
+        after = KF.load_keyframes(out).tracks
         for fix, old, new in zip(fixes, before, after, strict=True):
             r_old = Rotation.from_quat(to_xyzw(old.values))
             r_new = Rotation.from_quat(to_xyzw(new.values))
             assert np.all(r_old.approx_equal(r_new, atol=1e-7))
             np.testing.assert_array_equal(new.times, old.times)
-            assert not any(f.kind == "sign_flip" for f in K.audit_track(new))
+            assert not any(f.kind == "sign_flip" for f in TA.audit_track(new))
             if name != "AnimatedTriangle":
                 assert fix.flipped.size == (1 if name == "BoxAnimated" else 0)
-    tri = K.load_keyframes(tmp_path / "AnimatedTriangle.gltf").tracks[0]
+    tri = KF.load_keyframes(tmp_path / "AnimatedTriangle.gltf").tracks[0]
     np.testing.assert_array_equal(to_xyzw(tri.values[4]), [0, 0, 0, -1])
 
 
@@ -118,9 +121,9 @@ def test_track_validation_and_immutability():
     with pytest.raises(ValueError, match="values must have shape"):
         _track([[1, 0, 0]])
     with pytest.raises(ValueError, match="times"):
-        K.Track(times=[[0.0]], values=[[1, 0, 0, 0]])
+        kt.Track(times=[[0.0]], values=[[1, 0, 0, 0]])
     with pytest.raises(ValueError, match="2 times but 1 values"):
-        K.Track(times=[0.0, 1.0], values=[[1, 0, 0, 0]])
+        kt.Track(times=[0.0, 1.0], values=[[1, 0, 0, 0]])
     with pytest.raises(ValueError, match="interpolation"):
         _track([[1, 0, 0, 0]], interpolation="SLERP")
     with pytest.raises(ValueError, match="in_tangents"):
@@ -158,7 +161,7 @@ def test_every_finding_kind_with_keys_and_order():
         [0, 1, 0, 0],  # 5 half turn from 4 (dot 0)
     ]
     times = [0, 1, 1, 2, 3, 4]
-    findings = K.audit_track(_track(values, times))
+    findings = TA.audit_track(_track(values, times))
     got = [(f.kind, f.keys) for f in findings]
     assert got == [
         ("time_order", (1, 2)),
@@ -178,19 +181,19 @@ def test_every_finding_kind_with_keys_and_order():
 def test_messages_depend_on_interpolation():
     c = np.sqrt(0.5)
     values = [[1, 0, 0, 0], [-c, 0, 0, -c]]
-    linear = K.audit_track(_track(values))[0].message
-    step = K.audit_track(_track(values, interpolation="STEP"))[0].message
+    linear = TA.audit_track(_track(values))[0].message
+    step = TA.audit_track(_track(values, interpolation="STEP"))[0].message
     zeros = [[0, 0, 0, 0]] * 2
-    cubic = K.audit_track(
+    cubic = TA.audit_track(
         _track(values, interpolation="CUBICSPLINE", in_tangents=zeros, out_tangents=zeros)
     )[0].message
     assert "short arc (90.0 deg)" in linear and "long way (270.0 deg)" in linear
     assert "STEP holds each key" in step
     assert "cubic spline" in cubic and "270.0 deg" in cubic
     half = [[1, 0, 0, 0], [1e-9, 1, 0, 0]]
-    assert "both turn toward q1" in K.audit_track(_track(half))[0].message
-    assert "STEP" in K.audit_track(_track(half, interpolation="STEP"))[0].message
-    assert "cubic spline" in K.audit_track(
+    assert "both turn toward q1" in TA.audit_track(_track(half))[0].message
+    assert "STEP" in TA.audit_track(_track(half, interpolation="STEP"))[0].message
+    assert "cubic spline" in TA.audit_track(
         _track(half, interpolation="CUBICSPLINE", in_tangents=zeros, out_tangents=zeros)
     )[0].message
 
@@ -199,7 +202,7 @@ def test_sign_flip_angles_match_scipy(rng):
     r = Rotation.random(40, random_state=rng)
     q = from_xyzw(r.as_quat())
     q[1::2] *= -np.sign(np.einsum("ij,ij->i", q[1::2], q[::2]))[:, None]  # force dot < 0
-    findings = [f for f in K.audit_track(_track(q)) if f.kind == "sign_flip"]
+    findings = [f for f in TA.audit_track(_track(q)) if f.kind == "sign_flip"]
     assert set(range(0, 40, 2)) <= {f.keys[0] for f in findings}
     for f in findings:
         i = f.keys[0]
@@ -207,7 +210,7 @@ def test_sign_flip_angles_match_scipy(rng):
         assert f"short arc ({theta:.1f} deg)" in f.message
         assert f"long way ({360 - theta:.1f} deg)" in f.message
     # Huge keys (their squares overflow) still get the right angle.
-    huge = K.audit_track(_track([[1e200, 0, 0, 0], [-1e200, -1e200, 0, 0]]))
+    huge = TA.audit_track(_track([[1e200, 0, 0, 0], [-1e200, -1e200, 0, 0]]))
     assert [(f.kind, f.keys) for f in huge] == [
         ("non_unit", (0,)), ("sign_flip", (0, 1)), ("non_unit", (1,))
     ]
@@ -219,7 +222,7 @@ def test_non_finite_tangent_and_non_finite_time():
     tangents = [[0, 0, 0, 0], [np.inf, 0, 0, 0]]
     t = _track(values, [0.0, np.nan], interpolation="CUBICSPLINE",
                in_tangents=tangents, out_tangents=[[0, 0, 0, 0]] * 2)
-    findings = K.audit_track(t)
+    findings = TA.audit_track(t)
     assert [(f.kind, f.keys) for f in findings] == [("time_order", (0, 1)), ("non_finite", (1,))]
     assert "not finite" in findings[0].message
     assert "tangent of key 1" in findings[1].message
@@ -227,14 +230,14 @@ def test_non_finite_tangent_and_non_finite_time():
 
 def test_quantum_widens_the_half_turn_tolerance():
     values = [[1, 0, 0, 0], [0.003, 1, 0, 0]]  # |dot| ~ 0.003: below 1/127
-    assert K.audit_track(_track(values)) == []
-    (f,) = K.audit_track(_track(values, quantum=1 / 127))
+    assert TA.audit_track(_track(values)) == []
+    (f,) = TA.audit_track(_track(values, quantum=1 / 127))
     assert f.kind == "half_turn"
 
 
 def test_audit_file_and_report_dict():
-    doc = K.load_keyframes(DATA / "AnimatedTriangle.gltf")
-    (report,) = K.audit_file(doc)
+    doc = KF.load_keyframes(DATA / "AnimatedTriangle.gltf")
+    (report,) = TA.audit_file(doc)
     d = report.as_dict()
     assert d["keys"] == 5 and d["path"] == "rotation" and d["interpolation"] == "LINEAR"
     assert d["node"] is None and d["node_index"] == 0 and d["animation_index"] == 0
@@ -250,28 +253,28 @@ def test_fix_track_flips_tangents_with_their_key():
     tin = [[0.1, 0.2, 0.3, 0.4], [0.5, 0.6, 0.7, 0.8], [1, 1, 1, 1]]
     tout = [[-0.1, 0, 0, 0], [0, -0.2, 0, 0], [0, 0, -0.3, 0]]
     t = _track(values, interpolation="CUBICSPLINE", in_tangents=tin, out_tangents=tout)
-    fix = K.fix_track(t)
+    fix = TA.fix_track(t)
     assert fix.flipped.tolist() == [1, 2] and fix.normalized.tolist() == [] and fix.changed
     sign = np.array([1, -1, -1])[:, None]
     np.testing.assert_array_equal(fix.fixed.in_tangents, np.array(tin) * sign)
     np.testing.assert_array_equal(fix.fixed.out_tangents, np.array(tout) * sign)
     assert fix.original is t
-    assert not K.fix_track(fix.fixed).changed
+    assert not TA.fix_track(fix.fixed).changed
 
 
 def test_fix_track_normalize_skips_bad_keys():
     values = [[2, 0, 0, 0], [0, 0, 0, 0], [np.nan, 0, 0, 0], [0, 0, -3, 0]]
-    fix = K.fix_track(_track(values), normalize=True)
+    fix = TA.fix_track(_track(values), normalize=True)
     assert fix.normalized.tolist() == [0, 3]
     np.testing.assert_array_equal(fix.fixed.values[[0, 3]], [[1, 0, 0, 0], [0, 0, -1, 0]])
     assert np.array_equal(fix.fixed.values[1:3], np.array(values)[1:3], equal_nan=True)
-    assert K.fix_track(_track(values)).normalized.size == 0
+    assert TA.fix_track(_track(values)).normalized.size == 0
 
 
 def test_format_keys():
-    assert K.format_keys([]) == ""
-    assert K.format_keys([3]) == "3"
-    assert K.format_keys(np.array([4, 3, 9])) == "3-4, 9"
+    assert TA.format_keys([]) == ""
+    assert TA.format_keys([3]) == "3"
+    assert TA.format_keys(np.array([4, 3, 9])) == "3-4, 9"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -279,30 +282,30 @@ def test_format_keys():
 
 def test_json_value_span_and_edit():
     text = '{ "a" : [ 1 , {"b":"x", "b": "last"} ] , "c":{"d":null}, "e": "a\\"b" }'
-    s, e = K.json_value_span(text, ["a", 1, "b"])
+    s, e = json_text.json_value_span(text, ["a", 1, "b"])
     assert text[s:e] == '"last"'  # the last duplicate key counts, as in json.loads
-    s, e = K.json_value_span(text, ["c", "d"])
+    s, e = json_text.json_value_span(text, ["c", "d"])
     assert text[s:e] == "null"
-    s, e = K.json_value_span(text, [])
+    s, e = json_text.json_value_span(text, [])
     assert (s, e) == (0, len(text))
-    new = K.edit_json_text(text, [(["a", 0], 2.5), (["e"], "ü")])
+    new = json_text.edit_json_text(text, [(["a", 0], 2.5), (["e"], "ü")])
     assert new == text.replace("[ 1 ,", "[ 2.5 ,").replace('"a\\"b"', '"ü"')
     assert json.loads(new)["a"][0] == 2.5
     for path in (["zz"], ["a", 5], ["a", "b"], ["c", 0], ["c", "d", "x"], ["a", 2]):
         with pytest.raises(ValueError):
-            K.json_value_span(text, path)
+            json_text.json_value_span(text, path)
     with pytest.raises(ValueError, match="malformed"):
-        K.json_value_span('{"a" 1}', ["a"])
+        json_text.json_value_span('{"a" 1}', ["a"])
     with pytest.raises(ValueError, match="overlapping"):
-        K.edit_json_text(text, [(["c"], 1), (["c", "d"], 2)])
+        json_text.edit_json_text(text, [(["c"], 1), (["c", "d"], 2)])
     with pytest.raises(ValueError):
-        K.edit_json_text(text, [(["c"], float("nan"))])
+        json_text.edit_json_text(text, [(["c"], float("nan"))])
 
 
 def test_atomic_write_replaces_and_cleans_up(tmp_path, monkeypatch):
     target = tmp_path / "out.bin"
     target.write_bytes(b"old")
-    K.atomic_write(target, b"new")
+    atomic.atomic_write(target, b"new")
     assert target.read_bytes() == b"new"
     umask = os.umask(0o022)
     os.umask(umask)
@@ -314,30 +317,30 @@ def test_atomic_write_replaces_and_cleans_up(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "replace", boom)
     with pytest.raises(OSError):
-        K.atomic_write(target, b"newer")
+        atomic.atomic_write(target, b"newer")
     assert target.read_bytes() == b"new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]
 
 
 def test_atomic_write_retries_a_taken_temporary_name(tmp_path, monkeypatch):
     tokens = iter(["taken", "free"])
-    monkeypatch.setattr(K.secrets, "token_hex", lambda n: next(tokens))
+    monkeypatch.setattr(atomic.secrets, "token_hex", lambda n: next(tokens))
     (tmp_path / ".out.taken.tmp").write_bytes(b"someone else's")
-    K.atomic_write(tmp_path / "out", b"data")
+    atomic.atomic_write(tmp_path / "out", b"data")
     assert (tmp_path / "out").read_bytes() == b"data"
     assert (tmp_path / ".out.taken.tmp").read_bytes() == b"someone else's"
 
 
 def test_resolve_order():
-    assert K.resolve_order("f", "xyzw", None, "header") == "xyzw"
-    assert K.resolve_order("f", None, "wxyz", "header") == "wxyz"
-    assert K.resolve_order("f", "wxyz", "wxyz", "header") == "wxyz"
-    with pytest.raises(K.KeyframeFileError, match="unknown"):
-        K.resolve_order("f", None, None, "header")
-    with pytest.raises(K.KeyframeFileError, match="header says xyzw"):
-        K.resolve_order("f", "wxyz", "xyzw", "header")
-    with pytest.raises(K.KeyframeFileError, match="'wzyx'"):
-        K.resolve_order("f", "wzyx", None, "header")
+    assert kt.resolve_order("f", "xyzw", None, "header") == "xyzw"
+    assert kt.resolve_order("f", None, "wxyz", "header") == "wxyz"
+    assert kt.resolve_order("f", "wxyz", "wxyz", "header") == "wxyz"
+    with pytest.raises(kt.KeyframeFileError, match="unknown"):
+        kt.resolve_order("f", None, None, "header")
+    with pytest.raises(kt.KeyframeFileError, match="header says xyzw"):
+        kt.resolve_order("f", "wxyz", "xyzw", "header")
+    with pytest.raises(kt.KeyframeFileError, match="'wzyx'"):
+        kt.resolve_order("f", "wzyx", None, "header")
 
 
 # --------------------------------------------------------------------------- CSV and JSON
@@ -354,26 +357,26 @@ def _write(path: Path, text: str) -> Path:
 
 def test_csv_with_header_order(tmp_path):
     src = _write(tmp_path / "t.csv", CSV_XYZW)
-    doc = K.load_keyframes(src)
+    doc = KF.load_keyframes(src)
     assert doc.format == "csv"
     (t,) = doc.tracks
     np.testing.assert_array_equal(t.times, [0, 0.5, 1])
     np.testing.assert_array_equal(t.values[0], [1, 0, 0, 0])
     assert t.storage == "text" and t.node_name is None
-    assert [(f.kind, f.keys) for f in K.audit_track(t)] == [
+    assert [(f.kind, f.keys) for f in TA.audit_track(t)] == [
         ("sign_flip", (0, 1)), ("sign_flip", (1, 2))
     ]
     out = tmp_path / "fixed.csv"
-    doc.write_copy(out, [K.fix_track(t).fixed])
+    doc.write_copy(out, [TA.fix_track(t).fixed])
     data = out.read_bytes()
     assert data.startswith(CSV_HEAD.encode("utf-8"))  # BOM, comment, header, key 0 kept
     lines = data.decode("utf-8-sig").split("\r\n")
     assert lines[4] == "0.5,-0.0,-0.0,0.7071068,0.7071068"
     assert lines[5] == "1e0,0,0,1,0"  # unchanged key: line kept as written
-    fixed = K.load_keyframes(out).tracks[0]
-    assert K.audit_track(fixed) == []
-    with pytest.raises(K.KeyframeFileError, match="header says xyzw"):
-        K.load_keyframes(src, order="wxyz")
+    fixed = KF.load_keyframes(out).tracks[0]
+    assert TA.audit_track(fixed) == []
+    with pytest.raises(kt.KeyframeFileError, match="header says xyzw"):
+        KF.load_keyframes(src, order="wxyz")
 
 
 @pytest.mark.parametrize("header, order", [("t,qw,qx,qy,qz", "wxyz"), ("T,W,X,Y,Z", "wxyz"),
@@ -382,12 +385,12 @@ def test_csv_header_variants(tmp_path, header, order):
     text = (header + "\n" if header else "") + "0,1,0,0,0\n1,0.5,0.5,0.5,0.5\n"
     src = _write(tmp_path / "t.csv", text)
     if order is None:
-        with pytest.raises(K.KeyframeFileError, match="unknown"):
-            K.load_keyframes(src)
-        t = K.load_keyframes(src, order="xyzw").tracks[0]
+        with pytest.raises(kt.KeyframeFileError, match="unknown"):
+            KF.load_keyframes(src)
+        t = KF.load_keyframes(src, order="xyzw").tracks[0]
         np.testing.assert_array_equal(t.values[0], from_xyzw([1, 0, 0, 0]))
     else:
-        np.testing.assert_array_equal(K.load_keyframes(src).tracks[0].values[0], [1, 0, 0, 0])
+        np.testing.assert_array_equal(KF.load_keyframes(src).tracks[0].values[0], [1, 0, 0, 0])
 
 
 @pytest.mark.parametrize(
@@ -404,22 +407,22 @@ def test_csv_header_variants(tmp_path, header, order):
 )
 def test_csv_errors(tmp_path, text, problem):
     src = _write(tmp_path / "bad.csv", text)
-    with pytest.raises(K.KeyframeFileError, match=problem) as info:
-        K.load_keyframes(src, order="xyzw")
+    with pytest.raises(kt.KeyframeFileError, match=problem) as info:
+        KF.load_keyframes(src, order="xyzw")
     assert str(info.value).startswith(str(src) + ": ")
 
 
 def test_csv_not_utf8(tmp_path):
     src = tmp_path / "bad.csv"
     src.write_bytes(b"0,0,0,0,\xff\n")
-    with pytest.raises(K.KeyframeFileError, match="not UTF-8"):
-        K.load_keyframes(src, order="xyzw")
+    with pytest.raises(kt.KeyframeFileError, match="not UTF-8"):
+        KF.load_keyframes(src, order="xyzw")
 
 
 def test_csv_nan_keys_are_findings_not_errors(tmp_path):
     src = _write(tmp_path / "t.csv", "0,1,0,0,0\nnan,nan,0,0,0\n2,inf,0,0,0\n")
-    (t,) = K.load_keyframes(src, order="wxyz").tracks
-    kinds = [f.kind for f in K.audit_track(t)]
+    (t,) = KF.load_keyframes(src, order="wxyz").tracks
+    kinds = [f.kind for f in TA.audit_track(t)]
     assert kinds.count("non_finite") == 2 and "time_order" in kinds
 
 
@@ -436,14 +439,14 @@ def test_json_tracks(tmp_path):
     }
     text = json.dumps(doc, indent=1)
     src = _write(tmp_path / "t.json", text)
-    kf = K.load_keyframes(src)
+    kf = KF.load_keyframes(src)
     assert kf.format == "json"
     a, b = kf.tracks
     assert (a.node_name, a.animation, a.interpolation) == ("Hip", "Walk", "STEP")
-    assert [f.kind for f in K.audit_track(a)] == ["sign_flip"]
-    assert [f.kind for f in K.audit_track(b)] == ["non_unit"]
+    assert [f.kind for f in TA.audit_track(a)] == ["sign_flip"]
+    assert [f.kind for f in TA.audit_track(b)] == ["non_unit"]
     out = tmp_path / "o.json"
-    kf.write_copy(out, [K.fix_track(t, normalize=True).fixed for t in kf.tracks])
+    kf.write_copy(out, [TA.fix_track(t, normalize=True).fixed for t in kf.tracks])
     new_text = out.read_text()
     new = json.loads(new_text)
     assert new["comment"] == "kept" and new["tracks"][0]["node"] == "Hip"
@@ -456,12 +459,12 @@ def test_json_tracks(tmp_path):
 
 def test_json_single_track_and_order_option(tmp_path):
     src = _write(tmp_path / "t.json", '{"times": [0, 1], "values": [[0,0,0,1], [0,0,1,0]]}')
-    with pytest.raises(K.KeyframeFileError, match="unknown"):
-        K.load_keyframes(src)
-    (t,) = K.load_keyframes(src, order="xyzw").tracks
+    with pytest.raises(kt.KeyframeFileError, match="unknown"):
+        KF.load_keyframes(src)
+    (t,) = KF.load_keyframes(src, order="xyzw").tracks
     np.testing.assert_array_equal(t.values, [[1, 0, 0, 0], [0, 0, 0, 1]])
     out = tmp_path / "o.json"
-    K.fix_file(src, out, order="xyzw")
+    KF.fix_file(src, out, order="xyzw")
     assert out.read_bytes() == src.read_bytes()  # nothing to change
 
 
@@ -488,36 +491,36 @@ def test_json_single_track_and_order_option(tmp_path):
 )
 def test_json_errors(tmp_path, doc, problem):
     src = _write(tmp_path / "bad.json", doc)
-    with pytest.raises(K.KeyframeFileError, match=problem):
-        K.load_keyframes(src, order="wxyz")
+    with pytest.raises(kt.KeyframeFileError, match=problem):
+        KF.load_keyframes(src, order="wxyz")
 
 
 # --------------------------------------------------------------------------- load/write errors
 
 
 def test_load_errors(tmp_path):
-    with pytest.raises(K.KeyframeFileError, match="cannot read"):
-        K.load_keyframes(tmp_path / "missing.gltf")
-    with pytest.raises(K.KeyframeFileError, match="cannot read"):
-        K.load_keyframes(tmp_path)  # a directory
-    with pytest.raises(K.KeyframeFileError, match="unsupported file type '.txt'"):
-        K.load_keyframes(_write(tmp_path / "a.txt", "0,1,0,0,0"))
-    with pytest.raises(K.KeyframeFileError, match="not a GLB file"):
-        K.load_keyframes(_write(tmp_path / "a.glb", "{}"))
-    with pytest.raises(K.KeyframeFileError, match="does not apply"):
-        K.load_keyframes(DATA / "AnimatedTriangle.gltf", order="wxyz")
+    with pytest.raises(kt.KeyframeFileError, match="cannot read"):
+        KF.load_keyframes(tmp_path / "missing.gltf")
+    with pytest.raises(kt.KeyframeFileError, match="cannot read"):
+        KF.load_keyframes(tmp_path)  # a directory
+    with pytest.raises(kt.KeyframeFileError, match="unsupported file type '.txt'"):
+        KF.load_keyframes(_write(tmp_path / "a.txt", "0,1,0,0,0"))
+    with pytest.raises(kt.KeyframeFileError, match="not a GLB file"):
+        KF.load_keyframes(_write(tmp_path / "a.glb", "{}"))
+    with pytest.raises(kt.KeyframeFileError, match="does not apply"):
+        KF.load_keyframes(DATA / "AnimatedTriangle.gltf", order="wxyz")
     # A glTF document saved as .json is read as glTF.
     gltf_as_json = tmp_path / "tri.json"
     gltf_as_json.write_bytes((DATA / "AnimatedTriangle.gltf").read_bytes())
-    assert K.load_keyframes(gltf_as_json).format == "gltf"
+    assert KF.load_keyframes(gltf_as_json).format == "gltf"
 
 
 def test_write_copy_refuses_the_input(tmp_path):
     src = tmp_path / "t.csv"
     src.write_text("0,1,0,0,0\n1,-1,0,0,0\n")
     original = src.read_bytes()
-    doc = K.load_keyframes(src, order="wxyz")
-    fixed = [K.fix_track(t).fixed for t in doc.tracks]
+    doc = KF.load_keyframes(src, order="wxyz")
+    fixed = [TA.fix_track(t).fixed for t in doc.tracks]
     link = tmp_path / "link.csv"
     link.symlink_to(src)
     hard = tmp_path / "hard.csv"
@@ -525,21 +528,21 @@ def test_write_copy_refuses_the_input(tmp_path):
     sub = tmp_path / "sub"
     sub.mkdir()
     for out in (src, link, hard, tmp_path / "sub" / ".." / "t.csv"):
-        with pytest.raises(K.KeyframeFileError, match="is the input file"):
+        with pytest.raises(kt.KeyframeFileError, match="is the input file"):
             doc.write_copy(out, fixed)
-    with pytest.raises(K.KeyframeFileError, match="extension"):
+    with pytest.raises(kt.KeyframeFileError, match="extension"):
         doc.write_copy(tmp_path / "o.json", fixed)
     (tmp_path / "dir.csv").mkdir()
-    with pytest.raises(K.KeyframeFileError, match="is a directory"):
+    with pytest.raises(kt.KeyframeFileError, match="is a directory"):
         doc.write_copy(tmp_path / "dir.csv", fixed)
-    with pytest.raises(K.KeyframeFileError, match="cannot write"):
+    with pytest.raises(kt.KeyframeFileError, match="cannot write"):
         doc.write_copy(tmp_path / "missing" / "o.csv", fixed)
     assert src.read_bytes() == original
     assert link.is_symlink()
 
 
 def test_write_copy_requires_matching_tracks(tmp_path):
-    doc = K.load_keyframes(DATA / "AnimatedTriangle.gltf")
+    doc = KF.load_keyframes(DATA / "AnimatedTriangle.gltf")
     (t,) = doc.tracks
     with pytest.raises(ValueError, match="expected 1 tracks"):
         doc.write_copy(tmp_path / "o.gltf", [])

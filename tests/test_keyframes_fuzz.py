@@ -16,7 +16,9 @@ import numpy as np
 import pygltflib
 import pytest
 
-from quatlab.app.io import tracks as K
+from quatlab.app.io import keyframe_files as KF
+from quatlab.app.io import track_audit as TA
+from quatlab.app.io import tracks as kt
 
 DATA = Path(__file__).parent / "data" / "gltf"
 # Cases per sample and container: fewer for the big files, whose parse by
@@ -110,8 +112,8 @@ def test_mutated_real_files_fail_cleanly(tmp_path):
             path = tmp_path / f"case{case}-{name}"
             path.write_bytes(mutated)
             try:
-                kf = K.load_keyframes(path)
-            except K.KeyframeFileError as exc:
+                kf = KF.load_keyframes(path)
+            except kt.KeyframeFileError as exc:
                 assert str(exc).startswith(f"{path}: "), str(exc)
                 assert "\n" not in str(exc)
                 outcomes["rejected"] += 1
@@ -120,12 +122,12 @@ def test_mutated_real_files_fail_cleanly(tmp_path):
                 pytest.fail(f"{name} case {case}: {type(exc).__name__}: {exc}")
             outcomes["loaded"] += 1
             for track in kf.tracks:
-                K.audit_track(track)
+                TA.audit_track(track)
             out = tmp_path / f"out{case}-{name}"
             try:
-                kf.write_copy(out, [K.fix_track(t, normalize=True).fixed for t in kf.tracks])
+                kf.write_copy(out, [TA.fix_track(t, normalize=True).fixed for t in kf.tracks])
                 outcomes["written"] += 1
-            except K.KeyframeFileError:
+            except kt.KeyframeFileError:
                 pass
             except Exception as exc:  # pragma: no cover
                 pytest.fail(f"{name} case {case} (write): {type(exc).__name__}: {exc}")

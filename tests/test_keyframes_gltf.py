@@ -20,7 +20,9 @@ import pygltflib
 import pytest
 from scipy.spatial.transform import Rotation
 
-from quatlab.app.io import tracks as K
+from quatlab.app.io import keyframe_files as KF
+from quatlab.app.io import track_audit as TA
+from quatlab.app.io import tracks as kt
 from quatlab.math.quaternion import to_xyzw
 
 DATA = Path(__file__).parent / "data" / "gltf"
@@ -219,7 +221,7 @@ def test_decode_matches_the_spec_formulas(tmp_path, kind, component):
     xyzw = sample_keys()
     doc, blob, _ = build(xyzw, component=component)
     path = WRITERS[kind](tmp_path / f"a{SUFFIX[kind]}", doc, blob)
-    kf = K.load_keyframes(path)
+    kf = KF.load_keyframes(path)
     assert kf.format == ("glb" if kind == "glb" else "gltf")
     (t,) = kf.tracks
     expected = dequantize(quantize(xyzw, component), component)
@@ -227,7 +229,7 @@ def test_decode_matches_the_spec_formulas(tmp_path, kind, component):
     np.testing.assert_array_equal(t.times, np.float32(np.arange(6) / 4))
     assert (t.node_name, t.node_index, t.animation, t.animation_index) == ("Joint", 0, "Anim", 0)
     assert t.quantum == (0 if component == 5126 else 1 / SPEC[component][1])
-    assert [(f.kind, f.keys) for f in K.audit_track(t)] == [("sign_flip", (1, 2)),
+    assert [(f.kind, f.keys) for f in TA.audit_track(t)] == [("sign_flip", (1, 2)),
                                                           ("sign_flip", (3, 4))]
 
 
@@ -235,7 +237,7 @@ def test_most_negative_codes_decode_to_minus_one(tmp_path):
     doc, blob, _ = build(np.zeros((2, 4)), component=5120)
     blob = bytearray(blob)
     blob[0:8] = struct.pack("<8b", -128, 0, 0, 127, 0, 0, -127, -128)
-    (t,) = K.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, bytes(blob))).tracks
+    (t,) = KF.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, bytes(blob))).tracks
     np.testing.assert_array_equal(to_xyzw(t.values), [[-1, 0, 0, 1], [0, 0, -1, -1]])
 
 
@@ -243,20 +245,20 @@ def test_most_negative_codes_decode_to_minus_one(tmp_path):
 def test_unsigned_normalized(tmp_path, component):
     xyzw = np.abs(sample_keys())
     doc, blob, _ = build(xyzw, component=component)
-    (t,) = K.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob)).tracks
+    (t,) = KF.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob)).tracks
     np.testing.assert_array_equal(to_xyzw(t.values), dequantize(quantize(xyzw, component),
                                                                 component))
     # No key can be stored negated in unsigned components.
     bad = dataclasses.replace(t, values=-t.values)
-    kf = K.load_keyframes(tmp_path / "a.gltf")
-    with pytest.raises(K.KeyframeFileError, match="outside the range of normalized unsigned"):
+    kf = KF.load_keyframes(tmp_path / "a.gltf")
+    with pytest.raises(kt.KeyframeFileError, match="outside the range of normalized unsigned"):
         kf.write_copy(tmp_path / "o.gltf", [bad])
 
 
 def test_byte_stride_and_sparse(tmp_path):
     xyzw = sample_keys()
     doc, blob, _ = build(xyzw, stride=24, sparse_rows=[1, 3])
-    (t,) = K.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob)).tracks
+    (t,) = KF.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob)).tracks
     np.testing.assert_array_equal(to_xyzw(t.values), np.float32(xyzw))
 
 
@@ -264,24 +266,24 @@ def test_accessor_without_buffer_view_is_zeros_plus_sparse(tmp_path):
     xyzw = sample_keys()
     doc, blob, _ = build(xyzw, sparse_rows=[0, 2, 5])
     del doc["accessors"][1]["bufferView"]
-    (t,) = K.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob)).tracks
+    (t,) = KF.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob)).tracks
     expected = np.zeros((6, 4))
     expected[[0, 2, 5]] = np.float32(xyzw[[0, 2, 5]])
     np.testing.assert_array_equal(to_xyzw(t.values), expected)
-    assert [f.kind for f in K.audit_track(t)].count("zero") == 3
+    assert [f.kind for f in TA.audit_track(t)].count("zero") == 3
 
 
 def test_step_interpolation(tmp_path):
     doc, blob, _ = build(sample_keys(), interpolation="STEP", component=5120)
     src = write_glb(tmp_path / "a.glb", doc, blob)
-    (t,) = K.load_keyframes(src).tracks
+    (t,) = KF.load_keyframes(src).tracks
     assert t.interpolation == "STEP"
-    findings = K.audit_track(t)
+    findings = TA.audit_track(t)
     assert [f.kind for f in findings] == ["sign_flip", "sign_flip"]
     assert all("STEP holds each key" in f.message for f in findings)
-    K.fix_file(src, tmp_path / "o.glb")
-    (fixed,) = K.load_keyframes(tmp_path / "o.glb").tracks
-    assert fixed.interpolation == "STEP" and K.audit_track(fixed) == []
+    KF.fix_file(src, tmp_path / "o.glb")
+    (fixed,) = KF.load_keyframes(tmp_path / "o.glb").tracks
+    assert fixed.interpolation == "STEP" and TA.audit_track(fixed) == []
 
 
 def test_cubicspline_split(tmp_path):
@@ -289,7 +291,7 @@ def test_cubicspline_split(tmp_path):
     tin, tout = keys * 0.1, keys * -0.2
     elements = np.stack([tin, keys, tout], axis=1).reshape(-1, 4)
     doc, blob, _ = build(elements, interpolation="CUBICSPLINE")
-    (t,) = K.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob)).tracks
+    (t,) = KF.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob)).tracks
     assert t.interpolation == "CUBICSPLINE" and len(t) == 4
     np.testing.assert_array_equal(to_xyzw(t.values), np.float32(keys))
     np.testing.assert_array_equal(to_xyzw(t.in_tangents), np.float32(tin))
@@ -299,7 +301,7 @@ def test_cubicspline_split(tmp_path):
 def test_real_files_as_glb_and_external_bin(tmp_path):
     """pygltflib converts the real samples; the tracks must not depend on the container."""
     for name in ("AnimatedTriangle", "RiggedSimple"):
-        reference = K.load_keyframes(DATA / f"{name}.gltf").tracks
+        reference = KF.load_keyframes(DATA / f"{name}.gltf").tracks
         (tmp_path / name).mkdir()
         g = pygltflib.GLTF2().load(str(DATA / f"{name}.gltf"))
         glb = tmp_path / name / f"{name}.glb"
@@ -311,7 +313,7 @@ def test_real_files_as_glb_and_external_bin(tmp_path):
         sep.write_text(g.gltf_to_json())
         assert all(not b.uri.startswith("data:") for b in g.buffers)
         for path in (glb, sep):
-            tracks = K.load_keyframes(path).tracks
+            tracks = KF.load_keyframes(path).tracks
             assert len(tracks) == len(reference)
             for a, b in zip(tracks, reference, strict=True):
                 np.testing.assert_array_equal(a.values, b.values)
@@ -325,12 +327,12 @@ def test_channels_skipped_and_shared_accessors(tmp_path):
     # a second node animated by the same sampler shares the output accessor.
     anim["channels"].append({"sampler": 0, "target": {"path": "rotation"}})
     anim["channels"].append({"sampler": 0, "target": {"node": 1, "path": "rotation"}})
-    kf = K.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob))
+    kf = KF.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob))
     assert [t.node_name for t in kf.tracks] == ["Joint", "Mover"]
-    fixes = [K.fix_track(t) for t in kf.tracks]
+    fixes = [TA.fix_track(t) for t in kf.tracks]
     kf.write_copy(tmp_path / "o.gltf", [f.fixed for f in fixes])
-    assert all(K.audit_track(t) == [] for t in K.load_keyframes(tmp_path / "o.gltf").tracks)
-    with pytest.raises(K.KeyframeFileError, match="shared by several tracks"):
+    assert all(TA.audit_track(t) == [] for t in KF.load_keyframes(tmp_path / "o.gltf").tracks)
+    with pytest.raises(kt.KeyframeFileError, match="shared by several tracks"):
         kf.write_copy(tmp_path / "p.gltf", [fixes[0].fixed, kf.tracks[1]])
 
 
@@ -338,7 +340,7 @@ def test_no_rotation_tracks(tmp_path):
     doc, blob, _ = build(sample_keys())
     doc["animations"][0]["channels"] = doc["animations"][0]["channels"][1:]
     src = write_gltf(tmp_path / "a.gltf", doc, blob)
-    kf = K.load_keyframes(src)
+    kf = KF.load_keyframes(src)
     assert kf.tracks == ()
     kf.write_copy(tmp_path / "o.gltf", [])
     assert (tmp_path / "o.gltf").read_bytes() == src.read_bytes()
@@ -360,7 +362,7 @@ def test_round_trip_changes_only_rotation_bytes(tmp_path, kind, component, optio
     src_bytes = src.read_bytes()
     in_doc, in_blob = read_back(src, kind)
     out = tmp_path / f"out{SUFFIX[kind]}"
-    fixes = K.fix_file(src, out)
+    fixes = KF.fix_file(src, out)
     assert fixes[0].flipped.tolist() == [2, 3]
     assert src.read_bytes() == src_bytes  # the input is never touched
     out_doc, out_blob = read_back(out, kind)
@@ -379,11 +381,11 @@ def test_round_trip_changes_only_rotation_bytes(tmp_path, kind, component, optio
     else:
         assert "min" not in out_doc["accessors"][1]
     # Reading the copy gives the input's rotations, sign-continuous.
-    (t,) = K.load_keyframes(out).tracks
+    (t,) = KF.load_keyframes(out).tracks
     expected = dequantize(quantize(xyzw, component), component)
     expected[2:4] *= -1
     np.testing.assert_array_equal(to_xyzw(t.values), expected)
-    assert K.audit_track(t) == []
+    assert TA.audit_track(t) == []
     if kind == "bin":
         assert out_doc["buffers"][0]["uri"] == "out.bin"
         assert (tmp_path / "in.bin").read_bytes() == blob
@@ -401,9 +403,9 @@ def test_cubicspline_tangents_flip_with_their_value(tmp_path):
     elements = np.stack([tin, keys, tout], axis=1).reshape(-1, 4)
     doc, blob, _ = build(elements, interpolation="CUBICSPLINE", component=5122)
     src = write_glb(tmp_path / "a.glb", doc, blob)
-    fixes = K.fix_file(src, tmp_path / "o.glb")
+    fixes = KF.fix_file(src, tmp_path / "o.glb")
     assert fixes[0].flipped.tolist() == [2, 3]
-    (t,) = K.load_keyframes(tmp_path / "o.glb").tracks
+    (t,) = KF.load_keyframes(tmp_path / "o.glb").tracks
     sign = np.array([1, 1, -1, -1])[:, None]
     for got, want in ((t.in_tangents, tin), (t.values, keys), (t.out_tangents, tout)):
         np.testing.assert_array_equal(to_xyzw(got), dequantize(quantize(want, 5122), 5122) * sign)
@@ -413,15 +415,15 @@ def test_normalize_requantizes(tmp_path):
     xyzw = sample_keys() * 0.9  # short keys: non_unit
     doc, blob, _ = build(xyzw, component=5122)
     src = write_gltf(tmp_path / "a.gltf", doc, blob)
-    assert {f.kind for f in K.audit_track(K.load_keyframes(src).tracks[0])} == {
+    assert {f.kind for f in TA.audit_track(KF.load_keyframes(src).tracks[0])} == {
         "non_unit", "sign_flip"}
-    K.fix_file(src, tmp_path / "o.gltf", normalize=True)
-    (t,) = K.load_keyframes(tmp_path / "o.gltf").tracks
+    KF.fix_file(src, tmp_path / "o.gltf", normalize=True)
+    (t,) = KF.load_keyframes(tmp_path / "o.gltf").tracks
     stored = dequantize(quantize(xyzw, 5122), 5122)  # the fix sees what the file holds
     unit = stored / np.linalg.norm(stored, axis=1, keepdims=True)
     unit[2:4] *= -1
     np.testing.assert_array_equal(to_xyzw(t.values), dequantize(quantize(unit, 5122), 5122))
-    assert K.audit_track(t) == []
+    assert TA.audit_track(t) == []
 
 
 def test_external_buffers_and_images_when_the_output_moves(tmp_path):
@@ -435,7 +437,7 @@ def test_external_buffers_and_images_when_the_output_moves(tmp_path):
     (src_dir / "extra data.bin").write_bytes(b"\1\2\3\4")
     (src_dir / "tex.png").write_bytes(b"png")
     src = write_bin(src_dir / "model.gltf", doc, blob, bin_name="model.bin")
-    K.fix_file(src, out_dir / "fixed.gltf")
+    KF.fix_file(src, out_dir / "fixed.gltf")
     out_doc = json.loads((out_dir / "fixed.gltf").read_text())
     assert out_doc["buffers"][0]["uri"] == "fixed.bin"
     assert out_doc["buffers"][1]["uri"] == "../../in/extra%20data.bin"
@@ -443,7 +445,7 @@ def test_external_buffers_and_images_when_the_output_moves(tmp_path):
     assert out_doc["images"][1]["uri"] == "https://example.com/remote.png"
     assert (out_dir / "../../in/extra data.bin").read_bytes() == b"\1\2\3\4"
     assert (src_dir / "model.bin").read_bytes() == blob
-    assert len(K.load_keyframes(out_dir / "fixed.gltf").tracks) == 1
+    assert len(KF.load_keyframes(out_dir / "fixed.gltf").tracks) == 1
 
 
 def test_two_changed_external_buffers_get_numbered_names(tmp_path):
@@ -463,8 +465,8 @@ def test_two_changed_external_buffers_get_numbered_names(tmp_path):
     (tmp_path / "b.bin").write_bytes(blob)
     src = tmp_path / "m.gltf"
     src.write_text(json.dumps(doc))
-    written = K.load_keyframes(src).write_copy(
-        tmp_path / "fixed.gltf", [K.fix_track(t).fixed for t in K.load_keyframes(src).tracks]
+    written = KF.load_keyframes(src).write_copy(
+        tmp_path / "fixed.gltf", [TA.fix_track(t).fixed for t in KF.load_keyframes(src).tracks]
     )
     assert [p.name for p in written] == ["fixed.0.bin", "fixed.1.bin", "fixed.gltf"]
     out_doc = json.loads((tmp_path / "fixed.gltf").read_text())
@@ -474,8 +476,8 @@ def test_two_changed_external_buffers_get_numbered_names(tmp_path):
 def test_companion_bin_never_overwrites_an_input(tmp_path):
     doc, blob, _ = build(sample_keys())
     src = write_bin(tmp_path / "model.gltf", doc, blob, bin_name="fixed.bin")
-    with pytest.raises(K.KeyframeFileError, match="is the input file"):
-        K.fix_file(src, tmp_path / "fixed.gltf")
+    with pytest.raises(kt.KeyframeFileError, match="is the input file"):
+        KF.fix_file(src, tmp_path / "fixed.gltf")
     assert (tmp_path / "fixed.bin").read_bytes() == blob
     assert not (tmp_path / "fixed.gltf").exists()
 
@@ -483,7 +485,7 @@ def test_companion_bin_never_overwrites_an_input(tmp_path):
 def test_real_animated_triangle_round_trip_bytes(tmp_path):
     src = DATA / "AnimatedTriangle.gltf"
     out = tmp_path / "tri.gltf"
-    K.fix_file(src, out)
+    KF.fix_file(src, out)
     a, b = src.read_text(), out.read_text()
     da, db = json.loads(a), json.loads(b)
     # Buffer 0 (the mesh) is untouched; buffer 1 changed in key 4 only (bytes 84..100:
@@ -506,7 +508,7 @@ def test_glb_output_is_readable_by_pygltflib(tmp_path):
     g = pygltflib.GLTF2().load(str(DATA / "AnimatedTriangle.gltf"))
     src = tmp_path / "tri.glb"
     g.save_binary(str(src))
-    K.fix_file(src, tmp_path / "o.glb")
+    KF.fix_file(src, tmp_path / "o.glb")
     data = (tmp_path / "o.glb").read_bytes()
     assert struct.unpack_from("<I", data, 8)[0] == len(data)
     assert struct.unpack_from("<I", data, 12)[0] % 4 == 0
@@ -595,8 +597,8 @@ def test_gltf_errors(tmp_path, case):
     mutate(doc)
     path = tmp_path / "bad.gltf"
     path.write_text(json.dumps(doc))
-    with pytest.raises(K.KeyframeFileError) as info:
-        K.load_keyframes(path)
+    with pytest.raises(kt.KeyframeFileError) as info:
+        KF.load_keyframes(path)
     assert str(info.value).startswith(f"{path}: ")
     assert problem in str(info.value)
 
@@ -616,8 +618,8 @@ def test_sparse_index_errors(tmp_path, case):
     idx = np.frombuffer(blob, "<u2", 2, view["byteOffset"]).copy()
     fn(idx)
     blob = blob[: view["byteOffset"]] + idx.tobytes() + blob[view["byteOffset"] + 4 :]
-    with pytest.raises(K.KeyframeFileError, match=problem):
-        K.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob))
+    with pytest.raises(kt.KeyframeFileError, match=problem):
+        KF.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob))
 
 
 @pytest.mark.parametrize(
@@ -632,14 +634,14 @@ def test_sparse_index_errors(tmp_path, case):
 def test_sparse_structure_errors(tmp_path, edit, problem):
     doc, blob, _ = build(sample_keys(), sparse_rows=[1, 3])
     edit(doc[ACC][1]["sparse"])
-    with pytest.raises(K.KeyframeFileError, match=problem):
-        K.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob))
+    with pytest.raises(kt.KeyframeFileError, match=problem):
+        KF.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob))
 
 
 def test_cubicspline_needs_two_keys(tmp_path):
     doc, blob, _ = build(np.tile([0, 0, 0, 1.0], (3, 1)), interpolation="CUBICSPLINE")
-    with pytest.raises(K.KeyframeFileError, match="at least 2 keyframes"):
-        K.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob))
+    with pytest.raises(kt.KeyframeFileError, match="at least 2 keyframes"):
+        KF.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob))
 
 
 def test_text_errors(tmp_path):
@@ -651,8 +653,8 @@ def test_text_errors(tmp_path):
     ):
         path = tmp_path / "bad.gltf"
         path.write_bytes(content)
-        with pytest.raises(K.KeyframeFileError, match=problem):
-            K.load_keyframes(path)
+        with pytest.raises(kt.KeyframeFileError, match=problem):
+            KF.load_keyframes(path)
 
 
 def test_glb_container_errors(tmp_path):
@@ -685,8 +687,8 @@ def test_glb_container_errors(tmp_path):
     for name, (data, problem) in cases.items():
         path = tmp_path / f"{name}.glb"
         path.write_bytes(data)
-        with pytest.raises(K.KeyframeFileError, match=problem) as info:
-            K.load_keyframes(path)
+        with pytest.raises(kt.KeyframeFileError, match=problem) as info:
+            KF.load_keyframes(path)
         assert str(path) in str(info.value), name
 
 
@@ -697,24 +699,24 @@ def test_unknown_glb_chunks_are_kept(tmp_path):
     data = data[:8] + struct.pack("<I", len(data) + len(extra)) + data[12:] + extra
     src = tmp_path / "b.glb"
     src.write_bytes(data)
-    K.fix_file(src, tmp_path / "o.glb")
+    KF.fix_file(src, tmp_path / "o.glb")
     assert (tmp_path / "o.glb").read_bytes().endswith(extra)
 
 
 def test_null_arrays_are_empty(tmp_path):
     doc, blob = _doc()
     doc["animations"] = None
-    assert K.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob)).tracks == ()
+    assert KF.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob)).tracks == ()
 
 
 def test_keys_without_storage_cannot_change(tmp_path):
     doc, blob, _ = build(sample_keys(), sparse_rows=[0, 2])
     del doc[ACC][1]["bufferView"]  # keys 1, 3, 4, 5 are zeros with no bytes behind them
-    kf = K.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob))
+    kf = KF.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob))
     (t,) = kf.tracks
-    K.fix_file(tmp_path / "a.gltf", tmp_path / "fixed.gltf")  # zeros never change: fine
+    KF.fix_file(tmp_path / "a.gltf", tmp_path / "fixed.gltf")  # zeros never change: fine
     moved = dataclasses.replace(t, values=np.ones((6, 4)))
-    with pytest.raises(K.KeyframeFileError, match="key 1 has no storage"):
+    with pytest.raises(kt.KeyframeFileError, match="key 1 has no storage"):
         kf.write_copy(tmp_path / "o.gltf", [moved])
 
 
@@ -723,8 +725,8 @@ def test_min_max_of_nan_data_is_left_alone(tmp_path):
     xyzw[5] = np.nan
     doc, blob, _ = build(xyzw, minmax=False)
     doc[ACC][1]["min"] = [-1, -1, -1, -1]
-    K.fix_file(write_gltf(tmp_path / "a.gltf", doc, blob), tmp_path / "o.gltf")
+    KF.fix_file(write_gltf(tmp_path / "a.gltf", doc, blob), tmp_path / "o.gltf")
     out = json.loads((tmp_path / "o.gltf").read_text())
     assert out[ACC][1]["min"] == [-1, -1, -1, -1]
-    (t,) = K.load_keyframes(tmp_path / "o.gltf").tracks
-    assert [f.kind for f in K.audit_track(t)] == ["non_finite"]
+    (t,) = KF.load_keyframes(tmp_path / "o.gltf").tracks
+    assert [f.kind for f in TA.audit_track(t)] == ["non_finite"]

@@ -18,7 +18,9 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 from scipy.spatial.transform import Rotation
 
 import quatlab.app.qt.window as window_module
-from quatlab.app.io.tracks import KeyframeFileError, Track, audit_file, load_keyframes
+from quatlab.app.io.keyframe_files import load_keyframes
+from quatlab.app.io.track_audit import audit_file
+from quatlab.app.io.tracks import KeyframeFileError, Track
 from quatlab.app.model.keyframes_model import KeyframesModel
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt import keyframes_view as KV
@@ -394,7 +396,9 @@ def test_menu_has_open_keyframes_on_ctrl_k(window):
 
 
 def test_run_window_with_a_bad_file_warns_and_fails(qapp, tmp_path, warnings_shown, capsys):
-    status = window_module.run_window(file=str(tmp_path / "missing.gltf"))
+    from quatlab.app.commands.window import run_window
+
+    status = run_window(file=str(tmp_path / "missing.gltf"))
     assert status == 2
     assert len(warnings_shown) == 1 and "missing.gltf" in warnings_shown[0][1]
     assert "missing.gltf" in capsys.readouterr().err

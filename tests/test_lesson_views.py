@@ -219,7 +219,7 @@ def test_track_add_and_remove_keys(qtbot, track_view):
 
 def test_track_load_track_from_the_keyframes_tab(qtbot, monkeypatch):
     import quatlab.app.qt.window as window_module
-    from quatlab.app.io.tracks import load_keyframes
+    from quatlab.app.io.keyframe_files import load_keyframes
     from quatlab.app.model.state import LessonState
     from quatlab.app.qt import keyframes_view as KV
     from quatlab.app.qt import track_view as TV

@@ -236,7 +236,8 @@ def test_half_turn_explanation_does_not_claim_a_long_way():
 
 
 def test_sign_flip_between_q_and_minus_q_says_collapse():
-    from quatlab.app.io.tracks import Track, audit_track
+    from quatlab.app.io.track_audit import audit_track
+    from quatlab.app.io.tracks import Track
 
     q = [0.5, 0.5, 0.5, 0.5]
     findings = audit_track(Track(times=[0.0, 1.0], values=[q, [-v for v in q]]))

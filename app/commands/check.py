@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from quatlab.app.commands import add_order_argument
+from quatlab.app.commands.common import add_order_argument
 
 __all__ = ["add_parser", "run"]
 
@@ -34,8 +34,10 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
-    from quatlab.app.commands.cli import fail
-    from quatlab.app.io.tracks import KeyframeFileError, audit_file, load_keyframes
+    from quatlab.app.commands.common import fail
+    from quatlab.app.io.keyframe_files import load_keyframes
+    from quatlab.app.io.track_audit import audit_file
+    from quatlab.app.io.tracks import KeyframeFileError
 
     try:
         keyframes = load_keyframes(args.file, order=args.order)
@@ -52,7 +54,7 @@ def run(args) -> int:
 
 
 def _print_text(file: str, reports, total: int) -> None:
-    from quatlab.app.io.tracks import format_keys
+    from quatlab.app.io.track_audit import format_keys
 
     tracks = f"{len(reports)} rotation track{'s' * (len(reports) != 1)}"
     found = f"{total} finding{'s' * (total != 1)}" if total else "no findings"

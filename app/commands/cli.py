@@ -15,24 +15,12 @@ import os
 import sys
 
 from quatlab.app import __version__
+from quatlab.app.commands.common import OneLineParser
 
-__all__ = ["main", "build_parser", "COMMANDS", "OneLineParser"]
+__all__ = ["main", "build_parser", "COMMANDS"]
 
 #: Subcommand modules, in ``--help`` order.
 COMMANDS = ("curves", "presets", "screenshot", "check", "fix")
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line (plus a hint), exit status 2."""
-
-    def error(self, message: str):  # noqa: D401 - argparse API
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def fail(prog: str, message: str) -> int:
-    """Print ``prog: error: message`` on stderr and return exit status 2."""
-    print(f"{prog}: error: {message}", file=sys.stderr)
-    return 2
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit flush
             return 0
     args = _gui_parser().parse_args(argv)
-    from quatlab.app.qt.window import run_window
+    from quatlab.app.commands.window import run_window
 
     return run_window(file=args.file, preset=args.preset, t=args.t)
 

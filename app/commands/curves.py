@@ -34,7 +34,7 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
-    from quatlab.app.commands.cli import fail
+    from quatlab.app.commands.common import fail
     from quatlab.app.io.curves_io import curves_to_csv, curves_to_dict
     from quatlab.app.model import presets
     from quatlab.math.curves import compute_curves

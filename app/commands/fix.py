@@ -7,7 +7,7 @@ output is a new file, written atomically; the input is never modified.
 
 from __future__ import annotations
 
-from quatlab.app.commands import add_order_argument
+from quatlab.app.commands.common import add_order_argument
 
 __all__ = ["add_parser", "run"]
 
@@ -35,14 +35,10 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
-    from quatlab.app.commands.cli import fail
-    from quatlab.app.io.tracks import (
-        KeyframeFileError,
-        audit_track,
-        fix_track,
-        format_keys,
-        load_keyframes,
-    )
+    from quatlab.app.commands.common import fail
+    from quatlab.app.io.keyframe_files import load_keyframes
+    from quatlab.app.io.track_audit import audit_track, fix_track, format_keys
+    from quatlab.app.io.tracks import KeyframeFileError
 
     try:
         keyframes = load_keyframes(args.input, order=args.order)

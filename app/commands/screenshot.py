@@ -52,7 +52,7 @@ def render_window(win, size: tuple[int, int]):
 
 
 def run(args) -> int:
-    from quatlab.app.commands.cli import fail
+    from quatlab.app.commands.common import fail
     from quatlab.app.qt.window import view_names
 
     if args.list_views:
@@ -78,7 +78,8 @@ def run(args) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
     from PyQt6 import QtCore
 
-    from quatlab.app.qt.window import MainWindow, make_app, write_atomically
+    from quatlab.app.io.atomic import atomic_write
+    from quatlab.app.qt.window import MainWindow, make_app
 
     app = make_app()  # noqa: F841 - keep a reference, or PyQt destroys the application
     win = MainWindow(state)
@@ -97,7 +98,7 @@ def run(args) -> int:
     buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
     img.save(buf, "PNG")
     try:
-        write_atomically(args.output, bytes(buf.data()))
+        atomic_write(args.output, bytes(buf.data()))
     except OSError as exc:
         return fail(PROG, f"cannot write {args.output}: {exc.strerror or exc}")
     print(f"wrote {args.output} ({img.width()}x{img.height()}, view {args.view})")

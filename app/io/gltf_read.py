@@ -41,15 +41,9 @@ from urllib.parse import quote, unquote, urlsplit
 import numpy as np
 import pygltflib
 
-from quatlab.app.io.tracks import (
-    KeyframeFile,
-    KeyframeFileError,
-    Track,
-    atomic_write,
-    changed_rows,
-    decode_utf8,
-    edit_json_text,
-)
+from quatlab.app.io.atomic import atomic_write
+from quatlab.app.io.json_text import edit_json_text
+from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, Track, changed_rows, decode_utf8
 from quatlab.math import quaternion as Q
 
 __all__ = ["GltfFile", "load_gltf", "load_glb", "looks_like_gltf", "GLB_MAGIC"]

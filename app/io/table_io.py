@@ -34,14 +34,14 @@ from pathlib import Path
 
 import numpy as np
 
+from quatlab.app.io.atomic import atomic_write
+from quatlab.app.io.json_text import edit_json_text
 from quatlab.app.io.tracks import (
     KeyframeFile,
     KeyframeFileError,
     Track,
-    atomic_write,
     changed_rows,
     decode_utf8,
-    edit_json_text,
     resolve_order,
 )
 from quatlab.math import quaternion as Q

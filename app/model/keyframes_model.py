@@ -45,15 +45,9 @@ from pathlib import Path
 
 import numpy as np
 
-from quatlab.app.io.tracks import (
-    KeyframeFile,
-    KeyframeFileError,
-    Track,
-    audit_track,
-    fix_track,
-    format_keys,
-    load_keyframes,
-)
+from quatlab.app.io.keyframe_files import load_keyframes
+from quatlab.app.io.track_audit import audit_track, fix_track, format_keys
+from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, Track
 from quatlab.app.model.history import History
 from quatlab.app.model.state import Events, LessonState
 from quatlab.math import audit as A

@@ -13,12 +13,12 @@ import importlib.util
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 from PyQt6 import QtCore, QtGui, QtWidgets
 
+from quatlab.app.io.atomic import atomic_write
 from quatlab.app.model import presets
 from quatlab.app.model.explain import explain, explain_at_t
 from quatlab.app.model.state import LessonState
@@ -29,7 +29,7 @@ from quatlab.app.qt.scrubber import Scrubber
 from quatlab.rendering.chain import tip_trail
 from quatlab.rendering.style import METHOD_COLORS
 
-__all__ = ["MainWindow", "run_window", "make_app", "view_names", "write_atomically"]
+__all__ = ["MainWindow", "make_app", "view_names"]
 
 #: Modules contributing one lesson view each (a tab): every module provides
 #: ``VIEW_NAME`` (for ``--view``), ``TITLE`` (the tab) and ``create(window)``
@@ -69,24 +69,6 @@ def make_app(argv: list[str] | None = None) -> QtWidgets.QApplication:
         app.setApplicationName("QuatLab")
         app.setOrganizationName("QuatLab")
     return app
-
-
-def write_atomically(path: str | os.PathLike, data: bytes | str) -> None:
-    """Write ``data`` to ``path`` via a temporary file in the same folder and a rename.
-
-    Readers never see a half-written file, and a failure leaves the old file intact.
-    """
-    path = Path(path)
-    mode = "wb" if isinstance(data, bytes) else "w"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 class LessonView(QtWidgets.QWidget):
@@ -408,7 +390,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if not path:
             return
         try:
-            write_atomically(path, json.dumps(self.state.to_session(), indent=2) + "\n")
+            atomic_write(path, json.dumps(self.state.to_session(), indent=2) + "\n")
         except OSError as exc:
             self._error("Could not save the session", exc)
             return
@@ -455,7 +437,7 @@ class MainWindow(QtWidgets.QMainWindow):
         buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
         img.save(buf, "PNG")
         try:
-            write_atomically(path, bytes(buf.data()))
+            atomic_write(path, bytes(buf.data()))
         except OSError as exc:
             self._error("Could not save the screenshot", exc)
             return
@@ -541,25 +523,3 @@ class MainWindow(QtWidgets.QMainWindow):
                 self.tabs.setCurrentIndex(i)
                 return
         raise ValueError(f"unknown view {name!r}; choose one of: {', '.join(view_names())}")
-
-
-def run_window(file: str | None = None, preset: str | None = None, t: float | None = None) -> int:
-    """Open the window (the ``quatlab`` command without a subcommand)."""
-    from quatlab.app.commands.cli import fail
-
-    app = make_app()
-    try:
-        state = LessonState.from_preset(preset or presets.DEFAULT_PRESET,
-                                        t=0.5 if t is None else t)
-    except ValueError as exc:
-        return fail("quatlab", str(exc))
-    win = MainWindow(state)
-    if file:
-        try:
-            win.open_keyframes(file)
-        except (OSError, ValueError) as exc:
-            # Started from a desktop there may be no terminal: say it in both.
-            win._error(f"Could not open {Path(file).name}", exc)
-            return fail("quatlab", str(exc))
-    win.show()
-    return app.exec()

@@ -1,0 +1,35 @@
+"""What every ``quatlab`` subcommand shares: one-line errors, exit status 2, ``--order``. No Qt.
+
+Kept apart from :mod:`quatlab.app.commands.cli` so the headless commands
+(``check``, ``fix``, ``curves``, ``presets``) never reach the modules that open
+a window (docs/architecture.md, "Commands").
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+__all__ = ["OneLineParser", "fail", "add_order_argument"]
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (plus a hint), exit status 2."""
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def fail(prog: str, message: str) -> int:
+    """Print ``prog: error: message`` on stderr and return exit status 2."""
+    print(f"{prog}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def add_order_argument(parser) -> None:
+    """``--order wxyz|xyzw``, shared by the commands that read keyframe tables."""
+    parser.add_argument(
+        "--order",
+        choices=("wxyz", "xyzw"),
+        help="component order of CSV/JSON tracks that do not declare it (glTF is xyzw)",
+    )

@@ -1,0 +1,58 @@
+"""Open any keyframe file QuatLab reads, and fix one into a corrected copy. No Qt.
+
+The format is chosen by content and extension: glTF (``.gltf``, ``.glb``)
+through :mod:`quatlab.app.io.gltf_read`, CSV and JSON tracks through
+:mod:`quatlab.app.io.table_io` (docs/formats.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from quatlab.app.io import gltf_read, table_io
+from quatlab.app.io.track_audit import fix_track
+from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, TrackFix
+
+__all__ = ["load_keyframes", "fix_file"]
+
+
+def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
+    """Load the rotation tracks of a glTF (``.gltf``, ``.glb``), CSV or JSON file.
+
+    ``order`` (``"wxyz"`` or ``"xyzw"``) is the component order of CSV and
+    JSON tracks when the file does not declare it; glTF always stores
+    (x, y, z, w). Any problem raises :class:`KeyframeFileError`.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise KeyframeFileError(path, f"cannot read: {exc.strerror or exc}") from None
+    suffix = path.suffix.lower()
+    if data[:4] == gltf_read.GLB_MAGIC:
+        return gltf_read.load_glb(path, data, order=order)
+    if suffix == ".glb":
+        raise KeyframeFileError(path, "not a GLB file: it does not start with 'glTF'")
+    if suffix == ".gltf":
+        return gltf_read.load_gltf(path, data, order=order)
+    if suffix == ".csv":
+        return table_io.load_csv(path, data, order=order)
+    if suffix == ".json":
+        if gltf_read.looks_like_gltf(data):
+            return gltf_read.load_gltf(path, data, order=order)
+        return table_io.load_json(path, data, order=order)
+    raise KeyframeFileError(
+        path, f"unsupported file type {path.suffix!r} (expected .gltf, .glb, .csv or .json)"
+    )
+
+
+def fix_file(src, dst, *, order: str | None = None, normalize: bool = False) -> list[TrackFix]:
+    """Load ``src``, fix every track (:func:`fix_track`), write the copy to ``dst``.
+
+    Returns the fixes; the written files are ``dst`` (and, for glTF with
+    external buffers, a ``.bin`` beside it).
+    """
+    keyframes = load_keyframes(src, order=order)
+    fixes = [fix_track(t, normalize=normalize) for t in keyframes.tracks]
+    keyframes.write_copy(dst, [f.fixed for f in fixes])
+    return fixes

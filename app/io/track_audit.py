@@ -1,0 +1,248 @@
+"""Audit rotation keyframe tracks and make their signs continuous. No Qt.
+
+This is the logic behind ``quatlab check``, ``quatlab fix`` and the keyframe
+debugger view. :func:`audit_track` lists :class:`~quatlab.app.io.tracks.Finding`
+objects, each saying what a spec-conforming SLERP player and a naive NLERP
+runtime do with the problem (docs/formats.md, "quatlab check");
+:func:`fix_track` makes signs continuous (and optionally normalizes). The keys
+are (w, x, y, z) quaternions (docs/conventions.md).
+
+Examples
+--------
+>>> import numpy as np
+>>> c = np.sqrt(0.5)
+>>> track = Track(times=[0.0, 1.0], values=[[1, 0, 0, 0], [-c, 0, 0, -c]])
+>>> [f.kind for f in audit_track(track)]
+['sign_flip']
+>>> fix = fix_track(track)
+>>> fix.flipped.tolist(), audit_track(fix.fixed)
+([1], [])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+
+import numpy as np
+
+from quatlab.app.io.tracks import FINDING_KINDS, Finding, KeyframeFile, Track, TrackFix, TrackReport
+from quatlab.math import audit as A
+
+__all__ = ["audit_track", "audit_file", "format_keys", "fix_track"]
+
+
+# --------------------------------------------------------------------------- audit
+
+
+def _sign_flip_message(track: Track, i: int, dot: float) -> str:
+    # The rotation angle between the keys from the audit's normalized dot
+    # (overflow-safe); arccos loses digits only near 0 deg, far below the
+    # 0.1 deg shown.
+    short = float(np.degrees(2.0 * np.arccos(min(abs(dot), 1.0))))
+    long = 360.0 - short
+    head = f"dot(q{i}, q{i + 1}) = {dot:.4g} < 0: the keys are stored in opposite hemispheres."
+    if track.interpolation == "STEP":
+        return (
+            f"{head} STEP holds each key, so a spec-conforming player never blends them "
+            f"and shows no wrong turn; a runtime that blends them anyway with naive NLERP "
+            f"(resampling, cross-fades) turns the long way, {long:.1f} deg instead of "
+            f"{short:.1f} deg."
+        )
+    if track.interpolation == "CUBICSPLINE":
+        return (
+            f"{head} glTF's cubic spline blends the components with no hemisphere check, so "
+            f"a spec-conforming player turns the long way here ({long:.1f} deg instead of "
+            f"{short:.1f} deg, shaped by the tangents), and so does a naive NLERP runtime."
+        )
+    if short < 0.05:
+        # q and -q: nothing to turn, but the naive blend passes through zero.
+        return (
+            f"{head} Both keys are the same rotation stored as q and -q. A spec-conforming "
+            f"SLERP player follows the dot's sign and holds still; a naive NLERP runtime "
+            f"blends the stored components through the zero quaternion mid-segment, where "
+            f"the rotation collapses (no direction: a glitch or NaN), then spins a full turn."
+        )
+    return (
+        f"{head} A spec-conforming SLERP player follows the dot's sign and takes the short "
+        f"arc ({short:.1f} deg); a naive NLERP runtime blends the stored components and "
+        f"turns the long way ({long:.1f} deg)."
+    )
+
+
+def _half_turn_message(track: Track, i: int, dot: float, tol: float) -> str:
+    head = (
+        f"|dot(q{i}, q{i + 1})| = {abs(dot):.3g} <= {tol:.3g}: the keys are half a turn "
+        f"(180 deg) apart, both arcs are equally long, and the direction of the turn hangs "
+        f"on the sign of a dot product at rounding level."
+    )
+    fix = "Add a key in between to pin the direction."
+    if track.interpolation == "STEP":
+        return f"{head} STEP holds each key, so no player turns here; blending these keys " \
+            f"with any method would be ambiguous."
+    if track.interpolation == "CUBICSPLINE":
+        return (
+            f"{head} glTF's cubic spline and a naive NLERP runtime both head toward q{i + 1} "
+            f"as stored, but storing either key as -q reverses the turn. {fix}"
+        )
+    if dot < 0:
+        slerp = (
+            f"A spec-conforming SLERP player follows the negative sign and turns toward "
+            f"-q{i + 1}; a naive NLERP runtime turns toward q{i + 1} as stored: they spin in "
+            f"opposite directions."
+        )
+    elif dot > 0:
+        slerp = (
+            f"A spec-conforming SLERP player and a naive NLERP runtime both turn toward "
+            f"q{i + 1} as stored, but re-exporting or quantizing the keys can flip the sign "
+            f"and the direction."
+        )
+    else:
+        slerp = (
+            f"The glTF SLERP sign dot/|dot| is undefined at 0, so SLERP players differ; a "
+            f"naive NLERP runtime turns toward q{i + 1} as stored."
+        )
+    return f"{head} {slerp} {fix}"
+
+
+def _key_message(kind: str, track: Track, i: int, norm: float, tangent: bool) -> str:
+    if kind == "zero":
+        return (
+            f"q{i} has zero length and encodes no rotation. A SLERP player has no angle to "
+            f"compute next to it (division by zero, NaN or an arbitrary pose); a naive NLERP "
+            f"runtime blends toward a zero vector that cannot be normalized."
+        )
+    if kind == "non_finite":
+        where = f"a tangent of key {i}" if tangent else f"q{i}"
+        return (
+            f"{where} has a NaN or infinite component. A spec-conforming SLERP player and a "
+            f"naive NLERP runtime both propagate it into the node's transform: the node "
+            f"vanishes or the frame is corrupt."
+        )
+    return (
+        f"|q{i}| = {norm:.6g}, off 1 by {abs(norm - 1):.2g} (tolerance {A.UNIT_TOLERANCE}); "
+        f"glTF requires unit rotations. A SLERP player that does not renormalize passes the "
+        f"length on, and a non-unit quaternion scales and shears the node; a naive NLERP "
+        f"runtime normalizes its blend, so it only shows a slightly uneven speed."
+    )
+
+
+def _time_message(i: int, t0: float, t1: float) -> str:
+    if not (np.isfinite(t0) and np.isfinite(t1)):
+        what = f"t{i} = {t0:g}, t{i + 1} = {t1:g}: a time is not finite"
+    else:
+        what = f"t{i + 1} = {t1:g} is not after t{i} = {t0:g}"
+    return (
+        f"{what}; glTF requires strictly increasing times. Players search the times for the "
+        f"segment to play, so this segment is skipped or has zero or negative duration "
+        f"(t = (tc - tk) / td divides by zero): SLERP and NLERP runtimes alike jump or "
+        f"produce NaN here."
+    )
+
+
+def audit_track(track: Track) -> list[Finding]:
+    """Findings of one track, sorted by key and then by :data:`FINDING_KINDS` order.
+
+    Per key: ``zero``, ``non_finite`` (values or, for CUBICSPLINE, tangents)
+    and ``non_unit`` (tolerance :data:`quatlab.math.audit.UNIT_TOLERANCE`).
+    Per segment (keys ``[i, i + 1]``): ``sign_flip`` and ``half_turn``
+    (tolerance :data:`quatlab.math.audit.HALF_TURN_TOLERANCE`, or the storage
+    step ``track.quantum`` when larger), and ``time_order``.
+
+    Examples
+    --------
+    >>> box = Track(times=[1.25, 2.5], values=[[-1, 0, 0, 0], [4.49e-11, 1, 0, 0]])
+    >>> [(f.kind, f.keys) for f in audit_track(box)]
+    [('half_turn', (0, 1))]
+    """
+    tol = max(A.HALF_TURN_TOLERANCE, track.quantum)
+    report = A.audit_keys(track.values, half_turn_tol=tol)
+    bad_tangent = np.zeros(len(track), dtype=bool)
+    if track.in_tangents is not None:
+        bad_tangent = ~(
+            np.isfinite(track.in_tangents).all(axis=-1) & np.isfinite(track.out_tangents).all(-1)
+        )
+    findings: list[tuple[int, int, Finding]] = []
+
+    def add(kind: str, keys: tuple[int, ...], message: str) -> None:
+        findings.append((keys[0], FINDING_KINDS.index(kind), Finding(kind, keys, message)))
+
+    order = A.time_order(track.times)
+    for i in np.flatnonzero(order):
+        add("time_order", (int(i), int(i) + 1), _time_message(i, *track.times[i : i + 2]))
+    non_finite = report.non_finite | bad_tangent
+    key_masks = (("zero", report.zero), ("non_finite", non_finite), ("non_unit", report.non_unit))
+    for kind, mask in key_masks:
+        for i in np.flatnonzero(mask):
+            message = _key_message(kind, track, i, report.norms[i], not report.non_finite[i])
+            add(kind, (int(i),), message)
+    for i in np.flatnonzero(report.sign_flip):
+        add("sign_flip", (int(i), int(i) + 1), _sign_flip_message(track, i, report.dots[i]))
+    for i in np.flatnonzero(report.half_turn):
+        add("half_turn", (int(i), int(i) + 1), _half_turn_message(track, i, report.dots[i], tol))
+    findings.sort(key=lambda item: item[:2])
+    return [f for _, _, f in findings]
+
+
+def audit_file(keyframes: KeyframeFile) -> list[TrackReport]:
+    """:func:`audit_track` for every track of a loaded file."""
+    return [TrackReport(t, tuple(audit_track(t))) for t in keyframes.tracks]
+
+
+def format_keys(indices: Iterable[int]) -> str:
+    """Key indices as compact ranges.
+
+    >>> format_keys([0, 1, 2, 5, 7, 8])
+    '0-2, 5, 7-8'
+    """
+    out: list[str] = []
+    run: list[int] = []
+    for i in sorted(int(k) for k in indices):
+        if run and i == run[-1] + 1:
+            run.append(i)
+            continue
+        if run:
+            out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+        run = [i]
+    if run:
+        out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+    return ", ".join(out)
+
+
+# --------------------------------------------------------------------------- fix
+
+
+def fix_track(track: Track, *, normalize: bool = False) -> TrackFix:
+    """Make the signs of ``track``'s keys continuous and, optionally, normalize them.
+
+    Each key is moved into the hemisphere of the previous one (cumulatively:
+    see :func:`quatlab.math.audit.sign_continuity`); CUBICSPLINE tangents are
+    negated together with their key. The rotations do not change, and a
+    spec-conforming SLERP player plays the result exactly as before (its
+    path depends only on the rotations and the dot's sign); naive NLERP and
+    cubic-spline players stop turning the long way. With ``normalize``,
+    finite non-zero keys are scaled to unit length (tangents are left as
+    they are). Zero and non-finite keys are never touched, and times are
+    never changed.
+
+    Examples
+    --------
+    >>> t = Track(times=[0, 1, 2], values=[[1, 0, 0, 0], [-1, 0, 0, 0], [2, 0, 0, 0]])
+    >>> fix = fix_track(t, normalize=True)
+    >>> fix.flipped.tolist(), fix.normalized.tolist()
+    ([1], [2])
+    >>> fix.fixed.values[:, 0]
+    array([1., 1., 1.])
+    """
+    report = A.audit_keys(track.values)
+    values, flipped = A.sign_continuity(track.values, audit=report)
+    changes: dict = {"values": values}
+    if track.in_tangents is not None:
+        sign = np.where(flipped, -1.0, 1.0)[:, None]
+        changes["in_tangents"] = track.in_tangents * sign
+        changes["out_tangents"] = track.out_tangents * sign
+    normalized = np.zeros(len(track), dtype=bool)
+    if normalize:
+        changes["values"], normalized = A.normalize_keys(values)
+    fixed = dataclasses.replace(track, **changes)
+    return TrackFix(track, fixed, np.flatnonzero(flipped), np.flatnonzero(normalized))
