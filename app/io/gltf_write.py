@@ -1,0 +1,176 @@
+"""Write a corrected copy of a loaded glTF file, changing only the rotation keys' bytes. No Qt.
+
+Writing: only the rotation output accessors' bytes change (same component
+type; normalized integers are re-quantized with ``round(v * 127)`` etc.),
+and only for the keys that changed, wherever they live (base buffer view or
+sparse values). Each accessor's ``min``/``max``, when present, is updated to
+the new data. In the JSON text only those values and the URIs that must
+change are replaced, so everything else stays byte-identical:
+
+* ``.glb``: the ``BIN`` chunk is patched in place; other chunks are kept.
+* data URI buffers: the URI gets the new base64 payload.
+* external ``.bin`` buffers that change: written as a new file beside the
+  output (``OUT.bin``, or ``OUT.<index>.bin`` for several) -- the input's
+  file is never overwritten -- and the URI points to it.
+* relative URIs of unchanged buffers and images are rewritten relative to
+  the output's directory when it differs from the input's.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import os
+import struct
+from pathlib import Path
+from urllib.parse import quote
+
+import numpy as np
+
+from quatlab.app.io.atomic import atomic_write
+from quatlab.app.io.gltf_accessors import (
+    CHUNK_BIN,
+    CHUNK_JSON,
+    GLB_MAGIC,
+    Invalid,
+    Layout,
+    encode,
+    json_number,
+)
+from quatlab.app.io.json_text import edit_json_text
+from quatlab.app.io.tracks import KeyframeFileError, Track, changed_rows
+from quatlab.math import quaternion as Q
+
+__all__ = ["GltfWriter"]
+
+
+class GltfWriter:
+    """The writing half of :class:`quatlab.app.io.gltf_read.GltfFile` (a mixin).
+
+    It patches the decoded document the reader holds (``_gltf``, ``_buffers``,
+    ``_layouts``, ``_sources``, ``_text``) and writes the copy atomically.
+    """
+
+    def _write(self, out: Path, tracks: list[Track]) -> list[Path]:
+        try:
+            return self._write_checked(out, tracks)
+        except Invalid as exc:
+            raise KeyframeFileError(out, str(exc)) from None
+
+    def _write_checked(self, out: Path, tracks: list[Track]) -> list[Path]:
+        buffers, changed, edits = self._patch(tracks)
+        companions = self._companions(out, changed)
+        self.check_output_path(out, extra=companions.values())
+        edits += self._uri_edits(out.parent, buffers, changed, companions)
+        try:
+            text = edit_json_text(self._text, edits) if edits else self._text
+        except ValueError as exc:
+            raise Invalid(f"cannot edit the glTF JSON: {exc}") from None
+        written = []
+        for i, path in companions.items():
+            atomic_write(path, bytes(buffers[i]))
+            written.append(path)
+        if self.format == "glb":
+            glb = [i for i in changed if self._buffers[i].kind == "glb"]
+            data = self._assemble_glb(
+                text if edits else None, bytes(buffers[glb[0]]) if glb else None
+            )
+        else:
+            data = text.encode("utf-8")
+        atomic_write(out, data)
+        written.append(out)
+        return written
+
+    def _patch(self, tracks: list[Track]) -> tuple[list, set[int], list]:
+        """Buffers with the tracks' keys stored, which of them changed, min/max edits."""
+        wanted: dict[int, np.ndarray] = {}
+        for track, source in zip(tracks, self._sources, strict=True):
+            elements = track.values
+            if track.interpolation == "CUBICSPLINE":
+                elements = np.stack([track.in_tangents, track.values, track.out_tangents], axis=1)
+                elements = elements.reshape(-1, 4)
+            elements = Q.to_xyzw(elements)
+            previous = wanted.setdefault(source.output, elements)
+            if not np.array_equal(previous, elements, equal_nan=True):
+                raise Invalid(
+                    f"accessors[{source.output}] is shared by several tracks that were "
+                    f"corrected differently"
+                )
+        buffers: list = [b.data for b in self._buffers]
+        changed: set[int] = set()
+        edits: list = []
+        for index, elements in wanted.items():
+            layout = self._layouts[index]
+            old = self._decoded[index]
+            rows = changed_rows(old, elements)
+            if rows.size:
+                # Only the keys that changed are encoded and stored, so the
+                # bytes of every other element stay exactly as they were.
+                changed |= layout.write(buffers, rows, encode(elements[rows], layout.component))
+                edits += self._minmax_edits(self._gltf.accessors[index], layout,
+                                            layout.read(buffers))
+        return buffers, changed, edits
+
+    def _companions(self, out: Path, changed: set[int]) -> dict[int, Path]:
+        """New files for changed external buffers: the input's files are never rewritten."""
+        files = [i for i in sorted(changed) if self._buffers[i].kind == "file"]
+        return {
+            i: out.with_name(out.stem + (".bin" if len(files) == 1 else f".{i}.bin"))
+            for i in files
+        }
+
+    def _uri_edits(self, out_dir: Path, buffers: list, changed: set[int],
+                   companions: dict[int, Path]) -> list:
+        moved = os.path.realpath(out_dir) != os.path.realpath(self.path.parent)
+        edits = []
+        for i, buf in enumerate(self._buffers):
+            if buf.kind == "data" and i in changed:
+                prefix = buf.uri.partition(",")[0]
+                payload = base64.b64encode(bytes(buffers[i])).decode("ascii")
+                edits.append((["buffers", i, "uri"], f"{prefix},{payload}"))
+            elif buf.kind == "file" and i in changed:
+                edits.append((["buffers", i, "uri"], quote(companions[i].name)))
+            elif buf.kind == "file" and moved:
+                edits.append((["buffers", i, "uri"], relative_uri(buf.file, out_dir)))
+        if moved:
+            # Keep relative references working from the output's directory.
+            for j, image in enumerate(self._gltf.images or []):
+                uri = getattr(image, "uri", None)
+                if isinstance(uri, str) and not uri.startswith("data:"):
+                    with contextlib.suppress(Invalid):
+                        source = self._resolve(self.path, uri, "image")
+                        edits.append((["images", j, "uri"], relative_uri(source, out_dir)))
+        return edits
+
+    @staticmethod
+    def _minmax_edits(acc, layout: Layout, raw: np.ndarray) -> list:
+        edits = []
+        for key, fn in (("min", np.min), ("max", np.max)):
+            old = getattr(acc, key, None)
+            if not isinstance(old, list) or not old:
+                continue
+            new = [json_number(v, layout.component) for v in fn(raw, axis=0)]
+            if not all(np.isfinite(new)):
+                continue  # NaN data has no min or max to write; keep what was there
+            if len(old) != len(new) or any(
+                json_number(o, layout.component) != v for o, v in zip(old, new, strict=True)
+            ):
+                edits.append((["accessors", layout.index, key], new))
+        return edits
+
+    def _assemble_glb(self, text: str | None, new_bin: bytes | None) -> bytes:
+        parts = []
+        for kind, start, end in self._chunks:
+            payload = self._data[start:end]
+            if kind == CHUNK_JSON and text is not None:
+                payload = text.encode("utf-8")
+                payload += b" " * (-len(payload) % 4)  # JSON chunks pad with spaces
+            elif kind == CHUNK_BIN and new_bin is not None:
+                payload = new_bin
+            parts.append(struct.pack("<II", len(payload), kind) + payload)
+        body = b"".join(parts)
+        return struct.pack("<4sII", GLB_MAGIC, 2, 12 + len(body)) + body
+
+
+def relative_uri(target: Path, directory: Path) -> str:
+    return quote(Path(os.path.relpath(target, directory)).as_posix())
