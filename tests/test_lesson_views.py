@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PyQt6 import QtCore, QtGui, QtWidgets
 
-from quatlab.app.model import lesson_base as LM
+from quatlab.app.model.blend_lesson import BlendModel
+from quatlab.app.model.euler_lesson import EulerModel
+from quatlab.app.model.integrate_lesson import IntegrateModel
+from quatlab.app.model.track_lesson import TrackModel
 from quatlab.math import track as T
 from quatlab.math.quaternion import angle_between
 
@@ -46,15 +47,6 @@ def _assert_same(got, want):
     np.testing.assert_allclose(got[ok], want[ok])
 
 
-def test_models_import_no_qt():
-    code = ("import sys, quatlab.app.model.lesson_base; "
-            "bad = [m for m in sys.modules if m.startswith(('PyQt6', 'pyqtgraph', 'OpenGL'))]; "
-            "assert not bad, bad")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT.parent)
-    assert proc.returncode == 0, proc.stderr
-
-
 def test_views_are_offered_by_the_window():
     from quatlab.app.qt.window import view_names
 
@@ -68,12 +60,12 @@ def test_views_are_offered_by_the_window():
 def track_view(qtbot):
     from quatlab.app.qt.track_view import TrackView
 
-    return _show(qtbot, TrackView(LM.TrackModel("negated_key")))
+    return _show(qtbot, TrackView(TrackModel("negated_key")))
 
 
 def test_track_plots_are_the_model_arrays(track_view):
     tr = track_view.model.track
-    for name in LM.TrackModel.SHOWN:
+    for name in TrackModel.SHOWN:
         x, y = _plotted(track_view, "angle", name)
         _assert_same(x, tr.t)
         _assert_same(y, tr[name].angle_deg)
@@ -125,7 +117,7 @@ def _assert_track_plotted(view, times, keys):
     want = T.compute_track(times, keys)
     np.testing.assert_array_equal(m.times, times)
     np.testing.assert_array_equal(m.keys, keys)
-    for name in LM.TrackModel.SHOWN:
+    for name in TrackModel.SHOWN:
         x, y = _plotted(view, "angle", name)
         _assert_same(x, want.t)
         _assert_same(y, want[name].angle_deg)
@@ -138,7 +130,7 @@ def _cell(view, row, col):
 
 
 def test_track_shows_piecewise_nlerp(track_view):
-    assert "nlerp" in LM.TrackModel.SHOWN
+    assert "nlerp" in TrackModel.SHOWN
     assert "piecewise NLERP" in track_view.legend.text()
     _assert_same(_plotted(track_view, "angle", "nlerp")[1],
                  track_view.model.track["nlerp"].angle_deg)
@@ -252,7 +244,7 @@ def test_track_load_track_from_the_keyframes_tab(qtbot, monkeypatch):
 def euler_view(qtbot):
     from quatlab.app.qt.euler_view import EulerView
 
-    return _show(qtbot, EulerView(LM.EulerModel("yaw_wrap")))
+    return _show(qtbot, EulerView(EulerModel("yaw_wrap")))
 
 
 def test_euler_plots_are_the_model_arrays(euler_view):
@@ -288,7 +280,7 @@ def test_euler_lock_text_and_pixels(euler_view):
 def blend_view(qtbot):
     from quatlab.app.qt.blend_view import BlendView
 
-    return _show(qtbot, BlendView(LM.BlendModel("reference_switch")))
+    return _show(qtbot, BlendView(BlendModel("reference_switch")))
 
 
 def _weight(view, i, value):
@@ -530,7 +522,7 @@ def test_integrate_model_is_the_math():
     from quatlab.math import integrate as I
 
     for key, p in I.PRESETS.items():
-        m = LM.IntegrateModel(key)
+        m = IntegrateModel(key)
         assert m.param == p["steps"]  # a preset opens where the drift is largest
         want = I.integrate(p.get("q0", [1, 0, 0, 0]), np.radians(p["omega_deg_per_s"]), p["dt"],
                            p["steps"], frame=p["frame"], step=p.get("step", "exact"),
@@ -545,7 +537,7 @@ def test_integrate_model_is_the_math():
 
 
 def test_integrate_model_options_validate_and_keep_the_end():
-    m = LM.IntegrateModel("first_order_20hz")
+    m = IntegrateModel("first_order_20hz")
     seen = []
     m.events.connect("data", lambda: seen.append("data"))
     m.set_steps(100)
@@ -569,9 +561,9 @@ def test_integrate_model_options_validate_and_keep_the_end():
 
 
 def test_integrate_explanation_has_the_numbers():
-    m = LM.IntegrateModel("first_order_20hz")
+    m = IntegrateModel("first_order_20hz")
     text = m.explanation()
-    assert text.startswith(LM.IntegrateModel.PRESETS["first_order_20hz"]["description"])
+    assert text.startswith(IntegrateModel.PRESETS["first_order_20hz"]["description"])
     assert "|q| grew by 16.7% after 10.00 s" in text and "0.462° lag" in text
     assert "|q|² = 1.361" in text
     m.set_renormalize(True)
@@ -591,7 +583,7 @@ def test_integrate_explanation_has_the_numbers():
 def integrate_view(qtbot):
     from quatlab.app.qt.integrate_view import IntegrateView
 
-    return _show(qtbot, IntegrateView(LM.IntegrateModel("first_order_20hz")))
+    return _show(qtbot, IntegrateView(IntegrateModel("first_order_20hz")))
 
 
 def _assert_plots_are_the_model(view):
@@ -710,14 +702,14 @@ def test_euler_angle_spin_boxes_drive_the_model(euler_view):
     _assert_same(_plotted(euler_view, "angle", "euler")[1], np.degrees(c.euler_angle))
     # A preset sets order and angles back, and the controls follow it.
     euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("extrinsic_xyz_lock"))
-    p = LM.EulerModel.PRESETS["extrinsic_xyz_lock"]
+    p = EulerModel.PRESETS["extrinsic_xyz_lock"]
     assert m.order == "xyz" and euler_view.order_box.currentData() == "xyz"
     assert [s.value() for s in spins["end"]] == pytest.approx(p["end_deg"])
     assert not m.modified and m.readout().locked
 
 
 def test_euler_model_order_and_angles_validate():
-    m = LM.EulerModel()
+    m = EulerModel()
     with pytest.raises(ValueError, match="order"):
         m.set_order("XYX ")
     with pytest.raises(ValueError, match="start_deg"):
@@ -727,7 +719,7 @@ def test_euler_model_order_and_angles_validate():
     assert m.order == "YXZ" and not m.modified
 
 
-@pytest.mark.parametrize("order", LM.EulerModel.ORDERS)
+@pytest.mark.parametrize("order", EulerModel.ORDERS)
 def test_euler_outer_and_inner_rings_differ_unless_locked(euler_view, order):
     from quatlab.rendering.gimbal import LOCK_COLOUR
 

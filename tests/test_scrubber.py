@@ -141,10 +141,10 @@ def test_value_parameter_shows_without_reporting(qtbot):
 
 
 def test_lesson_tab_play_button_advances_its_parameter(qtbot):
-    from quatlab.app.model import lesson_base as LM
+    from quatlab.app.model.integrate_lesson import IntegrateModel
     from quatlab.app.qt.integrate_view import IntegrateView
 
-    view = IntegrateView(LM.IntegrateModel("first_order_20hz"))
+    view = IntegrateView(IntegrateModel("first_order_20hz"))
     qtbot.addWidget(view)
     m, sc = view.model, view.slider
     assert isinstance(sc, Scrubber) and sc.slider.objectName() == "param_slider"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from PyQt6 import QtWidgets
 
-from quatlab.app.model.lesson_base import BlendModel
+from quatlab.app.model.blend_lesson import BlendModel
 from quatlab.app.qt.lesson_panel import LessonPanel, ParamSlider, legend_html
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.curve_plots import Series

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from PyQt6 import QtWidgets
 
-from quatlab.app.model.lesson_base import EulerModel
+from quatlab.app.model.euler_lesson import EulerModel
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.math.gimbal import ANGLE_NAMES, gimbal_rings
 from quatlab.rendering.curve_plots import Series

@@ -13,7 +13,7 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from PyQt6 import QtCore, QtWidgets
 
-from quatlab.app.model.lesson_base import IntegrateModel
+from quatlab.app.model.integrate_lesson import IntegrateModel
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.rendering.chain import ROOT, tip_trail
 from quatlab.rendering.curve_plots import Series

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from PyQt6 import QtCore, QtWidgets
 
-from quatlab.app.model.lesson_base import TrackModel
+from quatlab.app.model.track_lesson import TrackModel
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.math import track as T
 from quatlab.rendering.curve_plots import Series

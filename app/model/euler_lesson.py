@@ -1,0 +1,105 @@
+"""Qt-free model of the Euler angles lesson: any of the 24 orders, gimbal lock, Euler lerp vs SLERP.
+
+See :class:`quatlab.app.model.lesson_base.LessonModel` for the shared protocol.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from quatlab.app.model.lesson_base import LessonModel
+from quatlab.math import gimbal as G
+from quatlab.math.interpolate import slerp
+from quatlab.math.quaternion import EULER_ORDERS, from_euler
+
+__all__ = ["EulerModel"]
+
+
+class EulerModel(LessonModel):
+    """Linear interpolation of Euler angles against SLERP (:mod:`quatlab.math.gimbal`).
+
+    ``param`` is t in [0, 1].
+    """
+
+    PRESETS = G.PRESETS
+    #: The orders offered (scipy convention: upper case intrinsic, lower case extrinsic).
+    ORDERS = EULER_ORDERS
+
+    def _apply_preset(self) -> None:
+        p = G.PRESETS[self.preset]
+        self.order = p["order"]
+        self.start, self.end = np.radians(p["start_deg"]), np.radians(p["end_deg"])
+        self._preset_options = self._options()
+
+    def _options(self) -> tuple:
+        return self.order, tuple(self.start), tuple(self.end)
+
+    @property
+    def modified(self) -> bool:
+        """Whether the order or an angle differs from the preset's (its text may no longer fit)."""
+        return self._options() != self._preset_options
+
+    def _recompute(self) -> None:
+        self.comparison = G.compare_paths(self.start, self.end, self.order)
+
+    def set_order(self, order: str) -> None:
+        """Read the same angles in another order: a different pair of poses."""
+        if order not in self.ORDERS:
+            raise ValueError(f"order must be one of {self.ORDERS}, got {order!r}")
+        self.order = order
+        self._load()
+
+    def set_angles(self, start_deg, end_deg) -> None:
+        """Start and end angles in degrees, three each in the order's positions."""
+        start, end = (np.radians(np.asarray(a, dtype=np.float64)) for a in (start_deg, end_deg))
+        for name, a in (("start_deg", start), ("end_deg", end)):
+            if a.shape != (3,) or not np.all(np.isfinite(a)):
+                raise ValueError(f"{name} must be three finite numbers, got {a!r}")
+        self.start, self.end = start, end
+        self._load()
+
+    def angles_at_param(self) -> np.ndarray:
+        """The Euler-lerp angles (radians) at the slider."""
+        return G.lerp_angles(self.start, self.end, self.param)
+
+    def at_param(self) -> dict[str, np.ndarray]:
+        q0, q1 = from_euler(self.start, self.order), from_euler(self.end, self.order)
+        return {"euler": from_euler(self.angles_at_param(), self.order),
+                "slerp": slerp(q0, q1, self.param)}
+
+    def readout(self) -> G.GimbalReadout:
+        return G.gimbal_readout(self.angles_at_param(), self.order)
+
+    def _order_text(self) -> str:
+        kind = "intrinsic" if self.order.isupper() else "extrinsic (fixed axes)"
+        return f"{kind} {'-'.join(self.order)}"
+
+    def wrap_times(self) -> np.ndarray:
+        """t where SLERP's Euler readout jumps across +-180 deg."""
+        c = self.comparison
+        return c.t[np.any(c.slerp_wraps, axis=-1)]
+
+    def explanation(self) -> str:
+        c, r = self.comparison, self.readout()
+        yaw, pitch, roll = np.degrees(r.angles)
+        expr = r.expression.replace("-", "−")
+        preset = G.PRESETS[self.preset]
+        lines = [f"Order or angles changed from “{preset['label']}” (choose it again to "
+                 f"restore it); {self._order_text()}." if self.modified
+                 else preset["description"],
+                 f"At t = {self.param:.2f} the Euler angles are yaw {yaw:.1f}°, "
+                 f"pitch {pitch:.1f}°, roll {roll:.1f}°."]
+        if r.locked:
+            lines.append(f"<b>Gimbal lock:</b> pitch is {pitch:+.0f}°, so the yaw and roll "
+                         f"rings turn about one shared axis (highlighted) and only {expr} matters "
+                         f"(= {np.degrees(r.combined):.1f}°); one degree of freedom is gone.")
+        else:
+            lines.append(f"{np.degrees(r.margin):.1f}° from the lock; at the lock only "
+                         f"{expr} would matter.")
+        lines.append(f"Linear Euler interpolation turns {np.degrees(c.euler_swept):.0f}° in "
+                     f"all, SLERP {np.degrees(c.slerp_swept):.0f}°; here they are "
+                     f"{np.degrees(np.interp(self.param, c.t, c.deviation)):.1f}° apart.")
+        if self.wrap_times().size:
+            lines.append("SLERP's own Euler readout wraps across ±180° (grey line in the plots): "
+                         "the angles jump, the rotation does not.")
+        return " ".join(lines)

@@ -1,0 +1,175 @@
+"""Qt-free model of the SQUAD track lesson: piecewise NLERP and SLERP vs SQUAD on a key track.
+
+See :class:`quatlab.app.model.lesson_base.LessonModel` for the shared protocol.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from quatlab.app.model.lesson_base import LessonModel
+from quatlab.math import track as T
+from quatlab.math.quaternion import conjugate, multiply
+
+__all__ = ["TrackModel"]
+
+
+class TrackModel(LessonModel):
+    """A keyframe track (:mod:`quatlab.math.track`): NLERP, SLERP, SQUAD and sign-unaware SQUAD.
+
+    ``param`` is the time in seconds; ``time_scaled`` picks SQUAD's tangent rule.
+    The track is editable: ``times`` (K,) and ``keys`` (K, 4) (w, x, y, z) as
+    entered, not normalized, so a key typed as (1, 0, 0, 1) reads back as
+    typed and ``-q`` stays visibly negated. Every edit is validated first:
+    an invalid one raises ValueError and leaves the track as it was.
+    ``name`` names an imported track (None for a preset, edited or not).
+    """
+
+    PRESETS = T.PRESETS
+    #: Curves this lesson shows: the piecewise references, the spline and its sign bug.
+    SHOWN = ("nlerp", "slerp", "squad", "squad_unaware")
+    #: Keys the editor keeps: with two, SQUAD has no inner control point to get wrong.
+    MIN_KEYS = 3
+    #: Most plotted samples of an imported track: a 20 000-key glTF channel at
+    #: the default 120 per segment would take seconds per edit.
+    MAX_SAMPLES = 12_000
+
+    def __init__(self, preset: str | None = None) -> None:
+        self.time_scaled = False
+        super().__init__(preset)
+
+    def _apply_preset(self) -> None:
+        self.times, self.keys = T.preset_track(self.preset)
+        self.name: str | None = None
+        self.modified = False
+
+    def set_time_scaled(self, on: bool) -> None:
+        self.time_scaled = bool(on)
+        self._load()
+
+    @property
+    def _tangents(self) -> str:
+        return "time_scaled" if self.time_scaled else "uniform"
+
+    def _recompute(self) -> None:
+        segments = len(self.times) - 1
+        samples = min(T.SAMPLES_PER_SEGMENT * segments, self.MAX_SAMPLES) + 1
+        self.track = T.compute_track(self.times, self.keys, samples=samples,
+                                     tangents=self._tangents)
+
+    # -- edits ---------------------------------------------------------------------
+
+    def _edit(self, times, keys, *, name=None, imported: bool = False) -> None:
+        """Validate and show a new track; on ValueError nothing changes."""
+        times = np.array(times, dtype=np.float64)
+        keys = np.array(keys, dtype=np.float64)
+        if keys.ndim != 2 or keys.shape[1] != 4:
+            raise ValueError(f"keys must have shape (K, 4), got shape {keys.shape}")
+        bad = ~np.all(np.isfinite(keys), axis=-1) | (np.linalg.norm(keys, axis=-1) < 1e-12)
+        if np.any(bad):
+            # Say which key: "keys contains NaN" does not help on a long track.
+            raise ValueError(f"key {int(np.argmax(bad))} must be a finite, non-zero quaternion")
+        old = self.times, self.keys
+        self.times, self.keys = times, keys
+        try:
+            self._recompute()  # compute_track checks the times and the shapes
+        except ValueError:
+            self.times, self.keys = old
+            raise
+        if imported:
+            self.name, self.modified = name, False
+            self.param = None  # a new track opens mid-way, like a preset
+        else:
+            self.modified = True
+        self._publish()
+
+    def _check_index(self, i: int) -> int:
+        if not 0 <= i < len(self.times):
+            raise ValueError(f"key index must lie in [0, {len(self.times) - 1}], got {i}")
+        return int(i)
+
+    def set_key(self, i: int, q) -> None:
+        """Store key ``i`` as ``q`` (w, x, y, z), exactly as given."""
+        keys = self.keys.copy()
+        keys[self._check_index(i)] = np.asarray(q, dtype=np.float64)
+        self._edit(self.times, keys)
+
+    def set_time(self, i: int, t: float) -> None:
+        """Move key ``i`` to time ``t``; it must stay between its neighbours."""
+        i = self._check_index(i)
+        lo = self.times[i - 1] if i > 0 else -np.inf
+        hi = self.times[i + 1] if i + 1 < len(self.times) else np.inf
+        if not (np.isfinite(t) and lo < t < hi):
+            raise ValueError(f"key {i}'s time must be finite and lie strictly between "
+                             f"{lo:g} and {hi:g} s (times strictly increase)")
+        times = self.times.copy()
+        times[i] = float(t)
+        self._edit(times, self.keys)
+
+    def negate_key(self, i: int) -> None:
+        """Store key ``i`` as ``-q``: the same rotation, the other hemisphere."""
+        self.set_key(i, -self.keys[self._check_index(i)])
+
+    def add_key(self) -> None:
+        """Append a key one segment after the last, turning on as the last segment turned."""
+        dt = self.times[-1] - self.times[-2]
+        prev, last = self.keys[-2:] / np.linalg.norm(self.keys[-2:], axis=-1, keepdims=True)
+        step = multiply(conjugate(prev), last)
+        # The short way: the step between a key and its negated neighbour is
+        # the long way round, and repeating that would be a made-up turn.
+        step = -step if step[0] < 0 else step
+        self._edit(np.append(self.times, self.times[-1] + dt),
+                   np.vstack([self.keys, multiply(last, step)]))
+
+    def remove_key(self, i: int) -> None:
+        if len(self.times) <= self.MIN_KEYS:
+            raise ValueError(f"a track keeps at least {self.MIN_KEYS} keys")
+        i = self._check_index(i)
+        self._edit(np.delete(self.times, i), np.delete(self.keys, i, axis=0))
+
+    def set_track(self, times, keys, name: str | None = None) -> None:
+        """Show an imported track (keys (w, x, y, z) as stored), at least two keys."""
+        self._edit(times, keys, name=name, imported=True)
+
+    # -- questions -----------------------------------------------------------------
+
+    @property
+    def param_range(self) -> tuple[float, float]:
+        return float(self.times[0]), float(self.times[-1])
+
+    def at_param(self) -> dict[str, np.ndarray]:
+        """Each shown method's rotation at the slider time, evaluated exactly there."""
+        out = {}
+        for m in self.SHOWN:
+            method, signs = ("squad", "unaware_controls") if m == "squad_unaware" else (m, "aware")
+            out[m] = T.evaluate(self.times, self.keys, [self.param], method,
+                                signs=signs, tangents=self._tangents).quats[0]
+        return out
+
+    def _heading(self) -> str:
+        if self.name is not None:
+            head = f"Imported track “{self.name}”, {len(self.times)} keys."
+            return head + (" Keys edited since." if self.modified else "")
+        if self.modified:
+            label = T.PRESETS[self.preset]["label"]
+            return f"Keys edited from “{label}” (choose it again to restore it)."
+        return T.PRESETS[self.preset]["description"]
+
+    def explanation(self) -> str:
+        tr = self.track
+        lines = [self._heading()]
+        dev = np.degrees(tr.deviation("squad", "squad_unaware"))
+        i = int(np.argmin(np.abs(tr.t - self.param)))
+        if tr.flipped.size:
+            lines.append(
+                f"Key {', '.join(map(str, tr.flipped))} is stored with the other sign. Here "
+                f"(t = {self.param:.2f} s) the sign-unaware SQUAD is {dev[i]:.1f}° off the "
+                f"sign-aware one (at most {np.nanmax(dev):.1f}°).")
+        if len(tr.times) > 2:
+            jumps = np.abs(np.degrees(tr["slerp"].speed_jump[1:-1]))
+            squad_jumps = np.abs(np.degrees(tr["squad"].speed_jump[1:-1]))
+            lines.append(
+                f"At the inner keys piecewise SLERP's speed jumps by up to {np.nanmax(jumps):.0f}"
+                f"°/s; SQUAD's by {np.nanmax(squad_jumps):.0f}°/s"
+                + (" (time-scaled tangents)." if self.time_scaled else " (uniform tangents)."))
+        return " ".join(lines)
