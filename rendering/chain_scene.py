@@ -49,16 +49,19 @@ from dataclasses import dataclass, field
 from math import atan, radians, sin, tan
 
 import numpy as np
-import pyqtgraph as pg
 import pyqtgraph.opengl as gl
 from OpenGL import GL
-from PyQt6 import QtCore, QtGui, QtOpenGL, QtWidgets
-from pyqtgraph.opengl import shaders
-from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem, GLOptions
-from pyqtgraph.opengl.GLViewWidget import GLViewMixin
-from pyqtgraph.opengl.items.GLMeshItem import DirtyFlag as _Dirty
+from PyQt6 import QtCore, QtGui
+from pyqtgraph.opengl.GLGraphicsItem import GLOptions
 
 from quatlab.math import quaternion as Q
+from quatlab.rendering.bone_mesh import (
+    as_rgba,
+    bake,
+    bone_geometry,
+    frame_transform,
+    gizmo_lines,
+)
 from quatlab.rendering.chain import (
     DEFAULT_BONES,
     ROOT,
@@ -68,13 +71,12 @@ from quatlab.rendering.chain import (
     segment_indices,
     tip_trail,
 )
-from quatlab.rendering.style import AXIS_COLORS, rgba
+from quatlab.rendering.gl_items import LIT_SHADER, OVERLAY, BoneItem, GhostItem, TrailItem
+from quatlab.rendering.gl_view import GLWindowView
+from quatlab.rendering.labels import Label, LabelLayer, label_font
+from quatlab.rendering.style import SCENE_BACKGROUND, rgba
 
-__all__ = ["ChainScene", "GLWindowView", "grab_widget", "LIT_SHADER", "SCENE_BACKGROUND",
-           "GHOST_COLOR", "DEFAULT_CAMERA"]
-
-#: Viewport clear colour (see the module docstring for why light).
-SCENE_BACKGROUND = "#F5F5F3"
+__all__ = ["ChainScene", "GHOST_COLOR", "DEFAULT_CAMERA"]
 
 #: Ghost poses (t = 0 and t = 1): neutral grey, faint.
 GHOST_COLOR = (0.35, 0.35, 0.38, 0.2)
@@ -87,8 +89,6 @@ DEFAULT_CAMERA = {"elevation": 28.0, "azimuth": -60.0, "fov": 45.0}
 _GRID_COLOR = (0, 0, 0, 38)      # translucent black: visible on the light clear colour
 _GRID_SIZE = 8.0                 # metres of grid: room for the fully curled chain
 _GRID_SPACING = 0.5
-_BONE_WIDTH = 0.11               # widest bone radius, as a fraction of its length
-_BONE_WAIST = 0.18               # where along the bone it is widest, fraction of length
 _JOINT_RADIUS = 0.075            # joint ball radius, fraction of the root bone's length
 _GIZMO_LENGTH = 0.42             # gizmo axis length, fraction of the root bone's length
 _GIZMO_WIDTH = 3.0
@@ -107,457 +107,22 @@ _ORDER_GHOST = 10
 _ORDER_GIZMO = 20
 _ORDER_LABEL = 30
 
-_OVERLAY = {
-    GL.GL_DEPTH_TEST: False,
-    GL.GL_BLEND: True,
-    GL.GL_CULL_FACE: False,
-    "glBlendFuncSeparate": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA,
-                            GL.GL_ONE, GL.GL_ONE_MINUS_SRC_ALPHA),
-}
-
-# pyqtgraph's 'shaded' program lights from behind the camera's view
-# direction (dot with (1, -1, -1) in eye space), so faces turned to the viewer
-# get only the ambient term and look black. This one is a plain key + fill
-# Lambert with a small Blinn highlight, all in eye space so the lighting
-# follows the camera and a bone never turns fully dark while orbiting.
-# GLSL ES 1.00 compatible: pyqtgraph prefixes "#version 100" on contexts with
-# ARB_ES2_compatibility (Mesa), so the precision statement matters.
-# Public because other items drawn with the bones (the gimbal rings) must be
-# lit the same way.
-LIT_SHADER = shaders.ShaderProgram("quatlab_lit", [
-    shaders.VertexShader("""
-        uniform mat4 u_mvp;
-        uniform mat3 u_normal;
-        attribute vec4 a_position;
-        attribute vec3 a_normal;
-        attribute vec4 a_color;
-        varying vec4 v_color;
-        varying vec3 v_normal;
-        void main() {
-            v_normal = normalize(u_normal * a_normal);
-            v_color = a_color;
-            gl_Position = u_mvp * a_position;
-        }
-    """),
-    shaders.FragmentShader("""
-        #ifdef GL_ES
-        precision mediump float;
-        #endif
-        varying vec4 v_color;
-        varying vec3 v_normal;
-        void main() {
-            vec3 n = normalize(v_normal);
-            vec3 key = normalize(vec3(-0.45, 0.65, 0.6));
-            vec3 fill = normalize(vec3(0.6, -0.3, 0.5));
-            float diffuse = 0.72 * max(dot(n, key), 0.0) + 0.22 * max(dot(n, fill), 0.0);
-            vec3 h = normalize(key + vec3(0.0, 0.0, 1.0));
-            float spec = 0.22 * pow(max(dot(n, h), 0.0), 40.0);
-            vec3 rgb = v_color.rgb * (0.34 + diffuse) + vec3(spec);
-            gl_FragColor = vec4(min(rgb, vec3(1.0)), v_color.a);
-        }
-    """),
-])
-
-
-# --------------------------------------------------------------------------- geometry
-
-
-@dataclass(frozen=True)
-class _Geometry:
-    """Triangle soup of one bone with its joint ball (and the tip ball on the last bone)."""
-
-    vertexes: np.ndarray    # (3 F, 3) float32, three corners per triangle
-    normals: np.ndarray     # (3 F, 3) float32, one per corner
-    edge_verts: np.ndarray  # (V, 3) float32, the octahedron's corners
-    edges: np.ndarray       # (E, 2) uint32, its twelve edges
-
-
-def _ball(center, radius: float) -> tuple[np.ndarray, np.ndarray]:
-    """Triangles and exact smooth normals of a ball (normals point from the centre)."""
-    md = gl.MeshData.sphere(rows=10, cols=18, radius=radius)
-    tri = md.vertexes()[md.faces()].reshape(-1, 3)
-    return tri + np.asarray(center), tri / radius
-
-
-def _bone_geometry(length: float, ball_radius: float, tip_radius: float | None) -> _Geometry:
-    """Octahedral bone along +X from 0 to ``length`` with a ball at its joint.
-
-    The octahedron is the bone shape animators know from Blender and Maya;
-    its flat facets catch the light differently as the bone spins about its
-    own axis, which a round tube would hide: a twist is part of what the
-    student must see. The balls get smooth normals, which a MeshData (flat
-    or smooth for the whole mesh) cannot mix with flat facets in one item.
-    """
-    w = _BONE_WIDTH * length
-    ring = np.array([[_BONE_WAIST * length, w * np.cos(a), w * np.sin(a)]
-                     for a in np.radians([45.0, 135.0, 225.0, 315.0])])
-    corners = np.vstack([[0.0, 0.0, 0.0], ring, [length, 0.0, 0.0]])
-    faces = np.array([[end, 1 + i, 1 + (i + 1) % 4] for end in (0, 5) for i in range(4)])
-    tri = corners[faces]
-    normal = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
-    # Outward for a convex solid: away from its centre.
-    outward = np.einsum("ij,ij->i", normal, tri.mean(axis=1) - corners.mean(axis=0))
-    normal *= np.sign(outward)[:, None] / np.linalg.norm(normal, axis=1, keepdims=True)
-    parts = [(tri.reshape(-1, 3), np.repeat(normal, 3, axis=0)),
-             _ball([0.0, 0.0, 0.0], ball_radius)]
-    if tip_radius is not None:
-        parts.append(_ball([length, 0.0, 0.0], tip_radius))
-    edges = np.array([[0, 1 + i] for i in range(4)] + [[5, 1 + i] for i in range(4)]
-                     + [[1 + i, 1 + (i + 1) % 4] for i in range(4)], dtype=np.uint32)
-    return _Geometry(
-        vertexes=np.concatenate([p[0] for p in parts]).astype(np.float32),
-        normals=np.concatenate([p[1] for p in parts]).astype(np.float32),
-        edge_verts=corners.astype(np.float32),
-        edges=edges,
-    )
-
-
-def _bake(geometry: list[_Geometry], poses) -> _Geometry:
-    """The bones of every pose in ``poses`` as one world-space triangle soup.
-
-    ``poses`` holds ``(positions, rotation_matrices)`` pairs from the chain's
-    forward kinematics; the result has no edges (ghosts are drawn without).
-    """
-    verts, normals = [np.empty((0, 3), np.float32)], [np.empty((0, 3), np.float32)]
-    for positions, matrices in poses:
-        for k, g in enumerate(geometry):
-            verts.append(g.vertexes @ matrices[k].T + positions[k])
-            normals.append(g.normals @ matrices[k].T)
-    return _Geometry(
-        vertexes=np.concatenate(verts).astype(np.float32),
-        normals=np.concatenate(normals).astype(np.float32),
-        edge_verts=np.empty((0, 3), np.float32),
-        edges=np.empty((0, 2), np.uint32),
-    )
-
-
-def _frame(rotation: np.ndarray, origin: np.ndarray) -> pg.Transform3D:
-    """4x4 transform (row-major, as QMatrix4x4 takes it) of a rotation matrix and origin."""
-    m = np.eye(4)
-    m[:3, :3] = rotation
-    m[:3, 3] = origin
-    return pg.Transform3D(m)
-
-
-def _gizmo_lines(length: float) -> tuple[np.ndarray, np.ndarray]:
-    pos = np.zeros((6, 3), dtype=np.float32)
-    color = np.empty((6, 4), dtype=np.float32)
-    for axis in range(3):
-        pos[2 * axis + 1, axis] = length
-        color[2 * axis : 2 * axis + 2] = rgba(AXIS_COLORS[axis])
-    return pos, color
-
-
-def _as_rgba(color) -> tuple[float, float, float, float]:
-    return tuple(pg.mkColor(color).getRgbF())
-
-
-# --------------------------------------------------------------------------- items
-
-
-class _NoDepthWrite:
-    """Mixin: depth-test the item but leave the depth buffer unwritten.
-
-    For the translucent items drawn after the solid ones. An antialiased
-    line writes depth even for its faint edge pixels, so the next segment of
-    the same trail fails the depth test there and a dense trail comes out
-    beaded; a ghost writing depth would hide the other ghost behind it.
-    The mask is restored at once so the next item and the next frame's
-    depth clear are unaffected.
-    """
-
-    def paint(self):
-        GL.glDepthMask(GL.GL_FALSE)
-        try:
-            super().paint()
-        finally:
-            GL.glDepthMask(GL.GL_TRUE)
-
-
-class _TrailItem(_NoDepthWrite, gl.GLLinePlotItem):
-    pass
-
-
-class _BoneItem(gl.GLMeshItem):
-    """A GLMeshItem drawing a prebuilt :class:`_Geometry` in one draw call.
-
-    One item per bone instead of one per bone and ball keeps the per-item
-    cost down (see the module docstring). Overrides ``parseMeshData`` of the
-    pinned pyqtgraph 0.14, filling exactly the buffers it fills from a
-    MeshData; the GL pixel tests fail loudly if that contract changes.
-    """
-
-    def __init__(self, geometry: _Geometry, **kwds):
-        super().__init__(**kwds)
-        self._geometry = geometry
-
-    def set_geometry(self, geometry: _Geometry) -> None:
-        """Replace the triangles (re-uploaded at the next paint)."""
-        self._geometry = geometry
-        self.meshDataChanged()
-
-    def parseMeshData(self):
-        if self.vertexes is not None:
-            return _Dirty(0)
-        g = self._geometry
-        self.vertexes, self.normals, self.faces, self.colors = g.vertexes, g.normals, None, None
-        dirty = _Dirty.POSITION | _Dirty.NORMAL
-        if self.opts["drawEdges"]:
-            self.edgeVerts, self.edges = g.edge_verts, g.edges
-            dirty |= _Dirty.EDGE_VERTS | _Dirty.EDGES
-        return dirty
-
-
-class _GhostItem(_NoDepthWrite, _BoneItem):
-    pass
-
-
-@dataclass
-class _Label:
-    """One text label anchored at a 3D point, drawn by :class:`_LabelLayer`."""
-
-    font: QtGui.QFont
-    # Pixel offset from the anchor to the text's near corner; its signs pick
-    # the side: right/left of the anchor (x) and above/below it (y).
-    offset: tuple[float, float]
-    text: str = ""
-    pos: np.ndarray = field(default_factory=lambda: ROOT.copy())
-    color: QtGui.QColor = field(default_factory=lambda: QtGui.QColor("black"))
-    visible: bool = False
-
-
-class _LabelLayer(GLGraphicsItem):
-    """All text labels of the scene, drawn in one QPainter pass.
-
-    GLTextItem opens a QPainter per label, and each QPainter on a GL
-    surface saves and restores the GL state: that was the largest single
-    cost of a frame. The painter draws on a QOpenGLPaintDevice, i.e. into
-    whatever framebuffer is bound, rather than on the view: the offscreen
-    renders (``grabFramebuffer`` for screenshots, ``renderToArray``) draw
-    into an FBO and get the text only that way. Each label sits on a
-    translucent plate of the background colour, which keeps it readable
-    where it crosses a bone or trail of its own colour.
-    """
-
-    def __init__(self):
-        super().__init__()
-        self.labels: list[_Label] = []
-        self._plate = QtGui.QColor(SCENE_BACKGROUND)
-        self._plate.setAlphaF(0.8)
-
-    def paint(self):
-        shown = [label for label in self.labels if label.visible and label.text]
-        if not shown:
-            return
-        # The current viewport is the widget in paintGL and one tile of the
-        # image in renderToArray; the projection matrix already matches it.
-        _, _, w, h = (int(v) for v in GL.glGetIntegerv(GL.GL_VIEWPORT))
-        dpr = self.view().devicePixelRatioF()
-        to_pixels = QtGui.QMatrix4x4()
-        to_pixels.viewport(0.0, h / dpr, w / dpr, -h / dpr)
-        project = to_pixels * self.mvpMatrix()
-        device = QtOpenGL.QOpenGLPaintDevice(w, h)
-        device.setDevicePixelRatio(dpr)
-        painter = QtGui.QPainter(device)
-        painter.setRenderHints(QtGui.QPainter.RenderHint.Antialiasing
-                               | QtGui.QPainter.RenderHint.TextAntialiasing)
-        for label in shown:
-            anchor = project.map(QtGui.QVector3D(*label.pos)).toPointF()
-            box = QtGui.QFontMetricsF(label.font).tightBoundingRect(label.text)
-            dx, dy = label.offset
-            # Baseline position so that the box starts `offset` away from the anchor.
-            x = anchor.x() + dx - (box.width() if dx < 0 else 0.0) - box.left()
-            y = anchor.y() + dy - (box.bottom() if dy < 0 else box.top())
-            painter.setPen(QtCore.Qt.PenStyle.NoPen)
-            painter.setBrush(self._plate)
-            painter.drawRoundedRect(box.translated(x, y).adjusted(-4.0, -3.0, 4.0, 3.0), 3.0, 3.0)
-            painter.setPen(label.color)
-            painter.setFont(label.font)
-            painter.drawText(QtCore.QPointF(x, y), label.text)
-        painter.end()
-
 
 @dataclass
 class _Chain:
     """The GL items of one live chain and what it was last told to show."""
 
-    bones: list[_BoneItem]
+    bones: list[BoneItem]
     gizmos: list[gl.GLLinePlotItem]
-    label: _Label
+    label: Label
     text: str = ""
     q: np.ndarray | None = None
     color: tuple | None = None
     wanted: bool = True           # the caller's set_chain_visible
-    trail: _TrailItem | None = None
+    trail: TrailItem | None = None
     trail_color: tuple | None = None
     path: np.ndarray | None = None
     root: np.ndarray = field(default_factory=lambda: ROOT.copy())
-
-
-def _font(size: float, weight: QtGui.QFont.Weight) -> QtGui.QFont:
-    font = QtGui.QFont()
-    font.setPointSizeF(size)
-    font.setWeight(weight)
-    return font
-
-
-# --------------------------------------------------------------------------- GL surface
-
-
-class GLWindowView(GLViewMixin, QtOpenGL.QOpenGLWindow):
-    """pyqtgraph's GL view on a native :class:`QOpenGLWindow`, for widget layouts.
-
-    Why not ``gl.GLViewWidget`` (a QOpenGLWidget): while a window holds one
-    QOpenGLWidget, even in a hidden tab, Qt composes the whole top level
-    through OpenGL on every flush, so under Xvfb repainting one label cost
-    10-12 ms and a change of t 24-36 ms (benchmarks/bench_window.py). A
-    native child window is drawn and swapped on its own and the widgets keep
-    the raster backing store. That only pays when *every* GL view of the
-    window is one of these.
-
-    Put :attr:`widget` in layouts and give *it* the object name and minimum
-    size: it is the window container (``createWindowContainer``) and owns
-    the view, so the view lives and dies with it. The view keeps the
-    GLViewWidget API (items, camera, ``renderToArray``), and
-    :meth:`grabFramebuffer` renders a fresh frame like QOpenGLWidget's.
-    ``QWidget.grab()`` does not see a native window: use :func:`grab_widget`.
-
-    Parameters
-    ----------
-    parent : QWidget, optional
-        Parent of :attr:`widget`.
-    **kwargs
-        For :class:`GLViewMixin` (``rotationMethod``).
-    """
-
-    def __init__(self, parent=None, **kwargs):
-        super().__init__(**kwargs)
-        # A QOpenGLWidget draws into an FBO with depth and stencil; a window
-        # surface has neither unless asked, and without depth the bones
-        # show their far faces through the near ones.
-        fmt = QtGui.QSurfaceFormat.defaultFormat()
-        fmt.setDepthBufferSize(24)
-        fmt.setStencilBufferSize(8)
-        self.setFormat(fmt)
-        self._update_posted = False
-        self.widget = QtWidgets.QWidget.createWindowContainer(self, parent)
-        # As GLViewWidget: a click gives the view the camera keys, Tab skips it.
-        self.widget.setFocusPolicy(QtCore.Qt.FocusPolicy.ClickFocus)
-
-    @property
-    def update_pending(self) -> bool:
-        """Whether a frame was asked for (:meth:`update`) and not rendered yet."""
-        return self._update_posted
-
-    def update(self):
-        """Render a new frame soon: one posted UpdateRequest however often called.
-
-        ``QPaintDeviceWindow.update()`` goes through ``requestUpdate()``, which
-        on xcb waits for an idle timer (5 ms); the posted event renders in the
-        same pass of the event loop as the widgets' repaint. Never both: each
-        would render a frame. Low priority, so posted layout changes (a new
-        size) land before the frame. While not exposed (hidden tab, not shown
-        yet) the base class only marks the window dirty, and the expose that
-        shows it renders it.
-        """
-        if not self.isExposed():
-            super().update()
-        elif not self._update_posted:
-            self._update_posted = True
-            QtCore.QCoreApplication.postEvent(
-                self, QtCore.QEvent(QtCore.QEvent.Type.UpdateRequest),
-                QtCore.Qt.EventPriority.LowEventPriority.value)
-
-    def event(self, ev):
-        if ev.type() == QtCore.QEvent.Type.UpdateRequest:
-            # Whoever sent it, this frame takes in every change so far; reset
-            # here rather than in paintGL, which a window that stopped being
-            # exposed meanwhile never reaches.
-            self._update_posted = False
-        return super().event(ev)
-
-    def devicePixelRatioF(self) -> float:
-        # GLViewMixin and the label layer ask QWidget's name for it.
-        return self.devicePixelRatio()
-
-    def mousePressEvent(self, ev):
-        # The click lands on the native window, never on the container, so
-        # the widgets' click-to-focus does not happen: activate the window
-        # so the camera keys reach it (the container follows it).
-        self.requestActivate()
-        super().mousePressEvent(ev)
-
-    def grabFramebuffer(self) -> QtGui.QImage:
-        """A frame rendered now into an FBO, as ``QOpenGLWidget.grabFramebuffer`` gives.
-
-        ``QOpenGLWindow``'s own reads the back buffer, which after a swap
-        holds whatever the driver left there. Rendering offscreen shows
-        changes not on screen yet, and does not care whether the window is
-        covered. Opaque (RGB32, the framebuffer's RGB as is), like the
-        screen: painted into a widget screenshot, no alpha left by blending
-        may let the widgets underneath show through. A null image while the
-        view has no GL context.
-        """
-        if not self._context_ready():
-            return QtGui.QImage()
-        self.makeCurrent()
-        w, h = self.deviceWidth(), self.deviceHeight()
-        fmt = QtOpenGL.QOpenGLFramebufferObjectFormat()
-        fmt.setAttachment(QtOpenGL.QOpenGLFramebufferObject.Attachment.CombinedDepthStencil)
-        fbo = QtOpenGL.QOpenGLFramebufferObject(w, h, fmt)
-        try:
-            fbo.bind()
-            GL.glViewport(0, 0, w, h)
-            self.paintGL()
-            img = fbo.toImage().convertToFormat(QtGui.QImage.Format.Format_RGB32)
-        finally:
-            fbo.release()
-        img.setDevicePixelRatio(self.devicePixelRatio())
-        return img
-
-    def _context_ready(self) -> bool:
-        """Whether the GL context exists; a shown view gets up to 2 s for its first frame.
-
-        QOpenGLWindow makes its context on its first paint, after the window
-        system's first expose, and a screenshot taken right after ``show()``
-        can come before that.
-        """
-        deadline = QtCore.QDeadlineTimer(2000)
-        while not self.isValid() and self.isVisible() and not deadline.hasExpired():
-            QtCore.QCoreApplication.processEvents()
-            QtCore.QThread.msleep(5)
-        return self.isValid()
-
-
-def grab_widget(widget: QtWidgets.QWidget) -> QtGui.QImage:
-    """``widget.grab()`` with the GL views inside it painted in, as the screen shows them.
-
-    ``QWidget.grab()`` renders the widget tree only, and a :class:`GLWindowView`
-    is a native window beside it: its container comes out empty. Each
-    visible view inside ``widget`` is rendered again (:meth:`GLWindowView.grabFramebuffer`)
-    and drawn where its container is, clipped to the part of the container
-    not covered by other widgets.
-    """
-    img = widget.grab().toImage()
-    painter = None
-    for view in QtGui.QGuiApplication.allWindows():
-        if not isinstance(view, GLWindowView):
-            continue
-        box = view.widget
-        if not (box.isVisible() and (box is widget or widget.isAncestorOf(box))):
-            continue
-        region = box.visibleRegion()
-        frame = view.grabFramebuffer()
-        if region.isEmpty() or frame.isNull():
-            continue
-        offset = box.mapTo(widget, QtCore.QPoint(0, 0)) if box is not widget else QtCore.QPoint()
-        if painter is None:
-            painter = QtGui.QPainter(img)
-        painter.setClipRegion(region.translated(offset))
-        painter.drawImage(offset, frame)
-    if painter is not None:
-        painter.end()
-    return img
 
 
 class ChainScene(GLWindowView):
@@ -604,17 +169,17 @@ class ChainScene(GLWindowView):
         # its own GPU buffers and only the item transforms change afterwards.
         ball = _JOINT_RADIUS * self._lengths[0]
         self._geometry = [
-            _bone_geometry(length, ball, 0.8 * ball if k == self._n_bones - 1 else None)
+            bone_geometry(length, ball, 0.8 * ball if k == self._n_bones - 1 else None)
             for k, length in enumerate(self._lengths)
         ]
-        self._gizmo = _gizmo_lines(_GIZMO_LENGTH * self._lengths[0])
+        self._gizmo = gizmo_lines(_GIZMO_LENGTH * self._lengths[0])
 
         self.setBackgroundColor(SCENE_BACKGROUND)
         grid = gl.GLGridItem(size=QtGui.QVector3D(_GRID_SIZE, _GRID_SIZE, 1), color=_GRID_COLOR)
         grid.setSpacing(_GRID_SPACING, _GRID_SPACING, 1)
         grid.setDepthValue(_ORDER_GRID)
         self.addItem(grid)
-        axes_pos, axes_color = _gizmo_lines(0.6 * self._lengths[0])
+        axes_pos, axes_color = gizmo_lines(0.6 * self._lengths[0])
         axes_color[:, 3] = 0.7  # quieter than the joint gizmos: a reference, not a subject
         # A hair above the grid: the X and Y axes lie on grid lines and would
         # z-fight with them into dotted lines.
@@ -624,14 +189,14 @@ class ChainScene(GLWindowView):
         world_axes.setDepthValue(_ORDER_GRID)
         self.addItem(world_axes)
 
-        self._label_layer = _LabelLayer()
+        self._label_layer = LabelLayer()
         self._label_layer.setDepthValue(_ORDER_LABEL)
         self.addItem(self._label_layer)
 
         # Both ghosts in one translucent item, baked in world space: they
         # change with the endpoints, not with t.
         self._ghost_q: list[np.ndarray | None] = [None, None]
-        self._ghost_item = _GhostItem(_bake([], []), shader=LIT_SHADER, color=GHOST_COLOR,
+        self._ghost_item = GhostItem(bake([], []), shader=LIT_SHADER, color=GHOST_COLOR,
                                       glOptions={**GLOptions["translucent"],
                                                  GL.GL_POLYGON_OFFSET_FILL: False})
         self._ghost_item.setDepthValue(_ORDER_GHOST)
@@ -639,9 +204,9 @@ class ChainScene(GLWindowView):
         self.addItem(self._ghost_item)
         # Ghost labels go left of the tip, chain labels right, so the two
         # kinds never stack; the first of each kind above, the second below.
-        ghost_font = _font(10.0, QtGui.QFont.Weight.Normal)
+        ghost_font = label_font(10.0, QtGui.QFont.Weight.Normal)
         self._ghost_labels = [
-            self._add_label(_Label(ghost_font, offset, text=text,
+            self._add_label(Label(ghost_font, offset, text=text,
                                    color=QtGui.QColor.fromRgbF(0.4, 0.4, 0.43)))
             for text, offset in (("t = 0", (-9.0, -4.0)), ("t = 1", (-9.0, 4.0)))
         ]
@@ -649,7 +214,7 @@ class ChainScene(GLWindowView):
 
     # ------------------------------------------------------------------ construction
 
-    def _add_label(self, label: _Label) -> _Label:
+    def _add_label(self, label: Label) -> Label:
         self._label_layer.labels.append(label)
         return label
 
@@ -667,17 +232,17 @@ class ChainScene(GLWindowView):
                 GL.GL_POLYGON_OFFSET_FILL: True, "glPolygonOffset": (index, index)}
         bones, gizmos = [], []
         for geometry in self._geometry:
-            bone = _BoneItem(geometry, shader=LIT_SHADER, drawEdges=True, glOptions=opts)
+            bone = BoneItem(geometry, shader=LIT_SHADER, drawEdges=True, glOptions=opts)
             bone.setDepthValue(_ORDER_SOLID)
             self.addItem(bone)
             bones.append(bone)
             pos, col = self._gizmo
             gizmo = gl.GLLinePlotItem(pos=pos, color=col, mode="lines", width=_GIZMO_WIDTH,
-                                      antialias=True, glOptions=_OVERLAY)
+                                      antialias=True, glOptions=OVERLAY)
             gizmo.setDepthValue(_ORDER_GIZMO)
             self.addItem(gizmo)
             gizmos.append(gizmo)
-        label = self._add_label(_Label(_font(11.0, QtGui.QFont.Weight.DemiBold),
+        label = self._add_label(Label(label_font(11.0, QtGui.QFont.Weight.DemiBold),
                                        (9.0, -4.0 if index % 2 == 0 else 4.0)))
         chain = _Chain(bones=bones, gizmos=gizmos, label=label,
                        text=self._labels.get(key, key), wanted=self._visible.get(key, True))
@@ -687,7 +252,7 @@ class ChainScene(GLWindowView):
         return chain
 
     def _apply_color(self, chain: _Chain, color) -> None:
-        rgba_ = _as_rgba(color)
+        rgba_ = as_rgba(color)
         if rgba_ == chain.color:
             return
         chain.color = rgba_
@@ -724,7 +289,7 @@ class ChainScene(GLWindowView):
         if shown:
             positions, matrices = self._frames(q, chain.root)
             for k, bone in enumerate(chain.bones):
-                frame = _frame(matrices[k], positions[k])
+                frame = frame_transform(matrices[k], positions[k])
                 bone.setTransform(frame)
                 chain.gizmos[k].setTransform(frame)
             chain.label.pos, chain.label.text = positions[-1], chain.text
@@ -745,7 +310,7 @@ class ChainScene(GLWindowView):
                 label.pos = positions[-1]
                 poses.append((positions, matrices))
         # Rebuilt only here (new endpoints or kinematics), never per t.
-        self._ghost_item.set_geometry(_bake(self._geometry, poses))
+        self._ghost_item.set_geometry(bake(self._geometry, poses))
         self._ghost_item.setVisible(bool(poses))
         self.update()
 
@@ -831,7 +396,7 @@ class ChainScene(GLWindowView):
         """
         chain = self._chain(key)
         if color is not None:
-            chain.trail_color = _as_rgba(color)
+            chain.trail_color = as_rgba(color)
         if points is None:
             points = np.empty((0, 3))
         points = np.asarray(points, dtype=np.float64)
@@ -849,7 +414,7 @@ class ChainScene(GLWindowView):
         colors = np.ones((len(seg), 4), dtype=np.float32)
         colors[:, :3] = bg + strength * (np.array(base[:3]) - bg)
         if chain.trail is None:
-            chain.trail = _TrailItem(mode="lines", width=_TRAIL_WIDTH, antialias=True,
+            chain.trail = TrailItem(mode="lines", width=_TRAIL_WIDTH, antialias=True,
                                      glOptions="translucent")
             chain.trail.setDepthValue(_ORDER_TRAIL)
             self.addItem(chain.trail)

@@ -28,7 +28,8 @@ import pyqtgraph.opengl as gl
 
 from quatlab.math.gimbal import GimbalRings
 from quatlab.rendering.chain import ROOT
-from quatlab.rendering.chain_scene import LIT_SHADER, GLWindowView  # lit like the bones they carry
+from quatlab.rendering.gl_items import LIT_SHADER  # lit like the bones they carry
+from quatlab.rendering.gl_view import GLWindowView
 from quatlab.rendering.style import AXIS_COLORS, rgba
 
 __all__ = ["RADII", "LOCK_COLOUR", "ring_frames", "ring_points", "torus", "GimbalItems"]

@@ -1,4 +1,4 @@
-"""Colours and line styles shared by every view (design.md s3: one colour per method).
+"""Colours and line styles shared by every view: one colour per method (docs/curves.md).
 
 Okabe-Ito colours, distinguishable with the common colour-vision deficiencies:
 warm for the naive methods (they go the long way), cool for the shortest ones;
@@ -10,7 +10,7 @@ from __future__ import annotations
 from quatlab.math.curves import METHOD_LABELS, METHODS
 
 __all__ = ["METHODS", "METHOD_LABELS", "METHOD_COLORS", "METHOD_DASHED", "AXIS_COLORS",
-           "rgba", "BACKGROUND", "FOREGROUND"]
+           "rgba", "BACKGROUND", "FOREGROUND", "SCENE_BACKGROUND"]
 
 #: Hex colour per method.
 METHOD_COLORS = {
@@ -28,6 +28,9 @@ AXIS_COLORS = ("#E03C31", "#3DAA4D", "#2F6FDE")
 
 BACKGROUND = "#FFFFFF"
 FOREGROUND = "#202020"
+#: 3D viewport clear colour: a hair darker than the plots' white so the bones'
+#: specular highlights keep an outline (the scene's docstring says why light).
+SCENE_BACKGROUND = "#F5F5F3"
 
 
 def rgba(hex_colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:

@@ -107,7 +107,7 @@ def test_render_size_and_background(scene):
     img = _grab(scene)
     assert img.shape == (SIZE[1], SIZE[0], 3)
     # The top rows show sky only: the light background the module promises.
-    from quatlab.rendering.chain_scene import SCENE_BACKGROUND
+    from quatlab.rendering.style import SCENE_BACKGROUND
 
     assert _count_near(img[:20], SCENE_BACKGROUND, tol=3) == 20 * SIZE[0]
 
@@ -320,7 +320,8 @@ def test_labels_survive_a_grab_of_the_parent_window(qtbot):
     # frame would be missing from it.
     from PyQt6 import QtWidgets
 
-    from quatlab.rendering.chain_scene import ChainScene, grab_widget
+    from quatlab.rendering.chain_scene import ChainScene
+    from quatlab.rendering.gl_view import grab_widget
 
     window = QtWidgets.QWidget()
     qtbot.addWidget(window)

@@ -28,9 +28,16 @@ from quatlab.app.qt.scrubber import Scrubber
 from quatlab.math import quaternion as Q
 from quatlab.math import s3
 from quatlab.math.curves import METHOD_LABELS, METHODS
-from quatlab.rendering.chain_scene import SCENE_BACKGROUND, GLWindowView
 from quatlab.rendering.curve_plots import _pen as method_pen
-from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED, rgba
+from quatlab.rendering.gl_view import GLWindowView
+from quatlab.rendering.style import (
+    BACKGROUND,
+    FOREGROUND,
+    METHOD_COLORS,
+    METHOD_DASHED,
+    SCENE_BACKGROUND,
+    rgba,
+)
 
 __all__ = ["VIEW_NAME", "TITLE", "create", "S3View", "GreatCircleView", "StereographicView",
            "POLES", "split_finite"]

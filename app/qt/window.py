@@ -424,7 +424,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def grab_image(self) -> QtGui.QImage:
         """The whole window as an image, 3D views included (QWidget.grab() misses them)."""
-        from quatlab.rendering.chain_scene import grab_widget
+        from quatlab.rendering.gl_view import grab_widget
 
         return grab_widget(self)
 

@@ -1,0 +1,124 @@
+"""GL items the scenes are made of: the lit shader, bone meshes, ghosts and trails.
+
+The draw-state overlay (:data:`OVERLAY`) and :data:`LIT_SHADER` are shared
+by every item drawn with the bones (the gimbal rings, the rig).
+"""
+
+from __future__ import annotations
+
+import pyqtgraph.opengl as gl
+from OpenGL import GL
+from pyqtgraph.opengl import shaders
+from pyqtgraph.opengl.items.GLMeshItem import DirtyFlag as _Dirty
+
+from quatlab.rendering.bone_mesh import BoneGeometry
+
+__all__ = ["OVERLAY", "LIT_SHADER", "NoDepthWrite", "TrailItem", "BoneItem", "GhostItem"]
+
+OVERLAY = {
+    GL.GL_DEPTH_TEST: False,
+    GL.GL_BLEND: True,
+    GL.GL_CULL_FACE: False,
+    "glBlendFuncSeparate": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA,
+                            GL.GL_ONE, GL.GL_ONE_MINUS_SRC_ALPHA),
+}
+
+# pyqtgraph's 'shaded' program lights from behind the camera's view
+# direction (dot with (1, -1, -1) in eye space), so faces turned to the viewer
+# get only the ambient term and look black. This one is a plain key + fill
+# Lambert with a small Blinn highlight, all in eye space so the lighting
+# follows the camera and a bone never turns fully dark while orbiting.
+# GLSL ES 1.00 compatible: pyqtgraph prefixes "#version 100" on contexts with
+# ARB_ES2_compatibility (Mesa), so the precision statement matters.
+# Public because other items drawn with the bones (the gimbal rings) must be
+# lit the same way.
+LIT_SHADER = shaders.ShaderProgram("quatlab_lit", [
+    shaders.VertexShader("""
+        uniform mat4 u_mvp;
+        uniform mat3 u_normal;
+        attribute vec4 a_position;
+        attribute vec3 a_normal;
+        attribute vec4 a_color;
+        varying vec4 v_color;
+        varying vec3 v_normal;
+        void main() {
+            v_normal = normalize(u_normal * a_normal);
+            v_color = a_color;
+            gl_Position = u_mvp * a_position;
+        }
+    """),
+    shaders.FragmentShader("""
+        #ifdef GL_ES
+        precision mediump float;
+        #endif
+        varying vec4 v_color;
+        varying vec3 v_normal;
+        void main() {
+            vec3 n = normalize(v_normal);
+            vec3 key = normalize(vec3(-0.45, 0.65, 0.6));
+            vec3 fill = normalize(vec3(0.6, -0.3, 0.5));
+            float diffuse = 0.72 * max(dot(n, key), 0.0) + 0.22 * max(dot(n, fill), 0.0);
+            vec3 h = normalize(key + vec3(0.0, 0.0, 1.0));
+            float spec = 0.22 * pow(max(dot(n, h), 0.0), 40.0);
+            vec3 rgb = v_color.rgb * (0.34 + diffuse) + vec3(spec);
+            gl_FragColor = vec4(min(rgb, vec3(1.0)), v_color.a);
+        }
+    """),
+])
+
+
+class NoDepthWrite:
+    """Mixin: depth-test the item but leave the depth buffer unwritten.
+
+    For the translucent items drawn after the solid ones. An antialiased
+    line writes depth even for its faint edge pixels, so the next segment of
+    the same trail fails the depth test there and a dense trail comes out
+    beaded; a ghost writing depth would hide the other ghost behind it.
+    The mask is restored at once so the next item and the next frame's
+    depth clear are unaffected.
+    """
+
+    def paint(self):
+        GL.glDepthMask(GL.GL_FALSE)
+        try:
+            super().paint()
+        finally:
+            GL.glDepthMask(GL.GL_TRUE)
+
+
+class TrailItem(NoDepthWrite, gl.GLLinePlotItem):
+    pass
+
+
+class BoneItem(gl.GLMeshItem):
+    """A GLMeshItem drawing a prebuilt :class:`BoneGeometry` in one draw call.
+
+    One item per bone instead of one per bone and ball keeps the per-item
+    cost down (see the module docstring). Overrides ``parseMeshData`` of the
+    pinned pyqtgraph 0.14, filling exactly the buffers it fills from a
+    MeshData; the GL pixel tests fail loudly if that contract changes.
+    """
+
+    def __init__(self, geometry: BoneGeometry, **kwds):
+        super().__init__(**kwds)
+        self._geometry = geometry
+
+    def set_geometry(self, geometry: BoneGeometry) -> None:
+        """Replace the triangles (re-uploaded at the next paint)."""
+        self._geometry = geometry
+        self.meshDataChanged()
+
+    def parseMeshData(self):
+        if self.vertexes is not None:
+            return _Dirty(0)
+        g = self._geometry
+        self.vertexes, self.normals, self.faces, self.colors = g.vertexes, g.normals, None, None
+        dirty = _Dirty.POSITION | _Dirty.NORMAL
+        if self.opts["drawEdges"]:
+            self.edgeVerts, self.edges = g.edge_verts, g.edges
+            dirty |= _Dirty.EDGE_VERTS | _Dirty.EDGES
+        return dirty
+
+
+class GhostItem(NoDepthWrite, BoneItem):
+    pass
