@@ -36,45 +36,20 @@ the legend as a single PNG or SVG figure.
 
 from __future__ import annotations
 
-import contextlib
-import importlib
-import os
-import re
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
 from PyQt6 import QtCore, QtGui, QtWidgets
-from pyqtgraph.exporters import ImageExporter, SVGExporter
-from pyqtgraph.graphicsItems.LegendItem import ItemSample
 
-from quatlab.app.io.curves_io import table_csv
 from quatlab.math.curves import METHOD_LABELS, METHODS, Curves
+from quatlab.rendering.plot_export import PlotExport
+from quatlab.rendering.plot_items import LineSample, ScrubViewBox, method_pen, nan_runs, swatch_icon
+from quatlab.rendering.series import PLOTS, Series, check_plot, curve_series
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED
 
-__all__ = ["Series", "CurvePlots", "PLOTS", "GAP_LABELS", "curve_series"]
+__all__ = ["CurvePlots"]
 
-#: The two plots, left to right.
-PLOTS = ("angle", "speed")
-
-#: Gap label per interpolation family (design.md s3): NLERP gaps are the
-#: zero-length collapse, SLERP gaps the antipodal ambiguity.
-GAP_LABELS = {"nlerp": "collapse: |q(t)| = 0", "slerp": "undefined (antipodes)"}
-
-# Curves often coincide (naive = shortest when dot >= 0; NLERP ~ SLERP for
-# small angles) and one must not hide another. Dashed curves are drawn above
-# solid ones, and every second dashed curve is shifted by one dash, so two
-# coinciding dashed curves alternate colours. Every second solid curve is
-# wide and drawn below the first, so two coinciding solid curves show as a
-# core in the first colour with an outline in the second (for the four
-# methods: shortest SLERP, the reference answer, is the wide one).
-_SOLID_WIDTHS = (2.4, 5.2)
-_DASHED_WIDTH = 2.4
-#: Dash and gap length in pen widths.
-_DASH = 3.0
 _TICK_FONT_PT = 10
 _LABEL_FONT_PT = "11pt"
 _CACHE = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
@@ -94,206 +69,7 @@ _SPEED_HEADROOM = 1.1
 _SPEED_NOISE = 1e-6
 
 
-@dataclass(frozen=True, eq=False)
-class Series:
-    """One curve of one plot.
-
-    Parameters
-    ----------
-    name : str
-        Identifier, shared by the same quantity's curves in both plots (the
-        visibility toggle and the CSV columns use it).
-    label : str
-        Text for the legend and the checkbox.
-    colour : str
-        ``"#RRGGBB"``.
-    dashed : bool
-        Dashed line (NLERP) instead of solid (SLERP).
-    x, y : array_like, shape (N,)
-        Samples; NaN in ``y`` marks values that do not exist and is drawn as a
-        labelled gap.
-    gap_label : str
-        What a gap means, shown after ``label`` next to the gap marker.
-    """
-
-    name: str
-    label: str
-    colour: str
-    dashed: bool
-    x: np.ndarray
-    y: np.ndarray
-    gap_label: str = "undefined"
-
-    def __post_init__(self):
-        x = np.asarray(self.x, dtype=np.float64)
-        y = np.asarray(self.y, dtype=np.float64)
-        if x.ndim != 1 or x.shape != y.shape:
-            raise ValueError(
-                f"series {self.name!r}: x and y must be 1-D of equal length, "
-                f"got {x.shape} and {y.shape}"
-            )
-        # Frozen dataclass: store the float arrays through object.__setattr__.
-        object.__setattr__(self, "x", x)
-        object.__setattr__(self, "y", y)
-
-
-def curve_series(curves: Curves, plot: str) -> list[Series]:
-    """The four methods of ``curves`` as :class:`Series` for ``plot``.
-
-    Parameters
-    ----------
-    curves : Curves
-        From :func:`quatlab.math.curves.compute_curves`.
-    plot : {"angle", "speed"}
-        Path angle or angular speed, both in degrees.
-
-    Returns
-    -------
-    list of Series
-        In :data:`METHODS` order, styled with the shared method colours.
-    """
-    _check_plot(plot)
-    out = []
-    for name in METHODS:
-        m = curves[name]
-        out.append(Series(
-            name=name, label=METHOD_LABELS[name], colour=METHOD_COLORS[name],
-            dashed=METHOD_DASHED[name], x=curves.t,
-            y=m.angle_deg if plot == "angle" else m.speed_deg,
-            gap_label=GAP_LABELS[name.rsplit("_", 1)[1]],
-        ))
-    return out
-
-
-def _check_plot(plot: str) -> None:
-    if plot not in PLOTS:
-        raise ValueError(f"plot must be one of {PLOTS}, got {plot!r}")
-
-
-def _pen(colour: str, dashed: bool, phase: int = 0, width: float | None = None) -> QtGui.QPen:
-    """The line pen of a series, ``phase`` = its rank among the dashed or solid ones."""
-    if width is None:
-        width = _DASHED_WIDTH if dashed else _SOLID_WIDTHS[phase % 2]
-    pen = pg.mkPen(colour, width=width)
-    if dashed:
-        pen.setDashPattern([_DASH, _DASH])
-        pen.setDashOffset(_DASH * (phase % 2))
-    return pen
-
-
-def _nan_runs(y: np.ndarray) -> list[tuple[int, int]]:
-    """Inclusive index ranges of consecutive non-finite values of ``y``."""
-    bad = ~np.isfinite(y)
-    if not bad.any():
-        return []
-    edges = np.flatnonzero(np.diff(np.concatenate(([0], bad.astype(np.int8), [0]))))
-    return [(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
-
-
-_CLOSE = re.compile(r"\s*[Zz]\s*")
-
-
-def _close_subpaths(d: str) -> str:
-    """Rewrite each SVG close-path command ``Z`` as a line back to the subpath start.
-
-    Same shape, but only the ``M x,y`` / ``L x,y`` tokens that pyqtgraph's
-    SVG exporter can parse.
-    """
-    out, start = [], None
-    for token in _CLOSE.sub(" Z ", d).split():
-        if token in ("Z", "z"):
-            if start is not None:
-                out.append(f"L{start}")
-            continue
-        if token[0] in "Mm":
-            start = token[1:]
-        out.append(token)
-    return " ".join(out)
-
-
-@contextlib.contextmanager
-def _svg_closepath_compat():
-    """Let pyqtgraph 0.14's SVGExporter read paths that Qt >= 6.10 closes with ``Z``.
-
-    The exporter re-parses every ``<path d=...>`` Qt writes, expecting only
-    ``x,y`` pairs, and raises ``ValueError`` on a ``Z`` (pyqtgraph issues
-    #3485 and #3495; fixed upstream by PR #3458, not in 0.14.0). Every plot
-    hits it through the ViewBox clip path. For the duration of one export we
-    rewrite ``Z`` before the exporter's own coordinate pass; with a fixed
-    pyqtgraph there is no ``Z`` left to rewrite and this does nothing.
-    """
-    module = importlib.import_module("pyqtgraph.exporters.SVGExporter")
-    original = module.correctCoordinates
-
-    def correct(node, defs, item, options):
-        for path in node.getElementsByTagName("path"):
-            d = path.getAttribute("d")
-            if "Z" in d or "z" in d:
-                path.setAttribute("d", _close_subpaths(d))
-        return original(node, defs, item, options)
-
-    module.correctCoordinates = correct
-    try:
-        yield
-    finally:
-        module.correctCoordinates = original
-
-
-class _ScrubViewBox(pg.ViewBox):
-    """A ViewBox where a left click or drag anywhere reports the x under the mouse.
-
-    Pan and zoom are off: in a lesson the plots always show the whole [0, 1],
-    and a drag is more useful as scrubbing t than as losing the view.
-    """
-
-    def __init__(self, on_x, **kwargs):
-        super().__init__(enableMouse=False, enableMenu=False, **kwargs)
-        self._on_x = on_x
-
-    def _report(self, ev) -> None:
-        ev.accept()
-        self._on_x(self.mapSceneToView(ev.scenePos()).x())
-
-    def mouseClickEvent(self, ev):
-        if ev.button() == QtCore.Qt.MouseButton.LeftButton:
-            self._report(ev)
-
-    def mouseDragEvent(self, ev, axis=None):
-        if ev.button() == QtCore.Qt.MouseButton.LeftButton:
-            self._report(ev)
-
-
-class _LineSample(ItemSample):
-    """Legend sample wide enough to show the NLERP dash pattern."""
-
-    WIDTH = 40
-
-    def __init__(self, item):
-        super().__init__(item)
-        self.setFixedWidth(self.WIDTH)
-
-    def boundingRect(self):
-        return QtCore.QRectF(0, 0, self.WIDTH, 20)
-
-    def paint(self, p, *args):
-        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
-        p.setPen(self.item.opts["pen"])
-        p.drawLine(QtCore.QPointF(2, 11), QtCore.QPointF(self.WIDTH - 2, 11))
-
-
-def _swatch_icon(colour: str, dashed: bool) -> QtGui.QIcon:
-    """A small line sample in ``colour`` for a checkbox."""
-    pix = QtGui.QPixmap(36, 14)
-    pix.fill(QtCore.Qt.GlobalColor.transparent)
-    painter = QtGui.QPainter(pix)
-    painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
-    painter.setPen(_pen(colour, dashed, width=3))
-    painter.drawLine(QtCore.QPointF(1, 7), QtCore.QPointF(35, 7))
-    painter.end()
-    return QtGui.QIcon(pix)
-
-
-class CurvePlots(QtWidgets.QWidget):
+class CurvePlots(PlotExport, QtWidgets.QWidget):
     """Path angle and angular speed against t, side by side, with a t cursor.
 
     Rendering only: the widget shows arrays it is given and reports the
@@ -352,7 +128,7 @@ class CurvePlots(QtWidgets.QWidget):
         # (never over a curve); hidden, the row takes no space.
         self._legend = pg.LegendItem(colCount=len(METHODS), labelTextSize=_LABEL_FONT_PT,
                                      labelTextColor=FOREGROUND, frame=False,
-                                     sampleType=_LineSample, horSpacing=6)
+                                     sampleType=LineSample, horSpacing=6)
         self._view.ci.addItem(self._legend, row=0, col=0, colspan=len(PLOTS))
         self._legend.setVisible(False)
 
@@ -360,7 +136,7 @@ class CurvePlots(QtWidgets.QWidget):
         self._cursor_lines: dict[str, pg.InfiniteLine] = {}
         self._dots: dict[str, pg.ScatterPlotItem] = {}
         for col, plot in enumerate(PLOTS):
-            item = self._view.ci.addPlot(row=1, col=col, viewBox=_ScrubViewBox(self._on_user_x))
+            item = self._view.ci.addPlot(row=1, col=col, viewBox=ScrubViewBox(self._on_user_x))
             self._setup_plot(plot, item)
 
         self._checks_row = QtWidgets.QHBoxLayout()
@@ -500,7 +276,7 @@ class CurvePlots(QtWidgets.QWidget):
             values of the shown curves, min to max. ``(lo, hi)``: fixed. In
             every mode a curve that leaves the top is labelled with its peak.
         """
-        _check_plot(plot)
+        check_plot(plot)
         if not (isinstance(y_range, str) and y_range in ("default", "auto")):
             lo, hi = (float(v) for v in y_range)
             if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
@@ -531,7 +307,7 @@ class CurvePlots(QtWidgets.QWidget):
                 line.setValue(x)
 
     def _store(self, plot: str, series: Sequence[Series]) -> None:
-        _check_plot(plot)
+        check_plot(plot)
         self._series[plot] = {s.name: s for s in series}
         items = self._items[plot]
         seen = {True: 0, False: 0}  # dashed and solid series so far
@@ -548,7 +324,7 @@ class CurvePlots(QtWidgets.QWidget):
                 self._visible.setdefault(s.name, True)
             phase = seen[s.dashed]
             seen[s.dashed] += 1
-            item.setPen(_pen(s.colour, s.dashed, phase))
+            item.setPen(method_pen(s.colour, s.dashed, phase))
             # Dashed above solid; the wide solid phase below the thin one.
             item.setZValue(2.0 + 0.01 * (phase % 2) if s.dashed else 1.01 - 0.01 * (phase % 2))
             item.setData(s.x, s.y)
@@ -558,7 +334,7 @@ class CurvePlots(QtWidgets.QWidget):
 
     def curve_item(self, plot: str, name: str) -> pg.PlotDataItem:
         """The line item drawing curve ``name`` in ``plot`` (for tests and tooling)."""
-        _check_plot(plot)
+        check_plot(plot)
         return self._items[plot][name]
 
     def _named_series(self) -> list[Series]:
@@ -595,7 +371,7 @@ class CurvePlots(QtWidgets.QWidget):
         self._checks.clear()
         for i, s in enumerate(named):
             box = QtWidgets.QCheckBox(s.label)
-            box.setIcon(_swatch_icon(s.colour, s.dashed))
+            box.setIcon(swatch_icon(s.colour, s.dashed))
             box.setIconSize(QtCore.QSize(36, 14))
             box.setChecked(self._visible[s.name])
             box.setToolTip(f"Show or hide {s.label} in both plots")
@@ -716,7 +492,7 @@ class CurvePlots(QtWidgets.QWidget):
         name = self._x_name
         row = 0
         for s in self._shown(plot):
-            for i0, i1 in _nan_runs(s.y):
+            for i0, i1 in nan_runs(s.y):
                 left = s.x[max(i0 - 1, 0)]
                 right = s.x[min(i1 + 1, s.x.size - 1)]
                 if right - left <= _NARROW_GAP * span:
@@ -823,110 +599,3 @@ class CurvePlots(QtWidgets.QWidget):
         self._cursor_values = None  # they were for the old t
         self._update_dots()
         self.cursorMoved.emit(t)
-
-    # -- export ---------------------------------------------------------------------
-
-    def export(self, path: str | os.PathLike) -> Path:
-        """Write the plots to ``path``: ``.png``, ``.svg`` or ``.csv`` by suffix.
-
-        PNG and SVG are the figure as shown (legend, both plots, cursor), via
-        pyqtgraph's ``ImageExporter`` / ``SVGExporter`` on the one scene. CSV
-        holds the data of every curve, shown or hidden: a column for x (``t``)
-        then ``<name>_angle_deg`` and ``<name>_speed_deg`` per curve (with a
-        time unit, ``time_s`` and ``<name>_speed_deg_per_s``); a value that
-        does not exist is an empty cell.
-
-        The file is written to a temporary file in the same directory and
-        moved into place (``os.replace``), so a failed export never leaves a
-        half-written file.
-
-        Returns
-        -------
-        Path
-            The written path.
-
-        Raises
-        ------
-        ValueError
-            The suffix is not one of the three.
-        OSError
-            The file could not be written.
-        """
-        path = Path(path)
-        writers = {".png": self._write_png, ".svg": self._write_svg, ".csv": self._write_csv}
-        suffix = path.suffix.lower()
-        if suffix not in writers:
-            raise ValueError(
-                f"cannot export {str(path)!r}: unknown suffix {path.suffix or '(none)'!r}; "
-                "use .png, .svg or .csv")
-        directory = path.parent
-        # The temporary name keeps the suffix: QImage picks the format from it.
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=suffix, dir=directory)
-        os.close(fd)
-        try:
-            writers[suffix](tmp)
-            # mkstemp creates 0600; give the export the user's normal file mode.
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        return path
-
-    @contextlib.contextmanager
-    def _figure_legend(self):
-        """Show the legend row, listing the visible curves, while a figure is exported."""
-        layout = self._view.ci.layout
-        self._legend.clear()
-        for s in self._named_series():
-            if self._visible[s.name]:
-                plot = next(p for p in PLOTS if s.name in self._series[p])
-                self._legend.addItem(self._items[plot][s.name], s.label)
-        self._legend.setVisible(True)
-        layout.activate()  # lay out now: the exporters paint synchronously
-        try:
-            yield
-        finally:
-            self._legend.setVisible(False)
-            self._legend.clear()
-            layout.activate()
-
-    def _write_png(self, tmp: str) -> None:
-        with self._figure_legend():
-            image = ImageExporter(self._view.scene()).export(toBytes=True)
-        if not image.save(tmp, "PNG"):
-            raise OSError(f"could not write PNG to {tmp!r}")
-
-    def _write_svg(self, tmp: str) -> None:
-        with self._figure_legend(), _svg_closepath_compat():
-            SVGExporter(self._view.scene()).export(fileName=tmp)
-
-    def csv_columns(self) -> list[str]:
-        """Header of :meth:`export` to ``.csv``."""
-        return [name for name, _ in self._csv_columns()]
-
-    def _csv_columns(self) -> list[tuple[str, Series | None]]:
-        unit = f"_{self._x_unit}" if self._x_unit else ""
-        cols: list[tuple[str, Series | None]] = [(f"{self._x_name}{unit}", None)]
-        per = f"_per_{self._x_unit}" if self._x_unit else ""
-        for s in self._named_series():
-            for plot in PLOTS:
-                own = self._series[plot].get(s.name)
-                if own is not None:
-                    cols.append((f"{s.name}_{plot}_deg{per if plot == 'speed' else ''}", own))
-        return cols
-
-    def _write_csv(self, tmp: str) -> None:
-        cols = self._csv_columns()
-        series = [s for _, s in cols if s is not None]
-        xs = np.unique(np.concatenate([s.x for s in series])) if series else np.empty(0)
-        table = np.full((xs.size, len(cols)), np.nan)
-        table[:, 0] = xs
-        for j, (_, s) in enumerate(cols[1:], start=1):
-            # Series may be sampled at different x: place each on the union.
-            table[np.searchsorted(xs, s.x), j] = s.y
-        text = table_csv([name for name, _ in cols], table.T)
-        with open(tmp, "w", newline="", encoding="utf-8") as fh:
-            fh.write(text)

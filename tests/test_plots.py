@@ -17,7 +17,8 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.math import quaternion as Q
 from quatlab.math.curves import METHODS, compute_curves
-from quatlab.rendering.curve_plots import PLOTS, CurvePlots, Series
+from quatlab.rendering.curve_plots import CurvePlots
+from quatlab.rendering.series import PLOTS, Series
 from quatlab.rendering.style import METHOD_COLORS
 
 HALF = np.radians(10.0)

@@ -16,7 +16,7 @@ from PyQt6 import QtWidgets
 from quatlab.app.model.blend_lesson import BlendModel
 from quatlab.app.qt.lesson_panel import LessonPanel, ParamSlider, legend_html
 from quatlab.rendering.chain import ROOT
-from quatlab.rendering.curve_plots import Series
+from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS
 
 VIEW_NAME = "blend"

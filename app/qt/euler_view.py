@@ -13,8 +13,8 @@ from PyQt6 import QtWidgets
 from quatlab.app.model.euler_lesson import EulerModel
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.math.gimbal import ANGLE_NAMES, gimbal_rings
-from quatlab.rendering.curve_plots import Series
 from quatlab.rendering.gimbal import LOCK_COLOUR, GimbalItems
+from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS
 
 VIEW_NAME = "euler"

@@ -16,7 +16,7 @@ from PyQt6 import QtCore, QtWidgets
 from quatlab.app.model.integrate_lesson import IntegrateModel
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.rendering.chain import ROOT, tip_trail
-from quatlab.rendering.curve_plots import Series
+from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS, rgba
 
 VIEW_NAME = "integrate"

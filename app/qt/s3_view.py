@@ -28,8 +28,8 @@ from quatlab.app.qt.scrubber import Scrubber
 from quatlab.math import quaternion as Q
 from quatlab.math import s3
 from quatlab.math.curves import METHOD_LABELS, METHODS
-from quatlab.rendering.curve_plots import _pen as method_pen
 from quatlab.rendering.gl_view import GLWindowView
+from quatlab.rendering.plot_items import method_pen
 from quatlab.rendering.style import (
     BACKGROUND,
     FOREGROUND,

@@ -14,7 +14,7 @@ from PyQt6 import QtCore, QtWidgets
 from quatlab.app.model.track_lesson import TrackModel
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.math import track as T
-from quatlab.rendering.curve_plots import Series
+from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS
 
 VIEW_NAME = "squad"

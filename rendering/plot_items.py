@@ -1,0 +1,96 @@
+"""Small pieces the plots are drawn with: method pens, the scrubbing ViewBox, legend samples."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PyQt6 import QtCore, QtGui
+from pyqtgraph.graphicsItems.LegendItem import ItemSample
+
+__all__ = ["method_pen", "nan_runs", "ScrubViewBox", "LineSample", "swatch_icon"]
+
+# Curves often coincide (naive = shortest when dot >= 0; NLERP ~ SLERP for
+# small angles) and one must not hide another. Dashed curves are drawn above
+# solid ones, and every second dashed curve is shifted by one dash, so two
+# coinciding dashed curves alternate colours. Every second solid curve is
+# wide and drawn below the first, so two coinciding solid curves show as a
+# core in the first colour with an outline in the second (for the four
+# methods: shortest SLERP, the reference answer, is the wide one).
+_SOLID_WIDTHS = (2.4, 5.2)
+_DASHED_WIDTH = 2.4
+#: Dash and gap length in pen widths.
+_DASH = 3.0
+
+
+def method_pen(colour: str, dashed: bool, phase: int = 0, width: float | None = None) -> QtGui.QPen:
+    """The line pen of a series, ``phase`` = its rank among the dashed or solid ones."""
+    if width is None:
+        width = _DASHED_WIDTH if dashed else _SOLID_WIDTHS[phase % 2]
+    pen = pg.mkPen(colour, width=width)
+    if dashed:
+        pen.setDashPattern([_DASH, _DASH])
+        pen.setDashOffset(_DASH * (phase % 2))
+    return pen
+
+
+def nan_runs(y: np.ndarray) -> list[tuple[int, int]]:
+    """Inclusive index ranges of consecutive non-finite values of ``y``."""
+    bad = ~np.isfinite(y)
+    if not bad.any():
+        return []
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], bad.astype(np.int8), [0]))))
+    return [(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+
+
+class ScrubViewBox(pg.ViewBox):
+    """A ViewBox where a left click or drag anywhere reports the x under the mouse.
+
+    Pan and zoom are off: in a lesson the plots always show the whole [0, 1],
+    and a drag is more useful as scrubbing t than as losing the view.
+    """
+
+    def __init__(self, on_x, **kwargs):
+        super().__init__(enableMouse=False, enableMenu=False, **kwargs)
+        self._on_x = on_x
+
+    def _report(self, ev) -> None:
+        ev.accept()
+        self._on_x(self.mapSceneToView(ev.scenePos()).x())
+
+    def mouseClickEvent(self, ev):
+        if ev.button() == QtCore.Qt.MouseButton.LeftButton:
+            self._report(ev)
+
+    def mouseDragEvent(self, ev, axis=None):
+        if ev.button() == QtCore.Qt.MouseButton.LeftButton:
+            self._report(ev)
+
+
+class LineSample(ItemSample):
+    """Legend sample wide enough to show the NLERP dash pattern."""
+
+    WIDTH = 40
+
+    def __init__(self, item):
+        super().__init__(item)
+        self.setFixedWidth(self.WIDTH)
+
+    def boundingRect(self):
+        return QtCore.QRectF(0, 0, self.WIDTH, 20)
+
+    def paint(self, p, *args):
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        p.setPen(self.item.opts["pen"])
+        p.drawLine(QtCore.QPointF(2, 11), QtCore.QPointF(self.WIDTH - 2, 11))
+
+
+def swatch_icon(colour: str, dashed: bool) -> QtGui.QIcon:
+    """A small line sample in ``colour`` for a checkbox."""
+    pix = QtGui.QPixmap(36, 14)
+    pix.fill(QtCore.Qt.GlobalColor.transparent)
+    painter = QtGui.QPainter(pix)
+    painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+    painter.setPen(method_pen(colour, dashed, width=3))
+    painter.drawLine(QtCore.QPointF(1, 7), QtCore.QPointF(35, 7))
+    painter.end()
+    return QtGui.QIcon(pix)
