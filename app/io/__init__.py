@@ -1,0 +1,1 @@
+"""Qt-free readers of file formats (glTF scene graphs, ...)."""

@@ -1,0 +1,1 @@
+"""Qt-free models built from loaded files (rigs, poses, ...)."""
