@@ -178,7 +178,7 @@ class _Reader:
         self.file = keyframes
         self.gltf = keyframes._gltf
         self.notes: list[str] = []
-        self._floats: dict[int, np.ndarray] = {}
+        self._floats: dict = {}  # accessor index, or (kind, index) for derived arrays
         self._ints: dict[int, np.ndarray] = {}
 
     # ------------------------------------------------------------- accessors
@@ -200,8 +200,18 @@ class _Reader:
             self._ints[layout.index] = _frozen(raw.astype(np.int64))
         return self._ints[layout.index]
 
+    def times(self, index, what: str) -> np.ndarray:
+        """Key times ``(K,)``; the same array object for every sampler that shares the input."""
+        key = ("times", _int(index, what))
+        if key not in self._floats:
+            times = self.floats(index, what, ("SCALAR",))[:, 0]
+            if not np.isfinite(times).all() or np.any(np.diff(times) <= 0):
+                raise _Invalid(f"{what}: key times are not finite and strictly increasing")
+            self._floats[key] = times
+        return self._floats[key]
+
     def quaternions(self, index, what: str) -> np.ndarray:
-        key = -1 - _int(index, what)  # negative keys: the (w, x, y, z) copy of an accessor
+        key = ("wxyz", _int(index, what))
         if key not in self._floats:
             xyzw = self.floats(index, what, ("VEC4",), _NORMALIZED)
             self._floats[key] = _frozen(Q.from_xyzw(xyzw))
@@ -406,9 +416,7 @@ class _Reader:
         mode = sampler.interpolation if sampler.interpolation is not None else "LINEAR"
         if mode not in ("LINEAR", "STEP", "CUBICSPLINE"):
             raise _Invalid(f"{where}.interpolation {mode!r} is not LINEAR, STEP or CUBICSPLINE")
-        times = self.floats(sampler.input, f"{where}.input", ("SCALAR",))[:, 0]
-        if not np.isfinite(times).all() or np.any(np.diff(times) <= 0):
-            raise _Invalid(f"{where}.input: key times are not finite and strictly increasing")
+        times = self.times(sampler.input, f"{where}.input")
         if path == "rotation":
             out = self.quaternions(sampler.output, f"{where}.output")
         else:
