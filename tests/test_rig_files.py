@@ -134,6 +134,21 @@ def test_times_must_increase(tmp_path):
     assert "strictly increasing" in one_line_error(write(tmp_path, doc))
 
 
+def test_zero_rotation_keys_are_refused(tmp_path):
+    doc = base_doc()
+    keys = np.array([[0, 0, 0, 1], [0, 0, 0, 0]], dtype="<f4")  # (x, y, z, w)
+    extra, views = _buffer(keys)
+    doc["buffers"].append(extra[0])
+    views[0]["buffer"] = 1
+    doc["bufferViews"] += views
+    doc["accessors"].append({"bufferView": len(doc["bufferViews"]) - 1, "componentType": 5126,
+                             "count": 2, "type": "VEC4"})
+    doc["animations"][0]["samplers"].append({"input": 2, "output": 4})
+    doc["animations"][0]["channels"].append({"sampler": 1, "target": {"node": 1,
+                                                                      "path": "rotation"}})
+    assert "rotation key 1 has zero length" in one_line_error(write(tmp_path, doc))
+
+
 def test_joints_beyond_the_skin_are_refused(tmp_path):
     doc = base_doc()
     joints = np.array([[0, 0, 0, 0], [1, 0, 0, 0], [2, 0, 0, 0]], dtype="<u1")

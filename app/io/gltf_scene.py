@@ -430,6 +430,12 @@ class _Reader:
             raise _Invalid(f"{where}: CUBICSPLINE needs at least 2 keyframes")
         if not np.isfinite(out).all():
             raise _Invalid(f"{where}.output has NaN or infinite values")
+        if path == "rotation":
+            keys = out[1::3] if mode == "CUBICSPLINE" else out
+            zero = np.flatnonzero(np.einsum("ij,ij->i", keys, keys) < 1e-24)
+            if zero.size:
+                # No player can turn toward a zero quaternion; `quatlab check` explains it.
+                raise _Invalid(f"{where}.output: rotation key {int(zero[0])} has zero length")
         ins = outs = None
         if mode == "CUBICSPLINE":
             # Stored per key as (in-tangent, value, out-tangent).
