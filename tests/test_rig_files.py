@@ -236,6 +236,16 @@ def test_pose_report_errors(args, words):
     assert words in one_line_error(DATA / "Fox.glb", R.pose_report, *args)
 
 
+def test_evaluate_arguments():
+    rig = R.load_rig(DATA / "Fox.glb")
+    assert R.evaluate(rig, np.int64(2), 0.1).animation == 2
+    assert R.evaluate(rig, "1", 0.1).animation == 1  # a command line's index
+    with pytest.raises(ValueError, match="player must be one of"):
+        R.evaluate(rig, 0, 0.0, player="fast")
+    with pytest.raises(KeyframeFileError, match="no animation True"):
+        R.evaluate(rig, True, 0.0)
+
+
 def test_pose_report_of_an_unreadable_file(tmp_path):
     assert "cannot read" in one_line_error(tmp_path / "gone.glb", R.pose_report)
 

@@ -51,6 +51,7 @@ array([ 0.7071, -0.7071,  0.    ])
 from __future__ import annotations
 
 import dataclasses
+import numbers
 import os
 from pathlib import Path
 
@@ -219,9 +220,10 @@ class Rig:
             found = next((a for a in self.animations if a.name == which), None)
             if found is None and which.isdigit():
                 which = int(which)
-        if found is None and isinstance(which, int) and not isinstance(which, bool):
+        # numpy integers count as indices too (they come from arrays of indices).
+        if found is None and isinstance(which, numbers.Integral) and not isinstance(which, bool):
             if 0 <= which < len(self.animations):
-                found = self.animations[which]
+                found = self.animations[int(which)]
         if found is None:
             names = ", ".join(repr(a.name) if a.name else f"#{a.index}" for a in self.animations)
             problem = (f"no animation {which!r} (the file has "
