@@ -9,21 +9,22 @@ products instead of a Python loop over nodes.
 :func:`evaluate` samples every channel of an animation at one time, the way
 glTF 2.0 (Appendix C) says, or the way a *naive runtime* does:
 
-========== ================================== ======================================
-mode       ``player="spec"``                   ``player="naive"``
-========== ================================== ======================================
-STEP       hold key k until key k + 1          same as spec
-LINEAR     lerp; rotation: shortest-arc SLERP  lerp; rotation: NLERP of the stored
-                                               components, no hemisphere check
-CUBICSPLINE Hermite, tangents times the key    same as spec
-           interval; rotation normalized
-========== ================================== ======================================
+=========== =================================== ====================================
+mode        ``player="spec"``                   ``player="naive"``
+=========== =================================== ====================================
+STEP        hold key k until key k + 1          same as spec
+LINEAR      lerp; rotation: shortest-arc SLERP  lerp; rotation: NLERP of the stored
+                                                components, no hemisphere check
+CUBICSPLINE Hermite, tangents times the key     same as spec
+            interval; rotation normalized
+=========== =================================== ====================================
 
-So the players differ only inside LINEAR rotation segments whose keys are
+So the players part ways inside LINEAR rotation segments whose keys are
 stored in opposite hemispheres (``dot < 0``, what ``quatlab check`` reports
-as ``sign_flip``) -- there the naive runtime turns the long way -- and, by
-much less, wherever NLERP's uneven speed differs from SLERP (never at a
-segment's midpoint). Times before the first key or after the last clamp.
+as ``sign_flip``): there the naive runtime turns the long way. Elsewhere they
+differ only by NLERP's uneven speed, a small amount that vanishes at keys
+and at each segment's midpoint. Times before the first key or after the
+last clamp.
 
 Quaternions are (w, x, y, z), Hamilton product, active rotation; matrices
 ``(..., 4, 4)`` act on column vectors, ``world = parent_world @ local`` and
