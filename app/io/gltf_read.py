@@ -181,8 +181,9 @@ class GltfFile(GltfWriter, KeyframeFile):
 
     # ----------------------------------------------------------------- accessors
 
-    def _layout(self, index, what: str, *, types: tuple[str, ...], components: tuple[int, ...],
-                normalized: bool) -> Layout:
+    def accessor_layout(self, index, what: str, *, types: tuple[str, ...],
+                        components: tuple[int, ...], normalized: bool) -> Layout:
+        """The validated layout of ``accessors[index]`` (checked against ``types``, ...)."""
         accessors = as_list(self._gltf.accessors, "accessors", pygltflib.Accessor)
         i, acc = item(accessors, index, what, "accessors")
         if i in self._layouts:
@@ -285,9 +286,19 @@ class GltfFile(GltfWriter, KeyframeFile):
             )
         return b, start + offset
 
-    def _read(self, layout: Layout) -> np.ndarray:
+    @property
+    def document(self) -> pygltflib.GLTF2:
+        """The parsed glTF JSON (pygltflib objects), for readers of the rest of the scene."""
+        return self._gltf
+
+    def read_raw(self, layout: Layout) -> np.ndarray:
+        """An accessor's stored values, not normalized (indices, joint numbers)."""
+        return layout.read([b.data for b in self._buffers])
+
+    def read_accessor(self, layout: Layout) -> np.ndarray:
+        """An accessor's values as float64, normalized integers mapped to [-1, 1]; cached."""
         if layout.index not in self._decoded:
-            raw = layout.read([b.data for b in self._buffers])
+            raw = self.read_raw(layout)
             self._decoded[layout.index] = decode(raw, layout.component)
         return self._decoded[layout.index]
 
@@ -320,9 +331,9 @@ class GltfFile(GltfWriter, KeyframeFile):
         mode = sampler.interpolation if sampler.interpolation is not None else "LINEAR"
         if mode not in ("LINEAR", "STEP", "CUBICSPLINE"):
             raise Invalid(f"{where}.interpolation {mode!r} is not LINEAR, STEP or CUBICSPLINE")
-        times_layout = self._layout(sampler.input, f"{where}.input", types=("SCALAR",),
+        times_layout = self.accessor_layout(sampler.input, f"{where}.input", types=("SCALAR",),
                                     components=(5126,), normalized=False)
-        out_layout = self._layout(sampler.output, f"{where}.output", types=("VEC4",),
+        out_layout = self.accessor_layout(sampler.output, f"{where}.output", types=("VEC4",),
                                   components=ROTATION_TYPES, normalized=True)
         n = times_layout.count
         per_key = 3 if mode == "CUBICSPLINE" else 1
@@ -333,8 +344,8 @@ class GltfFile(GltfWriter, KeyframeFile):
             )
         if mode == "CUBICSPLINE" and n < 2:
             raise Invalid(f"{where}: CUBICSPLINE needs at least 2 keyframes")
-        times = self._read(times_layout)[:, 0]
-        elements = Q.from_xyzw(self._read(out_layout))
+        times = self.read_accessor(times_layout)[:, 0]
+        elements = Q.from_xyzw(self.read_accessor(out_layout))
         kwargs = {}
         if mode == "CUBICSPLINE":
             kwargs = {"in_tangents": elements[0::3], "out_tangents": elements[2::3]}
