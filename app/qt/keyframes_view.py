@@ -23,263 +23,21 @@ from html import escape
 from pathlib import Path
 
 import numpy as np
-import pyqtgraph as pg
-from PyQt6 import QtCore, QtGui, QtWidgets
+from PyQt6 import QtCore, QtWidgets
 
-from quatlab.app.model.keyframes_model import KeyframesModel, Segments, describe_kinds, severity
-from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS
+from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, severity
+from quatlab.app.qt.keyframe_tables import CellTable, format_dot, format_number, table_view
+from quatlab.app.qt.timeline import HIGHLIGHT, KEY_TICK, OK_BAR, ROW_TINT, Timeline
 
-__all__ = ["VIEW_NAME", "TITLE", "KeyframesView", "Timeline", "HIGHLIGHT", "create"]
+__all__ = ["VIEW_NAME", "TITLE", "KeyframesView", "create"]
 
 VIEW_NAME = "keyframes"
 TITLE = "Keyframes"
 
-#: Bar colour per segment severity (see :func:`quatlab.app.model.keyframes_model.severity`).
-#: A sign flip takes naive NLERP's vermillion: it is the segment where the
-#: naive methods go the long way. Other trouble is Okabe-Ito orange.
-HIGHLIGHT = {"sign_flip": METHOD_COLORS["naive_nlerp"], "warning": "#E69F00"}
-#: Table row tints for the same severities: light enough to read black text on.
-ROW_TINT = {"sign_flip": "#FBE1D3", "warning": "#FCEFD2"}
-#: Unflagged segments: a quiet grey-blue that no highlight can be mistaken for.
-OK_BAR = "#C5D1DE"
-KEY_TICK = "#404040"
-SELECTED_OUTLINE = "#000000"
 ORDER_CHOICES = (("as declared", None), ("wxyz", "wxyz"), ("xyzw", "xyzw"))
 #: Findings explained in full below the table; a long track's thousand sign
 #: flips would bury the first ones (the table and timeline still show all).
 DETAILS_LIMIT = 30
-
-
-def _num(value: float, spec: str) -> str:
-    return format(value, spec) if np.isfinite(value) else "—"
-
-
-def _dot(value: float) -> str:
-    """A dot product; tiny ones in scientific notation, since their sign is the story.
-
-    >>> _dot(-4.49e-11), _dot(0.70710678), _dot(0.0)
-    ('-4.49e-11', '+0.7071', '+0.0000')
-    """
-    if np.isfinite(value) and 0 < abs(value) < 5e-5:
-        return f"{value:+.3g}"
-    return _num(value, "+.4f")
-
-
-class _Table(QtCore.QAbstractTableModel):
-    """A read-only table whose cells come from functions of the row.
-
-    Lazy on purpose: a track of thousands of keys fills only the rows on
-    screen, where a QTableWidget would build every cell up front.
-    """
-
-    def __init__(self, headers: list[tuple[str, str]], numeric: set[int], parent=None) -> None:
-        super().__init__(parent)
-        self._headers = headers
-        self._numeric = numeric
-        self._rows = 0
-        self._cell: Callable[[int, int], str] = lambda r, c: ""
-        self._tint: Callable[[int], str | None] = lambda r: None
-        self._tip: Callable[[int], str] = lambda r: ""
-
-    def reset(self, rows: int, cell, tint=None, tip=None) -> None:
-        self.beginResetModel()
-        self._rows = rows
-        self._cell = cell
-        self._tint = tint or (lambda r: None)
-        self._tip = tip or (lambda r: "")
-        self.endResetModel()
-
-    def rowCount(self, parent=QtCore.QModelIndex()) -> int:  # noqa: B008 - Qt's signature
-        return 0 if parent.isValid() else self._rows
-
-    def columnCount(self, parent=QtCore.QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._headers)
-
-    def data(self, index, role=QtCore.Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
-            return None
-        r, c = index.row(), index.column()
-        R = QtCore.Qt.ItemDataRole
-        if role == R.DisplayRole:
-            return self._cell(r, c)
-        if role == R.BackgroundRole:
-            tint = self._tint(r)
-            return QtGui.QBrush(QtGui.QColor(tint)) if tint else None
-        if role == R.ToolTipRole:
-            return self._tip(r) or None
-        if role == R.TextAlignmentRole and c in self._numeric:
-            return QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
-        return None
-
-    def headerData(self, section, orientation, role=QtCore.Qt.ItemDataRole.DisplayRole):
-        if orientation != QtCore.Qt.Orientation.Horizontal:
-            return None
-        if role == QtCore.Qt.ItemDataRole.DisplayRole:
-            return self._headers[section][0]
-        if role == QtCore.Qt.ItemDataRole.ToolTipRole:
-            return self._headers[section][1]
-        return None
-
-
-def _table_view(model: _Table, name: str) -> QtWidgets.QTableView:
-    view = QtWidgets.QTableView()
-    view.setObjectName(name)
-    view.setModel(model)
-    view.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.verticalHeader().setVisible(False)
-    view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
-    view.horizontalHeader().setStretchLastSection(True)
-    view.setWordWrap(False)
-    # Fitting columns to a sample of rows: all 20000 of a long track take half a second.
-    view.horizontalHeader().setResizeContentsPrecision(200)
-    return view
-
-
-class Timeline(pg.PlotWidget):
-    """One track along time: keys as ticks, segments as bars, flagged bars highlighted.
-
-    Emits :attr:`segmentClicked` with the segment index under a left click.
-    """
-
-    segmentClicked = QtCore.pyqtSignal(int)
-
-    #: Bars are drawn in [0, 1] on a hidden y axis; flagged ones are taller.
-    _OK_BAR = (0.35, 0.3)
-    _FLAG_BAR = (0.2, 0.6)
-    #: A click this close (in pixels) to a very short segment still selects it.
-    _CLICK_SLOP_PX = 4
-    #: Key ticks are drawn only while the visible keys are at least this many
-    #: pixels apart: denser ticks merge into a black band that hides the highlights.
-    _TICK_SPACING_PX = 4
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent, background=BACKGROUND)
-        self.setObjectName("timeline")
-        item = self.getPlotItem()
-        item.hideAxis("left")
-        item.setLabel("bottom", "time (s)", color=FOREGROUND)
-        item.hideButtons()
-        item.setMenuEnabled(False)
-        item.setMouseEnabled(x=True, y=False)  # zoom along time only
-        item.setYRange(0.0, 1.0, padding=0.05)
-        # Unflagged segments are one band under everything, and each severity
-        # is one bar item with one brush: per-segment bars and brushes cost
-        # about a second on a 20000-key track.
-        y0, h = self._OK_BAR
-        self._band = pg.BarGraphItem(x0=[0], x1=[1], y0=[y0], height=[h],
-                                     brush=OK_BAR, pen=pg.mkPen(None))
-        # Flagged bars get a one-pixel (cosmetic) outline in their own colour,
-        # so a short segment on a long track still shows as a line.
-        self._flagged = {
-            level: pg.BarGraphItem(x0=[0], x1=[1], y0=[self._FLAG_BAR[0]],
-                                   height=[self._FLAG_BAR[1]], brush=colour,
-                                   pen=pg.mkPen(colour, width=1))
-            for level, colour in HIGHLIGHT.items()}
-        self._ticks = pg.PlotDataItem(connect="pairs", pen=pg.mkPen(KEY_TICK, width=1))
-        self._bad_ticks = pg.PlotDataItem(
-            connect="pairs", pen=pg.mkPen(HIGHLIGHT["warning"], width=3))
-        self._outline = pg.PlotDataItem(pen=pg.mkPen(SELECTED_OUTLINE, width=2))
-        for it in (self._band, *self._flagged.values(), self._ticks, self._bad_ticks,
-                   self._outline):
-            item.addItem(it)
-        self._lo = self._hi = np.zeros(0)
-        self._index = np.zeros(0, dtype=int)
-        self._times = np.zeros(0)
-        self.scene().sigMouseClicked.connect(self._clicked)
-        item.vb.sigXRangeChanged.connect(self._update_ticks)
-        item.vb.sigResized.connect(self._update_ticks)
-        self.setFixedHeight(96)
-
-    @staticmethod
-    def _set_bars(bars: pg.BarGraphItem, lo: np.ndarray, hi: np.ndarray) -> None:
-        # Hidden rather than emptied: pyqtgraph 0.14's BarGraphItem fails on
-        # empty arrays.
-        if len(lo):
-            n = len(lo)
-            y0, h = bars.opts["y0"][0], bars.opts["height"][0]
-            bars.setOpts(x0=lo, x1=hi, y0=np.full(n, y0), height=np.full(n, h))
-        bars.setVisible(bool(len(lo)))
-
-    def set_track(self, times: np.ndarray | None, segments: Segments | None) -> None:
-        """Draw a track (None: nothing)."""
-        item = self.getPlotItem()
-        if times is None or segments is None:
-            times, segments = np.zeros(0), None
-        finite_t = times[np.isfinite(times)]
-        self._times = finite_t
-        if segments is not None and len(segments):
-            ok = np.isfinite(segments.t0) & np.isfinite(segments.t1)
-            # Segments whose times are not finite have no place on the axis;
-            # the table still lists them.
-            self._index = np.flatnonzero(ok)
-            self._lo = np.minimum(segments.t0, segments.t1)[ok]
-            self._hi = np.maximum(segments.t0, segments.t1)[ok]
-            levels = segments.levels[ok]
-            bad = np.flatnonzero(segments.key_flagged & np.isfinite(times))
-            self._bad_ticks.setData(np.repeat(times[bad], 2), np.tile([0.05, 0.95], len(bad)))
-        else:
-            self._index = np.zeros(0, dtype=int)
-            self._lo = self._hi = levels = np.zeros(0)
-            self._bad_ticks.setData([], [])
-        for level, bars in self._flagged.items():
-            self._set_bars(bars, self._lo[levels == level], self._hi[levels == level])
-        span = (finite_t.min(), finite_t.max()) if len(finite_t) > 1 else ()
-        self._set_bars(self._band, np.array(span[:1]), np.array(span[1:]))
-        self._outline.setData([], [])
-        if len(finite_t):
-            lo, hi = float(finite_t.min()), float(finite_t.max())
-            pad = 0.02 * (hi - lo) if hi > lo else 0.5
-            item.setXRange(lo - pad, hi + pad, padding=0)
-        item.setYRange(0.0, 1.0, padding=0.05)
-        self._update_ticks()
-
-    def _update_ticks(self, *_args) -> None:
-        """Ticks for the keys in view, or none while they would be too dense to tell apart."""
-        vb = self.getPlotItem().vb
-        lo, hi = vb.viewRange()[0]
-        t = self._times[(self._times >= lo) & (self._times <= hi)]
-        if len(t) * self._TICK_SPACING_PX > max(vb.width(), 1):
-            t = t[:0]
-        self._ticks.setData(np.repeat(t, 2), np.tile([0.1, 0.9], len(t)))
-
-    def set_selected(self, segment: int | None) -> None:
-        """Outline segment ``segment`` (None: no outline)."""
-        hits = np.flatnonzero(self._index == segment) if segment is not None else []
-        if len(hits) == 0:
-            self._outline.setData([], [])
-            return
-        lo, hi = self._lo[hits[0]], self._hi[hits[0]]
-        self._outline.setData([lo, hi, hi, lo, lo], [0.02, 0.02, 0.98, 0.98, 0.02])
-
-    def segment_at(self, x: float) -> int | None:
-        """The segment drawn at time ``x`` (or within a few pixels of it), if any."""
-        if not len(self._index):
-            return None
-        # Distance from x to each bar, 0 inside it.
-        dist = np.maximum(np.maximum(self._lo - x, x - self._hi), 0.0)
-        best = int(np.argmin(dist))
-        slop = self._CLICK_SLOP_PX * self.getPlotItem().vb.viewPixelSize()[0]
-        return int(self._index[best]) if dist[best] <= slop else None
-
-    def bar_rect(self, segment: int) -> QtCore.QRect:
-        """Where segment ``segment``'s bar is drawn, in this widget's pixels (for tests)."""
-        hit = np.flatnonzero(self._index == segment)[0]
-        vb = self.getPlotItem().vb
-        a = self.mapFromScene(vb.mapViewToScene(QtCore.QPointF(self._lo[hit], 1.0)))
-        b = self.mapFromScene(vb.mapViewToScene(QtCore.QPointF(self._hi[hit], 0.0)))
-        return QtCore.QRect(a, b).normalized()
-
-    def _clicked(self, ev) -> None:
-        if ev.button() != QtCore.Qt.MouseButton.LeftButton:
-            return
-        vb = self.getPlotItem().vb
-        if not vb.sceneBoundingRect().contains(ev.scenePos()):
-            return
-        seg = self.segment_at(vb.mapSceneToView(ev.scenePos()).x())
-        if seg is not None:
-            self.segmentClicked.emit(seg)
 
 
 class KeyframesView(QtWidgets.QWidget):
@@ -348,8 +106,8 @@ class KeyframesView(QtWidgets.QWidget):
         top.addWidget(self.file_label, 1)
         layout.addLayout(top)
 
-        self.track_model = _Table(self.TRACK_HEADERS, {3}, self)
-        self.track_table = _table_view(self.track_model, "kf_tracks")
+        self.track_model = CellTable(self.TRACK_HEADERS, {3}, self)
+        self.track_table = table_view(self.track_model, "kf_tracks")
         self.track_table.selectionModel().currentRowChanged.connect(self._track_chosen)
 
         # Only the swatches are coloured: the pale "ok" colour is unreadable as text.
@@ -364,8 +122,8 @@ class KeyframesView(QtWidgets.QWidget):
         self.timeline = Timeline(self)
         self.timeline.segmentClicked.connect(lambda i: self._segment_chosen(i, jump=True))
 
-        self.segment_model = _Table(self.SEGMENT_HEADERS, {1, 2, 3, 4, 5}, self)
-        self.segment_table = _table_view(self.segment_model, "kf_segments")
+        self.segment_model = CellTable(self.SEGMENT_HEADERS, {1, 2, 3, 4, 5}, self)
+        self.segment_table = table_view(self.segment_model, "kf_segments")
         # Arrow keys browse (each row goes into the lesson, the tab stays); a
         # click or Enter also jumps to the lesson when the box is ticked.
         self.segment_table.selectionModel().currentRowChanged.connect(
@@ -570,11 +328,11 @@ class KeyframesView(QtWidgets.QWidget):
         def cell(r: int, c: int) -> str:
             return (
                 f"{r} → {r + 1}",
-                _num(seg.t0[r], ".4g"),
-                _num(seg.t1[r], ".4g"),
-                _dot(seg.dot[r]),
-                _num(seg.naive_deg[r], ".1f"),
-                _num(seg.shortest_deg[r], ".1f"),
+                format_number(seg.t0[r], ".4g"),
+                format_number(seg.t1[r], ".4g"),
+                format_dot(seg.dot[r]),
+                format_number(seg.naive_deg[r], ".1f"),
+                format_number(seg.shortest_deg[r], ".1f"),
                 seg.flag_text(r),
             )[c]
 
@@ -642,8 +400,8 @@ class KeyframesView(QtWidgets.QWidget):
         s = m.selected_segment
         seg = m.segments(m.selected_track)
         head = (f"<p><b>Segment {s} → {s + 1}</b> of {escape(track.label)}: dot "
-                f"{_dot(seg.dot[s])}, naive {_num(seg.naive_deg[s], '.1f')}°, "
-                f"shortest {_num(seg.shortest_deg[s], '.1f')}°.</p>")
+                f"{format_dot(seg.dot[s])}, naive {format_number(seg.naive_deg[s], '.1f')}°, "
+                f"shortest {format_number(seg.shortest_deg[s], '.1f')}°.</p>")
         body = "".join(f"<p><b>{f.kind.replace('_', ' ')}</b>: {escape(f.message)}</p>"
                        for f in seg.findings[s]) or "<p>No findings on this segment.</p>"
         self.details.setHtml(head + body)
