@@ -39,7 +39,7 @@ The view is a native :class:`GLWindowView`, not a QOpenGLWidget, because one
 QOpenGLWidget in a window makes Qt compose the whole window through OpenGL
 on every repaint (see the class). Rendering needs a real OpenGL context:
 under ``QT_QPA_PLATFORM=offscreen`` pyqtgraph's GL views draw nothing
-(design.md s6); tests run on Xvfb/xcb.
+(docs/environment.md); tests run on Xvfb/xcb.
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ class ChainScene(GLWindowView):
     parent all include the labels. More than one scene (or any other GL
     view) per process needs ``AA_ShareOpenGLContexts`` set before the
     QApplication exists, because shader programs are compiled once per
-    process (design.md s6).
+    process (docs/environment.md).
     """
 
     def __init__(self, parent=None, *, n_bones: int = DEFAULT_BONES, bone_length=1.0):

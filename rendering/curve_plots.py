@@ -1,4 +1,4 @@
-"""Path angle and angular speed plots, side by side (design.md s3).
+"""Path angle and angular speed plots, side by side (docs/curves.md).
 
 :class:`CurvePlots` draws what :func:`quatlab.math.curves.compute_curves`
 returns: the path angle (deg, [0, 360]) and the angular speed (deg per unit t)

@@ -18,7 +18,7 @@ __all__ = ["Series", "curve_series", "check_plot", "PLOTS", "GAP_LABELS"]
 #: The two plots, left to right.
 PLOTS = ("angle", "speed")
 
-#: Gap label per interpolation family (design.md s3): NLERP gaps are the
+#: Gap label per interpolation family (docs/curves.md): NLERP gaps are the
 #: zero-length collapse, SLERP gaps the antipodal ambiguity.
 GAP_LABELS = {"nlerp": "collapse: |q(t)| = 0", "slerp": "undefined (antipodes)"}
 

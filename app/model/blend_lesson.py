@@ -22,7 +22,7 @@ class BlendModel(LessonModel):
     ``negated`` (N,), which poses are stored as ``-q`` instead of the
     preset's sign (the same rotation in the other hemisphere). ``reference``
     is the input index the kept-reference blend aligns to. Like the
-    animation-graph node of seed 000 the model keeps it from one edit to the
+    animation-graph blend node (docs/sources.md) the model keeps it from one edit to the
     next and passes it to :func:`~quatlab.math.blend.choose_reference` as
     ``previous``: it changes only when its own weight reaches zero, and then
     to the next pose by stable index. ``switch`` describes the last such

@@ -1,4 +1,4 @@
-"""The classic two-key cases (design.md s5), loaded from ``quatlab.assets``. No Qt.
+"""The classic two-key cases (docs/presets.md), loaded from ``quatlab.assets``. No Qt.
 
 Examples
 --------

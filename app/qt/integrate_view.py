@@ -34,7 +34,7 @@ MAX_REPAIR_MARKS = 40
 _FRAMES = {"world": ("ω in world frame", "The increment multiplies from the left: q ← Δq ⊗ q"),
            "local": ("ω in body frame", "The increment multiplies from the right: q ← q ⊗ Δq")}
 _STEPS = {"exact": ("exact step", "q ← exp(ω dt / 2) ⊗ q: |q| stays 1 to rounding"),
-          "first_order": ("first-order step", "q ← q + dt/2 (0, ω) ⊗ q (seed 002): cheap, "
+          "first_order": ("first-order step", "q ← q + dt/2 (0, ω) ⊗ q: cheap, "
                           "but |q| grows and the angle lags")}
 
 

@@ -1,4 +1,4 @@
-"""The layout every issue-5 lesson view shares: controls, 3D chains, a parameter scrubber, plots.
+"""The layout every further lesson view shares: controls, 3D chains, a parameter scrubber, plots.
 
 The lesson views (track, Euler, blend, integration) each have a small Qt-free
 model; this module is only the widgets they have in common, so the views

@@ -1,4 +1,4 @@
-"""The S3 view (issue 6): why ``-q`` is "the long way", drawn on the 3-sphere.
+"""The S3 view: why ``-q`` is "the long way", drawn on the 3-sphere (docs/curves.md).
 
 Two panels that follow the lesson's :class:`~quatlab.app.model.state.LessonState`
 (the same endpoints and t as the two-key lesson):

@@ -61,7 +61,7 @@ def make_app(argv: list[str] | None = None) -> QtWidgets.QApplication:
     """The QApplication, created once with the attributes QuatLab needs."""
     app = QtWidgets.QApplication.instance()
     if app is None:
-        # Two GL views in one process need shared contexts (design.md s6);
+        # Two GL views in one process need shared contexts (docs/environment.md);
         # the attribute only counts before the application exists.
         QtCore.QCoreApplication.setAttribute(
             QtCore.Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
