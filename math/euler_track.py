@@ -167,8 +167,9 @@ def audit_euler(
       per-channel lerp turns the long way (360 minus the short change).
     * ``flip``: the triple jumps (some channel by more than ``flip_min_deg``
       after taking wraps into account) while the rotation itself turns less
-      than ``flip_max_turn_deg`` and the other triple of the frame is closer:
-      the exporter switched triples; a per-channel lerp swings through poses
+      than ``flip_max_turn_deg`` and the other triple of the frame is closer
+      to the previous frame: the exporter switched triples (or, near gimbal
+      lock, slid along the lock); a per-channel lerp swings through poses
       that are in neither key.
     * ``gimbal``: the middle angle is within ``gimbal_tol_deg`` of +-90
       (Tait-Bryan) or of 0/180 (proper Euler): first and third axes nearly
@@ -241,10 +242,11 @@ def audit_euler(
         t1 = tuple(float(x) for x in a[i + 1])
         events.append((i + 1, 1, EulerFinding(
             "flip", i + 1, None, t0 + t1,
-            f"frames {i} and {i + 1} switch to the other Euler triple "
-            f"({_fmt(t0)} -> {_fmt(t1)} deg) while the rotation turns only "
-            f"{float(turn[i]):.3g} deg: a per-channel lerp runtime swings through poses "
-            f"that are in neither key (channels move up to {float(jump[i]):.4g} deg)",
+            f"the Euler triple jumps between frames {i} and {i + 1} "
+            f"({_fmt(t0)} -> {_fmt(t1)} deg, a channel moves {float(jump[i]):.4g} deg) while "
+            f"the rotation turns only {float(turn[i]):.3g} deg; the frame's other triple is "
+            f"within {float(np.max(np.abs(alt_short[i]))):.4g} deg of the previous one: "
+            f"a per-channel lerp runtime swings through poses that are in neither key",
         )))
     for i in np.flatnonzero(near):
         i = int(i)
