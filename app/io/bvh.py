@@ -102,6 +102,9 @@ _CANONICAL = {n.lower(): n for n in CHANNEL_NAMES}
 # is found by one regex scan instead of a check per value.
 _NOT_NUMERIC = re.compile(r"[^0-9eE+\-.\s]")
 _SEPARATORS = re.compile(r"(\s+)")
+# What the fast path (np.loadtxt) reads exactly as the careful path does.
+_NOT_PLAIN = re.compile(r"[^0-9eE+\-. \t\n]")
+_BLANK_ROW = re.compile(r"(?:^|\n)[ \t]*(?:\n|$)")
 
 
 class BvhError(ValueError):
@@ -482,15 +485,18 @@ def parse_bvh(data: bytes, path: str = "<bvh>") -> BvhFile:
             f"more frame lines ({len(raw_rows)}) than 'Frames: {n_frames}' declares",
         )
     rows = [r[:-1] if r.endswith("\r") else r for r in raw_rows]
-    split = [r.split() for r in rows]
-    for i, toks in enumerate(split):
-        if len(toks) != n_cols:
-            problem = "blank frame line" if not toks else f"{len(toks)} values"
-            raise _error(
-                path, first + i + 1,
-                f"{problem} but the hierarchy declares {n_cols} channels",
-            )
-    motion = _numbers(rows, split, n_cols, first, path)
+    motion = _fast_numbers(rows, n_cols)
+    if motion is None:
+        # Something is wrong (or unusual): find the first bad line, value by value.
+        split = [r.split() for r in rows]
+        for i, toks in enumerate(split):
+            if len(toks) != n_cols:
+                problem = "blank frame line" if not toks else f"{len(toks)} values"
+                raise _error(
+                    path, first + i + 1,
+                    f"{problem} but the hierarchy declares {n_cols} channels",
+                )
+        motion = _numbers(rows, split, n_cols, first, path)
 
     newline = "\r\n" if lines[0].endswith("\r") else "\n"
     row_ends = tuple(
@@ -513,6 +519,31 @@ def parse_bvh(data: bytes, path: str = "<bvh>") -> BvhFile:
         frame_time=frame_time,
         layout=layout,
     )
+
+
+def _fast_numbers(rows: list[str], n_cols: int) -> np.ndarray | None:
+    """The motion values when every line is ``n_cols`` finite numbers, else None.
+
+    ``np.loadtxt`` parses in C and checks the column count of every line;
+    the character scan first keeps out what it would read differently
+    (``#`` comments, quotes) or that is not a plain number.
+    """
+    if not rows or n_cols == 0:
+        return None
+    joined = "\n".join(rows)
+    # Only spaces and tabs as separators and no blank line: then loadtxt's
+    # lines are exactly our rows (it skips blank lines and may split on other
+    # line breaks, which would shift values between rows).
+    if _NOT_PLAIN.search(joined) or _BLANK_ROW.search(joined):
+        return None
+    try:
+        motion = np.loadtxt(rows, dtype=np.float64, ndmin=2, comments=None)
+    except ValueError:
+        return None
+    # loadtxt skips blank lines: a row count that differs means one was there.
+    if motion.shape != (len(rows), n_cols) or not np.all(np.isfinite(motion)):
+        return None
+    return motion
 
 
 def _numbers(rows, split, n_cols: int, first: int, path: str) -> np.ndarray:
