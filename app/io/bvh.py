@@ -71,6 +71,7 @@ from pathlib import Path
 import numpy as np
 
 from quatlab.app.io.atomic import write_files
+from quatlab.math import euler_track as E
 from quatlab.math import quaternion as Q
 
 __all__ = [
@@ -89,6 +90,8 @@ __all__ = [
     "local_matrices",
     "world_matrices",
     "world_positions",
+    "audit_rotations",
+    "filtered_motion",
 ]
 
 #: Largest file read (bytes): far above any real capture, small enough to fit in memory.
@@ -468,11 +471,14 @@ def parse_bvh(data: bytes, path: str = "<bvh>") -> BvhFile:
 
     # Frame lines follow the Frame Time line; trailing blank lines are layout.
     first = ft_line                      # 0-based index of the first frame line
+    n_cols = sum(len(c) for c in channels)
     last = len(lines)
-    while last > first and not lines[last - 1].strip():
+    if n_cols == 0:
+        # No channels at all: each frame line is blank, so blank lines count.
+        last = min(last, first + n_frames)
+    while n_cols and last > first and not lines[last - 1].strip():
         last -= 1
     raw_rows = lines[first:last]
-    n_cols = sum(len(c) for c in channels)
     # Compare with the lines present before allocating anything from n_frames.
     if len(raw_rows) < n_frames:
         raise _error(
@@ -508,11 +514,18 @@ def parse_bvh(data: bytes, path: str = "<bvh>") -> BvhFile:
     header = bom + head.encode("utf-8")
     tail = "\n".join(lines[last:]).encode("utf-8")
     layout = BvhLayout(header, tuple(rows), row_ends, tail, newline, first + 1)
+    arrays = [np.array(parents, dtype=np.intp),
+              np.array(offsets, dtype=np.float64).reshape(-1, 3), motion]
+    arrays += [e.offset for e in end_sites]
+    # Read-only: the layout's text must keep matching these numbers, or a
+    # write-back would keep lines whose values were edited in place.
+    for arr in arrays:
+        arr.setflags(write=False)
     return BvhFile(
         path=path,
         names=tuple(names),
-        parents=np.array(parents, dtype=np.intp),
-        offsets=np.array(offsets, dtype=np.float64).reshape(-1, 3),
+        parents=arrays[0],
+        offsets=arrays[1],
         channels=channels,
         end_sites=tuple(end_sites),
         motion=motion,
@@ -601,7 +614,9 @@ def _format_like(token: str, value: float) -> str:
     mantissa, e, _ = token.lower().partition("e")
     decimals = len(mantissa.partition(".")[2])
     if e:
-        return f"{value:.{decimals}e}"
+        # Significant digits are not enough once the magnitude changes
+        # (x + 360): keep every digit instead.
+        return repr(float(value))
     if "." not in token and float(value).is_integer():
         return f"{value:.0f}"
     if "." not in token:
@@ -661,6 +676,13 @@ def local_rotations(bvh: BvhFile) -> np.ndarray:
     Yrotation`` is intrinsic ``"ZXY"``); any other list (one or two
     channels) is the product of its elementary rotations in listed order.
     A joint without rotation channels has the identity.
+
+    Examples
+    --------
+    >>> b = parse_bvh(b"HIERARCHY\\nROOT A\\n{\\n OFFSET 0 0 0\\n CHANNELS 3 Zrotation Xrotation"
+    ...               b" Yrotation\\n}\\nMOTION\\nFrames: 1\\nFrame Time: 1\\n90 0 0\\n")
+    >>> np.round(local_rotations(b), 6)    # 90 deg about Z, (w, x, y, z)
+    array([[[0.707107, 0.      , 0.      , 0.707107]]])
     """
     F, J = bvh.n_frames, bvh.n_joints
     out = np.empty((F, J, 4))
@@ -684,6 +706,13 @@ def local_translations(bvh: BvhFile) -> np.ndarray:
     """Local translation of every joint and frame, ``(F, J, 3)``: OFFSET plus position channels.
 
     Missing position channels count as 0.
+
+    Examples
+    --------
+    >>> b = parse_bvh(b"HIERARCHY\\nROOT A\\n{\\n OFFSET 1 2 3\\n CHANNELS 2 Zrotation Xposition"
+    ...               b"\\n}\\nMOTION\\nFrames: 1\\nFrame Time: 1\\n90 5\\n")
+    >>> local_translations(b)
+    array([[[6., 2., 3.]]])
     """
     F = bvh.n_frames
     out = np.broadcast_to(bvh.offsets, (F,) + bvh.offsets.shape).copy()
@@ -696,10 +725,21 @@ def local_translations(bvh: BvhFile) -> np.ndarray:
 
 
 def local_matrices(bvh: BvhFile) -> np.ndarray:
-    """Local 4x4 transforms ``T R`` of every joint and frame, ``(F, J, 4, 4)``."""
+    """Local 4x4 transforms ``T R`` of every joint and frame, ``(F, J, 4, 4)``.
+
+    Examples
+    --------
+    >>> b = parse_bvh(b"HIERARCHY\\nROOT A\\n{\\n OFFSET 1 2 3\\n CHANNELS 1 Zrotation"
+    ...               b"\\n}\\nMOTION\\nFrames: 1\\nFrame Time: 1\\n90\\n")
+    >>> np.round(local_matrices(b)[0, 0], 9) + 0.0
+    array([[ 0., -1.,  0.,  1.],
+           [ 1.,  0.,  0.,  2.],
+           [ 0.,  0.,  1.,  3.],
+           [ 0.,  0.,  0.,  1.]])
+    """
     F, J = bvh.n_frames, bvh.n_joints
     m = np.zeros((F, J, 4, 4))
-    m[..., :3, :3] = Q.to_matrix(local_rotations(bvh)) if F and J else 0.0
+    m[..., :3, :3] = Q.to_matrix(local_rotations(bvh))
     m[..., :3, 3] = local_translations(bvh)
     m[..., 3, 3] = 1.0
     return m
@@ -720,7 +760,11 @@ def world_matrices(bvh: BvhFile, frame: int) -> np.ndarray:
 
     Examples
     --------
-    >>> # see the module example; world_matrices(b, 1)[1, :3, 3] is the knee at frame 1
+    >>> b = parse_bvh(b"HIERARCHY\\nROOT A\\n{\\n OFFSET 0 0 0\\n CHANNELS 1 Zrotation\\n"
+    ...               b" JOINT B\\n {\\n  OFFSET 1 0 0\\n }\\n}\\nMOTION\\nFrames: 1\\n"
+    ...               b"Frame Time: 1\\n90\\n")
+    >>> np.round(world_matrices(b, 0)[1, :3, 3], 9) + 0.0     # B turned with A
+    array([0., 1., 0.])
     """
     if not -bvh.n_frames <= frame < bvh.n_frames:
         raise IndexError(f"frame {frame} out of range for {bvh.n_frames} frames")
@@ -736,6 +780,15 @@ def world_positions(bvh: BvhFile, *, end_sites: bool = False) -> np.ndarray:
     """World position of every joint at every frame, ``(F, J, 3)``.
 
     With ``end_sites`` the End Sites follow the joints, ``(F, J + E, 3)``.
+
+    Examples
+    --------
+    >>> b = parse_bvh(b"HIERARCHY\\nROOT A\\n{\\n OFFSET 0 0 0\\n CHANNELS 1 Zrotation\\n"
+    ...               b" End Site\\n {\\n  OFFSET 1 0 0\\n }\\n}\\nMOTION\\nFrames: 2\\n"
+    ...               b"Frame Time: 1\\n0\\n90\\n")
+    >>> np.round(world_positions(b, end_sites=True)[:, 1], 9) + 0.0
+    array([[1., 0., 0.],
+           [0., 1., 0.]])
     """
     world = _world(bvh, local_matrices(bvh))
     pos = world[..., :3, 3]
@@ -746,3 +799,62 @@ def world_positions(bvh: BvhFile, *, end_sites: bool = False) -> np.ndarray:
     pw = world[:, parent]                # (F, E, 4, 4)
     ends = np.einsum("fejk,ek->fej", pw[..., :3, :3], off) + pw[..., :3, 3]
     return np.concatenate([pos, ends], axis=1)
+
+
+# --------------------------------------------------------------------------- Euler audit and filter
+
+
+def _euler_joints(bvh: BvhFile):
+    """Joints with three rotation channels forming an Euler order, with their columns."""
+    for j in range(bvh.n_joints):
+        order = bvh.rotation_order(j)
+        if len(order) == 3 and order[0] != order[1] and order[1] != order[2]:
+            yield j, order, bvh.rotation_columns(j)
+
+
+def audit_rotations(bvh: BvhFile, **options) -> list[tuple[int, E.EulerFinding]]:
+    """:func:`quatlab.math.euler_track.audit_euler` of every joint: ``(joint index, finding)``.
+
+    Messages name the file's channels (``Zrotation``...) and the joint;
+    ``options`` go to ``audit_euler``. Joints with fewer than three rotation
+    channels are not audited.
+
+    Examples
+    --------
+    >>> b = parse_bvh(b"HIERARCHY\\nROOT A\\n{\\n OFFSET 0 0 0\\n CHANNELS 3 Zrotation Xrotation"
+    ...               b" Yrotation\\n}\\nMOTION\\nFrames: 2\\nFrame Time: 1\\n"
+    ...               b"179 0 0\\n-179 0 0\\n")
+    >>> [(j, f.kind, f.frame) for j, f in audit_rotations(b)]
+    [(0, 'wrap', 1), (0, 'sign_flip', 1)]
+    """
+    out = []
+    for j, order, cols in _euler_joints(bvh):
+        names = [f"{bvh.names[j]} {bvh.channels[j][c - bvh.channel_start[j]]}" for c in cols]
+        for f in E.audit_euler(bvh.motion[:, cols], order, channel_names=names, **options):
+            out.append((j, f))
+    return out
+
+
+def filtered_motion(bvh: BvhFile) -> np.ndarray:
+    """Motion ``(F, C)`` with every joint's rotation channels through the Euler filter.
+
+    Position channels and joints with fewer than three rotation channels are
+    kept; the rotations are the same (see
+    :func:`quatlab.math.euler_track.euler_filter`). Write it back with
+    :func:`write_bvh`.
+
+    Examples
+    --------
+    >>> b = parse_bvh(b"HIERARCHY\\nROOT A\\n{\\n OFFSET 0 0 0\\n CHANNELS 3 Zrotation Xrotation"
+    ...               b" Yrotation\\n}\\nMOTION\\nFrames: 2\\nFrame Time: 1\\n"
+    ...               b"179 0 0\\n-179 0 0\\n")
+    >>> filtered_motion(b)
+    array([[179.,   0.,   0.],
+           [181.,   0.,   0.]])
+    >>> format_bvh(b, filtered_motion(b)).splitlines()[-1]
+    b'181 0 0'
+    """
+    out = np.array(bvh.motion, dtype=np.float64)
+    for _, order, cols in _euler_joints(bvh):
+        out[:, cols] = E.euler_filter(out[:, cols], order)
+    return out
