@@ -7,9 +7,14 @@ block) and from scipy's Rotation, never from the code under test.
 
 from __future__ import annotations
 
+import doctest
+import importlib
+import io
 import json
 import os
 import re
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -157,6 +162,12 @@ def test_mocapbank_wraps_where_the_scan_says():
     assert len(found[("LeftHip", "Zrotation")]) == int(jumps[:, hip].sum()) == 12
     assert found[("LeftKnee", "Yrotation")] == [336, 338]
 
+    # The file-level audit names joint and channel in plain words.
+    wraps = [(b.names[j], f) for j, f in B.audit_rotations(b) if f.kind == "wrap"]
+    assert wraps[0][0] == "LeftHip" and wraps[0][1].frame == 211
+    assert wraps[0][1].message.startswith("LeftHip Zrotation goes from -180 to 179.87 deg")
+    assert "per-channel lerp" in wraps[0][1].message
+
 
 # --------------------------------------------------------------------------- conversions
 
@@ -207,10 +218,8 @@ def test_end_site_positions():
 
 def test_filtered_mocapbank_round_trip(tmp_path):
     b = B.read_bvh(MOCAPBANK)
-    fixed = b.motion.copy()
-    for j in range(b.n_joints):
-        cols = b.rotation_columns(j)
-        fixed[:, cols] = E.euler_filter(fixed[:, cols], b.rotation_order(j))
+    fixed = B.filtered_motion(b)
+    assert not b.motion.flags.writeable            # the layout must keep matching it
     out = tmp_path / "fixed.bvh"
     B.write_bvh(b, fixed, out)
     data, orig = out.read_bytes(), MOCAPBANK.read_bytes()
@@ -246,7 +255,8 @@ def test_changed_value_keeps_its_precision_and_neighbours(tmp_path):
     m[1, 1] = 12.5
     m[0, 2] = 7
     text = B.format_bvh(b, m).decode()
-    assert text.endswith("181.50\t-2.0 7\n4.25 1e+01 6\n")
+    # 2 decimals stay 2, an integer stays an integer, an exponent token keeps every digit.
+    assert text.endswith("181.50\t-2.0 7\n4.25 12.5 6\n")
 
 
 def test_write_refuses_overwrite_and_leaves_nothing_on_failure(tmp_path):
@@ -434,3 +444,110 @@ def test_npy_export_writes_both_files_or_neither(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["q.json"]
     X.write_npy(tmp_path / "q.npy", ["a", "b"], q, force=True)
     assert json.loads((tmp_path / "q.json").read_text())["joints"] == ["a", "b"]
+
+
+# --------------------------------------------------------------------------- round-trip property
+
+
+AXES = st.sampled_from("XYZ")
+
+
+@st.composite
+def random_bvh(draw):
+    """A random hierarchy (any tree, channels in any order) and motion at random precision."""
+    n_joints = draw(st.integers(1, 5))
+    parents = [-1] + [draw(st.integers(0, j - 1)) for j in range(1, n_joints)]
+    chans = []
+    for _ in range(n_joints):
+        rot = [f"{a}rotation" for a in draw(st.lists(AXES, min_size=0, max_size=3))]
+        pos = [f"{a}position" for a in draw(st.lists(AXES, max_size=3, unique=True))]
+        mixed = draw(st.permutations(rot + pos))
+        chans.append(list(mixed))
+    n_cols = sum(map(len, chans))
+    n_frames = draw(st.integers(0, 6))
+    decimals = draw(st.integers(0, 6))
+    values = draw(st.lists(st.floats(-1000, 1000), min_size=n_cols * n_frames,
+                           max_size=n_cols * n_frames))
+    nl = draw(st.sampled_from(["\n", "\r\n"]))
+    sep = draw(st.sampled_from([" ", "\t", "  "]))
+
+    def block(j, depth):
+        pad = "\t" * depth
+        kind = "ROOT" if parents[j] < 0 else "JOINT"
+        out = [f"{pad}{kind} J{j}", f"{pad}{{", f"{pad}\tOFFSET {j} {-j}.5 0.25",
+               f"{pad}\tCHANNELS {len(chans[j])} {' '.join(chans[j])}".rstrip()]
+        kids = [k for k in range(n_joints) if parents[k] == j]
+        for k in kids:
+            out += block(k, depth + 1)
+        if not kids:
+            out += [f"{pad}\tEnd Site", f"{pad}\t{{", f"{pad}\t\tOFFSET 0 1 0", f"{pad}\t}}"]
+        return out + [f"{pad}}}"]
+
+    printed = [f"{v:.{decimals}f}" for v in values]
+    rows = [sep.join(printed[f * n_cols:(f + 1) * n_cols]) for f in range(n_frames)]
+    lines = ["HIERARCHY", *block(0, 0), "MOTION", f"Frames: {n_frames}", "Frame Time: 0.01"]
+    text = nl.join(lines + rows) + nl
+    expect = np.array([float(p) for p in printed]).reshape(n_frames, n_cols)
+    return text.encode(), parents, chans, expect, decimals
+
+
+@settings(max_examples=150)
+@given(random_bvh(), st.integers(0, 2**32 - 1))
+def test_random_files_round_trip(case, seed):
+    data, parents, chans, expect, decimals = case
+    b = B.parse_bvh(data, "r.bvh")
+    # Depth-first file order: relabel the drawn parents the way the file lists joints.
+    assert len(b.names) == len(parents)
+    assert [len(c) for c in b.channels] == [len(chans[int(n[1:])]) for n in b.names]
+    assert np.array_equal(b.motion, expect)
+    assert B.format_bvh(b, b.motion) == data
+    if expect.size:
+        rng = np.random.default_rng(seed)
+        new = expect.copy()
+        mask = rng.random(new.shape) < 0.3
+        new[mask] += rng.integers(-2, 3, size=mask.sum()) * 360.0
+        b2 = B.parse_bvh(B.format_bvh(b, new), "r2.bvh")
+        assert np.allclose(b2.motion, new, atol=0.5 * 10.0**-decimals + 1e-9)
+        assert b2.layout.header == b.layout.header
+        same = ~mask.any(axis=1)
+        assert [r for r, s in zip(b2.layout.rows, same, strict=True) if s] == [
+            r for r, s in zip(b.layout.rows, same, strict=True) if s]
+
+
+# --------------------------------------------------------------------------- layering and examples
+
+
+MY_MODULES = ["quatlab.app.io.bvh", "quatlab.app.io.quat_export", "quatlab.app.io.atomic",
+              "quatlab.math.euler_track"]
+
+
+@pytest.mark.parametrize("module", MY_MODULES)
+def test_doctests(module):
+    mod = importlib.import_module(module)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    out = io.StringIO()
+    for test in doctest.DocTestFinder().find(mod, module):
+        runner.run(test, out=out.write)
+    result = runner.summarize(verbose=False)
+    assert result.attempted > 0 and result.failed == 0, out.getvalue()
+
+
+def test_imports_only_numpy_stdlib_and_quatlab_math():
+    code = (
+        "import sys, json\n"
+        f"for m in {MY_MODULES!r}: __import__(m)\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode == 0, proc.stderr
+    loaded = json.loads(proc.stdout)
+    # (names starting with "_" are the interpreter's and the editable install's hooks)
+    tops = {m.split(".")[0] for m in loaded if not m.startswith("_")}
+    third_party = tops - set(sys.stdlib_module_names)
+    assert third_party <= {"numpy", "quatlab"}, third_party
+    ours = {m for m in loaded if m.startswith("quatlab.")}
+    allowed = ("quatlab.app.io", "quatlab.math.")
+    packages = ("quatlab.app", "quatlab.math")
+    extra = {m for m in ours if m not in packages and not m.startswith(allowed)}
+    assert extra == set(), extra
