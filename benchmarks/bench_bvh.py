@@ -32,9 +32,9 @@ from quatlab.app.io import bvh as B
 from quatlab.math import euler_track as E
 
 
-def make_bvh(frames: int, joints: int, seed: int = 7) -> bytes:
+def make_bvh(frames: int, joints: int, rng_key: int = 7) -> bytes:
     """Bytes of a synthetic BVH: a chain of ``joints`` joints, ``frames`` frames."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(rng_key)
     lines = ["HIERARCHY"]
     for j in range(joints):
         pad = "  " * j

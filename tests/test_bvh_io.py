@@ -493,7 +493,7 @@ def random_bvh(draw):
 
 @settings(max_examples=150)
 @given(random_bvh(), st.integers(0, 2**32 - 1))
-def test_random_files_round_trip(case, seed):
+def test_random_files_round_trip(case, rng_key):
     data, parents, chans, expect, decimals = case
     b = B.parse_bvh(data, "r.bvh")
     # Depth-first file order: relabel the drawn parents the way the file lists joints.
@@ -502,7 +502,7 @@ def test_random_files_round_trip(case, seed):
     assert np.array_equal(b.motion, expect)
     assert B.format_bvh(b, b.motion) == data
     if expect.size:
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(rng_key)
         new = expect.copy()
         mask = rng.random(new.shape) < 0.3
         new[mask] += rng.integers(-2, 3, size=mask.sum()) * 360.0

@@ -177,8 +177,8 @@ def test_audit_of_a_clean_track_is_empty():
 
 
 @given(st.integers(1, 30), st.integers(1, 4), st.integers(0, 2**32 - 1))
-def test_continuous_quaternions(n_frames, n_joints, seed):
-    rng = np.random.default_rng(seed)
+def test_continuous_quaternions(n_frames, n_joints, rng_key):
+    rng = np.random.default_rng(rng_key)
     q = rng.normal(size=(n_frames, n_joints, 4))
     q /= np.linalg.norm(q, axis=-1, keepdims=True)
     out = E.continuous_quaternions(q)
