@@ -310,6 +310,9 @@ MALFORMED = [
     (small_bvh(rows=["1e999 2 3"]), 14, "'1e999' is not finite"),
     (small_bvh(frame_time=None), 13, "missing 'Frame Time:'"),
     (small_bvh(frame_time="Frame Time: -1"), 13, "not positive"),
+    (small_bvh(frame_time="Frame Time:", rows=["0.5"], channels="Zrotation"), 13,
+     "'Frame Time:' without a value"),
+    (small_bvh(rows=[]).replace(b"Frames: 0", b"Frames:"), 12, "without a frame count"),
     (small_bvh(nl="\r\n", rows=["1 2"]), 14, "2 values"),
     (small_bvh(rows=["1 2 3", "", "4 5 6"]), 15, "blank frame line"),
     # A lone CR inside a line plus a blank line must not shift values between frames.

@@ -290,6 +290,10 @@ class _Tokens:
         self.pos += 1
         return tok
 
+    def at_line_end(self) -> bool:
+        """No token left on the current line (the next one would come from a later line)."""
+        return self.pos >= len(self.toks)
+
     def rest_of_line(self) -> list[str]:
         rest = self.toks[self.pos:]
         self.pos = len(self.toks)
@@ -451,6 +455,8 @@ def parse_bvh(data: bytes, path: str = "<bvh>") -> BvhFile:
         raise _error(path, tk.lineno if tok else len(lines), "missing 'Frames:' after MOTION")
     tk.next("Frames:")
     frames_line = tk.lineno
+    if tk.at_line_end():
+        raise _error(path, frames_line, "'Frames:' without a frame count")
     n_frames = tk.integer("frame count")
     if tk.rest_of_line():
         raise _error(path, frames_line, "unexpected text after the frame count")
@@ -463,6 +469,9 @@ def parse_bvh(data: bytes, path: str = "<bvh>") -> BvhFile:
     ft_line = tk.lineno
     if tk.next("'Time:'") != "Time:" or tk.lineno != ft_line:
         raise _error(path, ft_line, "missing 'Frame Time:' after 'Frames:'")
+    # Not from the next line: that is the first frame.
+    if tk.at_line_end():
+        raise _error(path, ft_line, "'Frame Time:' without a value")
     frame_time = tk.number("Frame Time")
     if tk.rest_of_line():
         raise _error(path, ft_line, "unexpected text after the frame time")
