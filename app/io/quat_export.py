@@ -18,7 +18,7 @@ Examples
 >>> q = np.array([[[1.0, 0, 0, 0]], [[-1.0, 0, 0, 0]]])       # (frames, joints, 4), (w, x, y, z)
 >>> write_csv(d / "q.csv", ["Hips"], q, frame_time=0.5)
 >>> print((d / "q.csv").read_text().strip())
-# quaternions (w, x, y, z), scalar first, sign-continuous; 2 frames, 1 joints
+# quaternions (w, x, y, z), scalar first, sign-continuous; frames: 2, joints: 1, frame time: 0.5
 frame,time,Hips_w,Hips_x,Hips_y,Hips_z
 0,0,1,0,0,0
 1,0.5,1,0,0,0
@@ -71,7 +71,7 @@ def csv_text(names, q, *, frame_time: float = 1.0) -> str:
     buf = io.StringIO()
     buf.write(
         f"# quaternions (w, x, y, z), scalar first, sign-continuous; "
-        f"{arr.shape[0]} frames, {arr.shape[1]} joints\n"
+        f"frames: {arr.shape[0]}, joints: {arr.shape[1]}, frame time: {_num(frame_time)}\n"
     )
     writer = csv.writer(buf, lineterminator="\n")   # quotes names with commas or quotes
     writer.writerow(["frame", "time"] + [f"{n}_{c}" for n in names for c in "wxyz"])
