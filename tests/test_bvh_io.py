@@ -206,6 +206,16 @@ def test_forward_kinematics_match_plain_matrix_products(path, frame):
     assert np.allclose(B.world_positions(b)[frame], ref[:, :3, 3], atol=1e-9)
 
 
+def test_filter_unwraps_joints_with_one_or_two_rotation_channels():
+    b = B.parse_bvh(small_bvh("Yrotation Xposition Xrotation",
+                              ["170 1 10", "-175 2 -170", "-178 3 175"]), "t.bvh")
+    out = B.filtered_motion(b)
+    assert np.array_equal(out, [[170, 1, 10], [185, 2, -170], [182, 3, -185]])
+    ref = Rotation.from_euler("YX", b.motion[:, [0, 2]], degrees=True)
+    assert np.all((ref.inv() * Rotation.from_euler("YX", out[:, [0, 2]], degrees=True))
+                  .magnitude() < 1e-9)
+
+
 def test_end_site_positions():
     b = B.parse_bvh(small_bvh("Zrotation Xrotation Yrotation", ["90 0 0"]), "t.bvh")
     pos = B.world_positions(b, end_sites=True)[0]

@@ -847,8 +847,10 @@ def audit_rotations(bvh: BvhFile, **options) -> list[tuple[int, E.EulerFinding]]
 def filtered_motion(bvh: BvhFile) -> np.ndarray:
     """Motion ``(F, C)`` with every joint's rotation channels through the Euler filter.
 
-    Position channels and joints with fewer than three rotation channels are
-    kept; the rotations are the same (see
+    Position channels are kept. Rotation channels that are not a three-axis
+    Euler order (one or two channels, an axis twice in a row) are only
+    unwrapped: each moved by whole turns to within 180 degrees of the
+    previous frame. The rotations are the same (see
     :func:`quatlab.math.euler_track.euler_filter`). Write it back with
     :func:`write_bvh`.
 
@@ -864,6 +866,15 @@ def filtered_motion(bvh: BvhFile) -> np.ndarray:
     b'181 0 0'
     """
     out = np.array(bvh.motion, dtype=np.float64)
-    for _, order, cols in _euler_joints(bvh):
+    done = set()
+    for j, order, cols in _euler_joints(bvh):
         out[:, cols] = E.euler_filter(out[:, cols], order)
+        done.add(j)
+    for j in range(bvh.n_joints):
+        cols = bvh.rotation_columns(j)
+        if j in done or not cols.size or len(out) < 2:
+            continue
+        # Whole turns as integers, added once: the kept values stay exact.
+        k = np.round(np.diff(out[:, cols], axis=0) / 360.0)
+        out[1:, cols] -= 360.0 * np.cumsum(k, axis=0)
     return out
