@@ -1,36 +1,62 @@
-"""The one way QuatLab writes a file: atomically, never leaving a partial file behind. No Qt.
+"""The one way QuatLab writes files: atomic, no-clobber unless asked, nothing left on failure.
 
 Every writer (``quatlab fix``, exports, sessions, screenshots) goes through
-:func:`atomic_write`, so the rules of docs/formats.md ("Safety rules for
-readers and writers") hold everywhere.
+:func:`write_files` or its one-file form :func:`atomic_write`, so the rules of
+docs/formats.md ("Safety rules for readers and writers") hold everywhere.
+
+Each file is written to a temporary file in its own folder, flushed and
+fsynced, then published in one step: ``os.link`` when the target must not
+exist yet (the link fails instead of overwriting, so there is no window in
+which another writer's file could be clobbered), ``os.replace`` when
+``force`` is true. Readers see the old file or the new one, never a part.
+
+Examples
+--------
+>>> import pathlib, tempfile
+>>> d = pathlib.Path(tempfile.mkdtemp())
+>>> write_files([(d / "a.txt", b"one")])
+>>> (d / "a.txt").read_bytes()
+b'one'
+>>> write_files([(d / "a.txt", b"two")])
+Traceback (most recent call last):
+...
+FileExistsError: [Errno 17] refusing to overwrite an existing file (pass force=True): ...
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["atomic_write"]
+__all__ = ["write_files", "atomic_write"]
 
 
-def atomic_write(path, data: bytes | str) -> None:
-    """Write ``data`` to ``path`` atomically: a temporary file in the same directory, then rename.
+def _exists_error(path: Path) -> FileExistsError:
+    return FileExistsError(
+        errno.EEXIST, "refusing to overwrite an existing file (pass force=True)", str(path)
+    )
 
-    Text is written as UTF-8. Readers see the old file or the new one, never
-    a partial one. The new
-    file gets the usual permissions (0666 minus the umask), like any file
-    the user creates.
-    """
-    path = Path(path)
-    if isinstance(data, str):
-        data = data.encode("utf-8")
+
+def _fsync_dir(folder: Path) -> None:
+    # Makes the rename itself durable; not possible on every platform.
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _temp_for(path: Path, data: bytes) -> Path:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     while True:
         tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
         try:
-            # os.open with 0o666 lets the umask decide, unlike tempfile's 0o600.
+            # 0o666 lets the umask decide, as for any file the user creates.
             fd = os.open(tmp, flags, 0o666)
             break
         except FileExistsError:
@@ -40,8 +66,69 @@ def atomic_write(path, data: bytes | str) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    return tmp
+
+
+def write_files(items: Sequence[tuple[os.PathLike | str, bytes]], *, force: bool = False) -> None:
+    """Write each ``(path, data)`` atomically; all targets are checked before any is written.
+
+    Without ``force`` an existing target raises :class:`FileExistsError` and
+    nothing is written. On any failure the temporary files are removed and
+    the targets published so far by this call are removed again (when they
+    did not exist before), so a failed call leaves nothing behind.
+    """
+    paths = [Path(p) for p, _ in items]
+    if not force:
+        for p in paths:
+            if os.path.lexists(p):
+                raise _exists_error(p)
+    temps: list[Path] = []
+    published: list[Path] = []
+    try:
+        for p, (_, data) in zip(paths, items, strict=True):
+            temps.append(_temp_for(p, data))
+        for p, tmp in zip(paths, temps, strict=True):
+            if force:
+                existed = os.path.lexists(p)
+                os.replace(tmp, p)
+                if not existed:
+                    published.append(p)
+            else:
+                try:
+                    os.link(tmp, p)
+                except FileExistsError:
+                    raise _exists_error(p) from None
+                except OSError:
+                    # No hard links here (FAT, some network file systems): a
+                    # checked rename, with a tiny window instead of none.
+                    if os.path.lexists(p):
+                        raise _exists_error(p) from None
+                    os.replace(tmp, p)
+                else:
+                    os.unlink(tmp)
+                published.append(p)
+        for folder in {p.parent for p in paths}:
+            _fsync_dir(folder)
+    except BaseException:
+        for tmp in temps:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        for p in published:
+            with contextlib.suppress(OSError):
+                os.unlink(p)
+        raise
+
+
+def atomic_write(path, data: bytes | str, *, force: bool = True) -> None:
+    """Write one file atomically (text as UTF-8); :func:`write_files` for one item.
+
+    ``force`` defaults to true here: the callers that pass through a "replace
+    it?" question (the GUI's save dialogs) have asked already.
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    write_files([(path, data)], force=force)
