@@ -141,3 +141,51 @@ def test_doctests(module):
     result = runner.summarize(verbose=False)
     assert result.attempted > 0, f"{module} has no doctest examples"
     assert result.failed == 0, out.getvalue()
+
+
+# --------------------------------------------------------------------------- (e) headless commands
+
+
+_BLOCK_QT = textwrap.dedent(
+    """
+    import sys
+    class _NoQt:
+        # A machine where PyQt6, pyqtgraph and OpenGL cannot even be imported.
+        def find_spec(self, name, path=None, target=None):
+            if name.split('.')[0] in ('PyQt6', 'pyqtgraph', 'OpenGL'):
+                raise ImportError(f'{name} is blocked for this test')
+            return None
+    sys.meta_path.insert(0, _NoQt())
+    from quatlab.app.commands.cli import main
+    sys.exit(main(sys.argv[1:]))
+    """
+)
+
+
+@pytest.mark.parametrize("argv, status", [
+    (["check", str(ROOT / "tests" / "data" / "gltf" / "AnimatedTriangle.gltf")], 1),
+    (["check", str(ROOT / "tests" / "data" / "gltf" / "RiggedSimple.gltf"), "--json"], 0),
+    (["curves", "--preset", "negated-20", "--samples", "5"], 0),
+    (["presets"], 0),
+])
+def test_headless_commands_run_without_qt(argv, status):
+    proc = _run(["-c", _BLOCK_QT, *argv], cwd=ROOT)
+    assert proc.returncode == status, proc.stderr
+    assert "blocked" not in proc.stderr
+    assert proc.stdout
+
+
+def test_fix_runs_without_qt(tmp_path):
+    out = tmp_path / "fixed.gltf"
+    src = ROOT / "tests" / "data" / "gltf" / "AnimatedTriangle.gltf"
+    proc = _run(["-c", _BLOCK_QT, "fix", str(src), str(out)], cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert out.is_file()
+
+
+def test_the_qt_block_is_real():
+    # The window command must fail under the same block: otherwise the tests
+    # above would pass whether or not the headless commands avoid Qt.
+    proc = _run(["-c", _BLOCK_QT, "--preset", "negated-20"], cwd=ROOT)
+    assert proc.returncode != 0
+    assert "blocked" in proc.stderr
