@@ -1,0 +1,100 @@
+"""``quatlab record``: an animated sweep of a view's parameter as a GIF or MP4, for slides.
+
+Renders the window under a display (Xvfb on a server) like ``quatlab
+screenshot``, sweeping the shown tab's parameter (t for the two-key lesson)
+over its whole range.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+__all__ = ["add_parser", "run"]
+
+PROG = "quatlab record"
+MAX_FRAMES = 2000
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser(
+        "record",
+        help="record a sweep of t (or the view's parameter) as a GIF or MP4 (needs a display)",
+        description="Record the QuatLab window while the shown view's parameter sweeps its range, "
+                    "as an animated GIF or an MP4 video (for slides).",
+    )
+    p.add_argument("-o", "--output", required=True, help="GIF or MP4 file to write (a new file)")
+    p.add_argument("--view", default="main", help="view to record (see screenshot --list-views)")
+    p.add_argument("--preset", default=None, help="two-key preset to show (default: negated-20)")
+    p.add_argument("--duration", type=float, default=4.0, help="length in seconds (default 4)")
+    p.add_argument("--fps", type=float, default=12.5, help="frames per second (default 12.5)")
+    p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
+    p.add_argument("--open", dest="open_file", default=None, help="keyframe file to open first")
+    p.add_argument("--force", action="store_true", help="replace OUTPUT if it exists")
+    p.set_defaults(func=run)
+    return p
+
+
+def run(args) -> int:
+    from quatlab.app.commands.common import fail
+    from quatlab.app.commands.screenshot import _parse_size
+    from quatlab.app.io.animation_io import AnimationError, check_output, write_animation
+
+    try:
+        check_output(args.output, force=args.force)
+        size = _parse_size(args.size)
+    except ValueError as exc:
+        return fail(PROG, str(exc))
+    for name in ("duration", "fps"):
+        value = getattr(args, name)
+        if not (value > 0 and value < 1e6):
+            return fail(PROG, f"--{name} must be a positive number, got {value}")
+    frames = round(args.duration * args.fps)
+    if not 2 <= frames <= MAX_FRAMES:
+        return fail(PROG, f"--duration x --fps must give 2 to {MAX_FRAMES} frames, got {frames}")
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        return fail(PROG, "no display: run under Xvfb, e.g. `xvfb-run -a quatlab record ...`")
+    os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
+    from quatlab.app.commands.screenshot import render_window
+    from quatlab.app.model import presets
+    from quatlab.app.model.state import LessonState
+    from quatlab.app.qt.recorder import sweep_frames
+    from quatlab.app.qt.window import MainWindow, make_app, view_names
+
+    if args.view not in view_names():
+        return fail(PROG, f"unknown view {args.view!r}; choose one of: {', '.join(view_names())}")
+    try:
+        state = LessonState.from_preset(args.preset or presets.DEFAULT_PRESET)
+    except ValueError as exc:
+        return fail(PROG, str(exc))
+    app = make_app()  # noqa: F841 - keep a reference, or PyQt destroys the application
+    win = MainWindow(state)
+    if args.open_file:
+        try:
+            win.open_keyframes(args.open_file)
+        except (OSError, ValueError) as exc:
+            return fail(PROG, str(exc))
+    win.show_view(args.view)
+    first = render_window(win, size)
+    if (first.width(), first.height()) != size:
+        hint = win.minimumSizeHint()
+        return fail(PROG, f"--size {size[0]}x{size[1]} is smaller than the window can be "
+                          f"({hint.width()}x{hint.height()} at least)")
+    tty = sys.stderr.isatty()
+
+    def frames_with_progress():
+        for i, frame in enumerate(sweep_frames(win, frames), start=1):
+            if tty:
+                print(f"\r{PROG}: frame {i}/{frames}", end="", file=sys.stderr, flush=True)
+            yield frame
+        if tty:
+            print(file=sys.stderr)
+
+    try:
+        write_animation(args.output, frames_with_progress(), fps=args.fps, force=args.force)
+    except AnimationError as exc:
+        return fail(PROG, str(exc))
+    print(f"wrote {args.output} ({frames} frames at {args.fps:g} fps, {size[0]}x{size[1]}, "
+          f"view {args.view})")
+    win.close()
+    return 0
