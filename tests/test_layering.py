@@ -37,7 +37,7 @@ APP_MODEL_MODULES = sorted(
     for folder in ("model", "io")
     for p in (ROOT / "app" / folder).glob("*.py")
     if p.stem != "__init__"
-)
+) + ["quatlab.app.i18n"]
 FORBIDDEN_PREFIXES = ("PyQt6", "pyqtgraph", "OpenGL")
 
 
@@ -128,7 +128,7 @@ MUST_HAVE_EXAMPLES = set(MATH_MODULES) | {
     f"quatlab.app.{name}"
     for name in ("model.state", "model.history", "model.presets", "io.parse", "model.explain",
                  "io.curves_io", "model.keyframes_model", "io.track_audit", "io.json_text",
-                 "io.atomic", "io.animation_io")
+                 "io.atomic", "io.animation_io", "i18n")
 }
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import sys
 
+from quatlab.app.i18n import _
+
 __all__ = ["add_parser", "run"]
 
 PROG = "quatlab record"
@@ -19,18 +21,18 @@ MAX_FRAMES = 2000
 def add_parser(subparsers):
     p = subparsers.add_parser(
         "record",
-        help="record a sweep of t (or the view's parameter) as a GIF or MP4 (needs a display)",
-        description="Record the QuatLab window while the shown view's parameter sweeps its range, "
-                    "as an animated GIF or an MP4 video (for slides).",
+        help=_("record a sweep of t (or the view's parameter) as a GIF or MP4 (needs a display)"),
+        description=_("Record the QuatLab window while the shown view's parameter sweeps its "
+                      "range, as an animated GIF or an MP4 video (for slides)."),
     )
-    p.add_argument("-o", "--output", required=True, help="GIF or MP4 file to write (a new file)")
-    p.add_argument("--view", default="main", help="view to record (see screenshot --list-views)")
-    p.add_argument("--preset", default=None, help="two-key preset to show (default: negated-20)")
-    p.add_argument("--duration", type=float, default=4.0, help="length in seconds (default 4)")
-    p.add_argument("--fps", type=float, default=12.5, help="frames per second (default 12.5)")
-    p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
-    p.add_argument("--open", dest="open_file", default=None, help="keyframe file to open first")
-    p.add_argument("--force", action="store_true", help="replace OUTPUT if it exists")
+    p.add_argument("-o", "--output", required=True, help=_("GIF or MP4 file to write (a new file)"))
+    p.add_argument("--view", default="main", help=_("view to record (see screenshot --list-views)"))
+    p.add_argument("--preset", default=None, help=_("two-key preset to show (default: negated-20)"))
+    p.add_argument("--duration", type=float, default=4.0, help=_("length in seconds (default 4)"))
+    p.add_argument("--fps", type=float, default=12.5, help=_("frames per second (default 12.5)"))
+    p.add_argument("--size", default="1400x900", help=_("window size WxH (default 1400x900)"))
+    p.add_argument("--open", dest="open_file", default=None, help=_("keyframe file to open first"))
+    p.add_argument("--force", action="store_true", help=_("replace OUTPUT if it exists"))
     p.set_defaults(func=run)
     return p
 
@@ -48,12 +50,14 @@ def run(args) -> int:
     for name in ("duration", "fps"):
         value = getattr(args, name)
         if not (value > 0 and value < 1e6):
-            return fail(PROG, f"--{name} must be a positive number, got {value}")
+            return fail(PROG, _("--{name} must be a positive number, got {value}").format(
+                name=name, value=value))
     frames = round(args.duration * args.fps)
     if not 2 <= frames <= MAX_FRAMES:
-        return fail(PROG, f"--duration x --fps must give 2 to {MAX_FRAMES} frames, got {frames}")
+        return fail(PROG, _("--duration x --fps must give 2 to {most} frames, got {frames}").format(
+            most=MAX_FRAMES, frames=frames))
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-        return fail(PROG, "no display: run under Xvfb, e.g. `xvfb-run -a quatlab record ...`")
+        return fail(PROG, _("no display: run under Xvfb, e.g. `xvfb-run -a quatlab record ...`"))
     os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
     from quatlab.app.commands.screenshot import render_window
     from quatlab.app.model import presets
@@ -62,7 +66,8 @@ def run(args) -> int:
     from quatlab.app.qt.window import MainWindow, make_app, view_names
 
     if args.view not in view_names():
-        return fail(PROG, f"unknown view {args.view!r}; choose one of: {', '.join(view_names())}")
+        return fail(PROG, _("unknown view {view!r}; choose one of: {views}").format(
+            view=args.view, views=", ".join(view_names())))
     try:
         state = LessonState.from_preset(args.preset or presets.DEFAULT_PRESET)
     except ValueError as exc:
@@ -78,14 +83,15 @@ def run(args) -> int:
     first = render_window(win, size)
     if (first.width(), first.height()) != size:
         hint = win.minimumSizeHint()
-        return fail(PROG, f"--size {size[0]}x{size[1]} is smaller than the window can be "
-                          f"({hint.width()}x{hint.height()} at least)")
+        return fail(PROG, _("--size {w}x{h} is smaller than the window can be ({mw}x{mh} at least)")
+                    .format(w=size[0], h=size[1], mw=hint.width(), mh=hint.height()))
     tty = sys.stderr.isatty()
 
     def frames_with_progress():
         for i, frame in enumerate(sweep_frames(win, frames), start=1):
             if tty:
-                print(f"\r{PROG}: frame {i}/{frames}", end="", file=sys.stderr, flush=True)
+                print("\r" + PROG + ": " + _("frame {i} of {n}").format(i=i, n=frames),
+                      end="", file=sys.stderr, flush=True)
             yield frame
         if tty:
             print(file=sys.stderr)
@@ -94,7 +100,7 @@ def run(args) -> int:
         write_animation(args.output, frames_with_progress(), fps=args.fps, force=args.force)
     except AnimationError as exc:
         return fail(PROG, str(exc))
-    print(f"wrote {args.output} ({frames} frames at {args.fps:g} fps, {size[0]}x{size[1]}, "
-          f"view {args.view})")
+    print(_("wrote {file} ({n} frames at {fps:g} fps, {w}x{h}, view {view})").format(
+        file=args.output, n=frames, fps=args.fps, w=size[0], h=size[1], view=args.view))
     win.close()
     return 0
