@@ -26,7 +26,8 @@ def add_parser(subparsers):
             "1 findings, 2 the file cannot be read."
         ),
     )
-    p.add_argument("file", metavar="FILE", help="keyframe file (.gltf, .glb, .csv, .json)")
+    p.add_argument("file", metavar="FILE",
+                   help="keyframe file (.gltf, .glb, .csv, .json, .bvh) ")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     add_order_argument(p)
     p.set_defaults(func=run)
@@ -35,15 +36,15 @@ def add_parser(subparsers):
 
 def run(args) -> int:
     from quatlab.app.commands.common import fail
+    from quatlab.app.io.bvh_keyframes import audit_keyframes
     from quatlab.app.io.keyframe_files import load_keyframes
-    from quatlab.app.io.track_audit import audit_file
     from quatlab.app.io.tracks import KeyframeFileError
 
     try:
         keyframes = load_keyframes(args.file, order=args.order)
     except (KeyframeFileError, OSError) as exc:
         return fail(PROG, str(exc))
-    reports = audit_file(keyframes)
+    reports = audit_keyframes(keyframes)  # BVH adds its Euler findings
     total = sum(len(r.findings) for r in reports)
     if args.json:
         doc = {"file": args.file, "tracks": [r.as_dict() for r in reports]}
