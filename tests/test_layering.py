@@ -168,6 +168,7 @@ _BLOCK_QT = textwrap.dedent(
     (["curves", "--preset", "negated-20", "--samples", "5"], 0),
     (["presets"], 0),
     (["check", str(ROOT / "tests" / "data" / "bvh" / "test_mocapbank.bvh")], 1),
+    (["check", str(ROOT / "tests" / "data" / "bvh"), "--jobs", "2"], 1),
 ])
 def test_headless_commands_run_without_qt(argv, status):
     proc = _run(["-c", _BLOCK_QT, *argv], cwd=ROOT)

@@ -7,7 +7,9 @@ cannot be read (one line on stderr).
 from __future__ import annotations
 
 import json
+import os
 
+from quatlab.app.commands.check_dir import add_dir_arguments
 from quatlab.app.commands.common import add_order_argument
 
 __all__ = ["add_parser", "run"]
@@ -27,14 +29,19 @@ def add_parser(subparsers):
         ),
     )
     p.add_argument("file", metavar="FILE",
-                   help="keyframe file (.gltf, .glb, .csv, .json, .bvh) ")
+                   help="keyframe file (.gltf, .glb, .csv, .json, .bvh) or a folder of them")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     add_order_argument(p)
+    add_dir_arguments(p)  # FILE may be a folder (docs/formats.md, "quatlab check DIR")
     p.set_defaults(func=run)
     return p
 
 
 def run(args) -> int:
+    if os.path.isdir(args.file):
+        from quatlab.app.commands.check_dir import run_dir
+
+        return run_dir(args)
     from quatlab.app.commands.common import fail
     from quatlab.app.io.bvh_keyframes import audit_keyframes
     from quatlab.app.io.keyframe_files import load_keyframes
