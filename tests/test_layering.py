@@ -127,7 +127,8 @@ def test_math_and_model_modules_import_no_qt():
 @pytest.mark.parametrize("module", MATH_MODULES + [
     f"quatlab.app.{name}"
     for name in ("model.state", "model.history", "model.presets", "io.parse", "model.explain",
-                 "io.curves_io", "model.keyframes_model", "io.bvh_keyframes")
+                 "io.curves_io", "model.keyframes_model", "io.bvh_keyframes",
+                 "model.wrap_lesson")
 ])
 def test_doctests(module):
     mod = importlib.import_module(module)
