@@ -128,7 +128,7 @@ def test_math_and_model_modules_import_no_qt():
     f"quatlab.app.{name}"
     for name in ("model.state", "model.history", "model.presets", "io.parse", "model.explain",
                  "io.curves_io", "model.keyframes_model", "io.bvh_keyframes",
-                 "model.wrap_lesson")
+                 "model.wrap_lesson", "model.bvh_pose")
 ])
 def test_doctests(module):
     mod = importlib.import_module(module)
