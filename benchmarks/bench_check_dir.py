@@ -4,7 +4,8 @@ Generates ``--files`` small keyframe files in a temporary folder tree (a
 third each: BVH of 3 joints x 30 frames with a +-180 wrap, CSV tracks of 8
 keys with a sign flip, JSON tracks of 8 keys), then times, in the same run,
 the whole command as a user runs it (``python -m quatlab.app check DIR``,
-start-up included) with ``--jobs 1`` and with ``--jobs 2``. Each figure is
+start-up included) with ``--jobs 1`` and with ``--jobs 2``, and its start-up
+alone (an empty folder). Each figure is
 the median of ``--repeats`` runs. The ratio (one process / two) is what
 compares across machines; on a machine whose cores are busy with other work
 it stays near 1 however the work is split.
@@ -94,18 +95,23 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         make_folder(folder, args.files)
-        times = {1: [], 2: []}
+        empty = folder / "empty"
+        empty.mkdir()
+        times = {0: [], 1: [], 2: []}
         for _ in range(args.repeats):
+            times[0].append(time_check(empty, 2)[0])
             for jobs in (1, 2):
                 t, status = time_check(folder, jobs)
                 if status not in (0, 1):
                     raise SystemExit(f"check --jobs {jobs} exited {status}")
                 times[jobs].append(t)
-    t1, t2 = statistics.median(times[1]), statistics.median(times[2])
+    t0, t1, t2 = (statistics.median(times[k]) for k in (0, 1, 2))
     print(f"quatlab check DIR, {args.files} small files (BVH, CSV, JSON), whole command:")
+    print(f"  start-up (an empty folder): {t0 * 1e3:8.0f} ms")
     print(f"  --jobs 1 : {t1 * 1e3:8.0f} ms  ({t1 / args.files * 1e3:.2f} ms per file)")
     print(f"  --jobs 2 : {t2 * 1e3:8.0f} ms  ({t2 / args.files * 1e3:.2f} ms per file)")
     print(f"  ratio one process / two: {t1 / t2:.2f}")
+    print(f"  start-up share of --jobs 2: {t0 / t2:.2f}")
 
 
 if __name__ == "__main__":
