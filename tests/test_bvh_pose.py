@@ -15,39 +15,17 @@ import numpy as np
 import pytest
 from bvh_oracle import FREEBVH, MOCAPBANK, motion_of
 from scipy.spatial.transform import Rotation, Slerp
+from test_bvh_io import scan
 
 from quatlab.app.io.tracks import KeyframeFileError
 from quatlab.app.model.bvh_pose import pose_report_bvh
 
 
 def skeleton(path):
-    """[(name, parent, offset, channels)] by a brace-depth walk of the HIERARCHY."""
-    joints, stack = [], []
-    pending = None
-    for line in Path(path).read_text().splitlines():
-        tok = line.split()
-        if not tok:
-            continue
-        if tok[0] in ("ROOT", "JOINT"):
-            pending = [tok[1], stack[-1] if stack else -1, None, []]
-        elif tok[0] == "End":
-            pending = "end"
-        elif tok[0] == "{":
-            if pending == "end":
-                stack.append(None)
-            else:
-                joints.append(pending)
-                stack.append(len(joints) - 1)
-            pending = None
-        elif tok[0] == "}":
-            stack.pop()
-        elif tok[0] == "OFFSET" and stack and stack[-1] is not None:
-            joints[stack[-1]][2] = np.array([float(v) for v in tok[1:4]])
-        elif tok[0] == "CHANNELS":
-            joints[stack[-1]][3] = tok[2:]
-        elif tok[0] == "MOTION":
-            break
-    return joints
+    """[(name, parent, offset, channels)] from the hand scan of the HIERARCHY."""
+    joints = scan(path)[0]
+    return [(j["name"], j["parent"], np.array(j["offset"], dtype=float), j["channels"])
+            for j in joints]
 
 
 def local_parts(joints, row):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from bvh_oracle import MOCAPBANK, motion_of, rotation_columns
-from PyQt6 import QtGui
 from scipy.spatial.transform import Rotation
+from test_lesson_views import _grab
 
 from quatlab.app.model.wrap_lesson import METHODS, PRESETS, WrapModel
 
@@ -81,14 +81,6 @@ def test_explanation_names_both_families():
 
 
 # --------------------------------------------------------------------------- view
-
-
-def _grab(scene) -> np.ndarray:
-    img = scene.grabFramebuffer().convertToFormat(QtGui.QImage.Format.Format_RGB888)
-    ptr = img.constBits()
-    ptr.setsize(img.sizeInBytes())
-    rows = np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine())
-    return rows[:, : 3 * img.width()].reshape(img.height(), img.width(), 3).copy()
 
 
 @pytest.fixture
