@@ -128,7 +128,8 @@ MUST_HAVE_EXAMPLES = set(MATH_MODULES) | {
     f"quatlab.app.{name}"
     for name in ("model.state", "model.history", "model.presets", "io.parse", "model.explain",
                  "io.curves_io", "model.keyframes_model", "io.track_audit", "io.json_text",
-                 "io.atomic", "io.animation_io", "i18n")
+                 "io.atomic", "io.animation_io", "i18n", "io.bvh_keyframes",
+                 "model.wrap_lesson", "model.bvh_pose")
 }
 
 
@@ -172,6 +173,8 @@ _BLOCK_QT = textwrap.dedent(
     (["check", str(ROOT / "tests" / "data" / "gltf" / "RiggedSimple.gltf"), "--json"], 0),
     (["curves", "--preset", "negated-20", "--samples", "5"], 0),
     (["presets"], 0),
+    (["check", str(ROOT / "tests" / "data" / "bvh" / "test_mocapbank.bvh")], 1),
+    (["check", str(ROOT / "tests" / "data" / "bvh"), "--jobs", "2"], 1),
 ])
 def test_headless_commands_run_without_qt(argv, status):
     proc = _run(["-c", _BLOCK_QT, *argv], cwd=ROOT)
@@ -186,6 +189,17 @@ def test_fix_runs_without_qt(tmp_path):
     proc = _run(["-c", _BLOCK_QT, "fix", str(src), str(out)], cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert out.is_file()
+
+
+@pytest.mark.parametrize("argv", [
+    ["fix", str(ROOT / "tests" / "data" / "bvh" / "test_mocapbank.bvh"), "{out}/fixed.bvh"],
+    ["export-quats", str(ROOT / "tests" / "data" / "bvh" / "test_mocapbank.bvh"), "{out}/q.npy"],
+])
+def test_bvh_commands_run_without_qt(tmp_path, argv):
+    argv = [a.format(out=tmp_path) for a in argv]
+    proc = _run(["-c", _BLOCK_QT, *argv], cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert Path(argv[-1]).is_file()
 
 
 def test_the_qt_block_is_real():

@@ -7,7 +7,9 @@ cannot be read (one line on stderr).
 from __future__ import annotations
 
 import json
+import os
 
+from quatlab.app.commands.check_dir import add_dir_arguments
 from quatlab.app.commands.common import add_order_argument
 
 __all__ = ["add_parser", "run"]
@@ -26,24 +28,30 @@ def add_parser(subparsers):
             "1 findings, 2 the file cannot be read."
         ),
     )
-    p.add_argument("file", metavar="FILE", help="keyframe file (.gltf, .glb, .csv, .json)")
+    p.add_argument("file", metavar="FILE",
+                   help="keyframe file (.gltf, .glb, .csv, .json, .bvh) or a folder of them")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     add_order_argument(p)
+    add_dir_arguments(p)  # FILE may be a folder (docs/formats.md, "quatlab check DIR")
     p.set_defaults(func=run)
     return p
 
 
 def run(args) -> int:
+    if os.path.isdir(args.file):
+        from quatlab.app.commands.check_dir import run_dir
+
+        return run_dir(args)
     from quatlab.app.commands.common import fail
+    from quatlab.app.io.bvh_keyframes import audit_keyframes
     from quatlab.app.io.keyframe_files import load_keyframes
-    from quatlab.app.io.track_audit import audit_file
     from quatlab.app.io.tracks import KeyframeFileError
 
     try:
         keyframes = load_keyframes(args.file, order=args.order)
     except (KeyframeFileError, OSError) as exc:
         return fail(PROG, str(exc))
-    reports = audit_file(keyframes)
+    reports = audit_keyframes(keyframes)  # BVH adds its Euler findings
     total = sum(len(r.findings) for r in reports)
     if args.json:
         doc = {"file": args.file, "tracks": [r.as_dict() for r in reports]}

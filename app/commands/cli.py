@@ -20,7 +20,7 @@ from quatlab.app.commands.common import OneLineParser
 __all__ = ["main", "build_parser", "COMMANDS"]
 
 #: Subcommand modules, in ``--help`` order.
-COMMANDS = ("curves", "presets", "screenshot", "record", "check", "fix")
+COMMANDS = ("curves", "presets", "screenshot", "record", "check", "fix", "export-quats")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"quatlab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for name in COMMANDS:
-        module = importlib.import_module(f"quatlab.app.commands.{name}")
+        module = importlib.import_module(f"quatlab.app.commands.{name.replace('-', '_')}")
         module.add_parser(sub)
     return parser
 

@@ -29,12 +29,18 @@ def add_parser(subparsers):
     p.add_argument("input", metavar="IN", help="keyframe file to correct")
     p.add_argument("output", metavar="OUT", help="new file to write (never IN)")
     p.add_argument("--normalize", action="store_true", help="also scale keys to unit length")
+    p.add_argument("--euler-filter", action="store_true",
+                   help="BVH: unwrap the Euler channels (the fix BVH files always get)")
     add_order_argument(p)
     p.set_defaults(func=run)
     return p
 
 
 def run(args) -> int:
+    if args.euler_filter or str(args.input).lower().endswith(".bvh"):
+        from quatlab.app.commands.fix_bvh import run_euler_filter
+
+        return run_euler_filter(args)
     from quatlab.app.commands.common import fail
     from quatlab.app.io.keyframe_files import load_keyframes
     from quatlab.app.io.track_audit import audit_track, fix_track, format_keys

@@ -89,6 +89,7 @@ __all__ = [
     "local_translations",
     "local_matrices",
     "world_matrices",
+    "compose_world",
     "world_positions",
     "audit_rotations",
     "filtered_motion",
@@ -755,8 +756,16 @@ def local_matrices(bvh: BvhFile) -> np.ndarray:
 
 
 def _world(bvh: BvhFile, local: np.ndarray) -> np.ndarray:
+    return compose_world(bvh.parents, local)
+
+
+def compose_world(parents, local: np.ndarray) -> np.ndarray:
+    """World transforms ``(..., J, 4, 4)`` from local ones: ``M_parent M_local`` down the tree.
+
+    ``parents[j]`` (-1 for a root) must come before ``j``, as in a BVH file's joint order.
+    """
     world = np.empty_like(local)
-    for j, p in enumerate(bvh.parents):
+    for j, p in enumerate(parents):
         # Parents precede children in file order, so world[p] is ready.
         world[..., j, :, :] = local[..., j, :, :] if p < 0 else world[..., p, :, :] @ local[
             ..., j, :, :

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from quatlab.app.io import gltf_read, table_io
+from quatlab.app.io import bvh_keyframes, gltf_read, table_io
 from quatlab.app.io.track_audit import fix_track
 from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, TrackFix
 
@@ -24,6 +24,8 @@ def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
     (x, y, z, w). Any problem raises :class:`KeyframeFileError`.
     """
     path = Path(path)
+    if path.suffix.lower() == ".bvh":   # read by its own guarded reader (docs/formats.md, BVH)
+        return bvh_keyframes.load_bvh_keyframes(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -42,7 +44,7 @@ def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
             return gltf_read.load_gltf(path, data, order=order)
         return table_io.load_json(path, data, order=order)
     raise KeyframeFileError(
-        path, f"unsupported file type {path.suffix!r} (expected .gltf, .glb, .csv or .json)"
+        path, f"unsupported file type {path.suffix!r} (expected .gltf, .glb, .csv, .json or .bvh)"
     )
 
 

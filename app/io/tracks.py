@@ -37,7 +37,8 @@ __all__ = [
 INTERPOLATIONS = ("LINEAR", "STEP", "CUBICSPLINE")
 
 #: Finding kinds, in the order a report lists them for the same key.
-FINDING_KINDS = ("time_order", "zero", "non_finite", "non_unit", "sign_flip", "half_turn")
+FINDING_KINDS = ("time_order", "zero", "non_finite", "non_unit", "sign_flip", "half_turn",
+                 "euler_wrap", "euler_flip", "gimbal_lock")  # the last three: BVH channels
 
 #: Component orders a CSV or JSON track can declare.
 ORDERS = ("wxyz", "xyzw")

@@ -39,6 +39,7 @@ VIEW_MODULES = (
     "quatlab.app.qt.euler_view",
     "quatlab.app.qt.integrate_view",
     "quatlab.app.qt.s3_view",
+    "quatlab.app.qt.wrap_view",
 )
 
 

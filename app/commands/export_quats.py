@@ -1,0 +1,82 @@
+"""``quatlab export-quats IN.bvh OUT.csv|OUT.npy``: sign-continuous quaternion tracks for pipelines.
+
+Every joint's local rotation at every frame, converted from its Euler
+channels (docs/formats.md, "BVH") to quaternions **(w, x, y, z)**, each key
+moved into the hemisphere of the previous frame's, so a consumer that lerps
+components (or trains on them) never sees a jump from q to -q. ``.csv``:
+named columns ``<joint>_w ... <joint>_z`` after ``frame, time``, a ``#``
+first line stating the order; ``.npy``: an array (frames, joints, 4) plus a
+``.json`` sidecar with the joint names, the order and the frame time
+(docs/formats.md, "Quaternion track exports"). Existing files are kept
+unless ``--force``. Exit status 2 when IN cannot be read or OUT not written.
+No Qt.
+"""
+
+from __future__ import annotations
+
+__all__ = ["add_parser", "run"]
+
+PROG = "quatlab export-quats"
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser(
+        "export-quats",
+        help="export a BVH's rotations as sign-continuous (w, x, y, z) tracks (.csv or .npy)",
+        description=(
+            "Convert every joint's rotation channels of IN (a BVH file) to quaternions "
+            "(w, x, y, z), make each joint's track sign-continuous (no key in the opposite "
+            "hemisphere of the previous frame's) and write OUT: .csv with named columns, or "
+            ".npy of shape (frames, joints, 4) with a .json sidecar naming the joints and the "
+            "order. Exit status 2 when IN cannot be read or OUT cannot be written."
+        ),
+    )
+    p.add_argument("input", metavar="IN", help="BVH file (.bvh)")
+    p.add_argument("output", metavar="OUT", help="new .csv or .npy file")
+    p.add_argument("--force", action="store_true", help="replace OUT (and its .json) if present")
+    p.set_defaults(func=run)
+    return p
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    import numpy as np
+
+    from quatlab.app.commands.common import fail
+    from quatlab.app.io import bvh as B
+    from quatlab.app.io import quat_export as X
+    from quatlab.app.io.bvh_keyframes import load_bvh_keyframes
+    from quatlab.app.io.tracks import KeyframeFileError
+    from quatlab.math.euler_track import continuous_quaternions
+
+    src, out = Path(args.input), Path(args.output)
+    if src.suffix.lower() != ".bvh":
+        return fail(PROG, f"{src}: export-quats reads BVH files (.bvh): their joints share one "
+                          f"frame clock, so the tracks make one (frames, joints, 4) array")
+    suffix = out.suffix.lower()
+    if suffix not in (".csv", ".npy"):
+        return fail(PROG, f"{out}: the output must end in .csv or .npy")
+    try:
+        bvh = load_bvh_keyframes(src).bvh
+    except KeyframeFileError as exc:
+        return fail(PROG, str(exc))
+    q = B.local_rotations(bvh)
+    negated = int(np.count_nonzero(np.any(continuous_quaternions(q) != q, axis=-1)))
+    try:
+        if suffix == ".csv":
+            X.write_csv(out, bvh.names, q, frame_time=bvh.frame_time, force=args.force)
+            written = [out]
+        else:
+            X.write_npy(out, bvh.names, q, frame_time=bvh.frame_time, force=args.force)
+            written = [out, X.sidecar_path(out)]
+    except FileExistsError as exc:
+        return fail(PROG, f"{exc.filename}: exists; pass --force to replace it")
+    except (OSError, ValueError) as exc:
+        where = getattr(exc, "filename", None) or out
+        return fail(PROG, f"{where}: cannot write: {getattr(exc, 'strerror', None) or exc}")
+    print(f"{src}: {bvh.n_frames} frames x {bvh.n_joints} joints, quaternions (w, x, y, z); "
+          f"{negated} key{'s' * (negated != 1)} negated to make the tracks sign-continuous")
+    for path in written:
+        print(f"wrote {path}")
+    return 0

@@ -1,0 +1,72 @@
+"""``quatlab fix IN.bvh OUT.bvh`` (also ``--euler-filter``): write the Euler-filtered copy of a BVH.
+
+Every joint's rotation channels go through the Euler filter (per channel
+unwrap by whole turns, and the one of the two equivalent Euler triples
+closest to the previous frame, as Maya's Euler filter does; docs/formats.md,
+"BVH"). The hierarchy text and the formatting are kept; only changed values
+are rewritten, with the decimals they had. The rotations do not change.
+Prints what changed per joint and the Euler findings left (gimbal lock is a
+property of the pose: no filter removes it). Exit status 2 when IN cannot be
+read or OUT cannot be written. No Qt.
+"""
+
+from __future__ import annotations
+
+__all__ = ["run_euler_filter"]
+
+PROG = "quatlab fix"
+
+
+def run_euler_filter(args) -> int:
+    from pathlib import Path
+
+    import numpy as np
+
+    from quatlab.app.commands.common import fail
+    from quatlab.app.io import bvh as B
+    from quatlab.app.io.bvh_keyframes import EULER_KINDS, BvhKeyframeFile
+    from quatlab.app.io.keyframe_files import load_keyframes
+    from quatlab.app.io.track_audit import format_keys
+    from quatlab.app.io.tracks import KeyframeFileError
+
+    if Path(args.input).suffix.lower() != ".bvh":
+        return fail(PROG, f"{args.input}: --euler-filter applies to BVH files (.bvh) only")
+    if getattr(args, "normalize", False):
+        return fail(PROG, f"{args.input}: --normalize does not apply to BVH files: they store "
+                          f"Euler angles, not quaternions")
+    try:
+        keyframes = load_keyframes(args.input)
+        assert isinstance(keyframes, BvhKeyframeFile)
+        motion = keyframes.filtered_motion()
+        written = keyframes.write_copy(args.output, keyframes.tracks)
+    except (KeyframeFileError, OSError) as exc:
+        return fail(PROG, str(exc))
+
+    bvh = keyframes.bvh
+    start = bvh.channel_start
+    changed_any = False
+    for j in range(bvh.n_joints):
+        cols = bvh.rotation_columns(j)
+        if not cols.size:
+            continue
+        diff = motion[:, cols] != bvh.motion[:, cols]
+        if not diff.any():
+            continue
+        changed_any = True
+        chans = [bvh.channels[j][c - start[j]] for c in cols[diff.any(axis=0)]]
+        frames = np.flatnonzero(diff.any(axis=1))
+        print(f"{bvh.names[j]}: Euler filter rewrote {', '.join(chans)} "
+              f"in frames {format_keys(frames)}")
+    if not changed_any:
+        print(f"{args.input}: Euler channels already continuous; copied unchanged")
+    # What is left, read back from the bytes written (the file, not our arrays).
+    try:
+        again = B.read_bvh(written[0])
+    except B.BvhError as exc:       # not expected: the writer keeps the grammar
+        return fail(PROG, f"the written copy does not read back: {exc}")
+    left = [(j, f) for j, f in B.audit_rotations(again) if f.kind in EULER_KINDS]
+    for j, f in left:
+        print(f"  still {EULER_KINDS[f.kind]} ({again.names[j]}, frame {f.frame})")
+    for path in written:
+        print(f"wrote {path}")
+    return 0
