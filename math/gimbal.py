@@ -1,7 +1,7 @@
 """Euler angles, gimbal lock and Euler-angle interpolation (seeds 002, 004).
 
 Angles are radians, in the order of the Euler ``order`` string (scipy's
-convention, as :func:`quatlab.math.quaternion.from_euler`: uppercase is
+convention, as :func:`quatlab.math.euler.from_euler`: uppercase is
 intrinsic, lowercase extrinsic). Quaternions are (w, x, y, z).
 
 Seed 004's example is the intrinsic order ``"YXZ"`` with angles
@@ -49,16 +49,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from quatlab.math.curves import path_angle
+from quatlab.math.euler import from_euler, to_euler
 from quatlab.math.interpolate import as_parameter, slerp
-from quatlab.math.quaternion import (
-    angle_between,
-    from_axis_angle,
-    from_euler,
-    multiply,
-    rotate_vector,
-    to_euler,
-    to_matrix,
-)
+from quatlab.math.matrix import to_matrix
+from quatlab.math.quaternion import angle_between, from_axis_angle, multiply, rotate_vector
 
 __all__ = [
     "SEED_ORDER",

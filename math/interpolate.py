@@ -30,7 +30,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from quatlab.math.quaternion import _UNIT_TOL, as_quaternion, conjugate, exp, log, multiply
+from quatlab.math.quaternion import (
+    _UNIT_TOL,
+    _broadcast,
+    as_quaternion,
+    conjugate,
+    exp,
+    log,
+    multiply,
+)
 
 __all__ = [
     "InterpolationCollapseError",
@@ -99,7 +107,7 @@ def _prepare(q0, q1, t, shortest: bool):
     a = as_quaternion(q0, "q0")
     b = as_quaternion(q1, "q1")
     t = as_parameter(t)
-    shape = np.broadcast_shapes(a.shape[:-1], b.shape[:-1], t.shape)
+    shape = _broadcast(("q0", a, 1), ("q1", b, 1), ("t", t, 0))
     a = np.broadcast_to(a, shape + (4,))
     b = np.broadcast_to(b, shape + (4,))
     t = np.broadcast_to(t, shape)
@@ -528,6 +536,7 @@ def intermediate(q_prev, q, q_next) -> np.ndarray:
     qp = as_quaternion(q_prev, "q_prev")
     qc = as_quaternion(q, "q")
     qn = as_quaternion(q_next, "q_next")
+    _broadcast(("q_prev", qp, 1), ("q", qc, 1), ("q_next", qn, 1))
     qp = np.where((np.einsum("...i,...i->...", qp, qc) < 0)[..., None], -qp, qp)
     qn = np.where((np.einsum("...i,...i->...", qn, qc) < 0)[..., None], -qn, qn)
     inv = conjugate(qc)
@@ -557,6 +566,7 @@ def squad(q0, q1, s0, s1, t, *, shortest: bool = True) -> np.ndarray:
     c = as_quaternion(s0, "s0")
     d = as_quaternion(s1, "s1")
     t = as_parameter(t)
+    _broadcast(("q0", a, 1), ("q1", b, 1), ("s0", c, 1), ("s1", d, 1), ("t", t, 0))
     if shortest:
         b = _align(b, a)
         c = _align(c, a)
