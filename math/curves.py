@@ -1,4 +1,4 @@
-"""Path angle and angular speed of the four interpolation methods (design.md s3).
+"""Path angle and angular speed of the four interpolation methods (``docs/curves.md``).
 
 One function, :func:`compute_curves`, produces exactly what the plots show,
 what ``quatlab curves`` prints and what the tests check, for the four methods
@@ -8,7 +8,8 @@ of :data:`METHODS`:
     "naive" interpolates the stored components; "shortest" flips ``q1`` to
     ``-q1`` when ``dot(q0, q1) < 0``.
 
-Definitions, for unit q0 and the path q(t):
+Definitions (``docs/curves.md``, "Path angle" and "Angular speed"), for unit q0
+and the path q(t):
 
 * **path angle** ``theta(t) = 2 atan2(|vec r|, w(r))`` with
   ``r = conj(q0) ⊗ q(t)``: the angle swept from q0, in [0, 2 pi]. The long
@@ -24,6 +25,8 @@ of q and -q at its collapse point, and naive SLERP between exact antipodes.
 
 Examples
 --------
+The 20 degree turn stored as -q (``docs/sources.md``, "Sign flips"):
+
 >>> import numpy as np
 >>> from quatlab.math import quaternion as Q
 >>> q1 = -Q.from_axis_angle([0, 0, 1], np.radians(20))
@@ -215,7 +218,8 @@ def compute_curves(q0, q1, t=None, *, samples: int = DEFAULT_SAMPLES) -> Curves:
     notes: list[str] = []
     methods: dict[str, MethodCurve] = {}
     for shortest in (False, True):
-        # Strictly below zero: at dot == 0 the stored sign is kept (seed 000).
+        # Strictly below zero: at dot == 0 the stored sign is kept
+        # (docs/interpolation.md, "Shortest-arc rule").
         end = -b if (shortest and d < 0) else b
         omega, u = arc_frame(a, end)
         kind = "shortest" if shortest else "naive"

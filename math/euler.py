@@ -86,8 +86,9 @@ def to_euler(q, order: str) -> np.ndarray:
     for proper Euler orders. At gimbal lock the third angle is set to 0 and
     the first carries the whole remaining rotation (as scipy does).
 
-    Uses the direct quaternion method of Bernardes and Shuster (2022), which
-    never goes through a matrix.
+    Reads the angles straight from the quaternion's components, never going
+    through a matrix (the method is described in ``docs/sources.md``, "Euler
+    angles from quaternions").
 
     Examples
     --------

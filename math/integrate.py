@@ -1,4 +1,7 @@
-"""Integrating a constant angular velocity, and how the result drifts (seeds 002, 004).
+"""Integrating a constant angular velocity, and how the result drifts.
+
+The update rules and their drift are those of ``docs/sources.md`` ("Integration
+drift"); the lesson presets are described in ``docs/presets.md`` ("Integration").
 
 Quaternions are (w, x, y, z), angles in radians, angular velocities in rad/s.
 
@@ -6,9 +9,9 @@ A rigid body spinning at a constant angular velocity ``omega`` has the exact
 orientation
 
 * ``q(t) = exp(omega t / 2) ⊗ q0`` when ``omega`` is given in the **world**
-  frame (the increment is multiplied in from the left, seed 004), and
+  frame (the increment is multiplied in from the left), and
 * ``q(t) = q0 ⊗ exp(omega t / 2)`` when it is given in the **local** (body)
-  frame (from the right; seed 002's ``q_dot = q ω / 2``).
+  frame (from the right: ``q_dot = q ω / 2``).
 
 A simulation advances it in steps of ``dt``, either with the **exact** step
 (the same exponential for one ``dt``) or with the **first-order** step
@@ -77,13 +80,13 @@ STEPS = ("exact", "first_order")
 #: second, so a slider-driven view stays responsive.
 MAX_STEPS = 200_000
 
-#: Lesson presets (JSON-able). Angular velocities in degrees per second,
-#: ``dt`` in seconds.
+#: Lesson presets (JSON-able; ``docs/presets.md``, "Integration"). Angular
+#: velocities in degrees per second, ``dt`` in seconds.
 PRESETS = {
     "first_order_20hz": {
         "label": "First-order step at 20 Hz, no renormalization",
         "description": (
-            "Seed 002: at 20 Hz the first-order update q + dt/2 q ω drifts visibly: |q| "
+            "At 20 Hz the first-order update q + dt/2 q ω drifts visibly: |q| "
             "grows every step and the orientation lags behind the exact spin."
         ),
         "q0": [1.0, 0.0, 0.0, 0.0],
@@ -111,7 +114,7 @@ PRESETS = {
     "exact_world_tumble": {
         "label": "Exact step, world frame, oblique axis",
         "description": (
-            "Seed 004's exponential increment multiplied in from the left: |q| stays 1 "
+            "The exponential increment multiplied in from the left: |q| stays 1 "
             "to rounding and the angle error stays at rounding level."
         ),
         "q0": [0.9238795325112867, 0.0, 0.3826834323650898, 0.0],
@@ -125,7 +128,7 @@ PRESETS = {
     "matrix_float32": {
         "label": "Rotation matrix accumulated in float32",
         "description": (
-            "Seed 004: every matrix product rounds; after thousands of steps R^T R drifts "
+            "Every matrix product rounds; after thousands of steps R^T R drifts "
             "from I. Gram-Schmidt keeping the first column restores it."
         ),
         "omega_deg_per_s": [30.0, 50.0, 90.0],
@@ -290,7 +293,7 @@ def integrate(
     frame : {"world", "local"}
         Frame of ``omega``: the increment multiplies from the left or right.
     step : {"exact", "first_order"}
-        Exponential step or seed 002's first-order step.
+        Exponential step or the first-order step ``q + dt/2 q ω``.
     renormalize : bool
         Divide by ``|q|`` after every step.
 

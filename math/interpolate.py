@@ -1,7 +1,8 @@
 """Interpolation between rotations: NLERP, SLERP and SQUAD, naive or shortest-arc.
 
 All quaternions are (w, x, y, z) arrays of shape ``(..., 4)``; ``t`` broadcasts
-against their leading dimensions. The contract (design.md section 4, seed 000):
+against their leading dimensions. The contract (``docs/interpolation.md``, sections
+"Validation", "Collapse" and "Shortest-arc rule"):
 
 * inputs are validated at the boundary: zero, NaN or infinite quaternions, a
   last dimension other than 4, and ``t`` non-finite or outside [0, 1] raise a
@@ -15,6 +16,9 @@ against their leading dimensions. The contract (design.md section 4, seed 000):
 
 Examples
 --------
+The 20 degree turn stored as -q (``docs/sources.md``, "Sign flips"): the naive
+blend turns 170 degrees at the midpoint, the shortest-arc one 10.
+
 >>> import numpy as np
 >>> from quatlab.math import quaternion as Q
 >>> q20 = Q.from_axis_angle([0, 0, 1], np.radians(20))
@@ -51,7 +55,8 @@ __all__ = [
     "arc_frame",
 ]
 
-#: Squared length below which a normalized lerp is a collapse (design.md s4).
+#: Squared length below which a normalized lerp is a collapse
+#: (``docs/interpolation.md``, "Collapse").
 COLLAPSE_EPS = 1e-12
 
 # Largest finite float64: a squared norm above it has overflowed.
@@ -113,7 +118,8 @@ def _prepare(q0, q1, t, shortest: bool):
     t = np.broadcast_to(t, shape)
     if shortest:
         d = np.einsum("...i,...i->...", a, b)
-        # Strictly below zero: at dot == 0 the stored sign is kept (seed 000).
+        # Strictly below zero: at dot == 0 the stored sign is kept, so every
+        # platform agrees (docs/interpolation.md, "Shortest-arc rule").
         b = np.where((d < 0)[..., None], -b, b)
     return a, b, t
 
@@ -211,8 +217,10 @@ def slerp(q0, q1, t, *, shortest: bool = True) -> np.ndarray:
     Walks the great circle from ``q0`` to ``q1`` (or ``-q1`` when ``shortest``
     and ``dot < 0``) at constant angular speed. Evaluated as
     ``cos(t w) q0 + sin(t w) u`` in the frame of :func:`arc_frame`, which has
-    no ``1 / sin(w)`` and so needs no threshold fallback: it stays within
-    1e-12 rad of the exact result for ``dot`` arbitrarily close to +1 or -1.
+    no ``1 / sin(w)`` and so needs no threshold fallback (no switch to NLERP
+    above ``dot > 0.9995``): it stays within 1e-12 rad of the exact result for
+    ``dot`` arbitrarily close to +1 or -1 (``docs/interpolation.md``, "SLERP
+    accuracy").
 
     Raises
     ------
@@ -226,7 +234,7 @@ def slerp(q0, q1, t, *, shortest: bool = True) -> np.ndarray:
     --------
     >>> from quatlab.math import quaternion as Q
     >>> q = slerp(Q.IDENTITY, Q.from_axis_angle([0, 0, 1], np.pi / 2), 0.5)
-    >>> np.round(Q.rotate_vector(q, [1, 0, 0]), 4) + 0.0   # seed 004
+    >>> np.round(Q.rotate_vector(q, [1, 0, 0]), 4) + 0.0   # docs/sources.md, "SLERP midpoint"
     array([0.7071, 0.7071, 0.    ])
     """
     out = _slerp_fast(q0, q1, t, shortest)
@@ -521,7 +529,8 @@ def intermediate(q_prev, q, q_next) -> np.ndarray:
     ``s = q exp(-(log(q^-1 q_next) + log(q^-1 q_prev)) / 4)`` (Shoemake), after
     moving ``q_prev`` and ``q_next`` into the hemisphere of ``q``: otherwise a
     key stored as -q makes the logarithm take the long way and the curve
-    leaves the path by tens of degrees (numpy-quaternion issue 166).
+    leaves the path by tens of degrees, as numpy-quaternion's sign-unaware
+    ``squad`` does (``docs/sources.md``, "Sign-unaware SQUAD").
 
     Examples
     --------

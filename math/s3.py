@@ -15,7 +15,7 @@ circle, SLERP walks the arc. This module gives
   (:func:`stereographic`, :func:`inverse_stereographic`,
   :func:`hyperplane_basis`).
 
-Conventions are those of :mod:`quatlab.math.quaternion`: quaternions are
+Conventions are those of :mod:`quatlab.math.quaternion` (``docs/conventions.md``): quaternions are
 arrays of shape ``(..., 4)`` in **(w, x, y, z)** order and every function
 broadcasts over leading dimensions. Inputs of the plane and projection
 functions are validated at the boundary; errors are :class:`ValueError`
@@ -30,6 +30,9 @@ NaN components, or an infinite one, is still an error.
 
 Examples
 --------
+The 20 degree turn stored as -q of ``docs/sources.md`` ("Sign flips"): its dot
+with the identity is -0.9848077, so in 4D it lies 170 degrees away.
+
 >>> import numpy as np
 >>> from quatlab.math import quaternion as Q
 >>> from quatlab.math import s3

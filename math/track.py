@@ -5,7 +5,8 @@ A track is ``times`` (``(K,)`` seconds, strictly increasing, K >= 2) and
 times ``t`` lie in ``[times[0], times[-1]]``; a sample exactly at an interior
 key belongs to the segment that starts there.
 
-Sign handling (seeds 000, 001, 004): ``signs``, one of :data:`SIGN_MODES`
+Sign handling (``docs/interpolation.md``, "Shortest-arc rule"): ``signs``, one of
+:data:`SIGN_MODES`
     ``"aware"``: the keys are first made sign-continuous (:func:`align_keys`:
     key i becomes ``-key i`` when ``dot(key i-1, key i) < 0`` with key i-1
     already fixed; at ``dot == 0`` the stored sign is kept), every segment
@@ -15,8 +16,10 @@ Sign handling (seeds 000, 001, 004): ``signs``, one of :data:`SIGN_MODES`
 
     ``"unaware_controls"`` (SQUAD only): short arcs, but control points from
     the keys as stored (:func:`intermediate_unaware`). This is what
-    numpy-quaternion's ``squad`` does with rotors that have sign flips
-    (its issue 166): one negated key bends the curve tens of degrees off the
+    numpy-quaternion's ``squad`` does with rotors that have sign flips (it
+    takes the control points' logarithms without a hemisphere test;
+    ``docs/sources.md``, "Sign-unaware SQUAD"): one negated key bends the curve
+    tens of degrees off the
     sign-aware path (40 deg in the ``negated_key`` preset, 27 deg in the
     glTF AnimatedTriangle track).
 
@@ -24,18 +27,19 @@ Sign handling (seeds 000, 001, 004): ``signs``, one of :data:`SIGN_MODES`
     runtime whose slerp never flips): a negated key sends the segments next
     to it the long way round, which is a different, larger failure.
 
-SQUAD (seed 001)
+SQUAD (``docs/interpolation.md``, "SQUAD")
     On segment i with local parameter ``u`` in [0, 1],
     ``squad(k_i, k_i+1, s_i, s_i+1, u)`` from
     :func:`quatlab.math.interpolate.squad`, with control points ``s_i`` as
     above. The end keys are their own control points
     (``s_0 = k_0``, ``s_K-1 = k_K-1``, as numpy-quaternion does). With
-    ``tangents="uniform"`` (the seed's formula) the curve is C1 in ``u``, so
+    ``tangents="uniform"`` (the formula of ``docs/sources.md``, "SQUAD") the curve
+    is C1 in ``u``, so
     its angular velocity is continuous at keys only if neighbouring segments
     last equally long; ``tangents="time_scaled"`` weights the two
     neighbours by the other segment's duration, which makes the velocity in
-    rad/s continuous for any key spacing (seed 004: continuity depends on
-    "the key time parametrization").
+    rad/s continuous for any key spacing (continuity depends on the key time
+    parametrization: ``docs/sources.md``, "Key spacing").
 
 Path angle
     ``theta(t)`` is :func:`quatlab.math.curves.path_angle` from key 0 (as
@@ -136,7 +140,8 @@ SIGN_MODES = ("aware", "unaware_controls", "stored")
 #: Default samples per segment of :func:`compute_track`.
 SAMPLES_PER_SEGMENT = 120
 
-#: Lesson presets (JSON-able): key times in seconds and keys (w, x, y, z).
+#: Lesson presets (JSON-able; ``docs/presets.md``, "Tracks"): key times in seconds
+#: and keys (w, x, y, z).
 PRESETS = {
     "four_keys": {
         "label": "Four keys, unequal turns",
@@ -157,7 +162,7 @@ PRESETS = {
         "description": (
             "The same rotations with key 2 negated, as an exporter may write it. The "
             "sign-aware curves do not change; SQUAD with control points from the stored "
-            "signs (numpy-quaternion issue 166) leaves the path by 40 deg."
+            "signs (as numpy-quaternion's squad computes them) leaves the path by 40 deg."
         ),
         "times": [0.0, 1.0, 2.0, 3.0],
         "keys": [
@@ -170,7 +175,7 @@ PRESETS = {
     "uneven_times": {
         "label": "Uneven key times",
         "description": (
-            "Keys at 0, 0.5, 2.5 and 3 s. With the seed's uniform tangents SQUAD's "
+            "Keys at 0, 0.5, 2.5 and 3 s. With the usual uniform tangents SQUAD's "
             "speed jumps at the keys; time-scaled tangents make it continuous."
         ),
         "times": [0.0, 0.5, 2.5, 3.0],
