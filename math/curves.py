@@ -45,7 +45,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from quatlab.math.interpolate import COLLAPSE_EPS, _lerp, arc_frame, as_parameter
+from quatlab.math.great_circle import arc_frame
+from quatlab.math.interpolate import COLLAPSE_EPS, _lerp, as_parameter
 from quatlab.math.quaternion import angle_between, as_quaternion, conjugate, multiply
 
 __all__ = [

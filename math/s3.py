@@ -54,7 +54,8 @@ from typing import NamedTuple
 import numpy as np
 
 from quatlab.math import quaternion as Q
-from quatlab.math.interpolate import COLLAPSE_EPS, arc_frame, as_parameter
+from quatlab.math.great_circle import arc_frame
+from quatlab.math.interpolate import COLLAPSE_EPS, as_parameter
 
 __all__ = [
     "PLANE_TOLERANCE",
@@ -171,7 +172,7 @@ def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _frame(q0, q1):
     """Normalized, broadcast q0, q1, their dot, and arc_frame's (omega, u).
 
-    :func:`quatlab.math.interpolate.arc_frame` forms ``q1 - dot q0`` from
+    :func:`quatlab.math.great_circle.arc_frame` forms ``q1 - dot q0`` from
     ``q1 - q0`` (dot >= 0) or ``q1 + q0`` (dot < 0), exact near dot = +-1
     where the textbook subtraction loses half the digits; ``u`` is ``e2``.
     """

@@ -85,10 +85,8 @@ import numpy as np
 
 from quatlab.math import interpolate
 from quatlab.math.curves import nlerp_path, path_angle
-from quatlab.math.interpolate import (
-    InterpolationCollapseError,
-    arc_frame,
-)
+from quatlab.math.great_circle import arc_frame
+from quatlab.math.interpolate import InterpolationCollapseError
 from quatlab.math.quaternion import (
     angle_between,
     as_quaternion,
