@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from quatlab.math.quaternion import _as_vector, as_quaternion, multiply
+from quatlab.math.quaternion import _as_vector, _cos_sin_half, as_quaternion, multiply
 
 __all__ = ["EULER_ORDERS", "from_euler", "to_euler"]
 
@@ -50,10 +50,9 @@ def _parse_order(order: str) -> tuple[list[int], bool]:
 
 
 def _elementary(axis_index: int, angle: np.ndarray) -> np.ndarray:
-    half = 0.5 * angle
+    # Through _cos_sin_half, so a quarter turn is exactly (c, ..., c, ...).
     q = np.zeros(angle.shape + (4,))
-    q[..., 0] = np.cos(half)
-    q[..., 1 + axis_index] = np.sin(half)
+    q[..., 0], q[..., 1 + axis_index] = _cos_sin_half(angle)
     return q
 
 

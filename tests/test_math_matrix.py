@@ -225,3 +225,38 @@ def test_moved_names_still_import_from_quaternion():
     assert EULER_ORDERS is E.EULER_ORDERS and len(EULER_ORDERS) == 24
     with pytest.raises(AttributeError, match="no attribute 'nearest_rotation'"):
         Q.nearest_rotation  # noqa: B018 - new names live in matrix only
+
+
+# --------------------------------------------------------------------------- quarter turns by angle
+
+
+@pytest.mark.parametrize("axis", range(3))
+@pytest.mark.parametrize("k", range(-4, 5))
+def test_to_matrix_of_from_axis_angle_quarter_turns_is_exact(axis, k):
+    # np.cos(pi / 4) != np.sin(pi / 4) and np.cos(pi / 2) = 6.1e-17: without
+    # exact eighth turns the matrix of a 90 degree turn holds 2.2e-16 for 0.
+    e = np.eye(3)[axis]
+    expected = np.round(Rotation.from_rotvec(k * np.pi / 2 * e).as_matrix())
+    assert np.array_equal(M.to_matrix(Q.from_axis_angle(e, k * np.pi / 2)), expected)
+
+
+@pytest.mark.parametrize("order", ["XYZ", "zyx", "ZXZ", "yxy"])
+def test_to_matrix_of_from_euler_quarter_turns_is_exact(order):
+    grid = np.radians(90.0 * np.stack(np.meshgrid(*[range(-2, 3)] * 3), -1).reshape(-1, 3))
+    expected = np.round(Rotation.from_euler(order, grid).as_matrix())
+    assert np.array_equal(M.to_matrix(E.from_euler(grid, order)), expected)
+
+
+@PROPERTY
+@given(angle=st.floats(-30.0, 30.0), axis=st.integers(0, 2))
+def test_from_axis_angle_stays_accurate(angle, axis):
+    # Against np.cos / np.sin of the half angle, and scipy for the rotation.
+    e = np.eye(3)[axis]
+    q = Q.from_axis_angle(e, angle)
+    assert abs(q[0] - np.cos(angle / 2)) <= 3e-16
+    assert abs(q[1 + axis] - np.sin(angle / 2)) <= 3e-16
+    if 1e-300 < abs(angle) < 0.1:
+        # small angles keep their relative accuracy (no eighth-turn split)
+        assert q[1 + axis] == np.sin(angle / 2)
+    ref = Q.from_xyzw(Rotation.from_rotvec(angle * e).as_quat())
+    assert rot_angle(q, ref) < 1e-14
