@@ -160,7 +160,11 @@ def _valid_and_scaled(q: np.ndarray):
             scale = np.ones(q.shape[:-1])
             scale[overflow] = np.abs(q[overflow]).max(axis=-1)
             safe = q / scale[..., None]
-    valid = finite & (n2 >= ZERO_NORM_SQ)
+    # NaN fails n2 >= ZERO_NORM_SQ, so with every key finite (the common
+    # case) that comparison alone is the valid mask.
+    valid = n2 >= ZERO_NORM_SQ
+    if not finite.all():
+        valid &= finite
     return n2, finite, valid, safe, scale
 
 
@@ -220,15 +224,21 @@ def audit_keys(
     half_turn_tol = _tolerance(half_turn_tol, "half_turn_tol")
 
     n2, finite, valid, safe, scale = _valid_and_scaled(q)
-    zero = n2 < ZERO_NORM_SQ
+    all_valid = valid.all()
+    zero = ~valid if all_valid else n2 < ZERO_NORM_SQ
     safe_norms = np.sqrt(n2) if scale is None else np.sqrt(_rowdot(safe, safe))
     norms = safe_norms if scale is None else safe_norms * scale
-    non_unit = valid & (np.abs(norms - 1.0) > unit_tol)
+    # |norm - 1| in one array, in place: this runs on every key.
+    off = norms - 1.0
+    with np.errstate(invalid="ignore"):
+        non_unit = np.abs(off, out=off) > unit_tol
+    if not all_valid:
+        non_unit &= valid
 
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         dots = _rowdot(safe[..., :-1, :], safe[..., 1:, :])
         dots /= safe_norms[..., :-1] * safe_norms[..., 1:]
-    if not valid.all():
+    if not all_valid:
         dots[~(valid[..., :-1] & valid[..., 1:])] = np.nan
     # Comparisons with NaN are False, so invalid segments get neither flag.
     with np.errstate(invalid="ignore"):
@@ -253,8 +263,13 @@ def time_order(times) -> np.ndarray:
         raise ValueError(f"times must have shape (..., N), got shape {t.shape}")
     t0, t1 = t[..., :-1], t[..., 1:]
     with np.errstate(invalid="ignore"):
-        ok = (t1 > t0) & np.isfinite(t0) & np.isfinite(t1)
-    return ~ok
+        bad = ~(t1 > t0)
+    # A NaN already fails t1 > t0, but an infinite time can pass it (-inf, 0),
+    # so finiteness per segment is tested only when some time is not finite:
+    # one pass over the times instead of three over the segments.
+    if not np.isfinite(t).all():
+        bad |= ~(np.isfinite(t0) & np.isfinite(t1))
+    return bad
 
 
 def sign_continuity(values, *, audit: KeyAudit | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -305,9 +320,10 @@ def sign_continuity(values, *, audit: KeyAudit | None = None) -> tuple[np.ndarra
         raise ValueError(f"audit is for shape {audit.zero.shape + (4,)}, values have {q.shape}")
     if q.shape[-2] == 0:
         return q.copy(), np.zeros(q.shape[:-1], dtype=bool)
-    if audit is not None and audit.valid.all():
+    audit_valid = None if audit is None else audit.valid
+    if audit_valid is not None and audit_valid.all():
         # The audit's dots are those of the normalized keys: same signs.
-        valid = audit.valid
+        valid = audit_valid
         negative = audit.dots < 0
     else:
         _, _, valid, safe, _ = _valid_and_scaled(q)
@@ -326,12 +342,21 @@ def sign_continuity(values, *, audit: KeyAudit | None = None) -> tuple[np.ndarra
     # running product of these relative signs gives each key's absolute sign;
     # it is computed as the parity of a running count of negative dots,
     # which is cheaper than a cumulative product of +-1.0.
-    flipped = np.zeros(q.shape[:-1], dtype=bool)
-    flipped[..., 1:] = (np.cumsum(negative, axis=-1) & 1).astype(bool)
+    parity = np.zeros(q.shape[:-1], dtype=np.intp)
+    np.cumsum(negative, axis=-1, out=parity[..., 1:])
+    parity &= 1
     if not valid.all():
-        flipped &= valid  # bad keys carry the running sign but stay as stored
-    fixed = q * np.where(flipped, -1.0, 1.0)[..., None]
-    return fixed, flipped
+        parity &= valid  # bad keys carry the running sign but stay as stored
+    # Gather a whole row of +1 or -1 per key, then multiply in place: about
+    # 4 ms per 10^6 keys, where q * sign[..., None] (numpy's inner loop over
+    # the length-4 axis, with a stride-0 operand) takes about 7 ms.
+    fixed = np.take(_SIGN_ROWS, parity, axis=0)
+    fixed *= q
+    return fixed, parity.astype(bool)
+
+
+# Row k is the factor for a key with sign parity k (see sign_continuity).
+_SIGN_ROWS = np.array([[1.0, 1.0, 1.0, 1.0], [-1.0, -1.0, -1.0, -1.0]])
 
 
 def normalize_keys(values) -> tuple[np.ndarray, np.ndarray]:

@@ -1,9 +1,10 @@
-"""Multi-way pose blending with an explicit hemisphere reference (seed 000).
+"""Multi-way pose blending with an explicit hemisphere reference.
 
 Quaternions are (w, x, y, z); ``quats`` has shape ``(..., N, 4)`` and
 ``weights`` ``(..., N)`` (non-negative, not all zero; they need not sum to 1).
 
-Seed 000's rule for blending N poses: keep a **reference** quaternion for the
+The rule for blending N poses (``docs/interpolation.md``, "Multi-way blending"):
+keep a **reference** quaternion for the
 evaluation, move every input into the reference's hemisphere (flip ``q`` to
 ``-q`` when ``dot(reference, q) < 0``, keep it at ``dot == 0``), accumulate
 ``sum w_i q_i`` in input order and normalize. When the reference input's
@@ -60,9 +61,10 @@ __all__ = [
     "blend_sweep",
 ]
 
-#: Lesson presets (JSON-able). Poses as axis (x, y, z) and angle in degrees,
-#: converted with :func:`quatlab.math.quaternion.from_axis_angle`, so a pose
-#: of more than 180 degrees is stored with w < 0 as a converter would give it.
+#: Lesson presets (JSON-able; ``docs/presets.md``, "Blending"). Poses as axis
+#: (x, y, z) and angle in degrees, converted with
+#: :func:`quatlab.math.quaternion.from_axis_angle`, so a pose of more than 180
+#: degrees is stored with w < 0 as a converter would give it.
 PRESETS = {
     "reference_switch": {
         "label": "Reference switch: 0, 120, 240 deg about Z",
@@ -150,7 +152,7 @@ def _as_index(value, n: int, name: str):
 
 
 def choose_reference(weights, previous=None):
-    """Index of the reference input for this evaluation (the seed 000 rule).
+    """Index of the reference input for this evaluation (the multi-way blending rule).
 
     The previous reference is kept while its weight is positive. When its
     weight is zero (or there is no previous one) the reference passes to the
@@ -212,7 +214,8 @@ def _reference_quaternion(q, w, reference):
 def _align(q, ref):
     """Inputs ``(..., N, 4)`` moved into the hemisphere of ``ref`` ``(..., 4)``."""
     d = np.einsum("...ni,...i->...n", q, ref)
-    # Strictly below zero: at dot == 0 the stored sign is kept (seed 000).
+    # Strictly below zero: at dot == 0 the stored sign is kept
+    # (docs/interpolation.md, "Shortest-arc rule").
     return np.where((d < 0)[..., None], -q, q)
 
 
@@ -220,8 +223,8 @@ def _accumulate(q, w):
     """``sum_i w_i q_i / sum_i w_i`` in input order, and its squared length."""
     w = w / np.sum(w, axis=-1, keepdims=True)
     acc = np.zeros(q.shape[:-2] + (4,))
-    # An explicit loop fixes the order of the additions (seed 000:
-    # "accumulate in a fixed order"); N is small.
+    # An explicit loop fixes the order of the additions, as the rule asks
+    # (docs/interpolation.md, "Multi-way blending"); N is small.
     for i in range(q.shape[-2]):
         acc = acc + w[..., i, None] * q[..., i, :]
     return acc, np.einsum("...i,...i->...", acc, acc)
@@ -237,7 +240,7 @@ def _finish(acc, n2, what: str):
 
 
 def blend(quats, weights, reference=None) -> np.ndarray:
-    """Blend N poses with the hemisphere rule of seed 000, (w, x, y, z).
+    """Blend N poses with the multi-way hemisphere rule, (w, x, y, z).
 
     Parameters
     ----------
@@ -296,7 +299,8 @@ def naive_weighted_sum(quats, weights) -> np.ndarray:
 def align_to_first(quats, weights) -> np.ndarray:
     """Blend after aligning every input with ``quats[..., 0, :]``, whatever its weight.
 
-    The common shortcut the seed warns about: the answer depends on the
+    The common shortcut that ``docs/interpolation.md`` ("Multi-way blending")
+    warns against: the answer depends on the
     order in which the poses are listed.
 
     Examples

@@ -1,4 +1,4 @@
-"""Path angle and angular speed of the four interpolation methods (design.md s3).
+"""Path angle and angular speed of the four interpolation methods (``docs/curves.md``).
 
 One function, :func:`compute_curves`, produces exactly what the plots show,
 what ``quatlab curves`` prints and what the tests check, for the four methods
@@ -8,7 +8,8 @@ of :data:`METHODS`:
     "naive" interpolates the stored components; "shortest" flips ``q1`` to
     ``-q1`` when ``dot(q0, q1) < 0``.
 
-Definitions, for unit q0 and the path q(t):
+Definitions (``docs/curves.md``, "Path angle" and "Angular speed"), for unit q0
+and the path q(t):
 
 * **path angle** ``theta(t) = 2 atan2(|vec r|, w(r))`` with
   ``r = conj(q0) ⊗ q(t)``: the angle swept from q0, in [0, 2 pi]. The long
@@ -24,6 +25,8 @@ of q and -q at its collapse point, and naive SLERP between exact antipodes.
 
 Examples
 --------
+The 20 degree turn stored as -q (``docs/sources.md``, "Sign flips"):
+
 >>> import numpy as np
 >>> from quatlab.math import quaternion as Q
 >>> q1 = -Q.from_axis_angle([0, 0, 1], np.radians(20))
@@ -42,8 +45,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from quatlab.math.interpolate import COLLAPSE_EPS, _lerp, arc_frame, as_parameter
-from quatlab.math.quaternion import angle_between, as_quaternion, conjugate, multiply
+from quatlab.math.great_circle import arc_frame
+from quatlab.math.interpolate import COLLAPSE_EPS, _lerp, as_parameter, slerp
+from quatlab.math.quaternion import angle_between, as_quaternion, conjugate, exp, log, multiply
 
 __all__ = [
     "METHODS",
@@ -215,7 +219,8 @@ def compute_curves(q0, q1, t=None, *, samples: int = DEFAULT_SAMPLES) -> Curves:
     notes: list[str] = []
     methods: dict[str, MethodCurve] = {}
     for shortest in (False, True):
-        # Strictly below zero: at dot == 0 the stored sign is kept (seed 000).
+        # Strictly below zero: at dot == 0 the stored sign is kept
+        # (docs/interpolation.md, "Shortest-arc rule").
         end = -b if (shortest and d < 0) else b
         omega, u = arc_frame(a, end)
         kind = "shortest" if shortest else "naive"
@@ -247,3 +252,87 @@ def compute_curves(q0, q1, t=None, *, samples: int = DEFAULT_SAMPLES) -> Curves:
         methods[f"{kind}_slerp"] = MethodCurve(f"{kind}_slerp", quats, path_angle(a, quats), speed)
     return Curves(t=t, q0=a, q1=b, dot=d, methods={k: methods[k] for k in METHODS},
                   notes=tuple(notes))
+
+
+# --------------------------------------------------------------------------- SQUAD speed
+
+# The analytic angular speed of a SQUAD segment, for the track curves
+# (quatlab.math.track): the same definition, 2 |dq/dt|, as the two-key
+# methods above (docs/curves.md, "Angular speed"), through the derivatives of
+# exp and log.
+
+
+def _pure(v):
+    """Pure quaternion(s) (0, v) from 3-vector(s) v."""
+    return np.concatenate([np.zeros(v.shape[:-1] + (1,)), v], axis=-1)
+
+
+def _dexp(v, dv):
+    """Derivative of ``exp((0, v))`` along ``dv`` (3-vectors), a quaternion.
+
+    ``exp = (cos r, sinc(r) v)`` with ``r = |v|``; differentiating gives
+    ``(-sinc(r) v.dv, sinc(r) dv + g(r) (v.dv) v)`` with
+    ``g(r) = (r cos r - sin r) / r^3``, whose series ``-1/3 + r^2/30`` is used
+    near 0 where the closed form cancels.
+    """
+    r = np.linalg.norm(v, axis=-1)
+    sinc = np.sinc(r / np.pi)
+    small = r < 1e-3
+    rs = np.where(small, 1.0, r)
+    g = np.where(small, -1.0 / 3.0 + r * r / 30.0, (rs * np.cos(rs) - np.sin(rs)) / rs**3)
+    vdv = np.einsum("...i,...i->...", v, dv)
+    w = -sinc * vdv
+    vec = sinc[..., None] * dv + (g * vdv)[..., None] * v
+    return np.concatenate([w[..., None], vec], axis=-1)
+
+
+def _dlog(c, dc):
+    """Derivative of the vector part of ``log(c)`` for unit ``c`` along tangent ``dc``.
+
+    ``log(c) = phi v / s`` with ``s = |v|``, ``phi = atan2(s, w)``;
+    differentiating gives ``f dv + k (v.dv) v - dw v`` with ``f = phi / s`` and
+    ``k = (w s - phi) / s^3``; near ``phi = 0`` their series
+    ``1 + phi^2/6`` and ``-2/3 - phi^2/5`` replace the cancelling closed
+    forms. Singular at ``c = -1`` (the logarithm has no direction there).
+    """
+    w = c[..., 0]
+    v = c[..., 1:]
+    s = np.linalg.norm(v, axis=-1)
+    phi = np.arctan2(s, w)
+    small = phi < 1e-3
+    ss = np.where(small, 1.0, s)
+    f = np.where(small, 1.0 + phi * phi / 6.0, phi / ss)
+    k = np.where(small, -2.0 / 3.0 - phi * phi / 5.0, (w * ss - phi) / ss**3)
+    dw = dc[..., 0]
+    dv = dc[..., 1:]
+    vdv = np.einsum("...i,...i->...", v, dv)
+    return f[..., None] * dv + (k * vdv - dw)[..., None] * v
+
+
+def _squad_speed(a, b, c, d, u):
+    """``2 |dq/du|`` of SQUAD ``q(u) = slerp(P, S, h)``, ``P``/``S`` the slerps of a, b / c, d.
+
+    All slerps take the quaternions as given (the caller aligned them).
+    Writing ``P = a exp(u L0)``, ``S = c exp(u L1)`` (``L0 = log(a^-1 b)``,
+    ``L1 = log(c^-1 d)``), ``C = P^-1 S``, ``V = h log C`` with
+    ``h = 2 u (1 - u)``:
+
+    * ``q = P exp(V)``;
+    * ``C' = -L0 C + C L1`` (from ``P' = P L0``, ``S' = S L1``);
+    * ``V' = h' log C + h dlog_C(C')``;
+    * ``q' = P L0 exp(V) + P dexp_V(V')``.
+    """
+    l0 = log(multiply(conjugate(a), b))[..., 1:]
+    l1 = log(multiply(conjugate(c), d))[..., 1:]
+    p = slerp(a, b, u, shortest=False)
+    s = slerp(c, d, u, shortest=False)
+    cc = multiply(conjugate(p), s)
+    lam = log(cc)[..., 1:]
+    h = (2.0 * u * (1.0 - u))[..., None]
+    hp = (2.0 - 4.0 * u)[..., None]
+    dc = multiply(cc, _pure(l1)) - multiply(_pure(l0), cc)
+    v = h * lam
+    dv = hp * lam + h * _dlog(cc, dc)
+    e = exp(_pure(v))
+    dq = multiply(p, multiply(_pure(l0), e) + _dexp(v, dv))
+    return 2.0 * np.linalg.norm(dq, axis=-1)

@@ -1,10 +1,10 @@
-"""Euler angles, gimbal lock and Euler-angle interpolation (seeds 002, 004).
+"""Euler angles, gimbal lock and Euler-angle interpolation.
 
 Angles are radians, in the order of the Euler ``order`` string (scipy's
-convention, as :func:`quatlab.math.quaternion.from_euler`: uppercase is
+convention, as :func:`quatlab.math.euler.from_euler`: uppercase is
 intrinsic, lowercase extrinsic). Quaternions are (w, x, y, z).
 
-Seed 004's example is the intrinsic order ``"YXZ"`` with angles
+The example of ``docs/sources.md`` ("Gimbal lock") is the intrinsic order ``"YXZ"`` with angles
 ``(yaw, pitch, roll)``: ``R = Ry(yaw) Rx(pitch) Rz(roll)`` acting on column
 vectors. At ``pitch = +90 deg`` the matrix is
 
@@ -49,19 +49,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from quatlab.math.curves import path_angle
+from quatlab.math.euler import from_euler, to_euler
 from quatlab.math.interpolate import as_parameter, slerp
-from quatlab.math.quaternion import (
-    angle_between,
-    from_axis_angle,
-    from_euler,
-    multiply,
-    rotate_vector,
-    to_euler,
-    to_matrix,
-)
+from quatlab.math.matrix import to_matrix
+from quatlab.math.quaternion import angle_between, from_axis_angle, multiply, rotate_vector
 
 __all__ = [
-    "SEED_ORDER",
+    "DEFAULT_ORDER",
     "ANGLE_NAMES",
     "DEFAULT_SAMPLES",
     "PRESETS",
@@ -75,8 +69,9 @@ __all__ = [
     "compare_paths",
 ]
 
-#: Seed 004's order: intrinsic Y-X-Z, R = Ry(yaw) Rx(pitch) Rz(roll).
-SEED_ORDER = "YXZ"
+#: The default order, that of the gimbal lock example in ``docs/sources.md``:
+#: intrinsic Y-X-Z, R = Ry(yaw) Rx(pitch) Rz(roll).
+DEFAULT_ORDER = "YXZ"
 
 #: Names of the three angles, in order-string position.
 ANGLE_NAMES = ("yaw", "pitch", "roll")
@@ -84,10 +79,12 @@ ANGLE_NAMES = ("yaw", "pitch", "roll")
 #: Samples of :func:`compare_paths` over [0, 1]; odd, so t = 0.5 is one.
 DEFAULT_SAMPLES = 181
 
-#: Lesson presets (JSON-able): Euler angles in degrees.
+#: Lesson presets (JSON-able; ``docs/presets.md``, "Euler angles"): Euler angles
+#: in degrees. The first key is an identifier the app, its tests and saved
+#: sessions use, so it keeps its name.
 PRESETS = {
     "seed004_lock": {
-        "label": "Seed 004: pitch +90 in Y-X-Z",
+        "label": "Gimbal lock: pitch +90 in Y-X-Z",
         "description": (
             "R = Ry(yaw) Rx(pitch) Rz(roll) at pitch 90: only yaw - roll matters. "
             "Adding 10 deg to yaw and to roll gives the same matrix, and the "
@@ -198,7 +195,7 @@ class GimbalReadout:
 
 
 def gimbal_readout(
-    angles, order: str = SEED_ORDER, *, names=ANGLE_NAMES, tol: float = 1e-6
+    angles, order: str = DEFAULT_ORDER, *, names=ANGLE_NAMES, tol: float = 1e-6
 ) -> GimbalReadout:
     """Gimbal-lock readout of Euler ``angles`` (radians) in ``order``.
 
@@ -275,7 +272,7 @@ class GimbalRings:
     axis_letters: tuple[str, str, str]
 
 
-def gimbal_rings(angles, order: str = SEED_ORDER) -> GimbalRings:
+def gimbal_rings(angles, order: str = DEFAULT_ORDER) -> GimbalRings:
     """Ring orientations, pivots and plane normals of a three-ring gimbal.
 
     For intrinsic ``"ABC"`` the outer ring turns by angle 1 about ``A``, the
@@ -417,7 +414,7 @@ class EulerComparison:
 def compare_paths(
     angles0,
     angles1,
-    order: str = SEED_ORDER,
+    order: str = DEFAULT_ORDER,
     t=None,
     *,
     samples: int = DEFAULT_SAMPLES,

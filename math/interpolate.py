@@ -1,7 +1,8 @@
 """Interpolation between rotations: NLERP, SLERP and SQUAD, naive or shortest-arc.
 
 All quaternions are (w, x, y, z) arrays of shape ``(..., 4)``; ``t`` broadcasts
-against their leading dimensions. The contract (design.md section 4, seed 000):
+against their leading dimensions. The contract (``docs/interpolation.md``, sections
+"Validation", "Collapse" and "Shortest-arc rule"):
 
 * inputs are validated at the boundary: zero, NaN or infinite quaternions, a
   last dimension other than 4, and ``t`` non-finite or outside [0, 1] raise a
@@ -15,6 +16,9 @@ against their leading dimensions. The contract (design.md section 4, seed 000):
 
 Examples
 --------
+The 20 degree turn stored as -q (``docs/sources.md``, "Sign flips"): the naive
+blend turns 170 degrees at the midpoint, the shortest-arc one 10.
+
 >>> import numpy as np
 >>> from quatlab.math import quaternion as Q
 >>> q20 = Q.from_axis_angle([0, 0, 1], np.radians(20))
@@ -30,7 +34,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from quatlab.math.quaternion import _UNIT_TOL, as_quaternion, conjugate, exp, log, multiply
+from quatlab.math.great_circle import _dot4, _inexact_rows, arc_frame
+from quatlab.math.quaternion import (
+    _UNIT_TOL,
+    _broadcast,
+    as_quaternion,
+    conjugate,
+    exp,
+    log,
+    multiply,
+)
 
 __all__ = [
     "InterpolationCollapseError",
@@ -40,10 +53,11 @@ __all__ = [
     "slerp",
     "squad",
     "intermediate",
-    "arc_frame",
+    "arc_frame",  # defined in quatlab.math.great_circle; benchmarks use it from here
 ]
 
-#: Squared length below which a normalized lerp is a collapse (design.md s4).
+#: Squared length below which a normalized lerp is a collapse
+#: (``docs/interpolation.md``, "Collapse").
 COLLAPSE_EPS = 1e-12
 
 # Largest finite float64: a squared norm above it has overflowed.
@@ -99,13 +113,14 @@ def _prepare(q0, q1, t, shortest: bool):
     a = as_quaternion(q0, "q0")
     b = as_quaternion(q1, "q1")
     t = as_parameter(t)
-    shape = np.broadcast_shapes(a.shape[:-1], b.shape[:-1], t.shape)
+    shape = _broadcast(("q0", a, 1), ("q1", b, 1), ("t", t, 0))
     a = np.broadcast_to(a, shape + (4,))
     b = np.broadcast_to(b, shape + (4,))
     t = np.broadcast_to(t, shape)
     if shortest:
         d = np.einsum("...i,...i->...", a, b)
-        # Strictly below zero: at dot == 0 the stored sign is kept (seed 000).
+        # Strictly below zero: at dot == 0 the stored sign is kept, so every
+        # platform agrees (docs/interpolation.md, "Shortest-arc rule").
         b = np.where((d < 0)[..., None], -b, b)
     return a, b, t
 
@@ -152,59 +167,16 @@ def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray):
     return m, np.einsum("...i,...i->...", m, m)
 
 
-def arc_frame(a: np.ndarray, b: np.ndarray):
-    """Great-circle frame of unit (w, x, y, z) quaternions ``a`` -> ``b``.
-
-    Returns ``(omega, u)``: the 4D angle between them in [0, pi] and the unit
-    4-vector ``u`` orthogonal to ``a`` with ``b = cos(omega) a + sin(omega) u``.
-    Where ``b = ±a`` exactly, ``u`` is zero.
-
-    ``b - d a`` is formed from ``b - a`` (when d >= 0) or ``b + a`` (when
-    d < 0): for nearly parallel or nearly antipodal inputs that difference is
-    exact in floating point (Sterbenz), so ``u`` and ``omega`` keep full
-    precision where ``acos(d)`` and ``1 / sin(omega)`` would lose it.
-    Where that difference lies almost along ``a`` (``|a|`` and ``|b|``
-    differing by more than their angle, or its supplement: both ~1e-16), the
-    projection is redone exactly (:func:`_exact_perp`), so ``u`` stays
-    orthogonal to ``a`` to ~1e-16 even with ``sin(omega)`` ~ 1e-22.
-    No validation: callers pass normalized arrays.
-
-    Examples
-    --------
-    >>> omega, u = arc_frame(np.array([1.0, 0, 0, 0]), np.array([0.0, 1, 0, 0]))
-    >>> float(omega) == np.pi / 2, u
-    (True, array([0., 1., 0., 0.]))
-    """
-    d = np.einsum("...i,...i->...", a, b)
-    s = np.where((d < 0)[..., None], b + a, b - a)
-    # Divide by |a|^2 rather than assume 1: a normalized in floating point is
-    # off by ~1e-16, and near the antipode that error, unscaled, would tilt
-    # u by 1e-16 / sin(omega).
-    proj = np.einsum("...i,...i->...", s, a) / np.einsum("...i,...i->...", a, a)
-    perp = s - proj[..., None] * a
-    sin = np.sqrt(np.einsum("...i,...i->...", perp, perp))
-    rows = _inexact_rows(sin, proj)
-    if rows is not None:
-        # s nearly parallel to a: redo those rows exactly (see _exact_perp).
-        # perp is a fresh array, so the reshape is a view and writes through.
-        flat = perp.reshape(-1, 4)
-        s_rows = s.reshape(-1, 4)[rows]
-        a_rows = np.broadcast_to(a, s.shape).reshape(-1, 4)[rows]
-        flat[rows] = _exact_perp(s_rows.T, a_rows.T).T
-        sin = np.sqrt(np.einsum("...i,...i->...", perp, perp))
-    omega = np.arctan2(sin, d)
-    u = perp / np.where(sin > 0, sin, 1.0)[..., None]
-    return omega, u
-
-
 def slerp(q0, q1, t, *, shortest: bool = True) -> np.ndarray:
     """Spherical linear interpolation of (w, x, y, z) quaternions.
 
     Walks the great circle from ``q0`` to ``q1`` (or ``-q1`` when ``shortest``
     and ``dot < 0``) at constant angular speed. Evaluated as
     ``cos(t w) q0 + sin(t w) u`` in the frame of :func:`arc_frame`, which has
-    no ``1 / sin(w)`` and so needs no threshold fallback: it stays within
-    1e-12 rad of the exact result for ``dot`` arbitrarily close to +1 or -1.
+    no ``1 / sin(w)`` and so needs no threshold fallback (no switch to NLERP
+    above ``dot > 0.9995``): it stays within 1e-12 rad of the exact result for
+    ``dot`` arbitrarily close to +1 or -1 (``docs/interpolation.md``, "SLERP
+    accuracy").
 
     Raises
     ------
@@ -218,7 +190,7 @@ def slerp(q0, q1, t, *, shortest: bool = True) -> np.ndarray:
     --------
     >>> from quatlab.math import quaternion as Q
     >>> q = slerp(Q.IDENTITY, Q.from_axis_angle([0, 0, 1], np.pi / 2), 0.5)
-    >>> np.round(Q.rotate_vector(q, [1, 0, 0]), 4) + 0.0   # seed 004
+    >>> np.round(Q.rotate_vector(q, [1, 0, 0]), 4) + 0.0   # docs/sources.md, "SLERP midpoint"
     array([0.7071, 0.7071, 0.    ])
     """
     out = _slerp_fast(q0, q1, t, shortest)
@@ -296,116 +268,10 @@ def _slerp_fast(q0, q1, t, shortest: bool) -> np.ndarray | None:
     return out.reshape(shape + (4,))
 
 
-# arc_frame's perp = s - proj a keeps its relative accuracy only while s is
-# not nearly parallel to a: the rounding of proj and of proj a, ~1e-16 of
-# |proj|, stays in perp along a and tilts u towards a by ~1e-16 |proj| /
-# |perp|. Naive SLERP across a near antipode carries that tilt into the
-# result (times sin(t omega) ~ 1): 1.0e-10 rad for dot + 1 = 1.4e-16 and
-# |perp| = 4.8e-22 with |proj| = 1.4e-16. (Shortest SLERP multiplies it by
-# sin(t omega) <= |perp| instead, which hides it, but u itself is off.)
-# For exactly unit a and b the angle between s and a is ~90 degrees when s
-# is small, so |proj| exceeds |perp| only when the norms of a and b, each
-# unit within _UNIT_TOL, differ by more than |s|: |s| < ~1e-15.
-# Rows with |perp| < |proj| are recomputed by _exact_perp (the others keep
-# a tilt of a few 1e-16); |perp| < _PERP_TINY is required too, a screen that
-# drops none of them and lets one min() clear the usual batch, which has no
-# such row.
-_PERP_TINY = 1e-12
-
-# Veltkamp's splitting constant 2^27 + 1 for Dekker's exact product (numpy
-# has no fma): x * _SPLIT - (x * _SPLIT - x) is x rounded to 26 bits.
-_SPLIT = 134217729.0
-
-
-def _inexact_rows(sin: np.ndarray, proj: np.ndarray) -> np.ndarray | None:
-    """Flat indices of the rows whose perp needs :func:`_exact_perp`, or None.
-
-    ``sin`` is ``|perp|``, ``proj`` the coefficient of ``a`` in ``s`` (any
-    matching shapes, scalars included). The test is
-    ``sin < min(|proj|, _PERP_TINY)``; one ``min`` over ``sin`` settles the
-    usual batch, which has no such row.
-    """
-    sin = np.asarray(sin)
-    if sin.size == 0 or sin.min() >= _PERP_TINY:
-        return None
-    limit = np.minimum(np.abs(proj), _PERP_TINY)
-    rows = np.flatnonzero(sin < limit)
-    return rows if rows.size else None
-
-
-def _two_product(x: np.ndarray, y: np.ndarray):
-    """``p, e`` with ``p = fl(x y)`` and ``p + e = x y`` exactly (Dekker, Veltkamp split).
-
-    Exact barring overflow of ``x * _SPLIT`` and underflow (|x y| < ~1e-292):
-    here ``|x|, |y| <= ~2``, and an underflowing product is far below any
-    perp that matters.
-    """
-    p = x * y
-    cx = _SPLIT * x
-    xh = cx - (cx - x)
-    xl = x - xh
-    cy = _SPLIT * y
-    yh = cy - (cy - y)
-    yl = y - yh
-    return p, xl * yl - (((p - xh * yh) - xl * yh) - xh * yl)
-
-
-def _exact_perp(s: np.ndarray, a: np.ndarray) -> np.ndarray:
-    """``s - (s.a / a.a) a`` for (4, k) component rows, accurate even when s is nearly along a.
-
-    Two projections (reorthogonalization): the first removes ``c a`` with
-    ``c = fl(s.a / a.a)`` exactly (``c a`` as an unevaluated sum ``h + l``
-    from :func:`_two_product`; ``s - h`` is exact by Sterbenz wherever ``h``
-    cancels ``s``), leaving the true perp plus ``(c_exact - c) a``, about
-    ``1e-16 |s| a``; the second removes that remainder in plain arithmetic,
-    whose rounding is ~1e-16 of the (now small) result. The residual along a
-    is ~1e-16 (|perp| + 1e-16 |s|), so u keeps ~1e-16 relative accuracy
-    unless |perp| < ~1e-20 |s|.
-
-    A compensated (Ogita-Rump-Oishi Dot2) ``s.a`` would not help: c is
-    rounded to a double either way, and the plain dot of nearly parallel
-    vectors has no cancellation (measured on 10^4 near-antipodal mixed-scale
-    pairs: results within 1 ulp, the same worst error). The exact product
-    does: without it the worst of those pairs is 2.3e-14 rad, not 1.0e-15.
-
-    Examples
-    --------
-    One row (shape (4, 1)) whose s is 2^-52 a plus a part 2^-100 across it:
-
-    >>> a = np.array([[1.0], [2.0**-30], [0.0], [0.0]])
-    >>> s = 2.0**-52 * a + np.array([[0.0], [2.0**-100], [0.0], [0.0]])
-    >>> naive = s - (s[:, 0] @ a[:, 0]) / (a[:, 0] @ a[:, 0]) * a
-    >>> p = _exact_perp(s, a)
-    >>> cos = lambda v: abs(float(np.sum(v * a))) / float(np.sqrt(np.sum(v * v)))
-    >>> f"{cos(naive):.1e}", cos(p) < 1e-20   # cosine of the angle to a
-    ('9.3e-10', True)
-    """
-    scratch = np.empty_like(s)
-    aa = _dot4(a, a, scratch)
-    c = _dot4(s, a, scratch) / aa
-    h, lo = _two_product(c, a)
-    perp = (s - h) - lo
-    perp -= (_dot4(perp, a, scratch) / aa) * a
-    return perp
-
-
 # |q|^2 in [_UNIT_LO, _UNIT_HI] is exactly as_quaternion's |n2 - 1| <= _UNIT_TOL
 # (n2 - 1 is exact there, and 1 -/+ 4 eps are floats).
 _UNIT_LO = 1.0 - _UNIT_TOL
 _UNIT_HI = 1.0 + _UNIT_TOL
-
-
-def _dot4(p: np.ndarray, q: np.ndarray, scratch: np.ndarray) -> np.ndarray:
-    """Dot products of (4, m) component rows, as a new (m,) array.
-
-    Summed as (w + y) + (x + z), the order of ``np.einsum("...i,...i->...")``
-    over a length-4 axis, so the fast path stays bit-identical to
-    :func:`_slerp_reference` (including the unit-norm test at _UNIT_TOL).
-    """
-    np.multiply(p, q, out=scratch)
-    scratch[0] += scratch[2]
-    scratch[1] += scratch[3]
-    return scratch[0] + scratch[1]
 
 
 def _slerp_chunk(a0, b0, t, out, work, shortest: bool) -> bool:
@@ -513,7 +379,8 @@ def intermediate(q_prev, q, q_next) -> np.ndarray:
     ``s = q exp(-(log(q^-1 q_next) + log(q^-1 q_prev)) / 4)`` (Shoemake), after
     moving ``q_prev`` and ``q_next`` into the hemisphere of ``q``: otherwise a
     key stored as -q makes the logarithm take the long way and the curve
-    leaves the path by tens of degrees (numpy-quaternion issue 166).
+    leaves the path by tens of degrees, as numpy-quaternion's sign-unaware
+    ``squad`` does (``docs/sources.md``, "Sign-unaware SQUAD").
 
     Examples
     --------
@@ -528,6 +395,7 @@ def intermediate(q_prev, q, q_next) -> np.ndarray:
     qp = as_quaternion(q_prev, "q_prev")
     qc = as_quaternion(q, "q")
     qn = as_quaternion(q_next, "q_next")
+    _broadcast(("q_prev", qp, 1), ("q", qc, 1), ("q_next", qn, 1))
     qp = np.where((np.einsum("...i,...i->...", qp, qc) < 0)[..., None], -qp, qp)
     qn = np.where((np.einsum("...i,...i->...", qn, qc) < 0)[..., None], -qn, qn)
     inv = conjugate(qc)
@@ -557,6 +425,7 @@ def squad(q0, q1, s0, s1, t, *, shortest: bool = True) -> np.ndarray:
     c = as_quaternion(s0, "s0")
     d = as_quaternion(s1, "s1")
     t = as_parameter(t)
+    _broadcast(("q0", a, 1), ("q1", b, 1), ("s0", c, 1), ("s1", d, 1), ("t", t, 0))
     if shortest:
         b = _align(b, a)
         c = _align(c, a)

@@ -1,6 +1,6 @@
 """Quaternion algebra on numpy arrays: the one convention of QuatLab.
 
-Conventions, fixed here once for the whole project:
+Conventions (``docs/conventions.md``), fixed here once for the whole project:
 
 * Component order **(w, x, y, z)**: scalar first. glTF, Unity and scipy store
   (x, y, z, w); convert only at the boundary with :func:`from_xyzw` and
@@ -10,7 +10,15 @@ Conventions, fixed here once for the whole project:
 * Active rotation of column vectors: ``v' = q v q*``.
 * Angles in radians.
 * Every function broadcasts over leading dimensions: quaternions are arrays of
-  shape ``(..., 4)``, vectors ``(..., 3)``, matrices ``(..., 3, 3)``.
+  shape ``(..., 4)``, vectors ``(..., 3)``, matrices ``(..., 3, 3)``. Leading
+  shapes that do not broadcast raise a :class:`ValueError` naming both
+  arguments and their shapes.
+
+Rotation matrices live in :mod:`quatlab.math.matrix` and Euler angles in
+:mod:`quatlab.math.euler`; the names that used to be defined here
+(``to_matrix``, ``from_matrix``, ``orthonormalize``, ``from_euler``,
+``to_euler``, ``EULER_ORDERS``) can still be imported from this module, which
+app/ and rendering/ do.
 
 Examples
 --------
@@ -19,9 +27,15 @@ Examples
 >>> q = Q.from_axis_angle([0, 0, 1], np.pi / 2)
 >>> np.round(Q.rotate_vector(q, [1, 0, 0]), 12) + 0.0
 array([0., 1., 0.])
+>>> Q.multiply(np.ones((3, 4)), np.ones((2, 4)))
+Traceback (most recent call last):
+...
+ValueError: a and b must broadcast: shapes (3, 4) and (2, 4)
 """
 
 from __future__ import annotations
+
+import importlib
 
 import numpy as np
 
@@ -38,35 +52,17 @@ __all__ = [
     "to_axis_angle",
     "from_rotvec",
     "to_rotvec",
-    "from_matrix",
-    "to_matrix",
-    "from_euler",
-    "to_euler",
-    "EULER_ORDERS",
     "from_xyzw",
     "to_xyzw",
     "angle_between",
     "exp",
     "log",
     "power",
-    "orthonormalize",
     "IDENTITY",
 ]
 
 #: The identity rotation, (w, x, y, z).
 IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
-
-#: All 24 Euler order strings in scipy's convention: uppercase is intrinsic
-#: (rotations about the moving body axes), lowercase is extrinsic (fixed axes).
-EULER_ORDERS = tuple(
-    s
-    for kind in (str.upper, str.lower)
-    for s in map(
-        kind,
-        ["XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX", "XYX", "XZX", "YXY", "YZY", "ZXZ", "ZYZ"],
-    )
-)
-
 
 # --------------------------------------------------------------------------- validation
 
@@ -134,6 +130,41 @@ def _as_vector(v, name: str, size: int = 3, *, finite: bool = True) -> np.ndarra
     return arr
 
 
+def _broadcast(*args: tuple[str, np.ndarray, int]) -> tuple[int, ...]:
+    """Broadcast leading shape of ``(name, array, core_ndim)`` arguments, or ValueError.
+
+    ``core_ndim`` trailing dimensions of each array (1 for a quaternion or a
+    vector, 0 for a parameter) are left out. numpy's own message ("operands
+    could not be broadcast together with remapped shapes ...") names no
+    argument; this one names the first two that conflict (shapes broadcast
+    together exactly when every pair does), with their full shapes.
+
+    Examples
+    --------
+    >>> _broadcast(("q0", np.ones((3, 4)), 1), ("t", np.ones(3), 0))
+    (3,)
+    >>> _broadcast(("q0", np.ones((3, 4)), 1), ("q1", np.ones((2, 4)), 1), ("t", np.ones(()), 0))
+    Traceback (most recent call last):
+    ...
+    ValueError: q0 and q1 must broadcast: shapes (3, 4) and (2, 4)
+    """
+    leading = [arr.shape[: arr.ndim - core] for _, arr, core in args]
+    try:
+        return np.broadcast_shapes(*leading)
+    except ValueError:
+        pass
+    for i in range(len(args)):
+        for j in range(i + 1, len(args)):
+            try:
+                np.broadcast_shapes(leading[i], leading[j])
+            except ValueError:
+                (n1, a1, _), (n2, a2, _) = args[i], args[j]
+                raise ValueError(
+                    f"{n1} and {n2} must broadcast: shapes {a1.shape} and {a2.shape}"
+                ) from None
+    raise AssertionError("unreachable: shapes that broadcast pairwise broadcast together")
+
+
 # --------------------------------------------------------------------------- algebra
 
 
@@ -177,6 +208,7 @@ def multiply(a, b) -> np.ndarray:
     """
     a = _as_vector(a, "a", 4, finite=False)
     b = _as_vector(b, "b", 4, finite=False)
+    _broadcast(("a", a, 1), ("b", b, 1))
     aw, ax, ay, az = np.moveaxis(a, -1, 0)
     bw, bx, by, bz = np.moveaxis(b, -1, 0)
     return np.stack(
@@ -226,6 +258,7 @@ def dot(a, b) -> np.ndarray:
     """
     a = _as_vector(a, "a", 4, finite=False)
     b = _as_vector(b, "b", 4, finite=False)
+    _broadcast(("a", a, 1), ("b", b, 1))
     return np.einsum("...i,...i->...", a, b)
 
 
@@ -242,6 +275,7 @@ def rotate_vector(q, v) -> np.ndarray:
     """
     q = as_quaternion(q, "q")
     v = _as_vector(v, "v")
+    _broadcast(("q", q, 1), ("v", v, 1))
     w = q[..., :1]
     u = q[..., 1:]
     # v' = v + 2 w (u x v) + 2 u x (u x v): the expanded sandwich product.
@@ -270,11 +304,49 @@ def from_axis_angle(axis, angle) -> np.ndarray:
     n = np.linalg.norm(axis, axis=-1, keepdims=True)
     if np.any(n == 0):
         raise ValueError("axis has zero length")
-    shape = np.broadcast_shapes(angle.shape, axis.shape[:-1])
-    half = 0.5 * angle[..., None]
-    w = np.broadcast_to(np.cos(half), shape + (1,))
-    xyz = np.broadcast_to(np.sin(half) * axis / n, shape + (3,))
+    shape = _broadcast(("axis", axis, 1), ("angle", angle, 0))
+    cos, sin = _cos_sin_half(angle[..., None])
+    w = np.broadcast_to(cos, shape + (1,))
+    xyz = np.broadcast_to(sin * axis / n, shape + (3,))
     return np.concatenate([w, xyz], axis=-1)
+
+
+# cos and sin of k * 45 degrees, k = 0..7: exact but for the rounding of sqrt(1/2).
+_R = float(np.sqrt(0.5))
+_COS_EIGHTHS = np.array([1.0, _R, 0.0, -_R, -1.0, -_R, 0.0, _R])
+_SIN_EIGHTHS = np.roll(_COS_EIGHTHS, 2)
+
+
+def _cos_sin_half(angle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``cos(angle / 2)`` and ``sin(angle / 2)``, exact at multiples of 90 degrees of ``angle``.
+
+    ``np.cos(np.pi / 4)`` and ``np.sin(np.pi / 4)`` differ by one ulp and
+    ``np.cos(np.pi / 2)`` is 6.1e-17, so a quarter turn would come out as
+    ``(c, 0, 0, c')`` with ``c != c'`` and a half turn with ``w = 6.1e-17``:
+    their matrices then hold 2.2e-16 or 1.2e-16 where 0 is meant. Here the
+    half angle is split as ``k pi/4 + d`` (``k`` the nearest integer, float
+    ``pi`` standing for pi), and ``(cos d, sin d)`` is turned by ``k`` eighths
+    of a turn with exact constants, so whole quarter and half turns give
+    equal or zero components. Within two turns (where ``k pi/4`` is within
+    2.4e-16 of the true multiple) the result is within about 2 ulp of
+    ``np.cos`` and ``np.sin``; larger angles use those directly.
+
+    Examples
+    --------
+    >>> c, s = _cos_sin_half(np.array([np.pi / 2, np.pi, 0.1]))
+    >>> bool(c[0] == s[0]), float(c[1]), bool(abs(c[2] - np.cos(0.05)) < 1e-16)
+    (True, 0.0, True)
+    """
+    h = 0.5 * angle
+    eighths = np.rint(h / (np.pi / 4))
+    small = np.abs(eighths) <= 8
+    k = np.where(small, eighths, 0.0)
+    # d is h itself when k = 0, so small angles keep full relative accuracy.
+    d = np.where(small, h - k * (np.pi / 4), h)
+    cd, sd = np.cos(d), np.sin(d)
+    i = np.mod(k, 8).astype(np.intp)
+    ck, sk = _COS_EIGHTHS[i], _SIN_EIGHTHS[i]
+    return ck * cd - sk * sd, sk * cd + ck * sd
 
 
 def to_axis_angle(q) -> tuple[np.ndarray, np.ndarray]:
@@ -323,71 +395,6 @@ def to_rotvec(q) -> np.ndarray:
     return axis * angle[..., None]
 
 
-def to_matrix(q) -> np.ndarray:
-    """Rotation matrix (``(..., 3, 3)``, acting on column vectors) of (w, x, y, z) q.
-
-    Examples
-    --------
-    >>> np.round(to_matrix(from_axis_angle([0, 0, 1], np.pi / 2)), 12) + 0.0
-    array([[ 0., -1.,  0.],
-           [ 1.,  0.,  0.],
-           [ 0.,  0.,  1.]])
-    """
-    q = as_quaternion(q, "q")
-    w, x, y, z = np.moveaxis(q, -1, 0)
-    m = np.empty(q.shape[:-1] + (3, 3))
-    m[..., 0, 0] = 1 - 2 * (y * y + z * z)
-    m[..., 0, 1] = 2 * (x * y - w * z)
-    m[..., 0, 2] = 2 * (x * z + w * y)
-    m[..., 1, 0] = 2 * (x * y + w * z)
-    m[..., 1, 1] = 1 - 2 * (x * x + z * z)
-    m[..., 1, 2] = 2 * (y * z - w * x)
-    m[..., 2, 0] = 2 * (x * z - w * y)
-    m[..., 2, 1] = 2 * (y * z + w * x)
-    m[..., 2, 2] = 1 - 2 * (x * x + y * y)
-    return m
-
-
-def from_matrix(m) -> np.ndarray:
-    """Unit quaternion (w, x, y, z) with w >= 0 of rotation matrix(es) ``m`` (``(..., 3, 3)``).
-
-    Uses Shepperd's method (the largest of w, x, y, z is computed from the
-    trace, the others from off-diagonal sums), stable for every rotation.
-    The matrix should be orthonormal; see :func:`orthonormalize`.
-
-    Examples
-    --------
-    >>> np.round(from_matrix(np.diag([1.0, -1.0, -1.0])), 12) + 0.0
-    array([0., 1., 0., 0.])
-    """
-    m = _as_float_array(m, "m")
-    if m.ndim < 2 or m.shape[-2:] != (3, 3):
-        raise ValueError(f"m must have shape (..., 3, 3), got shape {m.shape}")
-    if not np.all(np.isfinite(m)):
-        raise ValueError("m contains NaN or infinite entries")
-    m00, m11, m22 = m[..., 0, 0], m[..., 1, 1], m[..., 2, 2]
-    trace = m00 + m11 + m22
-    # Four candidate (unnormalized) quaternions; each is accurate when its
-    # leading component is the largest.
-    cands = np.stack(
-        [
-            np.stack([1 + trace, m[..., 2, 1] - m[..., 1, 2], m[..., 0, 2] - m[..., 2, 0],
-                      m[..., 1, 0] - m[..., 0, 1]], axis=-1),
-            np.stack([m[..., 2, 1] - m[..., 1, 2], 1 + m00 - m11 - m22,
-                      m[..., 0, 1] + m[..., 1, 0], m[..., 0, 2] + m[..., 2, 0]], axis=-1),
-            np.stack([m[..., 0, 2] - m[..., 2, 0], m[..., 0, 1] + m[..., 1, 0],
-                      1 - m00 + m11 - m22, m[..., 1, 2] + m[..., 2, 1]], axis=-1),
-            np.stack([m[..., 1, 0] - m[..., 0, 1], m[..., 0, 2] + m[..., 2, 0],
-                      m[..., 1, 2] + m[..., 2, 1], 1 - m00 - m11 + m22], axis=-1),
-        ],
-        axis=-2,
-    )
-    choice = np.argmax(np.stack([trace, m00, m11, m22], axis=-1), axis=-1)
-    q = np.take_along_axis(cands, choice[..., None, None], axis=-2)[..., 0, :]
-    q = q / np.linalg.norm(q, axis=-1, keepdims=True)
-    return np.where(q[..., :1] < 0, -q, q)
-
-
 def from_xyzw(q_xyzw) -> np.ndarray:
     """Reorder (x, y, z, w) quaternion(s), as glTF and scipy store them, to (w, x, y, z).
 
@@ -418,113 +425,6 @@ def to_xyzw(q) -> np.ndarray:
     return np.roll(arr, -1, axis=-1)
 
 
-# --------------------------------------------------------------------------- Euler angles
-
-
-_AXIS_INDEX = {"x": 0, "y": 1, "z": 2}
-
-
-def _parse_order(order: str) -> tuple[list[int], bool]:
-    if not isinstance(order, str) or len(order) != 3 or order not in EULER_ORDERS:
-        raise ValueError(
-            f"order must be one of the 24 Euler orders such as 'XYZ' (intrinsic) or "
-            f"'xyz' (extrinsic), got {order!r}"
-        )
-    return [_AXIS_INDEX[c] for c in order.lower()], order.isupper()
-
-
-def _elementary(axis_index: int, angle: np.ndarray) -> np.ndarray:
-    half = 0.5 * angle
-    q = np.zeros(angle.shape + (4,))
-    q[..., 0] = np.cos(half)
-    q[..., 1 + axis_index] = np.sin(half)
-    return q
-
-
-def from_euler(angles, order: str) -> np.ndarray:
-    """Quaternion (w, x, y, z) from Euler ``angles`` (``(..., 3)``, radians).
-
-    ``order`` follows scipy: uppercase (``"XYZ"``) is intrinsic, the first
-    angle turning about the first body axis; lowercase (``"xyz"``) is
-    extrinsic, about fixed axes. Proper Euler orders (``"ZXZ"``) are accepted.
-
-    Examples
-    --------
-    >>> q = from_euler([0, 0, np.pi / 2], "XYZ")
-    >>> np.round(q, 12) + 0.0
-    array([0.70710678, 0.        , 0.        , 0.70710678])
-    """
-    axes, intrinsic = _parse_order(order)
-    a = _as_vector(angles, "angles")
-    q0, q1, q2 = (_elementary(axes[i], a[..., i]) for i in range(3))
-    if intrinsic:
-        return multiply(multiply(q0, q1), q2)
-    return multiply(q2, multiply(q1, q0))
-
-
-def to_euler(q, order: str) -> np.ndarray:
-    """Euler angles (``(..., 3)``, radians) of (w, x, y, z) quaternion(s) in ``order``.
-
-    Same convention as :func:`from_euler`. The first and third angles lie in
-    [-pi, pi]; the second in [-pi/2, pi/2] for Tait-Bryan orders and [0, pi]
-    for proper Euler orders. At gimbal lock the third angle is set to 0 and
-    the first carries the whole remaining rotation (as scipy does).
-
-    Uses the direct quaternion method of Bernardes and Shuster (2022), which
-    never goes through a matrix.
-
-    Examples
-    --------
-    >>> np.round(np.degrees(to_euler(from_euler(np.radians([10, 20, 30]), "ZYX"), "ZYX")), 9)
-    array([10., 20., 30.])
-    """
-    axes, intrinsic = _parse_order(order)
-    qa = as_quaternion(q, "q")
-    if intrinsic:
-        # An intrinsic sequence equals the reversed extrinsic one.
-        axes = axes[::-1]
-    i, j, k = axes
-    symmetric = i == k
-    if symmetric:
-        k = 3 - i - j
-    sign = (i - j) * (j - k) * (k - i) // 2
-    w = qa[..., 0]
-    qi, qj, qk = qa[..., 1 + i], qa[..., 1 + j], qa[..., 1 + k] * sign
-    if symmetric:
-        a, b, c, d = w, qi, qj, qk
-    else:
-        a, b, c, d = w - qj, qi + qk, qj + w, qk - qi
-    second = 2.0 * np.arctan2(np.hypot(c, d), np.hypot(a, b))
-    half_sum = np.arctan2(b, a)
-    half_diff = np.arctan2(d, c)
-    eps = 1e-7
-    locked_zero = np.abs(second) <= eps
-    locked_pi = np.abs(second - np.pi) <= eps
-    first = half_sum - half_diff
-    third = half_sum + half_diff
-    # At gimbal lock only the sum (second angle 0) or the difference (second
-    # angle pi) of first and third is determined; put it all on the angle that
-    # ends up first in the caller's order and zero the one that ends up third.
-    locked = locked_zero | locked_pi
-    combined = np.where(locked_zero, 2.0 * half_sum, 2.0 * half_diff)
-    if intrinsic:
-        first = np.where(locked, 0.0, first)
-        third = np.where(locked, combined, third)
-    else:
-        first = np.where(locked, np.where(locked_zero, combined, -combined), first)
-        third = np.where(locked, 0.0, third)
-    if not symmetric:
-        third = third * sign
-        second = second - np.pi / 2
-    if intrinsic:
-        first, third = third, first
-    out = np.stack([first, second, third], axis=-1)
-    # Wrap into [-pi, pi].
-    out = np.where(out < -np.pi, out + 2 * np.pi, out)
-    out = np.where(out > np.pi, out - 2 * np.pi, out)
-    return out
-
-
 # --------------------------------------------------------------------------- metric
 
 
@@ -544,6 +444,7 @@ def angle_between(a, b) -> np.ndarray:
     """
     a = as_quaternion(a, "a")
     b = as_quaternion(b, "b")
+    _broadcast(("a", a, 1), ("b", b, 1))
     d = np.einsum("...i,...i->...", a, b)
     b = np.where(d[..., None] < 0, -b, b)
     # The relative rotation r = conj(a) (b - a) + |a|^2: its vector part comes
@@ -623,49 +524,22 @@ def power(q, t) -> np.ndarray:
     return exp(t[..., None] * log(q))
 
 
-# --------------------------------------------------------------------------- matrices
+# --------------------------------------------------------------------------- moved names
+
+# Defined in their own modules now; app/ and rendering/ still import them from
+# here. Resolved lazily (PEP 562) because those modules import this one.
+_MOVED = {
+    "to_matrix": "matrix",
+    "from_matrix": "matrix",
+    "orthonormalize": "matrix",
+    "from_euler": "euler",
+    "to_euler": "euler",
+    "EULER_ORDERS": "euler",
+}
 
 
-def orthonormalize(m, keep: int = 0) -> np.ndarray:
-    """Re-orthonormalize rotation matrix(es) ``m`` (``(..., 3, 3)``) by Gram-Schmidt.
-
-    Column ``keep`` (0, 1 or 2: the axis that matters most, e.g. the facing
-    axis) keeps its direction; the next column (cyclically) loses its
-    component along it; the third is their cross product, so the result is a
-    right-handed rotation. Degenerate input (a zero or parallel pair of
-    columns) raises :class:`ValueError` rather than inventing an axis.
-
-    Examples
-    --------
-    >>> m = np.array([[1.0, 0.1, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
-    >>> r = orthonormalize(m)
-    >>> np.allclose(r.T @ r, np.eye(3)), np.allclose(r[:, 0], [1, 0, 0])
-    (True, True)
-    """
-    m = _as_float_array(m, "m")
-    if m.ndim < 2 or m.shape[-2:] != (3, 3):
-        raise ValueError(f"m must have shape (..., 3, 3), got shape {m.shape}")
-    if isinstance(keep, bool) or not isinstance(keep, (int, np.integer)) or keep not in (0, 1, 2):
-        raise ValueError(f"keep must be 0, 1 or 2 (the column to keep), got {keep!r}")
-    if not np.all(np.isfinite(m)):
-        raise ValueError("m contains NaN or infinite entries")
-    i, j, k = keep, (keep + 1) % 3, (keep + 2) % 3
-    a = m[..., :, i]
-    b = m[..., :, j]
-    na = np.linalg.norm(a, axis=-1, keepdims=True)
-    if np.any(na == 0):
-        raise ValueError(f"column {i} of m has zero length; cannot orthonormalize")
-    a = a / na
-    nb0 = np.linalg.norm(b, axis=-1, keepdims=True)
-    b = b - a * np.einsum("...i,...i->...", a, b)[..., None]
-    nb = np.linalg.norm(b, axis=-1, keepdims=True)
-    # Relative test: Gram-Schmidt doesn't depend on scale, parallel columns do.
-    if np.any(nb <= 1e-12 * nb0) or np.any(nb0 == 0):
-        raise ValueError(f"columns {i} and {j} of m are parallel; cannot orthonormalize")
-    b = b / nb
-    c = np.cross(a, b)
-    out = np.empty(m.shape)
-    out[..., :, i] = a
-    out[..., :, j] = b
-    out[..., :, k] = c
-    return out
+def __getattr__(name: str):
+    module = _MOVED.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"quatlab.math.{module}"), name)

@@ -11,11 +11,12 @@ circle, SLERP walks the arc. This module gives
   (:func:`circle_points`), the NLERP chord (:func:`chord`) and its radial
   projection onto the circle (:func:`project_to_circle`), and the angle
   between ``q0`` and ``q1`` in the plane (:func:`plane_angle`);
-* the **stereographic view** (3D): S3 projected from a pole onto R3
-  (:func:`stereographic`, :func:`inverse_stereographic`,
-  :func:`hyperplane_basis`).
+* the **stereographic view** (3D): S3 projected from a pole onto R3, in
+  :mod:`quatlab.math.stereographic` (:func:`stereographic`,
+  :func:`inverse_stereographic`, :func:`hyperplane_basis`; still importable
+  from here, where app/ and the view tests look for them).
 
-Conventions are those of :mod:`quatlab.math.quaternion`: quaternions are
+Conventions are those of :mod:`quatlab.math.quaternion` (``docs/conventions.md``): quaternions are
 arrays of shape ``(..., 4)`` in **(w, x, y, z)** order and every function
 broadcasts over leading dimensions. Inputs of the plane and projection
 functions are validated at the boundary; errors are :class:`ValueError`
@@ -30,6 +31,9 @@ NaN components, or an infinite one, is still an error.
 
 Examples
 --------
+The 20 degree turn stored as -q of ``docs/sources.md`` ("Sign flips"): its dot
+with the identity is -0.9848077, so in 4D it lies 170 degrees away.
+
 >>> import numpy as np
 >>> from quatlab.math import quaternion as Q
 >>> from quatlab.math import s3
@@ -46,17 +50,17 @@ array([[ 1.      ,  0.      ],
 
 from __future__ import annotations
 
+import importlib
 from typing import NamedTuple
 
 import numpy as np
 
 from quatlab.math import quaternion as Q
-from quatlab.math.interpolate import COLLAPSE_EPS, arc_frame, as_parameter
+from quatlab.math.great_circle import arc_frame
+from quatlab.math.interpolate import COLLAPSE_EPS, as_parameter
 
 __all__ = [
     "PLANE_TOLERANCE",
-    "POLE_TOLERANCE",
-    "DEFAULT_POLE",
     "DegeneratePlaneError",
     "PathOffPlaneError",
     "PlaneBasis",
@@ -69,9 +73,6 @@ __all__ = [
     "circle_points",
     "chord",
     "project_to_circle",
-    "hyperplane_basis",
-    "stereographic",
-    "inverse_stereographic",
 ]
 
 #: ``q1`` counts as ``+q0`` or ``-q0`` (no plane) when the component of the
@@ -80,16 +81,6 @@ __all__ = [
 #: below anything visible, yet far above the 1e-16 rounding of the
 #: difference-based Gram-Schmidt, so a real small plane is never rejected.
 PLANE_TOLERANCE = 1e-9
-
-#: Points closer than this (4D distance) to the projection pole are "at the
-#: pole" and map to NaN. Their image would be farther than ~2e12 from the
-#: origin, which no view can draw, and at the pole itself it is infinite.
-POLE_TOLERANCE = 1e-12
-
-#: Default stereographic pole: w = -1, i.e. (-1, 0, 0, 0), giving the classic
-#: projection (x, y, z) / (1 + w).
-DEFAULT_POLE = np.array([-1.0, 0.0, 0.0, 0.0])
-
 
 class DegeneratePlaneError(ValueError):
     """``q1 = +q0`` or ``q1 = -q0``: the two quaternions span a line, not a plane.
@@ -168,7 +159,7 @@ def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _frame(q0, q1):
     """Normalized, broadcast q0, q1, their dot, and arc_frame's (omega, u).
 
-    :func:`quatlab.math.interpolate.arc_frame` forms ``q1 - dot q0`` from
+    :func:`quatlab.math.great_circle.arc_frame` forms ``q1 - dot q0`` from
     ``q1 - q0`` (dot >= 0) or ``q1 + q0`` (dot < 0), exact near dot = +-1
     where the textbook subtraction loses half the digits; ``u`` is ``e2``.
     """
@@ -499,119 +490,16 @@ def project_to_circle(xy) -> np.ndarray:
     return xy / safe[..., None]
 
 
-# --------------------------------------------------------------------------- stereographic
+# --------------------------------------------------------------------------- moved names
+
+# The stereographic view lives in quatlab.math.stereographic; app/s3_view.py
+# and the view tests use it through this module. Resolved lazily (PEP 562)
+# because that module imports this one's input checks.
+_MOVED = ("POLE_TOLERANCE", "DEFAULT_POLE", "hyperplane_basis", "stereographic",
+          "inverse_stereographic")
 
 
-def hyperplane_basis(pole=DEFAULT_POLE) -> np.ndarray:
-    """Orthonormal basis of the 3D hyperplane orthogonal to ``pole``, shape ``(..., 3, 4)``.
-
-    With ``a = -pole / |pole|`` (the point that projects to the origin) the
-    rows are ``a ⊗ i, a ⊗ j, a ⊗ k`` (Hamilton product, (w, x, y, z)). Left
-    multiplication by a unit quaternion is an isometry of R4, so they are
-    orthonormal and orthogonal to ``a``; the coordinates of a vector ``y`` in
-    this basis are ``vec(conj(a) ⊗ y)``. For the default pole (-1, 0, 0, 0)
-    the basis is simply (i, j, k), i.e. the x, y, z axes.
-
-    Examples
-    --------
-    >>> hyperplane_basis() + 0.0
-    array([[0., 1., 0., 0.],
-           [0., 0., 1., 0.],
-           [0., 0., 0., 1.]])
-    """
-    a = -Q.as_quaternion(pole, "pole")
-    units = np.eye(4)[1:]  # i, j, k
-    return Q.multiply(a[..., None, :], units)
-
-
-def stereographic(q, pole=DEFAULT_POLE) -> np.ndarray:
-    """Stereographic projection of S3 from ``pole`` onto R3, shape ``(..., 3)``.
-
-    A point ``q`` of S3 maps to where the line from the pole ``p`` through
-    ``q`` meets the hyperplane through the origin orthogonal to ``p``:
-    ``y = (q - (q . p) p) / (1 - q . p)``, written in the basis of
-    :func:`hyperplane_basis`. With ``a = -p`` that is::
-
-        stereographic(q, p) = vec(r) / (1 + w(r)),   r = conj(a) ⊗ q,
-
-    the classic projection of ``r``. Hence
-
-    * pole (-1, 0, 0, 0) (the default, "w = -1"): ``(x, y, z) / (1 + w)``;
-    * pole ``-q0``: ``r`` is the rotation from ``q0`` to ``q`` (the design's
-      ``conj(q0) ⊗ q(t)``). ``q0`` lands on the origin; a point lies along the
-      axis of ``r`` at distance ``tan(theta / 4)``, ``theta`` its rotation
-      angle in [0, 2 pi] as stored. The hemisphere ``dot(q, q0) > 0`` (the
-      short way) is the open unit ball, the equator ``dot = 0`` the unit
-      sphere, and the long way runs outside it towards the pole ``-q0`` at
-      infinity.
-
-    The map is conformal (angles are kept; lengths scale by
-    ``1 / (1 - q . p)``) and takes circles of S3 to circles or lines.
-
-    Parameters
-    ----------
-    q : array_like, shape (..., 4)
-        Quaternions in (w, x, y, z) order; non-unit inputs are normalized.
-        All-NaN rows (gaps) stay NaN.
-    pole : array_like, shape (..., 4), optional
-        The projection centre, normalized; default :data:`DEFAULT_POLE`.
-        Broadcasts against ``q``.
-
-    Returns
-    -------
-    ndarray, shape (..., 3)
-        Points at the pole (within :data:`POLE_TOLERANCE`) would map to
-        infinity: they are returned as **NaN** (a gap in the curve), not inf.
-
-    Raises
-    ------
-    ValueError
-        Zero-length, infinite or partly-NaN ``q``; invalid ``pole``.
-
-    Examples
-    --------
-    >>> np.round(stereographic([[1, 0, 0, 0], [0, 0, 0, 1], [0.6, 0.8, 0, 0]]), 12) + 0.0
-    array([[0. , 0. , 0. ],
-           [0. , 0. , 1. ],
-           [0.5, 0. , 0. ]])
-    >>> stereographic([-1, 0, 0, 0])          # the pole itself: a gap, not inf
-    array([nan, nan, nan])
-    >>> q0 = Q.from_axis_angle([0, 0, 1], 1.0)
-    >>> np.round(stereographic(q0, pole=-q0), 12) + 0.0   # q0 at the origin
-    array([0., 0., 0.])
-    """
-    q = _as_points(q, "q")
-    gap = np.all(np.isnan(q), axis=-1)
-    # Fill gaps with a harmless unit quaternion so validation and the product
-    # accept them; their result is overwritten with NaN below.
-    q = Q.as_quaternion(np.where(gap[..., None], Q.IDENTITY, q), "q")
-    a = -Q.as_quaternion(pole, "pole")
-    r = Q.multiply(Q.conjugate(a), q)
-    # 1 + a.q computed as |a + q|^2 / 2 (equal for unit vectors): no
-    # cancellation near the pole, where 1 + a.q -> 0.
-    s = a + q
-    s2 = _dot(s, s)
-    at_pole = gap | (s2 < POLE_TOLERANCE**2)
-    den = np.where(at_pole, 1.0, 0.5 * s2)
-    return np.where(at_pole[..., None], np.nan, r[..., 1:] / den[..., None])
-
-
-def inverse_stereographic(y, pole=DEFAULT_POLE) -> np.ndarray:
-    """Point of S3 (w, x, y, z) whose :func:`stereographic` image is ``y``, shape ``(..., 4)``.
-
-    ``q = a ⊗ ((1 - |y|^2, 2 y) / (1 + |y|^2))`` with ``a = -pole``; all-NaN
-    rows (gaps, i.e. the pole) stay NaN.
-
-    Examples
-    --------
-    >>> inverse_stereographic([0.5, 0, 0])
-    array([0.6, 0.8, 0. , 0. ])
-    """
-    y = _as_points(y, "y", size=3)
-    gap = np.all(np.isnan(y), axis=-1)
-    y = np.where(gap[..., None], 0.0, y)
-    a = -Q.as_quaternion(pole, "pole")
-    n2 = _dot(y, y)
-    r = np.concatenate([(1.0 - n2)[..., None], 2.0 * y], axis=-1) / (1.0 + n2)[..., None]
-    q = Q.multiply(a, r)
-    return np.where(gap[..., None], np.nan, q)
+def __getattr__(name: str):
+    if name not in _MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module("quatlab.math.stereographic"), name)

@@ -5,7 +5,8 @@ A track is ``times`` (``(K,)`` seconds, strictly increasing, K >= 2) and
 times ``t`` lie in ``[times[0], times[-1]]``; a sample exactly at an interior
 key belongs to the segment that starts there.
 
-Sign handling (seeds 000, 001, 004): ``signs``, one of :data:`SIGN_MODES`
+Sign handling (``docs/interpolation.md``, "Shortest-arc rule"): ``signs``, one of
+:data:`SIGN_MODES`
     ``"aware"``: the keys are first made sign-continuous (:func:`align_keys`:
     key i becomes ``-key i`` when ``dot(key i-1, key i) < 0`` with key i-1
     already fixed; at ``dot == 0`` the stored sign is kept), every segment
@@ -15,8 +16,10 @@ Sign handling (seeds 000, 001, 004): ``signs``, one of :data:`SIGN_MODES`
 
     ``"unaware_controls"`` (SQUAD only): short arcs, but control points from
     the keys as stored (:func:`intermediate_unaware`). This is what
-    numpy-quaternion's ``squad`` does with rotors that have sign flips
-    (its issue 166): one negated key bends the curve tens of degrees off the
+    numpy-quaternion's ``squad`` does with rotors that have sign flips (it
+    takes the control points' logarithms without a hemisphere test;
+    ``docs/sources.md``, "Sign-unaware SQUAD"): one negated key bends the curve
+    tens of degrees off the
     sign-aware path (40 deg in the ``negated_key`` preset, 27 deg in the
     glTF AnimatedTriangle track).
 
@@ -24,18 +27,19 @@ Sign handling (seeds 000, 001, 004): ``signs``, one of :data:`SIGN_MODES`
     runtime whose slerp never flips): a negated key sends the segments next
     to it the long way round, which is a different, larger failure.
 
-SQUAD (seed 001)
+SQUAD (``docs/interpolation.md``, "SQUAD")
     On segment i with local parameter ``u`` in [0, 1],
     ``squad(k_i, k_i+1, s_i, s_i+1, u)`` from
     :func:`quatlab.math.interpolate.squad`, with control points ``s_i`` as
     above. The end keys are their own control points
     (``s_0 = k_0``, ``s_K-1 = k_K-1``, as numpy-quaternion does). With
-    ``tangents="uniform"`` (the seed's formula) the curve is C1 in ``u``, so
+    ``tangents="uniform"`` (the formula of ``docs/sources.md``, "SQUAD") the curve
+    is C1 in ``u``, so
     its angular velocity is continuous at keys only if neighbouring segments
     last equally long; ``tangents="time_scaled"`` weights the two
     neighbours by the other segment's duration, which makes the velocity in
-    rad/s continuous for any key spacing (seed 004: continuity depends on
-    "the key time parametrization").
+    rad/s continuous for any key spacing (continuity depends on the key time
+    parametrization: ``docs/sources.md``, "Key spacing").
 
 Path angle
     ``theta(t)`` is :func:`quatlab.math.curves.path_angle` from key 0 (as
@@ -49,13 +53,23 @@ Angular speed
     ``omega(t) = 2 |dq/dt|`` in rad/s, analytic on every segment: ``2 W / dt``
     for SLERP (W the 4D arc angle), ``2 sin(W) / (|p|^2 dt)`` for NLERP
     (``p`` the un-normalized blend), and for SQUAD the chain rule through
-    ``q = P exp(h log(P^-1 S))`` (see :func:`_squad_speed`). ``speed_before``
+    ``q = P exp(h log(P^-1 S))`` (see :func:`quatlab.math.curves._squad_speed`). ``speed_before``
     and ``speed_after`` give the one-sided limits at each key: their
     difference is the jump the plot marks.
 
 A value that does not exist is NaN with a note, never a made-up number: the
 naive NLERP of q and -q at its collapse point, the naive SLERP or SQUAD of a
 segment between exact antipodes.
+
+Why this module stays whole (about 600 lines): it is one pipeline, validate
+the track, align the keys, build the control points, evaluate each segment
+with its one-sided speeds, assemble the curves, and every stage is written
+for the next one's sign mode and tangent rule; split, each piece would only
+make sense read next to the others. What stands on its own has moved out
+(the great-circle frame to :mod:`quatlab.math.great_circle`, the analytic
+SQUAD speed to :mod:`quatlab.math.curves`), and what is left beyond the
+pipeline is the presets' data (``docs/presets.md``, "Tracks"), kept beside
+the code they exercise as in the other lesson modules.
 
 Examples
 --------
@@ -80,11 +94,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from quatlab.math import interpolate
-from quatlab.math.curves import nlerp_path, path_angle
-from quatlab.math.interpolate import (
-    InterpolationCollapseError,
-    arc_frame,
-)
+from quatlab.math.curves import _squad_speed, nlerp_path, path_angle
+from quatlab.math.great_circle import arc_frame
+from quatlab.math.interpolate import InterpolationCollapseError
 from quatlab.math.quaternion import (
     angle_between,
     as_quaternion,
@@ -136,7 +148,8 @@ SIGN_MODES = ("aware", "unaware_controls", "stored")
 #: Default samples per segment of :func:`compute_track`.
 SAMPLES_PER_SEGMENT = 120
 
-#: Lesson presets (JSON-able): key times in seconds and keys (w, x, y, z).
+#: Lesson presets (JSON-able; ``docs/presets.md``, "Tracks"): key times in seconds
+#: and keys (w, x, y, z).
 PRESETS = {
     "four_keys": {
         "label": "Four keys, unequal turns",
@@ -157,7 +170,7 @@ PRESETS = {
         "description": (
             "The same rotations with key 2 negated, as an exporter may write it. The "
             "sign-aware curves do not change; SQUAD with control points from the stored "
-            "signs (numpy-quaternion issue 166) leaves the path by 40 deg."
+            "signs (as numpy-quaternion's squad computes them) leaves the path by 40 deg."
         ),
         "times": [0.0, 1.0, 2.0, 3.0],
         "keys": [
@@ -170,7 +183,7 @@ PRESETS = {
     "uneven_times": {
         "label": "Uneven key times",
         "description": (
-            "Keys at 0, 0.5, 2.5 and 3 s. With the seed's uniform tangents SQUAD's "
+            "Keys at 0, 0.5, 2.5 and 3 s. With the usual uniform tangents SQUAD's "
             "speed jumps at the keys; time-scaled tangents make it continuous."
         ),
         "times": [0.0, 0.5, 2.5, 3.0],
@@ -370,85 +383,6 @@ def control_points(times, keys, *, signs: str = "aware", tangents: str = "unifor
     if signs == "unaware_controls":
         s = np.where(np.all(aligned == q, axis=-1)[:, None], s, -s)
     return s
-
-
-# --------------------------------------------------------------------------- derivatives
-
-
-def _pure(v):
-    """Pure quaternion(s) (0, v) from 3-vector(s) v."""
-    return np.concatenate([np.zeros(v.shape[:-1] + (1,)), v], axis=-1)
-
-
-def _dexp(v, dv):
-    """Derivative of ``exp((0, v))`` along ``dv`` (3-vectors), a quaternion.
-
-    ``exp = (cos r, sinc(r) v)`` with ``r = |v|``; differentiating gives
-    ``(-sinc(r) v.dv, sinc(r) dv + g(r) (v.dv) v)`` with
-    ``g(r) = (r cos r - sin r) / r^3``, whose series ``-1/3 + r^2/30`` is used
-    near 0 where the closed form cancels.
-    """
-    r = np.linalg.norm(v, axis=-1)
-    sinc = np.sinc(r / np.pi)
-    small = r < 1e-3
-    rs = np.where(small, 1.0, r)
-    g = np.where(small, -1.0 / 3.0 + r * r / 30.0, (rs * np.cos(rs) - np.sin(rs)) / rs**3)
-    vdv = np.einsum("...i,...i->...", v, dv)
-    w = -sinc * vdv
-    vec = sinc[..., None] * dv + (g * vdv)[..., None] * v
-    return np.concatenate([w[..., None], vec], axis=-1)
-
-
-def _dlog(c, dc):
-    """Derivative of the vector part of ``log(c)`` for unit ``c`` along tangent ``dc``.
-
-    ``log(c) = phi v / s`` with ``s = |v|``, ``phi = atan2(s, w)``;
-    differentiating gives ``f dv + k (v.dv) v - dw v`` with ``f = phi / s`` and
-    ``k = (w s - phi) / s^3``; near ``phi = 0`` their series
-    ``1 + phi^2/6`` and ``-2/3 - phi^2/5`` replace the cancelling closed
-    forms. Singular at ``c = -1`` (the logarithm has no direction there).
-    """
-    w = c[..., 0]
-    v = c[..., 1:]
-    s = np.linalg.norm(v, axis=-1)
-    phi = np.arctan2(s, w)
-    small = phi < 1e-3
-    ss = np.where(small, 1.0, s)
-    f = np.where(small, 1.0 + phi * phi / 6.0, phi / ss)
-    k = np.where(small, -2.0 / 3.0 - phi * phi / 5.0, (w * ss - phi) / ss**3)
-    dw = dc[..., 0]
-    dv = dc[..., 1:]
-    vdv = np.einsum("...i,...i->...", v, dv)
-    return f[..., None] * dv + (k * vdv - dw)[..., None] * v
-
-
-def _squad_speed(a, b, c, d, u):
-    """``2 |dq/du|`` of SQUAD ``q(u) = slerp(P, S, h)``, ``P``/``S`` the slerps of a, b / c, d.
-
-    All slerps take the quaternions as given (the caller aligned them).
-    Writing ``P = a exp(u L0)``, ``S = c exp(u L1)`` (``L0 = log(a^-1 b)``,
-    ``L1 = log(c^-1 d)``), ``C = P^-1 S``, ``V = h log C`` with
-    ``h = 2 u (1 - u)``:
-
-    * ``q = P exp(V)``;
-    * ``C' = -L0 C + C L1`` (from ``P' = P L0``, ``S' = S L1``);
-    * ``V' = h' log C + h dlog_C(C')``;
-    * ``q' = P L0 exp(V) + P dexp_V(V')``.
-    """
-    l0 = log(multiply(conjugate(a), b))[..., 1:]
-    l1 = log(multiply(conjugate(c), d))[..., 1:]
-    p = interpolate.slerp(a, b, u, shortest=False)
-    s = interpolate.slerp(c, d, u, shortest=False)
-    cc = multiply(conjugate(p), s)
-    lam = log(cc)[..., 1:]
-    h = (2.0 * u * (1.0 - u))[..., None]
-    hp = (2.0 - 4.0 * u)[..., None]
-    dc = multiply(cc, _pure(l1)) - multiply(_pure(l0), cc)
-    v = h * lam
-    dv = hp * lam + h * _dlog(cc, dc)
-    e = exp(_pure(v))
-    dq = multiply(p, multiply(_pure(l0), e) + _dexp(v, dv))
-    return 2.0 * np.linalg.norm(dq, axis=-1)
 
 
 # --------------------------------------------------------------------------- evaluation

@@ -236,8 +236,8 @@ def test_squad_matches_numpy_quaternion(signs):
         times, keys = T.preset_track(name)
         keys = Q.normalize(keys)
         t = np.linspace(times[0], times[-1], 241)[:-1]  # its squad extrapolates at the end
-        # numpy-quaternion's squad takes rotors as given (issue 166) unless
-        # asked to unflip them first.
+        # numpy-quaternion's squad takes rotors as given, signs and all
+        # (docs/sources.md, "Sign-unaware SQUAD"), unless asked to unflip them first.
         ref = nq.squad(nq.as_quat_array(keys), times, t,
                        unflip_input_rotors=(signs == "aware"))
         got = T.evaluate(times, keys, t, "squad", signs=signs)
