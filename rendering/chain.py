@@ -41,7 +41,7 @@ Examples
 >>> q = Q.from_axis_angle([0, 0, 1], np.pi / 2)
 >>> np.round(chain_frames(q)[0][-1], 6).tolist()   # bone k turned (k+1) * 90 deg
 [-0.8, 0.36, 0.5]
->>> np.round(chain_frames(q, root_only=True)[0][-1], 6).tolist()
+>>> (np.round(chain_frames(q, root_only=True)[0][-1], 6) + 0.0).tolist()  # + 0.0: no -0.0
 [0.0, 2.44, 0.5]
 """
 
