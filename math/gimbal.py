@@ -80,10 +80,9 @@ ANGLE_NAMES = ("yaw", "pitch", "roll")
 DEFAULT_SAMPLES = 181
 
 #: Lesson presets (JSON-able; ``docs/presets.md``, "Euler angles"): Euler angles
-#: in degrees. The first key is an identifier the app, its tests and saved
-#: sessions use, so it keeps its name.
+#: in degrees.
 PRESETS = {
-    "seed004_lock": {
+    "pitch90_lock": {
         "label": "Gimbal lock: pitch +90 in Y-X-Z",
         "description": (
             "R = Ry(yaw) Rx(pitch) Rz(roll) at pitch 90: only yaw - roll matters. "

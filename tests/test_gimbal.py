@@ -215,8 +215,8 @@ def test_paths_match_scipy(name):
             np.testing.assert_allclose(c.slerp_euler, slerp.as_euler(p["order"]), atol=1e-12)
 
 
-def test_seed004_lock_path_does_not_move():
-    p = G.PRESETS["seed004_lock"]
+def test_pitch90_lock_path_does_not_move():
+    p = G.PRESETS["pitch90_lock"]
     c = G.compare_paths(np.radians(p["start_deg"]), np.radians(p["end_deg"]), p["order"])
     assert np.ptp(np.degrees(c.euler_angles[:, 0])) == pytest.approx(10.0)
     assert c.euler_swept < 1e-12 and c.slerp_swept < 1e-12

@@ -260,7 +260,7 @@ def test_euler_plots_are_the_model_arrays(euler_view):
 
 def test_euler_lock_text_and_pixels(euler_view):
     before = _grab(euler_view.scene)
-    euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("seed004_lock"))
+    euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("pitch90_lock"))
     text = euler_view.explanation.text()
     assert "Gimbal lock" in text and "only yaw − roll matters (= 20.0°)" in text
     assert np.any(_grab(euler_view.scene) != before)
@@ -461,7 +461,7 @@ def test_euler_gimbal_lock_is_highlighted(euler_view):
     from quatlab.rendering.style import AXIS_COLORS
 
     before = _grab(euler_view.scene)
-    euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("seed004_lock"))
+    euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("pitch90_lock"))
     gimbal = euler_view.gimbal
     normals = np.array([item.transform().matrix()[:3, 2] for item in gimbal.rings])
     pivots = np.array([item.transform().matrix()[:3, 0] for item in gimbal.rings])
@@ -729,6 +729,6 @@ def test_euler_outer_and_inner_rings_differ_unless_locked(euler_view, order):
     colours = euler_view.gimbal.colours
     assert not euler_view.gimbal.locked
     assert len(set(colours)) == 3 and LOCK_COLOUR not in colours
-    m.set_preset("seed004_lock")
+    m.set_preset("pitch90_lock")
     assert euler_view.gimbal.locked
     assert euler_view.gimbal.colours[0] == euler_view.gimbal.colours[2] == LOCK_COLOUR
