@@ -705,7 +705,7 @@ def test_explain_follows_negate_and_t():
     assert "same hemisphere" in text
     s.set_t(0.25)
     last = explain_at_t(s)
-    assert "t = 0.250" in last and "5.0°" in last  # 0.25 * 20 deg
+    assert "t = 0.250" in last and "5.00°" in last  # 0.25 * 20 deg
 
 
 def test_explain_q_to_minus_q_explains_the_collapse():
