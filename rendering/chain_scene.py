@@ -29,9 +29,10 @@ compare several results side by side (the pose blend) spread them out so
 they do not overlap; the default camera then frames all the roots.
 
 The pose comes from :mod:`quatlab.rendering.chain`; this module only maps it
-to GL items. Everything that changes with t changes item *transforms* (one
-4x4 matrix per bone): vertex data is built once, in ``__init__``, so moving
-the t slider costs a few matrix uploads, not a mesh rebuild. Things that do
+to GL items. What changes with t changes item *transforms* (one 4x4 matrix
+per bone) and two small line items per chain (the joint gizmos and the turn
+marks, a few dozen vertices): the meshes are built once, in ``__init__``, so
+moving the t slider costs a few matrix and line uploads, not a mesh rebuild. Things that do
 not change with t (the two ghosts, the trails) are baked into as few items
 as possible, because every GL item costs a fixed slice of Python per frame
 (about 0.2 ms of PyOpenGL calls), and all labels share one QPainter pass.
@@ -46,7 +47,15 @@ specular highlights of the bones keep an outline.
 
 The view is a native :class:`GLWindowView`, not a QOpenGLWidget, because one
 QOpenGLWidget in a window makes Qt compose the whole window through OpenGL
-on every repaint (see the class). Rendering needs a real OpenGL context:
+on every repaint (see the class).
+
+The module is longer than most (about 800 lines) because the scene is one
+object whose parts move together: chains, ghosts, trails, turn marks,
+labels and the camera fit all read the same per-chain state. The geometry
+that needs no GL state lives in :mod:`quatlab.rendering.scene_marks`,
+:mod:`quatlab.rendering.chain` and :mod:`quatlab.rendering.bone_mesh`.
+
+Rendering needs a real OpenGL context:
 under ``QT_QPA_PLATFORM=offscreen`` pyqtgraph's GL views draw nothing
 (docs/environment.md); tests run on Xvfb/xcb.
 """
@@ -86,7 +95,7 @@ from quatlab.rendering.gl_view import GLWindowView
 from quatlab.rendering.labels import Label, LabelLayer, label_font
 from quatlab.rendering.scene_marks import (
     TICKS,
-    fit_distance,
+    fit_view,
     plane_normal,
     trail_marks,
     turn_arc,
@@ -668,7 +677,8 @@ class ChainScene(GLWindowView):
             directions += [(e, a) for e in _AUTO_ELEVATIONS for a in _AUTO_AZIMUTHS]
         best = None
         for elevation, azimuth in directions:
-            center, distance, back = _fit(centres, radii, elevation, azimuth, half_x, half_y)
+            center, distance, back = fit_view(centres, radii, elevation, azimuth, half_x, half_y)
+            distance *= _FIT_MARGIN
             score = self._view_score(distance, back)
             if best is None or score > best[0]:
                 best = (score, center, distance, elevation, azimuth)
@@ -775,24 +785,6 @@ class ChainScene(GLWindowView):
         if ev.key() in self.noRepeatKeys:
             self._camera_touched = True
         super().keyPressEvent(ev)
-
-
-def _fit(centres, radii, elevation: float, azimuth: float, half_x: float, half_y: float):
-    """Look-at point, distance and towards-camera vector fitting the balls from one direction."""
-    elev, azim = radians(elevation), radians(azimuth)
-    # Camera frame: towards the camera, screen right, screen up.
-    back = np.array([np.cos(elev) * np.cos(azim), np.cos(elev) * np.sin(azim), np.sin(elev)])
-    right = np.array([-np.sin(azim), np.cos(azim), 0.0])
-    up = np.cross(back, right)
-    # Centred on the screen-space middle of the content, not the 3D box,
-    # so the margins left and right (and above and below) are equal.
-    flat = centres - np.outer(centres @ back, back)
-    mid = sum(axis * (float((flat @ axis + radii).max() + (flat @ axis - radii).min()) / 2)
-              for axis in (right, up))
-    center = mid + back * float(np.mean(centres @ back))
-    distance = _FIT_MARGIN * fit_distance(centres - center, radii, back, right, up,
-                                          half_x, half_y)
-    return center, distance, back
 
 
 def _as_local(q) -> np.ndarray | None:

@@ -16,14 +16,14 @@ trail with its marks, or an axis with its arc.
 
 from __future__ import annotations
 
-from math import sin, tan
+from math import radians, sin, tan
 
 import numpy as np
 
 from quatlab.math import quaternion as Q
 
-__all__ = ["TICKS", "trail_marks", "turn_of", "turn_arc", "fit_distance", "perpendicular",
-           "plane_normal"]
+__all__ = ["TICKS", "trail_marks", "turn_of", "turn_arc", "fit_distance", "fit_view",
+           "perpendicular", "plane_normal"]
 
 #: Ticks at t = 1/10, 2/10, ..., 9/10.
 TICKS = 10
@@ -211,3 +211,25 @@ def fit_distance(points, radii, back, right, up, half_x: float, half_y: float) -
     r = np.broadcast_to(np.asarray(radii, dtype=np.float64), (len(p),))
     return max(float(np.max(p @ back + np.abs(p @ axis) / tan(half) + r / sin(half)))
                for axis, half in ((right, half_x), (up, half_y)))
+
+
+def fit_view(centres, radii, elevation: float, azimuth: float, half_x: float, half_y: float):
+    """Look-at point, distance and towards-camera vector that fit the balls from one direction.
+
+    ``elevation`` and ``azimuth`` are pyqtgraph's camera angles (degrees).
+    The look-at point is the screen-space middle of the content, not the
+    middle of its 3D box, so the margins left and right (and above and
+    below) come out equal; the distance is :func:`fit_distance`'s.
+    """
+    centres = np.asarray(centres, dtype=np.float64)
+    radii = np.asarray(radii, dtype=np.float64)
+    elev, azim = radians(elevation), radians(azimuth)
+    # Camera frame: towards the camera, screen right, screen up.
+    back = np.array([np.cos(elev) * np.cos(azim), np.cos(elev) * np.sin(azim), np.sin(elev)])
+    right = np.array([-np.sin(azim), np.cos(azim), 0.0])
+    up = np.cross(back, right)
+    flat = centres - np.outer(centres @ back, back)
+    mid = sum(axis * (float((flat @ axis + radii).max() + (flat @ axis - radii).min()) / 2)
+              for axis in (right, up))
+    center = mid + back * float(np.mean(centres @ back))
+    return center, fit_distance(centres - center, radii, back, right, up, half_x, half_y), back
