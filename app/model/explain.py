@@ -132,12 +132,35 @@ def _turned(state, method: str, q_t: np.ndarray) -> bool:
     Sign-invariant (a quaternion and its negative are one pose), so a path
     whose stored quaternion went to -q0 through a collapse or a gap reads as
     "not turned", while one that went round the long way reads as turned.
+    The first sample that leaves q0 is found once per set of curves, so a
+    change of t costs one comparison.
     """
     c = state.curves
-    upto = c[method].quats[c.t <= state.t]
-    upto = np.vstack([upto, q_t[None]])
-    upto = upto[np.all(np.isfinite(upto), axis=-1)]
-    return bool(np.max(angle_between(state.q0, upto)) > _NO_TURN)
+    first = _first_turn(c, method)
+    if first is not None and c.t[first] <= state.t:
+        return True
+    return bool(np.all(np.isfinite(q_t)) and angle_between(state.q0, q_t) > _NO_TURN)
+
+
+# (id of the curves, method) -> (the curves, index). The curves object is
+# kept with its answer so its id cannot be reused by other curves meanwhile.
+_FIRST_TURN: dict[tuple[int, str], tuple[Curves, int | None]] = {}
+
+
+def _first_turn(curves: Curves, method: str) -> int | None:
+    """Index of the first sample of ``method`` whose pose is not q0's (None: never)."""
+    key = (id(curves), method)
+    hit = _FIRST_TURN.get(key)
+    if hit is None or hit[0] is not curves:
+        if len(_FIRST_TURN) > 64:        # curves of old endpoints: let them go
+            _FIRST_TURN.clear()
+        q = curves[method].quats
+        ok = np.all(np.isfinite(q), axis=-1)
+        moved = np.zeros(len(q), dtype=bool)
+        moved[ok] = angle_between(curves.q0, q[ok]) > _NO_TURN
+        hits = np.flatnonzero(moved)
+        hit = _FIRST_TURN[key] = (curves, int(hits[0]) if len(hits) else None)
+    return hit[1]
 
 
 def explain_at_t(state) -> str:
