@@ -16,10 +16,12 @@ import pyqtgraph.opengl as gl
 from quatlab.rendering.style import AXIS_COLORS, rgba
 
 __all__ = ["BoneGeometry", "ball", "bone_geometry", "bake", "frame_transform", "gizmo_lines",
-           "as_rgba", "BONE_WIDTH", "BONE_WAIST"]
+           "as_rgba", "fin", "BONE_WIDTH", "BONE_WAIST", "FIN_HEIGHT", "FIN_THICKNESS"]
 
 BONE_WIDTH = 0.11               # widest bone radius, as a fraction of its length
 BONE_WAIST = 0.18               # where along the bone it is widest, fraction of length
+FIN_HEIGHT = 0.24               # height of a bone's fin along its local +Z, fraction of length
+FIN_THICKNESS = 0.012           # half thickness of a fin (and of the hand), fraction of length
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,35 @@ def ball(center, radius: float) -> tuple[np.ndarray, np.ndarray]:
     return tri + np.asarray(center), tri / radius
 
 
-def bone_geometry(length: float, ball_radius: float, tip_radius: float | None) -> BoneGeometry:
+def fin(outline, half_thickness: float) -> tuple[np.ndarray, np.ndarray]:
+    """Triangles and flat outward normals of a thin plate in the local XZ plane.
+
+    ``outline`` is a convex polygon of (x, z) corners; the plate is that
+    polygon extruded by ``half_thickness`` either side along Y, so both of
+    its faces are lit and it reads edge-on as a line. A plate sticking out
+    of a bone along +Z makes a turn about the bone's own axis visible: the
+    bone alone looks the same at every twist.
+    """
+    poly = np.asarray(outline, dtype=np.float64)
+    n = len(poly)
+    side = [np.column_stack([poly[:, 0], np.full(n, y), poly[:, 1]])
+            for y in (-half_thickness, half_thickness)]
+    tris = []
+    for face in side:                                    # the two flat faces, fanned
+        tris += [[face[0], face[i], face[i + 1]] for i in range(1, n - 1)]
+    for i in range(n):                                   # the rim, two triangles per edge
+        j = (i + 1) % n
+        tris += [[side[0][i], side[0][j], side[1][j]], [side[0][i], side[1][j], side[1][i]]]
+    tri = np.array(tris)
+    normal = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    centre = np.vstack(side).mean(axis=0)
+    outward = np.einsum("ij,ij->i", normal, tri.mean(axis=1) - centre)
+    normal *= np.sign(outward)[:, None] / np.linalg.norm(normal, axis=1, keepdims=True)
+    return tri.reshape(-1, 3), np.repeat(normal, 3, axis=0)
+
+
+def bone_geometry(length: float, ball_radius: float, tip_radius: float | None,
+                  hand_height: float | None = None) -> BoneGeometry:
     """Octahedral bone along +X from 0 to ``length`` with a ball at its joint.
 
     The octahedron is the bone shape animators know from Blender and Maya;
@@ -47,6 +77,12 @@ def bone_geometry(length: float, ball_radius: float, tip_radius: float | None) -
     own axis, which a round tube would hide: a twist is part of what the
     student must see. The balls get smooth normals, which a MeshData (flat
     or smooth for the whole mesh) cannot mix with flat facets in one item.
+
+    Facets alone are subtle from across a lecture hall, so every bone also
+    carries a :func:`fin` along its local +Z, and the last bone (given
+    ``hand_height``) a flat "hand" rising from its tip to the point the tip
+    trail follows (:func:`quatlab.rendering.chain.marker_trail`): a half
+    turn about the bone axis then flips the fins and swings the hand round.
     """
     w = BONE_WIDTH * length
     ring = np.array([[BONE_WAIST * length, w * np.cos(a), w * np.sin(a)]
@@ -60,8 +96,16 @@ def bone_geometry(length: float, ball_radius: float, tip_radius: float | None) -
     normal *= np.sign(outward)[:, None] / np.linalg.norm(normal, axis=1, keepdims=True)
     parts = [(tri.reshape(-1, 3), np.repeat(normal, 3, axis=0)),
              ball([0.0, 0.0, 0.0], ball_radius)]
+    if hand_height is None:
+        parts.append(fin([(0.3 * length, 0.0), (0.85 * length, 0.0),
+                          (0.42 * length, FIN_HEIGHT * length)], FIN_THICKNESS * length))
+    else:
+        parts.append(fin([(0.35 * length, 0.0), (length, 0.0), (length, hand_height),
+                          (0.8 * length, hand_height)], FIN_THICKNESS * length))
     if tip_radius is not None:
         parts.append(ball([length, 0.0, 0.0], tip_radius))
+        if hand_height is not None:
+            parts.append(ball([length, 0.0, hand_height], 0.6 * tip_radius))
     edges = np.array([[0, 1 + i] for i in range(4)] + [[5, 1 + i] for i in range(4)]
                      + [[1 + i, 1 + (i + 1) % 4] for i in range(4)], dtype=np.uint32)
     return BoneGeometry(

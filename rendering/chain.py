@@ -61,6 +61,9 @@ __all__ = [
     "chain_reach",
     "chain_frames",
     "tip_trail",
+    "HAND_HEIGHT",
+    "hand_height",
+    "marker_trail",
     "segment_indices",
     "polyline_segments",
 ]
@@ -73,6 +76,12 @@ BONE_TAPER = 0.8
 
 #: Number of bones the viewport shows by default.
 DEFAULT_BONES = 3
+
+#: Height of the flat "hand" on the last bone, along that bone's local +Z,
+#: as a fraction of the root bone's length. The tip trail follows the top
+#: of the hand (:func:`marker_trail`), so a turn about the bone axis, which
+#: leaves the tip itself where it is, still draws an arc.
+HAND_HEIGHT = 0.38
 
 
 def bone_lengths(n_bones: int = DEFAULT_BONES, bone_length=1.0) -> np.ndarray:
@@ -212,6 +221,46 @@ def tip_trail(path_q, n_bones: int = DEFAULT_BONES, bone_length=1.0, *,
         raise ValueError(f"path_q must have shape (N, 4), got shape {path.shape}")
     positions, _ = chain_frames(path, n_bones, bone_length, root_only=root_only)
     return positions[:, -1, :]
+
+
+def hand_height(n_bones: int = DEFAULT_BONES, bone_length=1.0) -> float:
+    """Height of the hand at the chain tip (:data:`HAND_HEIGHT` of the root bone's length).
+
+    >>> hand_height()
+    0.38
+    """
+    return HAND_HEIGHT * float(bone_lengths(n_bones, bone_length)[0])
+
+
+def marker_trail(path_q, n_bones: int = DEFAULT_BONES, bone_length=1.0, *,
+                 root_only: bool = False) -> np.ndarray:
+    """World positions of the top of the hand along a sampled rotation path.
+
+    The hand rises from the tip along the last bone's local +Z by
+    :func:`hand_height`, so the marker is off every bone axis: a turn about
+    the chain's own axis (a half turn about X) draws a circle here where
+    :func:`tip_trail` stays a point.
+
+    Examples
+    --------
+    >>> marker_trail([[1, 0, 0, 0], [0, 1, 0, 0]], root_only=True).round(6).tolist()
+    [[2.44, 0.0, 0.88], [2.44, 0.0, 0.12]]
+    >>> bool(np.isnan(marker_trail([[np.nan] * 4])).all())
+    True
+    """
+    path = np.asarray(path_q, dtype=np.float64)
+    if path.ndim != 2 or path.shape[-1] != 4:
+        raise ValueError(f"path_q must have shape (N, 4), got shape {path.shape}")
+    positions, rotations = chain_frames(path, n_bones, bone_length, root_only=root_only)
+    up = np.array([0.0, 0.0, hand_height(n_bones, bone_length)])
+    last = rotations[:, -1, :]
+    undefined = ~np.all(np.isfinite(last), axis=-1)
+    # rotate_vector rejects NaN: undefined rows turn by the identity and are
+    # blanked again, as in chain_frames.
+    lifted = Q.rotate_vector(np.where(undefined[:, None], Q.IDENTITY, last), up)
+    marker = positions[:, -1, :] + lifted
+    marker[undefined] = np.nan
+    return marker
 
 
 def segment_indices(points) -> np.ndarray:

@@ -5,14 +5,23 @@
 * a ground grid in the XY plane (z up) and a small world-axes marker at the
   origin, under the chain root;
 * one chain per key (the window uses ``"naive"`` and ``"shortest"``) drawn as
-  solid, lit, faceted bones in the method colour, a ball at every joint and at
-  the tip, and a local axis gizmo (X red, Y green, Z blue) at every joint;
+  solid, lit, faceted bones in the method colour, each with a fin along its
+  local +Z and a flat hand at the tip, so a turn about the bone's own axis
+  shows; a ball at every joint, and small Y (green) and Z (blue) axis
+  gizmos at every joint, depth-tested so they never paint over a bone (the
+  bone itself is the X axis);
 * faint grey ghosts of the poses at t = 0 and t = 1;
-* the tip trail of each chain over t in [0, 1], fading in from t = 0 so the
-  direction of travel reads without arrows, with gaps where the rotation
-  does not exist;
-* a text label beside each chain tip so a screenshot says which chain is
-  which.
+* the trail of each chain's hand over t in [0, 1], fading in from t = 0,
+  with ticks at every tenth of t (NLERP's uneven speed shows as uneven
+  spacing) and arrowheads at t = 0.5 and 1 (the direction of travel), and
+  gaps where the rotation does not exist;
+* with :meth:`ChainScene.set_turn_reference`, the turn of each chain's root
+  since t = 0: its axis (an arrow through the root) and an arc about it with
+  a label of the angle turned so far;
+* a text label beside each chain so a screenshot says which chain is
+  which, placed in screen space clear of the other labels and the chains
+  (:mod:`quatlab.rendering.labels`), and a note pinned to the viewport's
+  corner for every chain that has no pose at this t.
 
 Every chain hangs from :data:`quatlab.rendering.chain.ROOT` unless
 :meth:`ChainScene.set_chain` gives it a ``root`` of its own: lessons that
@@ -20,9 +29,10 @@ compare several results side by side (the pose blend) spread them out so
 they do not overlap; the default camera then frames all the roots.
 
 The pose comes from :mod:`quatlab.rendering.chain`; this module only maps it
-to GL items. Everything that changes with t changes item *transforms* (one
-4x4 matrix per bone): vertex data is built once, in ``__init__``, so moving
-the t slider costs a few matrix uploads, not a mesh rebuild. Things that do
+to GL items. What changes with t changes item *transforms* (one 4x4 matrix
+per bone) and two small line items per chain (the joint gizmos and the turn
+marks, a few dozen vertices): the meshes are built once, in ``__init__``, so
+moving the t slider costs a few matrix and line uploads, not a mesh rebuild. Things that do
 not change with t (the two ghosts, the trails) are baked into as few items
 as possible, because every GL item costs a fixed slice of Python per frame
 (about 0.2 ms of PyOpenGL calls), and all labels share one QPainter pass.
@@ -37,7 +47,15 @@ specular highlights of the bones keep an outline.
 
 The view is a native :class:`GLWindowView`, not a QOpenGLWidget, because one
 QOpenGLWidget in a window makes Qt compose the whole window through OpenGL
-on every repaint (see the class). Rendering needs a real OpenGL context:
+on every repaint (see the class).
+
+The module is longer than most (about 800 lines) because the scene is one
+object whose parts move together: chains, ghosts, trails, turn marks,
+labels and the camera fit all read the same per-chain state. The geometry
+that needs no GL state lives in :mod:`quatlab.rendering.scene_marks`,
+:mod:`quatlab.rendering.chain` and :mod:`quatlab.rendering.bone_mesh`.
+
+Rendering needs a real OpenGL context:
 under ``QT_QPA_PLATFORM=offscreen`` pyqtgraph's GL views draw nothing
 (docs/environment.md); tests run on Xvfb/xcb.
 """
@@ -46,7 +64,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from math import atan, radians, sin, tan
+from math import atan, radians, tan
 
 import numpy as np
 import pyqtgraph.opengl as gl
@@ -68,12 +86,21 @@ from quatlab.rendering.chain import (
     bone_lengths,
     chain_frames,
     chain_reach,
+    hand_height,
+    marker_trail,
     segment_indices,
-    tip_trail,
 )
 from quatlab.rendering.gl_items import LIT_SHADER, OVERLAY, BoneItem, GhostItem, TrailItem
 from quatlab.rendering.gl_view import GLWindowView
 from quatlab.rendering.labels import Label, LabelLayer, label_font
+from quatlab.rendering.scene_marks import (
+    TICKS,
+    fit_view,
+    plane_normal,
+    trail_marks,
+    turn_arc,
+    turn_of,
+)
 from quatlab.rendering.style import SCENE_BACKGROUND, rgba
 
 __all__ = ["ChainScene", "GHOST_COLOR", "DEFAULT_CAMERA"]
@@ -90,11 +117,21 @@ _GRID_COLOR = (0, 0, 0, 38)      # translucent black: visible on the light clear
 _GRID_SIZE = 8.0                 # metres of grid: room for the fully curled chain
 _GRID_SPACING = 0.5
 _JOINT_RADIUS = 0.075            # joint ball radius, fraction of the root bone's length
-_GIZMO_LENGTH = 0.42             # gizmo axis length, fraction of the root bone's length
+_GIZMO_LENGTH = 0.4              # gizmo axis length, fraction of the root bone's length
 _GIZMO_WIDTH = 3.0
 _TRAIL_WIDTH = 3.0
 _TRAIL_FADE = (0.4, 1.0)         # colour strength at t = 0 and t = 1: fades in along t
+_MARK_SIZE = 0.05                # tick half length / arrowhead, fraction of the reach
+_TURN_RADIUS = (0.5, 0.36)       # arc radius of the first, second... chain, root bone lengths
+_TURN_WIDTH = 2.5
 _FIT_MARGIN = 1.03               # breathing room around the fully reached sphere
+_FIT_PAD = 0.12                  # ball radius around fitted points, root bone lengths
+_AXIS_LENGTH = 0.85              # turn axis drawn from the root, root bone lengths
+_FIT_SAMPLES = 41                # path samples the camera fit looks at
+_AUTO_ELEVATIONS = (18.0, 28.0, 40.0)          # degrees, set_auto_direction's candidates
+_AUTO_AZIMUTHS = (-30.0, -45.0, -60.0, -75.0, -90.0, -105.0, -120.0)
+_NOTE_BAND = 24.0                # pixels kept free of the fitted content at the bottom, for notes
+_NOTE_STEP = 24.0                # pixels between notes, stacked up from the bottom
 
 # Draw order (GLGraphicsItem.depthValue): the opaque geometry first so the
 # translucent ghosts and trails blend over what is behind them, then gizmos
@@ -113,9 +150,16 @@ class _Chain:
     """The GL items of one live chain and what it was last told to show."""
 
     bones: list[BoneItem]
-    gizmos: list[gl.GLLinePlotItem]
+    gizmo: gl.GLLinePlotItem
     label: Label
+    note: Label
+    angle_label: Label
+    index: int = 0
     text: str = ""
+    missing: str | None = None    # the caller's note for a chain without a pose
+    turn: gl.GLLinePlotItem | None = None
+    turn_axis: np.ndarray | None = None   # of the whole path, for t = 0 where none is turned
+    plane: np.ndarray | None = None       # normal of the plane its trail lies in, if any
     q: np.ndarray | None = None
     color: tuple | None = None
     wanted: bool = True           # the caller's set_chain_visible
@@ -160,19 +204,28 @@ class ChainScene(GLWindowView):
                              else float(bone_length))
         self._reach = chain_reach(n_bones, bone_length)
         self._root_only = False
+        self._turn_reference: np.ndarray | None = None
         self._camera_touched = False
+        self._auto_direction = False
         self._camera_defaults = dict(DEFAULT_CAMERA)
         self._chains: dict[str, _Chain] = {}
+        self._obstacles: dict[int, np.ndarray] = {}
         self._labels: dict[str, str] = {}
         self._visible: dict[str, bool] = {}
         # Geometry is built once and shared by every chain; each item keeps
         # its own GPU buffers and only the item transforms change afterwards.
         ball = _JOINT_RADIUS * self._lengths[0]
+        last = self._n_bones - 1
+        self._hand = hand_height(n_bones, bone_length)
         self._geometry = [
-            bone_geometry(length, ball, 0.8 * ball if k == self._n_bones - 1 else None)
+            bone_geometry(length, ball, 0.8 * ball if k == last else None,
+                          self._hand if k == last else None)
             for k, length in enumerate(self._lengths)
         ]
-        self._gizmo = gizmo_lines(_GIZMO_LENGTH * self._lengths[0])
+        # Y and Z only: X runs inside the bone, and drawn over it (it cannot
+        # be depth-tested there) it made every bone read red.
+        pos, col = gizmo_lines(_GIZMO_LENGTH * self._lengths[0])
+        self._gizmo = (pos[2:], col[2:])
 
         self.setBackgroundColor(SCENE_BACKGROUND)
         grid = gl.GLGridItem(size=QtGui.QVector3D(_GRID_SIZE, _GRID_SIZE, 1), color=_GRID_COLOR)
@@ -196,6 +249,7 @@ class ChainScene(GLWindowView):
         # Both ghosts in one translucent item, baked in world space: they
         # change with the endpoints, not with t.
         self._ghost_q: list[np.ndarray | None] = [None, None]
+        self._ghost_points: list[np.ndarray] = []
         self._ghost_item = GhostItem(bake([], []), shader=LIT_SHADER, color=GHOST_COLOR,
                                       glOptions={**GLOptions["translucent"],
                                                  GL.GL_POLYGON_OFFSET_FILL: False})
@@ -206,7 +260,7 @@ class ChainScene(GLWindowView):
         # kinds never stack; the first of each kind above, the second below.
         ghost_font = label_font(10.0, QtGui.QFont.Weight.Normal)
         self._ghost_labels = [
-            self._add_label(Label(ghost_font, offset, text=text,
+            self._add_label(Label(ghost_font, offset, text=text, priority=-1,
                                    color=QtGui.QColor.fromRgbF(0.4, 0.4, 0.43)))
             for text, offset in (("t = 0", (-9.0, -4.0)), ("t = 1", (-9.0, 4.0)))
         ]
@@ -230,22 +284,28 @@ class ChainScene(GLWindowView):
         # instead of z-fighting into speckles.
         opts = {GL.GL_DEPTH_TEST: True, GL.GL_BLEND: False, GL.GL_CULL_FACE: False,
                 GL.GL_POLYGON_OFFSET_FILL: True, "glPolygonOffset": (index, index)}
-        bones, gizmos = [], []
+        bones = []
         for geometry in self._geometry:
             bone = BoneItem(geometry, shader=LIT_SHADER, drawEdges=True, glOptions=opts)
             bone.setDepthValue(_ORDER_SOLID)
             self.addItem(bone)
             bones.append(bone)
-            pos, col = self._gizmo
-            gizmo = gl.GLLinePlotItem(pos=pos, color=col, mode="lines", width=_GIZMO_WIDTH,
-                                      antialias=True, glOptions=OVERLAY)
-            gizmo.setDepthValue(_ORDER_GIZMO)
-            self.addItem(gizmo)
-            gizmos.append(gizmo)
+        # One item for the gizmos of every joint, in world space: one GL item
+        # costs more per frame than a few vertices uploaded with the pose.
+        gizmo = gl.GLLinePlotItem(mode="lines", width=_GIZMO_WIDTH, antialias=True,
+                                  glOptions="opaque")
+        gizmo.setDepthValue(_ORDER_GIZMO)
+        self.addItem(gizmo)
         label = self._add_label(Label(label_font(11.0, QtGui.QFont.Weight.DemiBold),
-                                       (9.0, -4.0 if index % 2 == 0 else 4.0)))
-        chain = _Chain(bones=bones, gizmos=gizmos, label=label,
-                       text=self._labels.get(key, key), wanted=self._visible.get(key, True))
+                                       (9.0, -4.0 if index % 2 == 0 else 4.0), priority=2))
+        note = self._add_label(Label(label_font(11.0, QtGui.QFont.Weight.DemiBold), (0.0, 0.0),
+                                      priority=3))
+        angle_label = self._add_label(Label(label_font(11.0, QtGui.QFont.Weight.DemiBold),
+                                             (-8.0 if index % 2 == 0 else 8.0, -6.0),
+                                             priority=1))
+        chain = _Chain(bones=bones, gizmo=gizmo, label=label, note=note, angle_label=angle_label,
+                       index=index, text=self._labels.get(key, key),
+                       wanted=self._visible.get(key, True))
         self._chains[key] = chain
         self._apply_color(chain, (0.5, 0.5, 0.5, 1.0))
         self._pose(chain, None)
@@ -263,7 +323,11 @@ class ChainScene(GLWindowView):
             bone.setColor(rgba_)
         # A darker shade of the chain colour keeps the text readable on the
         # light background.
-        chain.label.color = QtGui.QColor.fromRgbF(*(0.8 * c for c in rgba_[:3]))
+        text_colour = QtGui.QColor.fromRgbF(*(0.8 * c for c in rgba_[:3]))
+        for label in (chain.label, chain.note, chain.angle_label):
+            label.color = text_colour
+        if chain.turn is not None:
+            chain.turn.setData(color=rgba_)
         self.update()
 
     # ------------------------------------------------------------------ posing
@@ -284,22 +348,98 @@ class ChainScene(GLWindowView):
         chain.q = q
         defined = q is not None and bool(np.all(np.isfinite(q)))
         shown = defined and chain.wanted
-        for item in (*chain.bones, *chain.gizmos):
+        for item in chain.bones:
             item.setVisible(shown)
+        chain.gizmo.setVisible(shown)
+        chain.label.visible = shown and bool(chain.text)
         if shown:
             positions, matrices = self._frames(q, chain.root)
             for k, bone in enumerate(chain.bones):
-                frame = frame_transform(matrices[k], positions[k])
-                bone.setTransform(frame)
-                chain.gizmos[k].setTransform(frame)
-            chain.label.pos, chain.label.text = positions[-1], chain.text
-        elif q is not None:
-            # A collapse is a labelled gap, never an invented pose: the
-            # label stays, at the root, and says why the chain is missing.
-            chain.label.pos = chain.root.copy()
-            chain.label.text = f"{chain.text}: no rotation at this t"
-        chain.label.visible = chain.wanted and q is not None
+                bone.setTransform(frame_transform(matrices[k], positions[k]))
+            pos, _ = self._gizmo
+            starts = np.repeat(positions[:-1], 2, axis=0)        # (2 per joint, 3)
+            ends = np.einsum("kij,aj->kai", matrices, pos[1::2]).reshape(-1, 3) + starts
+            verts = np.empty((2 * len(starts), 3), np.float32)
+            verts[0::2], verts[1::2] = starts, ends
+            chain.gizmo.setData(pos=verts, color=np.tile(self._gizmo[1], (self._n_bones, 1)))
+            hand = positions[-1] + matrices[-1][:, 2] * self._hand
+            chain.label.pos, chain.label.text = hand, chain.text
+            self._obstacles[id(chain)] = np.vstack([positions, hand])
+        else:
+            self._obstacles.pop(id(chain), None)
+        # A collapse is a labelled gap, never an invented pose: a note pinned
+        # to the viewport says which chain is missing and why.
+        chain.note.visible = chain.wanted and q is not None and not defined
+        if chain.note.visible:
+            chain.note.text = chain.missing or f"{chain.text}: no rotation at this t"
+        self._stack_notes()
+        self._pose_turn(chain)
+        self._label_layer.obstacles = list(self._obstacles.values())
         self.update()
+
+    def _turn_verts(self, chain: _Chain, axis: np.ndarray, angle: float) -> np.ndarray:
+        """Line vertices of ``chain``'s turn: the axis through its root and the arc of ``angle``."""
+        length = self._lengths[0]
+        radius = _TURN_RADIUS[chain.index % len(_TURN_RADIUS)] * length
+        # The arc starts from the root bone's direction at t = 0, or from its
+        # fin when the turn is about the bone itself.
+        start_rot = Q.to_matrix(Q.as_quaternion(self._turn_reference, "reference"))
+        start = start_rot[:, 0]
+        if np.linalg.norm(np.cross(start, axis)) < 0.3:
+            start = start_rot[:, 2]
+        return turn_arc(chain.root, axis, start, angle, radius, _AXIS_LENGTH * length,
+                        0.12 * length)
+
+    def _path_turn(self, chain: _Chain) -> float:
+        """Largest angle (radians) ``chain`` turns along its path from the reference."""
+        step = max(len(chain.path) // 20, 1)
+        angles = [turn_of(self._turn_reference, q)[1]
+                  for q in (*chain.path[::step], chain.path[-1])]
+        finite = [a for a in angles if np.isfinite(a)]
+        return max(finite) if finite else 0.0
+
+    def _stack_notes(self) -> None:
+        # In the band reset_camera keeps free at the bottom, so a note never
+        # hides the chains of a framed view.
+        y = self.height() - _NOTE_BAND + 2.0
+        for chain in self._chains.values():
+            if chain.note.visible:
+                chain.note.fixed = (10.0, y)
+                y -= _NOTE_STEP
+
+    def _pose_turn(self, chain: _Chain) -> None:
+        """Draw the turn of ``chain``'s root since t = 0: axis, arc and angle."""
+        q = chain.q
+        ref = self._turn_reference
+        show = (ref is not None and chain.wanted and q is not None
+                and bool(np.all(np.isfinite(q))))
+        chain.angle_label.visible = show
+        if not show:
+            if chain.turn is not None:
+                chain.turn.setVisible(False)
+            return
+        axis, angle = turn_of(ref, q)
+        if axis is None:
+            axis = chain.turn_axis
+        if chain.turn is None:
+            chain.turn = gl.GLLinePlotItem(mode="lines", width=_TURN_WIDTH, antialias=True,
+                                           color=chain.color, glOptions=OVERLAY)
+            chain.turn.setDepthValue(_ORDER_GIZMO)
+            self.addItem(chain.turn)
+        degrees = float(np.degrees(angle))
+        if axis is None:
+            # No axis at all: nothing turned (or a whole turn to -q0, the same pose).
+            chain.turn.setVisible(False)
+            chain.angle_label.pos = chain.root.copy()
+            chain.angle_label.text = ("0° (−q0: same pose)" if degrees > 359.995
+                                      else "0°")
+            return
+        verts = self._turn_verts(chain, axis, angle)
+        chain.turn.setData(pos=verts.astype(np.float32), color=chain.color)
+        chain.turn.setVisible(True)
+        chain.angle_label.pos = (verts[-4] if angle > 1e-6
+                                 else chain.root + _AXIS_LENGTH * self._lengths[0] * axis)
+        chain.angle_label.text = f"{degrees:.1f}°"
 
     def _pose_ghosts(self) -> None:
         poses = []
@@ -312,9 +452,10 @@ class ChainScene(GLWindowView):
         # Rebuilt only here (new endpoints or kinematics), never per t.
         self._ghost_item.set_geometry(bake(self._geometry, poses))
         self._ghost_item.setVisible(bool(poses))
+        self._ghost_points = [p for p, _ in poses]
         self.update()
 
-    def set_chain(self, key: str, q, color=None, root=None) -> None:
+    def set_chain(self, key: str, q, color=None, root=None, missing: str | None = None) -> None:
         """Pose the chain ``key`` with local rotation ``q``, drawn in ``color``.
 
         Parameters
@@ -335,8 +476,12 @@ class ChainScene(GLWindowView):
             new chain starts at :data:`quatlab.rendering.chain.ROOT`. The
             chain's :meth:`set_path` trail moves with it, and the default
             camera (:meth:`reset_camera`) frames every root.
+        missing : str, optional
+            The note pinned to the viewport while ``q`` is NaN, saying why
+            there is no pose (default: "<label>: no rotation at this t").
         """
         chain = self._chain(key)
+        chain.missing = missing
         if color is not None:
             self._apply_color(chain, color)
         if root is not None:
@@ -361,6 +506,34 @@ class ChainScene(GLWindowView):
         self._pose(chain, chain.q)
         if chain.trail is not None:
             chain.trail.setVisible(chain.wanted and len(chain.trail.pos) > 0)
+
+    def set_turn_reference(self, q_start) -> None:
+        """Draw each chain's turn since ``q_start`` (t = 0) at its root; None hides them.
+
+        The axis through the root, with an arrow, and an arc about it from
+        the t = 0 direction of the root bone to the current one, labelled
+        with the angle turned so far (the path angle of docs/curves.md, so a
+        naive chain that goes the long way reads 340°, not 20°).
+        """
+        self._turn_reference = _as_local(q_start)
+        for chain in self._chains.values():
+            self._path_axis(chain)
+            self._pose_turn(chain)
+        self.update()
+
+    def notes(self) -> list[str]:
+        """Texts of the notes pinned to the viewport now (one per chain without a pose)."""
+        return [c.note.text for c in self._chains.values() if c.note.visible]
+
+    def placed_labels(self) -> list[tuple[str, QtCore.QRectF]]:
+        """Every label the last frame drew, with its plate in widget pixels."""
+        return [(lb.text, QtCore.QRectF(lb.rect)) for lb in self._label_layer.labels
+                if lb.rect is not None]
+
+    def angle_label(self, key: str) -> str | None:
+        """The angle label of chain ``key`` if shown (see :meth:`set_turn_reference`)."""
+        chain = self._chains.get(key)
+        return chain.angle_label.text if chain is not None and chain.angle_label.visible else None
 
     def set_label(self, key: str, text: str) -> None:
         """Text shown beside the tip of chain ``key`` (default: the key itself)."""
@@ -403,7 +576,14 @@ class ChainScene(GLWindowView):
         if points.ndim != 2 or points.shape[-1] != 3:
             raise ValueError(f"points must have shape (N, 3), got shape {points.shape}")
         index = segment_indices(points)
-        seg = points[index]
+        ends = points[index].reshape(-1, 2, 3)
+        length = float(np.linalg.norm(ends[:, 1] - ends[:, 0], axis=-1).sum())
+        # Marks small enough that neighbouring ticks never run into each other.
+        marks, marked = trail_marks(points, min(_MARK_SIZE * self._reach, 0.35 * length / TICKS))
+        # Ticks and arrowheads are more segments of the same item: no
+        # extra item to draw per frame, and they take their sample's colour.
+        index = np.concatenate([index, marked]).astype(int)
+        seg = np.concatenate([points[index[: len(index) - len(marked)]], marks])
         base = chain.trail_color or chain.color
         # The fade mixes towards the background colour instead of lowering
         # alpha, so overlapping segment ends do not darken into beads.
@@ -433,10 +613,28 @@ class ChainScene(GLWindowView):
         """
         chain = self._chain(key)
         chain.path = None if path_q is None else np.array(path_q, dtype=np.float64)
-        points = None if chain.path is None else tip_trail(
+        points = None if chain.path is None else marker_trail(
             chain.path, self._n_bones, self._bone_length, root_only=self._root_only
         ) + (chain.root - ROOT)
         self.set_trail(key, points, color)
+        chain.plane = None if points is None else plane_normal(points)
+        self._path_axis(chain)
+        self._pose_turn(chain)
+
+    def _path_axis(self, chain: _Chain) -> None:
+        """The axis of ``chain``'s path, for the samples that have turned nothing yet.
+
+        Every NLERP and SLERP path keeps one axis (it stays on one great
+        circle through q0), so the last sample with an axis gives it.
+        """
+        chain.turn_axis = None
+        if chain.path is None or self._turn_reference is None:
+            return
+        for q in chain.path[::-1]:
+            axis, _ = turn_of(self._turn_reference, q)
+            if axis is not None:
+                chain.turn_axis = axis
+                return
 
     def set_root_only(self, root_only: bool) -> None:
         """Turn only the root joint (True) or every joint by the local rotation (False)."""
@@ -454,38 +652,104 @@ class ChainScene(GLWindowView):
     # ------------------------------------------------------------------ camera
 
     def reset_camera(self) -> None:
-        """Oblique default view framing every pose the chains can reach.
+        """Oblique default view framing what the chains do, as large as it fits.
 
-        A chain reaches at most its straight length from its root, so each
-        root's sphere of that radius must fit the view. The camera looks at
-        the centre of the roots' bounding box (:data:`ROOT` while no chain
-        has a root of its own) from the default direction and backs off
-        until every sphere, with a margin, lies inside both fields of view
-        of the current widget shape. For one root at the centre that is the
-        sphere fitted in the narrower field of view.
+        What must fit: every chain that has a path (:meth:`set_path`), at
+        every pose along it, and the ghosts; a chain without a path is taken
+        at its largest reach, the sphere of its straight length about its
+        root. The camera looks at the middle of all that from the default
+        direction and backs off until each point, padded by a bone's
+        thickness, lies inside both fields of view of the current widget
+        shape. A lesson whose chains sweep a small arc therefore fills the
+        view instead of leaving it to the grid.
         """
-        roots = np.array([ROOT] + [c.root for c in self._chains.values()])
-        center = (roots.min(axis=0) + roots.max(axis=0)) / 2
+        centres, radii = self._fit_balls()
         cam = self._camera_defaults
         fov = cam["fov"]
         w, h = max(self.width(), 1), max(self.height(), 1)
         half_x = radians(fov) / 2
         half_y = atan(tan(half_x) * h / w)
-        elev, azim = radians(cam["elevation"]), radians(cam["azimuth"])
-        # Camera frame: towards the camera, screen right, screen up.
-        back = np.array([np.cos(elev) * np.cos(azim), np.cos(elev) * np.sin(azim), np.sin(elev)])
-        right = np.array([-np.sin(azim), np.cos(azim), 0.0])
-        up = np.cross(back, right)
-        rel = roots - center
-        radius = _FIT_MARGIN * self._reach
-        # A sphere of radius r whose centre sits x off the view axis and z
-        # towards the camera fits a half-angle a from distance
-        # z + |x| / tan(a) + r / sin(a).
-        distance = max(float(np.max(rel @ back + np.abs(rel @ axis) / tan(half)))
-                       + radius / sin(half) for axis, half in ((right, half_x), (up, half_y)))
+        # Fit the content into the height less a band at each end (the notes
+        # go in the bottom one), so it stays centred.
+        half_y = atan(tan(half_y) * max(h - 2 * _NOTE_BAND, 0.5 * h) / h)
+        directions = [(cam["elevation"], cam["azimuth"])]
+        if self._auto_direction:
+            directions += [(e, a) for e in _AUTO_ELEVATIONS for a in _AUTO_AZIMUTHS]
+        best = None
+        for elevation, azimuth in directions:
+            center, distance, back = fit_view(centres, radii, elevation, azimuth, half_x, half_y)
+            distance *= _FIT_MARGIN
+            score = self._view_score(distance, back)
+            if best is None or score > best[0]:
+                best = (score, center, distance, elevation, azimuth)
+        _, center, distance, elevation, azimuth = best
         self.setCameraParams(center=QtGui.QVector3D(*center), distance=distance,
-                             elevation=cam["elevation"], azimuth=cam["azimuth"], fov=fov)
+                             elevation=elevation, azimuth=azimuth, fov=fov)
         self._camera_touched = False
+
+    def _view_score(self, distance: float, back: np.ndarray) -> float:
+        """How well a view shows the scene: large, and no trail seen edge-on.
+
+        The fitted size (1 / distance) counts most; a direction that sees the
+        plane of a trail within ~30° of edge-on loses up to 40 %, because the
+        ticks and arrows of that trail would collapse into a line.
+        """
+        facing = 1.0
+        for chain in self._chains.values():
+            if chain.plane is not None:
+                facing = min(facing, abs(float(chain.plane @ back)))
+        return (0.6 + 0.4 * min(1.0, facing / 0.5)) / distance
+
+    def set_auto_direction(self, auto: bool) -> None:
+        """Let :meth:`reset_camera` pick the side it looks from, to show the paths best.
+
+        Off by default: a lesson that lays its chains out for one side keeps
+        :data:`DEFAULT_CAMERA` or :meth:`set_default_direction`. On, the
+        camera tries a few elevations and azimuths around the front and keeps
+        the one that frames the bodies largest without looking along the
+        plane of a trail (a turn about the bone axis seen edge-on is a line).
+        """
+        self._auto_direction = bool(auto)
+        if not self._camera_touched:
+            self.reset_camera()
+
+    def _fit_balls(self) -> tuple[np.ndarray, np.ndarray]:
+        """Centres and radii of the balls :meth:`reset_camera` fits into the view."""
+        pad = _FIT_PAD * self._lengths[0]
+        # Farthest any point of the chain gets from its root: the straight
+        # chain's tip with the hand on it, and a bone's thickness around that.
+        reach = float(np.hypot(self._reach, self._hand)) + pad
+        centres, radii = [], []
+        chains = list(self._chains.values())
+        for chain in chains:
+            if chain.path is None or not np.any(np.isfinite(chain.path)):
+                centres.append(chain.root[None])
+                radii.append(np.array([reach]))
+                continue
+            path = chain.path[np.all(np.isfinite(chain.path), axis=-1)]
+            path = path[np.linspace(0, len(path) - 1, min(_FIT_SAMPLES, len(path))).astype(int)]
+            joints, _ = chain_frames(path, self._n_bones, self._bone_length,
+                                     root_only=self._root_only)
+            marker = marker_trail(path, self._n_bones, self._bone_length,
+                                  root_only=self._root_only)
+            pts = np.vstack([joints.reshape(-1, 3), marker]) + (chain.root - ROOT)
+            centres.append(pts)
+            radii.append(np.full(len(pts), pad))
+        for positions in self._ghost_points:
+            centres.append(positions)
+            radii.append(np.full(len(positions), pad))
+        if self._turn_reference is not None:
+            # The turn axes and arcs at the roots, as _pose_turn draws them
+            # at the end of the path, where the arc is longest.
+            for chain in chains:
+                if chain.turn_axis is None:
+                    continue
+                pts = self._turn_verts(chain, chain.turn_axis, self._path_turn(chain))
+                centres.append(pts)
+                radii.append(np.full(len(pts), 0.05 * self._lengths[0]))
+        if not centres:
+            return ROOT[None].copy(), np.array([reach])
+        return np.vstack(centres), np.concatenate(radii)
 
     def set_default_direction(self, elevation: float, azimuth: float) -> None:
         """Look from ``elevation`` / ``azimuth`` (degrees) on :meth:`reset_camera`, and now.
@@ -499,6 +763,7 @@ class ChainScene(GLWindowView):
 
     def resizeEvent(self, ev):
         super().resizeEvent(ev)
+        self._stack_notes()
         # Until the user moves the camera, keep the default view fitted to
         # the widget's current shape (the first show happens after __init__).
         if not self._camera_touched:

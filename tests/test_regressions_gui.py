@@ -158,11 +158,11 @@ def test_options_emit_only_on_a_real_change():
     s = LessonState.from_preset("negated-20")
     seen = []
     s.events.connect("options", lambda: seen.append(1))
-    s.set_root_only(False)          # already False
+    s.set_root_only(True)           # already True (the default: one rigid body)
     s.set_chain_family("slerp")     # already slerp
     s.set_visible("naive_nlerp", True)
     assert seen == []
-    s.set_root_only(True)
+    s.set_root_only(False)
     s.set_chain_family("nlerp")
     s.set_visible("naive_nlerp", False)
     assert len(seen) == 3

@@ -125,10 +125,18 @@ def test_gizmo_colours_present(scene):
     before = _grab(scene)
     _two_chains(scene)
     img = _grab(scene)
-    for colour in AXIS_COLORS:
+    for colour in AXIS_COLORS[1:]:
         # The world-axes marker is translucent, so it never hits the exact
         # colour; the joint gizmos must add clearly more exact pixels.
         assert _count_near(img, colour) >= _count_near(before, colour) + 30, colour
+
+
+def test_gizmos_do_not_recolour_the_bones(scene):
+    """The joint gizmos draw no X axis: it ran inside every bone, over it, so bones read red."""
+    before = _grab(scene)
+    _two_chains(scene)
+    img = _grab(scene)
+    assert _count_near(img, AXIS_COLORS[0]) <= _count_near(before, AXIS_COLORS[0]) + 5
 
 
 def test_method_colours_of_both_chains_present(scene):
@@ -234,7 +242,8 @@ def test_trail_draws_the_long_way(scene):
     naive_trail = _count_hue(img, NAIVE, min_sat=0.2) - without
     assert naive_trail > 400
     scene.set_path("naive", None)
-    assert _count_hue(_grab(scene), NAIVE, min_sat=0.2) == without
+    # What is left is the chain (a few pixels of antialiasing may differ).
+    assert abs(_count_hue(_grab(scene), NAIVE, min_sat=0.2) - without) <= 0.01 * naive_trail
 
 
 def test_trail_with_a_gap_renders(scene):

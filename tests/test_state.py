@@ -282,7 +282,7 @@ def test_curves_are_recomputed_only_when_the_endpoints_change(counting):
         # at_t follows t exactly: shortest SLERP has swept t * 20 degrees.
         assert at["shortest_slerp"].angle_deg[0] == pytest.approx(20 * t, abs=1e-9)
     s.set_chain_family("nlerp")
-    s.set_root_only(True)
+    s.set_root_only(False)
     s.set_visible("naive_slerp", False)
     assert s.curves is first
     assert counting["full"] == 1
@@ -329,7 +329,7 @@ def test_events_are_emitted_once_per_change_with_the_new_state_visible():
     assert rec.seen[-1][2] == 0.25
 
     s.set_chain_family("nlerp")
-    s.set_root_only(True)
+    s.set_root_only(False)
     s.set_visible("naive_nlerp", False)
     assert rec.counts == {"endpoints": 1, "t": 1, "options": 3}
 
@@ -439,7 +439,7 @@ def test_session_round_trip_through_json():
     s.set_endpoint(1, (-0.5, 0.5, 0.5, -0.5))
     s.set_t(0.37)
     s.set_chain_family("nlerp")
-    s.set_root_only(True)
+    s.set_root_only(False)          # not the default, so the round trip must carry it
     s.set_visible("shortest_slerp", False)
     text = json.dumps(s.to_session())
     data = json.loads(text)
@@ -454,7 +454,7 @@ def test_session_round_trip_through_json():
     assert r.entered_norm(0) == pytest.approx(2.0, rel=1e-15)
     assert r.entered_norm(1) == pytest.approx(1.0, rel=1e-15)
     assert r.t == 0.37
-    assert r.chain_family == "nlerp" and r.root_only is True
+    assert r.chain_family == "nlerp" and r.root_only is False
     assert r.visible == {"naive_nlerp": True, "shortest_nlerp": True, "naive_slerp": True,
                          "shortest_slerp": False}
     assert rec.counts == {"endpoints": 1, "t": 1, "options": 1}
@@ -705,7 +705,7 @@ def test_explain_follows_negate_and_t():
     assert "same hemisphere" in text
     s.set_t(0.25)
     last = explain_at_t(s)
-    assert "t = 0.250" in last and "5.0°" in last  # 0.25 * 20 deg
+    assert "t = 0.250" in last and "5.00°" in last  # 0.25 * 20 deg
 
 
 def test_explain_q_to_minus_q_explains_the_collapse():

@@ -18,11 +18,23 @@ from __future__ import annotations
 import numpy as np
 
 from quatlab.math.curves import Curves
+from quatlab.math.quaternion import angle_between
 
-__all__ = ["explain", "explain_at_t", "NEAR_ZERO_DOT"]
+__all__ = ["explain", "explain_at_t", "NEAR_ZERO_DOT", "ANGLE_DIGITS"]
 
 #: |dot| below this (and not exactly 0) is called "a rounding error away from 0".
 NEAR_ZERO_DOT = 1e-6
+
+#: Decimals of every angle in the text at t: the readouts table's, so the two
+#: never disagree by a rounding (0.25° is not "0.2°").
+ANGLE_DIGITS = 2
+
+#: NLERP's speed varying by less than this fraction is "indistinguishable
+#: from constant" in the text (it is still stated, with enough digits).
+_FLAT_SPEED = 1e-3
+
+#: A pose closer than this to q0's (radians) has "not turned".
+_NO_TURN = 1e-9
 
 
 def _deg(x: float) -> str:
@@ -80,27 +92,103 @@ def explain(state) -> list[str]:
         )
     sn = curves["shortest_nlerp"].speed
     if np.all(np.isfinite(sn)) and short > 1e-9:
-        ratio = float(sn.max() / sn.min())
-        paras.append(
-            "<b>Why NLERP's speed is not constant:</b> NLERP walks the straight chord "
-            "between the keys and projects it onto the sphere; equal steps along the chord "
-            "become longer arcs in the middle, where the chord is farthest from the sphere. "
-            f"Here shortest NLERP's speed goes from {np.degrees(sn.min()):.1f} to "
-            f"{np.degrees(sn.max()):.1f} °/t (×{ratio:.3f}); SLERP walks the arc itself at "
-            f"a constant {np.degrees(short):.1f} °/t."
-        )
+        paras.append(_speed_paragraph(float(np.degrees(sn.min())), float(np.degrees(sn.max())),
+                                      float(np.degrees(short))))
     return paras
+
+
+def _speed_paragraph(lo: float, hi: float, slerp: float) -> str:
+    """Why NLERP's speed varies, with this case's range (degrees per unit t).
+
+    The range is printed with as many decimals as it takes for its ends to
+    differ, so a small case never reads "from 1.0 to 1.0"; when the spread
+    is below :data:`_FLAT_SPEED` the text says it is nearly constant here and
+    why, instead of contradicting its own heading.
+    """
+    spread = hi / lo - 1.0
+    digits = 1
+    while digits < 8 and f"{lo:.{digits}f}" == f"{hi:.{digits}f}":
+        digits += 1
+    chord = ("NLERP walks the straight chord between the keys and projects it onto the "
+             "sphere; equal steps along the chord become longer arcs in the middle, where "
+             "the chord is farthest from the sphere.")
+    numbers = (f"shortest NLERP's speed goes from {lo:.{digits}f} to {hi:.{digits}f} °/t "
+               f"(×{hi / lo:.{max(3, digits)}f})")
+    if spread < _FLAT_SPEED:
+        return (
+            "<b>Why NLERP's speed is not constant, and why here it almost is:</b> " + chord
+            + f" Here the keys are only {slerp:.2f}° apart, so the chord hugs the arc: "
+            f"{numbers}, a spread of {100 * spread:.2g} %, too small to see next to "
+            f"SLERP's constant {slerp:.2f} °/t. The spread grows with the angle "
+            "(×2 for a half turn)."
+        )
+    return ("<b>Why NLERP's speed is not constant:</b> " + chord + f" Here {numbers}; "
+            f"SLERP walks the arc itself at a constant {slerp:.1f} °/t.")
+
+
+def _turned(state, method: str, q_t: np.ndarray) -> bool:
+    """Whether ``method``'s pose has moved away from q0's at some sample up to t.
+
+    Sign-invariant (a quaternion and its negative are one pose), so a path
+    whose stored quaternion went to -q0 through a collapse or a gap reads as
+    "not turned", while one that went round the long way reads as turned.
+    The first sample that leaves q0 is found once per set of curves, so a
+    change of t costs one comparison.
+    """
+    c = state.curves
+    first = _first_turn(c, method)
+    if first is not None and c.t[first] <= state.t:
+        return True
+    return bool(np.all(np.isfinite(q_t)) and angle_between(state.q0, q_t) > _NO_TURN)
+
+
+# (id of the curves, method) -> (the curves, index). The curves object is
+# kept with its answer so its id cannot be reused by other curves meanwhile.
+_FIRST_TURN: dict[tuple[int, str], tuple[Curves, int | None]] = {}
+
+
+def _first_turn(curves: Curves, method: str) -> int | None:
+    """Index of the first sample of ``method`` whose pose is not q0's (None: never)."""
+    key = (id(curves), method)
+    hit = _FIRST_TURN.get(key)
+    if hit is None or hit[0] is not curves:
+        if len(_FIRST_TURN) > 64:        # curves of old endpoints: let them go
+            _FIRST_TURN.clear()
+        q = curves[method].quats
+        ok = np.all(np.isfinite(q), axis=-1)
+        moved = np.zeros(len(q), dtype=bool)
+        moved[ok] = angle_between(curves.q0, q[ok]) > _NO_TURN
+        hits = np.flatnonzero(moved)
+        hit = _FIRST_TURN[key] = (curves, int(hits[0]) if len(hits) else None)
+    return hit[1]
 
 
 def explain_at_t(state) -> str:
     """One sentence (HTML) on where each method has taken the joint at the current t.
 
     Kept apart from :func:`explain` so that scrubbing updates a small label
-    instead of re-laying out the whole explanation.
+    instead of re-laying out the whole explanation. Angles carry the table's
+    :data:`ANGLE_DIGITS`. A method whose path angle went past 180° without
+    the pose ever leaving q0 (the naive NLERP of q to -q after its collapse,
+    naive SLERP reaching -q0 at t = 1) is said to have flipped its sign, not
+    turned; one that did go the long way is said to turn the long way.
     """
     at = state.at_t()
     rows = []
     for m in ("naive_nlerp", "shortest_nlerp", "naive_slerp", "shortest_slerp"):
-        a = at[m].angle_deg[0]
-        rows.append(f"{at[m].label}: {'—' if not np.isfinite(a) else f'{a:.1f}°'}")
-    return f"At <b>t = {state.t:.3f}</b> the joint has swept " + "; ".join(rows) + "."
+        a = float(at[m].angle_deg[0])
+        q = at[m].quats[0]
+        # Past the half turn by more than the printed digits: the far half of
+        # the sphere, reached by a sign change or by turning the long way.
+        far = np.isfinite(a) and a - 180.0 > 0.5 * 10.0**-ANGLE_DIGITS
+        if not np.isfinite(a):
+            text = "— (no rotation exists at this t)"
+        elif far and not _turned(state, m, q):
+            text = (f"{0:.{ANGLE_DIGITS}f}°, not turned: its quaternion went to −q0 "
+                    "(360° on the plot), the same pose")
+        elif far:
+            text = f"{a:.{ANGLE_DIGITS}f}°, really turning the long way round"
+        else:
+            text = f"{a:.{ANGLE_DIGITS}f}°"
+        rows.append(f"{at[m].label}: {text}")
+    return f"At <b>t = {state.t:.3f}</b> the joint has turned by " + "; ".join(rows) + "."

@@ -120,7 +120,7 @@ class LessonState:
         self._samples = samples
         self._history: History[Endpoints] = History()
         self.chain_family = "slerp"
-        self.root_only = False
+        self.root_only = True  # one rigid body: its turn reads as one axis and one angle
         self.visible = {m: True for m in METHODS}
         self._curves: Curves | None = None
         self._at_t: tuple[float, Curves] | None = None
@@ -301,7 +301,7 @@ class LessonState:
         if (not isinstance(visible, dict) or any(k not in METHODS for k in visible)
                 or not all(isinstance(v, bool) for v in visible.values())):
             raise ValueError(f"session visible must map method names {METHODS} to booleans")
-        root_only = data.get("root_only", False)
+        root_only = data.get("root_only", True)
         if not isinstance(root_only, bool):
             raise ValueError(f"session root_only must be true or false, got {root_only!r}")
         preset = data.get("preset")

@@ -7,14 +7,12 @@ the chains, the cursor and the readouts (docs/architecture.md).
 
 from __future__ import annotations
 
-import numpy as np
 from PyQt6 import QtWidgets
 
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt.lesson_panel import scene_over_plots
 from quatlab.app.qt.scrubber import Scrubber
-from quatlab.rendering.chain import tip_trail
-from quatlab.rendering.style import METHOD_COLORS
+from quatlab.rendering.style import METHOD_COLORS, METHOD_LABELS
 
 __all__ = ["LessonView"]
 
@@ -49,8 +47,10 @@ class LessonView(QtWidgets.QWidget):
             self.family_buttons[fam] = b
         self.root_only = QtWidgets.QCheckBox("root joint only")
         self.root_only.setObjectName("root_only")
-        self.root_only.setToolTip("Rotate only the root joint (unchecked: every joint shares "
-                                  "the rotation, so the effect compounds along the chain)")
+        self.root_only.setToolTip("Rotate only the root joint, so the chain turns as one rigid "
+                                  "body about the axis drawn at its root (unchecked: every "
+                                  "joint shares the rotation, so the effect compounds along "
+                                  "the chain)")
         self.root_only.toggled.connect(state.set_root_only)
         bar.addWidget(self.root_only)
         bar.addStretch(1)
@@ -65,6 +65,7 @@ class LessonView(QtWidgets.QWidget):
         # Layout properties go on the container: the scene is a native window.
         self.scene.widget.setObjectName("scene")
         self.scene.widget.setMinimumSize(320, 240)
+        self.scene.set_auto_direction(True)
         reset.clicked.connect(self.scene.reset_camera)
         self.scrubber = Scrubber(state, self)
         self.plots = CurvePlots(self)
@@ -78,6 +79,7 @@ class LessonView(QtWidgets.QWidget):
         state.events.connect("endpoints", self.on_endpoints)
         state.events.connect("t", self.on_t)
         state.events.connect("options", self.on_options)
+        self._framed_preset: object = None
         self.on_options()
         self.on_endpoints()
 
@@ -90,22 +92,38 @@ class LessonView(QtWidgets.QWidget):
         s = self.state
         self.plots.set_curves(s.curves)
         self.scene.set_ghosts(s.q0, s.q1)
+        self.scene.set_turn_reference(s.q0)
         self._update_trails()
+        if self._framed_preset is None or (s.preset is not None
+                                           and s.preset != self._framed_preset):
+            # A new lesson case (a preset chosen) is framed afresh, even after
+            # the camera was moved; an edit (-q, a typed component) keeps the
+            # view, so before and after can be compared.
+            self._framed_preset = s.preset or ""
+            self.scene.reset_camera()
         self.on_t()
 
     def _update_trails(self) -> None:
         curves = self.state.curves
         for key, method in zip(("naive", "shortest"), self._families(), strict=True):
-            pts = tip_trail(curves[method].quats, root_only=self.state.root_only)
-            self.scene.set_trail(key, pts, METHOD_COLORS[method])
+            self.scene.set_path(key, curves[method].quats, METHOD_COLORS[method])
 
     def on_t(self) -> None:
         at = self.state.at_t()
         for key, method in zip(("naive", "shortest"), self._families(), strict=True):
-            q = at[method].quats[0]
-            self.scene.set_chain(key, q if np.all(np.isfinite(q)) else None,
-                                 METHOD_COLORS[method])
+            # NaN goes through: the scene shows a note saying why there is
+            # no chain instead of letting it vanish.
+            self.scene.set_chain(key, at[method].quats[0], METHOD_COLORS[method],
+                                 missing=self._missing(method))
         self.plots.set_cursor(self.state.t)
+
+    def _missing(self, method: str) -> str:
+        """Why ``method`` has no pose at the current t (shown only when it has none)."""
+        name = METHOD_LABELS[method]
+        if method.endswith("nlerp"):
+            return (f"{name}: no pose at t = {self.state.t:.3f}, "
+                    "(1 − t)·q0 + t·q1 = 0 has no direction")
+        return f"{name}: no pose for 0 < t < 1, q1 = −q0 gives SLERP no unique arc"
 
     def on_options(self) -> None:
         s = self.state
@@ -115,10 +133,12 @@ class LessonView(QtWidgets.QWidget):
         for m, on in s.visible.items():
             self.plots.set_method_visible(m, on)
         naive, shortest = self._families()
+        for key, method in (("naive", naive), ("shortest", shortest)):
+            self.scene.set_label(key, METHOD_LABELS[method])
         self.legend.setText(
             f"<span style='color:{METHOD_COLORS[naive]}'>■ naive</span>&nbsp; "
             f"<span style='color:{METHOD_COLORS[shortest]}'>■ shortest</span>&nbsp; "
-            "<span style='color:#888'>□ ghosts t = 0, 1</span>"
+            "<span style='color:#888'>□ ghosts t = 0, 1 · ticks every 0.1 of t</span>"
         )
         self._update_trails()
         self.on_t()

@@ -34,17 +34,28 @@ class Readouts(QtWidgets.QGroupBox):
                               "swept from q0, and the angular speed 2|dq/dt|")
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
-        for col in (1, 2):
-            header.setSectionResizeMode(col, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        # Fixed sizes, measured once for the widest text a cell can hold: with
+        # ResizeToContents every change of t re-measured every cell and
+        # re-laid out the table, though only the numbers change.
+        metrics = self.table.fontMetrics()
+        for col, widest in ((1, "000.00"), (2, "0000.00")):
+            header.setSectionResizeMode(col, QtWidgets.QHeaderView.ResizeMode.Fixed)
+            title = self.table.horizontalHeaderItem(col).text()
+            header.resizeSection(col, max(metrics.horizontalAdvance(widest),
+                                          metrics.horizontalAdvance(title)) + 12)
         for row, m in enumerate(METHODS):
             item = self.table.verticalHeaderItem(row)
             item.setForeground(QtGui.QBrush(QtGui.QColor(METHOD_COLORS[m])))
             font = item.font()
             font.setBold(True)
             item.setFont(font)
-        self.table.verticalHeader().setSectionResizeMode(
-            QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
-        self.table.setFixedHeight(self.table.sizeHint().height() // 2 + 40)
+        # Rows fit the quaternion on two lines, the most it wraps to.
+        rows = self.table.verticalHeader()
+        rows.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(2 * metrics.lineSpacing() + 6)
+        self.table.setFixedHeight(header.sizeHint().height()
+                                  + len(METHODS) * rows.defaultSectionSize()
+                                  + 2 * self.table.frameWidth() + 2)
         layout.addWidget(self.table)
         state.events.connect("endpoints", self.refresh)
         state.events.connect("t", self.refresh_t)
@@ -83,5 +94,6 @@ class Readouts(QtWidgets.QGroupBox):
                 if item is None:
                     item = QtWidgets.QTableWidgetItem()
                     self.table.setItem(row, col, item)
-                item.setText(text)
+                if item.text() != text:      # an unchanged cell is not repainted
+                    item.setText(text)
 

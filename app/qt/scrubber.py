@@ -220,11 +220,18 @@ class Scrubber(QtWidgets.QWidget):
         value = p.get()
         span = hi - lo
         position = round((value - lo) / span * STEPS) if span > 0 else 0
-        self.spin.blockSignals(True)
-        self.spin.setRange(lo, hi)
-        self.spin.setSingleStep(p.step or (span / 100 if p.decimals else 1))
-        self.spin.setSuffix(f" {p.suffix}" if p.suffix else "")
-        self.spin.blockSignals(False)
+        step = p.step or (span / 100 if p.decimals else 1)
+        suffix = f" {p.suffix}" if p.suffix else ""
+        # Only what changed: setRange and setSuffix re-measure the spin box
+        # and re-lay out (and repaint) the whole view around it, which on
+        # every change of t cost more than drawing the new frame.
+        if (self.spin.minimum(), self.spin.maximum(), self.spin.singleStep(),
+                self.spin.suffix()) != (lo, hi, step, suffix):
+            self.spin.blockSignals(True)
+            self.spin.setRange(lo, hi)
+            self.spin.setSingleStep(step)
+            self.spin.setSuffix(suffix)
+            self.spin.blockSignals(False)
         for w, v in ((self.slider, position), (self.spin, value)):
             w.blockSignals(True)
             w.setValue(v)
