@@ -1,0 +1,296 @@
+"""The BVH grammar: tokens, the HIERARCHY, the MOTION numbers, and one-line errors. No Qt.
+
+The parts of :mod:`quatlab.app.io.bvh`'s reader that know the text format;
+every problem is a :class:`BvhError` naming the file, the line and the
+problem (docs/formats.md, "BVH").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["CHANNEL_NAMES", "BvhError", "EndSite", "Tokens", "error_at", "short_text",
+           "decode_text", "parse_hierarchy", "fast_numbers", "parse_numbers"]
+
+#: The six channel names BVH knows (matched case-insensitively, stored like this).
+CHANNEL_NAMES = ("Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation")
+CANONICAL = {n.lower(): n for n in CHANNEL_NAMES}
+
+# Characters a motion value may contain; anything else (inf, nan, 1_000, ...)
+# is found by one regex scan instead of a check per value.
+NOT_NUMERIC = re.compile(r"[^0-9eE+\-.\s]")
+SEPARATORS = re.compile(r"(\s+)")
+# What the fast path (np.loadtxt) reads exactly as the careful path does.
+NOT_PLAIN = re.compile(r"[^0-9eE+\-. \t\n]")
+BLANK_ROW = re.compile(r"(?:^|\n)[ \t]*(?:\n|$)")
+
+
+class BvhError(ValueError):
+    """A BVH file that cannot be read or written; the message is one line: file, line, problem."""
+
+
+def short_text(text: str, limit: int = 40) -> str:
+    s = repr(text)
+    return s if len(s) <= limit else s[: limit - 4] + "...'"
+
+
+def error_at(path: str, line: int | None, problem: str) -> BvhError:
+    where = f"{path}: line {line}: " if line is not None else f"{path}: "
+    return BvhError((where + problem).replace("\n", " ").replace("\r", " "))
+
+
+@dataclass(frozen=True, eq=False)
+class EndSite:
+    """An End Site: the joint it ends (index) and its offset from that joint, shape (3,)."""
+
+    parent: int
+    offset: np.ndarray
+
+
+class Tokens:
+    """Tokens of the hierarchy lines with their line numbers, read front to back."""
+
+    def __init__(self, lines: list[str], path: str):
+        self.lines = lines
+        self.path = path
+        self.line = 0           # index of the current line
+        self.toks: list[str] = []
+        self.pos = 0
+
+    def _fill(self) -> bool:
+        while self.pos >= len(self.toks):
+            if self.line >= len(self.lines):
+                return False
+            self.toks = self.lines[self.line].split()
+            self.pos = 0
+            self.line += 1
+        return True
+
+    @property
+    def lineno(self) -> int:
+        return max(self.line, 1)
+
+    def peek(self) -> str | None:
+        return self.toks[self.pos] if self._fill() else None
+
+    def next(self, what: str) -> str:
+        if not self._fill():
+            raise error_at(self.path, len(self.lines), f"file ends where {what} was expected")
+        tok = self.toks[self.pos]
+        self.pos += 1
+        return tok
+
+    def at_line_end(self) -> bool:
+        """No token left on the current line (the next one would come from a later line)."""
+        return self.pos >= len(self.toks)
+
+    def rest_of_line(self) -> list[str]:
+        rest = self.toks[self.pos:]
+        self.pos = len(self.toks)
+        return rest
+
+    def expect(self, word: str) -> None:
+        tok = self.next(repr(word))
+        if tok != word:
+            raise error_at(self.path, self.lineno, f"expected {word!r}, found {short_text(tok)}")
+
+    def number(self, what: str) -> float:
+        tok = self.next(what)
+        try:
+            value = float(tok)
+        except ValueError:
+            raise error_at(self.path, self.lineno,
+                           f"{what} {short_text(tok)} is not a number") from None
+        if not np.isfinite(value):
+            raise error_at(self.path, self.lineno, f"{what} {short_text(tok)} is not finite")
+        return value
+
+    def integer(self, what: str) -> int:
+        tok = self.next(what)
+        if not tok.isdigit() or not tok.isascii():
+            raise error_at(self.path, self.lineno,
+                           f"{what} {short_text(tok)} is not a whole number")
+        return int(tok)
+
+
+def decode_text(data: bytes, path: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise error_at(path, line, "not UTF-8 text (a binary file?)") from None
+
+
+def parse_hierarchy(tk: Tokens, path: str):
+    names: list[str] = []
+    parents: list[int] = []
+    offsets: list[tuple[float, float, float] | None] = []
+    channels: list[tuple[str, ...] | None] = []
+    end_sites: list[EndSite] = []
+
+    tk.expect("HIERARCHY")
+    if tk.peek() != "ROOT":
+        raise error_at(path, tk.lineno, f"expected 'ROOT', found {short_text(tk.peek() or '')}")
+
+    # An explicit stack, not recursion: a hostile file may nest deeply.
+    stack: list[int] = []        # open joints; -2 marks an open End Site
+    end_offset: list[tuple[float, float, float] | None] = [None]
+    while True:
+        tok = tk.peek()
+        if tok is None:
+            raise error_at(path, len(tk.lines), "file ends inside the HIERARCHY (no MOTION)")
+        if not stack and tok == "MOTION":
+            break
+        tk.next("a keyword")
+        line = tk.lineno
+        if tok in ("ROOT", "JOINT"):
+            if (tok == "ROOT") != (not stack) or (stack and stack[-1] == -2):
+                raise error_at(path, line, f"{tok} is not allowed here")
+            name = " ".join(tk.rest_of_line())
+            if not name:
+                raise error_at(path, line, f"{tok} without a name")
+            names.append(name)
+            parents.append(stack[-1] if stack else -1)
+            offsets.append(None)
+            channels.append(None)
+            tk.expect("{")
+            stack.append(len(names) - 1)
+        elif tok == "End":
+            if not stack or stack[-1] == -2:
+                raise error_at(path, line, "End Site is not allowed here")
+            rest = tk.rest_of_line()
+            if rest != ["Site"]:
+                raise error_at(path, line, "expected 'End Site'")
+            tk.expect("{")
+            stack.append(-2)
+            end_offset[0] = None
+        elif tok == "OFFSET":
+            if not stack:
+                raise error_at(path, line, "OFFSET outside a joint")
+            xyz = tuple(tk.number("OFFSET value") for _ in range(3))
+            if tk.rest_of_line():
+                raise error_at(path, line, "OFFSET has more than 3 values")
+            if stack[-1] == -2:
+                if end_offset[0] is not None:
+                    raise error_at(path, line, "second OFFSET in an End Site")
+                end_offset[0] = xyz
+            else:
+                if offsets[stack[-1]] is not None:
+                    joint = short_text(names[stack[-1]])
+                    raise error_at(path, line, f"second OFFSET in joint {joint}")
+                offsets[stack[-1]] = xyz
+        elif tok == "CHANNELS":
+            if not stack or stack[-1] == -2:
+                raise error_at(path, line, "CHANNELS outside a joint")
+            j = stack[-1]
+            if channels[j] is not None:
+                raise error_at(path, line, f"second CHANNELS in joint {short_text(names[j])}")
+            count = tk.integer("channel count")
+            listed = tk.rest_of_line()
+            if len(listed) != count:
+                raise error_at(
+                    path, line, f"CHANNELS says {count} channels but names {len(listed)}"
+                )
+            canon = []
+            for c in listed:
+                name = CANONICAL.get(c.lower())
+                if name is None:
+                    raise error_at(
+                        path, line,
+                        f"unknown channel name {short_text(c)} "
+                        f"(expected {', '.join(CHANNEL_NAMES)})",
+                    )
+                if name.endswith("position") and name in canon:
+                    raise error_at(path, line, f"channel {name} listed twice")
+                canon.append(name)
+            channels[j] = tuple(canon)
+        elif tok == "}":
+            top = stack.pop()
+            if top == -2:
+                if end_offset[0] is None:
+                    raise error_at(path, line, "End Site without OFFSET")
+                end_sites.append(EndSite(stack[-1], np.array(end_offset[0])))
+            elif offsets[top] is None:
+                raise error_at(path, line, f"joint {short_text(names[top])} has no OFFSET")
+            if tk.rest_of_line():
+                raise error_at(path, line, "unexpected text after '}'")
+        else:
+            raise error_at(path, line, f"unexpected {short_text(tok)} in the HIERARCHY")
+
+    chans = tuple(c if c is not None else () for c in channels)
+    return names, parents, offsets, chans, end_sites
+
+
+def fast_numbers(rows: list[str], n_cols: int) -> np.ndarray | None:
+    """The motion values when every line is ``n_cols`` finite numbers, else None.
+
+    ``np.loadtxt`` parses in C and checks the column count of every line;
+    the character scan first keeps out what it would read differently
+    (``#`` comments, quotes) or that is not a plain number.
+    """
+    if not rows or n_cols == 0:
+        return None
+    joined = "\n".join(rows)
+    # Only spaces and tabs as separators and no blank line: then loadtxt's
+    # lines are exactly our rows (it skips blank lines and may split on other
+    # line breaks, which would shift values between rows).
+    if NOT_PLAIN.search(joined) or BLANK_ROW.search(joined):
+        return None
+    try:
+        motion = np.loadtxt(rows, dtype=np.float64, ndmin=2, comments=None)
+    except ValueError:
+        return None
+    # loadtxt skips blank lines: a row count that differs means one was there.
+    if motion.shape != (len(rows), n_cols) or not np.all(np.isfinite(motion)):
+        return None
+    return motion
+
+
+def parse_numbers(rows, split, n_cols: int, first: int, path: str) -> np.ndarray:
+    """The motion values ``(F, C)``; the first bad value is reported with its line."""
+    n = len(rows)
+    if n == 0 or n_cols == 0:
+        return np.zeros((n, n_cols))
+    bad_row = None
+    joined = "\n".join(rows)
+    hit = NOT_NUMERIC.search(joined)
+    if hit:
+        bad_row = joined.count("\n", 0, hit.start())
+    if bad_row is None:
+        try:
+            flat = np.array([t for toks in split for t in toks], dtype=np.float64)
+        except ValueError:
+            flat = None
+        if flat is not None:
+            motion = flat.reshape(n, n_cols)
+            finite = np.isfinite(motion)
+            if finite.all():
+                return motion
+            bad_row = int(np.flatnonzero(~finite.all(axis=1))[0])
+    if bad_row is None:                  # a malformed number such as "1.2.3" or "--1"
+        for i, toks in enumerate(split):
+            try:
+                [float(t) for t in toks]
+            except ValueError:
+                bad_row = i
+                break
+    assert bad_row is not None
+    for col, tok in enumerate(split[bad_row]):
+        try:
+            value = float(tok)
+        except ValueError:
+            value = None
+        if value is None or "_" in tok:
+            raise error_at(
+                path, first + bad_row + 1,
+                f"value {col + 1} {short_text(tok)} is not a number",
+            )
+        if not np.isfinite(value):
+            raise error_at(
+                path, first + bad_row + 1,
+                f"value {col + 1} {short_text(tok)} is not finite (inf or nan)",
+            )
+    raise error_at(path, first + bad_row + 1, "unreadable values")   # not reached
