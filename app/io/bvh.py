@@ -236,7 +236,7 @@ def read_bvh(path, *, max_bytes: int = MAX_BYTES) -> BvhFile:
     >>> read_bvh("/dev/null")
     Traceback (most recent call last):
     ...
-    quatlab.app.io.bvh_parse.BvhError: /dev/null: not a regular file (a FIFO, device, socket or folder)
+    quatlab.app.io.bvh_parse.BvhError: /dev/null: not a regular file (a FIFO, device, ...)
     """
     path = Path(path)
     return parse_bvh(read_regular(path, max_bytes), str(path))
@@ -250,7 +250,7 @@ def parse_bvh(data: bytes, path: str = "<bvh>") -> BvhFile:
     >>> parse_bvh(b"HIERARCHY\\nROOT A\\n{\\n OFFSET 0 0 0\\n CHANNELS 1 Wrotation\\n}\\n", "x.bvh")
     Traceback (most recent call last):
     ...
-    quatlab.app.io.bvh_parse.BvhError: x.bvh: line 5: unknown channel name 'Wrotation' (expected ...)
+    quatlab.app.io.bvh_parse.BvhError: x.bvh: line 5: unknown channel name 'Wrotation' ...
     """
     bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
     text = decode_text(data[len(bom):], path)
