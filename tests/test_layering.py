@@ -167,6 +167,7 @@ _BLOCK_QT = textwrap.dedent(
     (["check", str(ROOT / "tests" / "data" / "gltf" / "RiggedSimple.gltf"), "--json"], 0),
     (["curves", "--preset", "negated-20", "--samples", "5"], 0),
     (["presets"], 0),
+    (["pose", str(ROOT / "tests" / "data" / "gltf" / "CesiumMilkTruck.glb"), "--time", "1"], 0),
 ])
 def test_headless_commands_run_without_qt(argv, status):
     proc = _run(["-c", _BLOCK_QT, *argv], cwd=ROOT)

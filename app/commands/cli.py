@@ -20,7 +20,7 @@ from quatlab.app.commands.common import OneLineParser
 __all__ = ["main", "build_parser", "COMMANDS"]
 
 #: Subcommand modules, in ``--help`` order.
-COMMANDS = ("curves", "presets", "screenshot", "check", "fix")
+COMMANDS = ("curves", "presets", "screenshot", "check", "fix", "pose")
 
 
 def build_parser() -> argparse.ArgumentParser:
