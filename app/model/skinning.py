@@ -92,6 +92,7 @@ class Bones:
     joints: np.ndarray  # (J,) rig indices
     positions: np.ndarray  # (J, 3)
     segments: np.ndarray  # (B, 2, 3)
+    ends: np.ndarray  # (B,) rig index of each segment's far end: the child joint, or the leaf
     axes: np.ndarray  # (J, 3, 3)
     axis_length: float
 
@@ -133,7 +134,8 @@ def bones(rig: Rig, pose: Pose) -> Bones:
         stubs.append([pos[j], pos[j] + d / np.linalg.norm(d) * length if np.any(d) else pos[j]])
     if stubs:
         segs = np.concatenate([segs, np.array(stubs).reshape(-1, 2, 3)])
-    return Bones(joints, pos[joints], segs, axes, 0.25 * typical)
+    ends = np.concatenate([child, leaves[:len(stubs)]]).astype(np.int64)
+    return Bones(joints, pos[joints], segs, ends, axes, 0.25 * typical)
 
 
 def scene_bounds(rig: Rig, pose: Pose, meshes: list[PosedMesh] | None = None):
