@@ -50,11 +50,11 @@ import dataclasses
 
 import numpy as np
 
-from quatlab.app.io.gltf_scene import Animation
+from quatlab.app.io.gltf_scene import Animation, Channel
 from quatlab.app.model.rig import Rig, compose_trs
 from quatlab.math import interpolate as I
 
-__all__ = ["PLAYERS", "Pose", "evaluate", "difference_angles"]
+__all__ = ["PLAYERS", "Pose", "evaluate", "sample_channel", "difference_angles"]
 
 PLAYERS = ("spec", "naive")
 #: Squared length below which a naive NLERP blend has no direction (q to -q at u = 0.5).
@@ -213,25 +213,64 @@ def _sample(compiled: _Compiled, time: float, player: str, out: dict) -> None:
         u = u_in[g.times][:, None]
         i0 = g.offset + k
         i1 = g.offset + np.minimum(k + 1, g.count - 1)
-        v0, v1 = g.values[i0], g.values[i1]
-        if g.mode == "STEP":
-            value = np.where(u >= 1.0, v1, v0)
-        elif g.mode == "CUBICSPLINE":
-            dt = dt_in[g.times][:, None]
-            u2, u3 = u * u, u * u * u
-            value = ((2 * u3 - 3 * u2 + 1) * v0 + dt * (u3 - 2 * u2 + u) * g.out_tangents[i0]
-                     + (-2 * u3 + 3 * u2) * v1 + dt * (u3 - u2) * g.in_tangents[i1])
-            if g.path == "rotation":
-                value = value / np.linalg.norm(value, axis=1, keepdims=True)
-        elif g.path != "rotation":
-            value = v0 + u * (v1 - v0)
-        elif player == "spec":
-            value = I.slerp(v0, v1, u[:, 0])
-        else:
-            blend = v0 + u * (v1 - v0)
-            n2 = np.einsum("ij,ij->i", blend, blend)[:, None]
-            value = np.where(n2 > _COLLAPSE, blend / np.sqrt(np.maximum(n2, _COLLAPSE)), v0)
-        out[g.path][g.target] = value
+        out[g.path][g.target] = _blend(g.mode, g.path, player, g.values, i0, i1, u,
+                                       dt_in[g.times][:, None], g.in_tangents, g.out_tangents)
+
+
+def _blend(mode: str, path: str, player: str, values, i0, i1, u, dt, ins, outs) -> np.ndarray:
+    """Values between keys ``i0`` and ``i1`` at fractions ``u`` ``(n, 1)``, key intervals ``dt``."""
+    v0, v1 = values[i0], values[i1]
+    if mode == "STEP":
+        return np.where(u >= 1.0, v1, v0)
+    if mode == "CUBICSPLINE":
+        u2, u3 = u * u, u * u * u
+        value = ((2 * u3 - 3 * u2 + 1) * v0 + dt * (u3 - 2 * u2 + u) * outs[i0]
+                 + (-2 * u3 + 3 * u2) * v1 + dt * (u3 - u2) * ins[i1])
+        if path == "rotation":
+            value = value / np.linalg.norm(value, axis=1, keepdims=True)
+        return value
+    if path != "rotation":
+        return v0 + u * (v1 - v0)
+    if player == "spec":
+        return I.slerp(v0, v1, u[:, 0])
+    blend = v0 + u * (v1 - v0)
+    n2 = np.einsum("ij,ij->i", blend, blend)[:, None]
+    return np.where(n2 > _COLLAPSE, blend / np.sqrt(np.maximum(n2, _COLLAPSE)), v0)
+
+
+def sample_channel(channel: Channel, times, player: str = "spec") -> np.ndarray:
+    """One channel's values ``(S, 3|4)`` at many ``times`` ``(S,)``, as :func:`evaluate` plays it.
+
+    For curves over time (the Keyframes tab plots a track's rotation for
+    both players), without posing the whole rig per sample. Rotations are
+    (w, x, y, z); LINEAR rotation keys are normalized first, as in
+    :func:`evaluate`.
+
+    Examples
+    --------
+    >>> from quatlab.app.io.gltf_scene import Channel
+    >>> c = np.sqrt(0.5)
+    >>> ch = Channel(0, "rotation", "LINEAR", np.array([0.0, 1.0]),
+    ...              np.array([[1.0, 0, 0, 0], [-c, 0, 0, -c]]), None, None, 0, 1)
+    >>> np.round(sample_channel(ch, [0.5], "spec"), 4) + 0.0   # 45 deg about +Z
+    array([[0.9239, 0.    , 0.    , 0.3827]])
+    >>> np.round(sample_channel(ch, [0.5], "naive"), 4) + 0.0  # 135 deg about -Z
+    array([[ 0.3827,  0.    ,  0.    , -0.9239]])
+    """
+    if player not in PLAYERS:
+        raise ValueError(f"player must be one of {PLAYERS}, got {player!r}")
+    times = np.asarray(times, dtype=np.float64).reshape(-1)
+    keys = np.asarray(channel.times, dtype=np.float64)
+    values = np.asarray(channel.values, dtype=np.float64)
+    if channel.path == "rotation" and channel.interpolation != "CUBICSPLINE":
+        values = values / np.linalg.norm(values, axis=1, keepdims=True)
+    if len(keys) < 2:
+        return np.repeat(values[:1], len(times), axis=0)
+    k = np.clip(np.searchsorted(keys, times, side="right") - 1, 0, len(keys) - 2)
+    dt = (keys[k + 1] - keys[k])[:, None]
+    u = np.clip((times - keys[k])[:, None] / dt, 0.0, 1.0)
+    return _blend(channel.interpolation, channel.path, player, values, k, k + 1, u, dt,
+                  channel.in_tangents, channel.out_tangents)
 
 
 def difference_angles(a: Pose, b: Pose) -> np.ndarray:
