@@ -62,7 +62,7 @@ NAIVE_COLOR = METHOD_COLORS["naive_nlerp"]
 SELECT_COLOR = "#F0E442"  # Okabe-Ito yellow
 DEFAULT_CAMERA = {"elevation": 14.0, "azimuth": -62.0, "fov": 40.0}
 _GHOST_ALPHA = 0.42
-_FIT_MARGIN = 1.08
+_FIT_MARGIN = 0.82  # the bounding sphere is loose around a box-like asset
 
 _ORDER_GRID, _ORDER_MESH, _ORDER_GHOST_MESH = -10, 0, 10
 _ORDER_BONES, _ORDER_GHOST_BONES, _ORDER_GIZMO, _ORDER_MARK, _ORDER_LABEL = 20, 21, 25, 28, 30

@@ -9,7 +9,7 @@ returns a :class:`TrackCurves`:
   the way a graph editor shows them, a sign flip is a jump of every
   component), and of the track before a fix when one is given;
 * per player, the rotation angle from the first key (degrees, 0..180) and
-  the angular speed (degrees per second) between samples. Where the keys
+  the angular speed (degrees per second) from the sample before. Where the keys
   of a segment lie in opposite hemispheres the naive runtime's angle
   swings far out and its speed spikes; after "Fix signs" the curves of
   the two players coincide.
@@ -52,7 +52,7 @@ class TrackCurves:
     before: np.ndarray | None  # (K, 4): the keys before a fix, or None
     t: np.ndarray  # (S,) sample times
     angle: dict[str, np.ndarray]  # player -> (S,)
-    speed: dict[str, np.ndarray]  # player -> (S,), NaN at the first sample
+    speed: dict[str, np.ndarray]  # player -> (S,); the first sample repeats the second's
 
 
 def track_curves(track: Track, start: float, end: float, *, before: Track | None = None,
@@ -76,7 +76,7 @@ def track_curves(track: Track, start: float, end: float, *, before: Track | None
             q = sample_channel(channel, t, player)
             angle[player] = np.degrees(angle_between(q, first))
             step = np.degrees(angle_between(q[1:], q[:-1])) / np.diff(t)
-            speed[player] = np.concatenate([[np.nan], step])
+            speed[player] = np.concatenate([step[:1], step])
     else:
         # Keys out of order or broken: no player can play the track (the audit says why).
         for player in PLAYERS:
