@@ -121,7 +121,7 @@ class RigPanel(QtWidgets.QWidget):
 
         self.scene = RigScene()
         self.scene.widget.setObjectName("rig_scene")
-        self.scene.widget.setMinimumSize(320, 240)
+        self.scene.widget.setMinimumSize(320, 150)
         self.scene.nodeClicked.connect(self._node_clicked)
         self.node_list = QtWidgets.QListWidget()
         self.node_list.setObjectName("rig_nodes")
