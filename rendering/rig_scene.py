@@ -33,7 +33,7 @@ joint emits :attr:`RigScene.nodeClicked` with its rig index.
 
 from __future__ import annotations
 
-from math import radians, sin
+from math import atan, cos, radians, sin, tan
 
 import numpy as np
 import pyqtgraph as pg
@@ -62,7 +62,7 @@ NAIVE_COLOR = METHOD_COLORS["naive_nlerp"]
 SELECT_COLOR = "#F0E442"  # Okabe-Ito yellow
 DEFAULT_CAMERA = {"elevation": 14.0, "azimuth": -62.0, "fov": 40.0}
 _GHOST_ALPHA = 0.42
-_FIT_MARGIN = 0.82  # the bounding sphere is loose around a box-like asset
+_FIT_MARGIN = 1.08
 
 _ORDER_GRID, _ORDER_MESH, _ORDER_GHOST_MESH = -10, 0, 10
 _ORDER_BONES, _ORDER_GHOST_BONES, _ORDER_GIZMO, _ORDER_MARK, _ORDER_LABEL = 20, 21, 25, 28, 30
@@ -101,9 +101,10 @@ def bake_bones(unit: BoneGeometry, segments: np.ndarray) -> BoneGeometry:
     """One soup of ``unit`` (a bone of length 1 along +X) stretched over each segment ``(B, 2, 3)``.
 
     Each bone is the unit bone turned so +X runs along the segment and
-    stretched to its length; its girth follows the length only up to the
-    median bone, so the long reach of an IK target does not turn into a
-    slab that hides the body.
+    stretched to its length. Its girth is slimmer than the lesson's bones
+    (these sit inside a mesh) and follows the length only up to the median
+    bone, so the long reach of an IK target does not turn into a slab that
+    hides the body.
     """
     a, b = segments[:, 0], segments[:, 1]
     d = b - a
@@ -112,7 +113,7 @@ def bake_bones(unit: BoneGeometry, segments: np.ndarray) -> BoneGeometry:
     if not keep.any():
         return _empty_geometry()
     a, d, length = a[keep], d[keep], length[keep]
-    girth = np.minimum(length, float(np.median(length)))
+    girth = 0.6 * np.minimum(length, float(np.median(length)))
     x = d / length[:, None]
     helper = np.where(np.abs(x[:, 2:3]) < 0.9, [[0.0, 0.0, 1.0]], [[1.0, 0.0, 0.0]])
     y = np.cross(helper, x)
@@ -250,25 +251,40 @@ class RigScene(GLWindowView):
     def _fit(self, lo, hi) -> None:
         lo_v, hi_v = (_to_view(np.array([lo, hi], dtype=float)).min(axis=0),
                       _to_view(np.array([lo, hi], dtype=float)).max(axis=0))
-        self._center = (lo_v + hi_v) / 2
-        self._radius = max(float(np.linalg.norm(hi_v - lo_v)) / 2, 1e-6)
-        self._scale = self._radius
-        size = 10 ** np.ceil(np.log10(4 * self._radius))
+        self._box = (lo_v, hi_v)
+        center = (lo_v + hi_v) / 2
+        self._scale = max(float(np.linalg.norm(hi_v - lo_v)) / 2, 1e-6)
+        size = 10 ** np.ceil(np.log10(4 * self._scale))
         self.grid.setSize(size, size, 1)
         self.grid.setSpacing(size / 20, size / 20, 1)
         self.grid.resetTransform()
-        self.grid.translate(self._center[0], self._center[1], lo_v[2])
+        self.grid.translate(center[0], center[1], lo_v[2])
 
     def reset_camera(self) -> None:
-        """Look at the asset's bounds from the front right, a little above, all of it in view."""
+        """Look at the asset's bounds from the front right, a little above, all of it in view.
+
+        The camera backs off until the eight corners of the bounding box lie
+        inside both fields of view of the current widget shape: a corner
+        ``x`` off the view axis and ``z`` towards the camera fits a
+        half-angle ``a`` from distance ``z + |x| / tan(a)``.
+        """
         cam = DEFAULT_CAMERA
         w, h = max(self.width(), 1), max(self.height(), 1)
         fov = cam["fov"]  # pyqtgraph's fov is horizontal
-        half = min(radians(fov) / 2, np.arctan(np.tan(radians(fov) / 2) * h / w))
-        center = getattr(self, "_center", np.zeros(3))
-        radius = getattr(self, "_radius", 1.0)
+        half_x = radians(fov) / 2
+        half_y = atan(tan(half_x) * h / w)
+        elev, azim = radians(cam["elevation"]), radians(cam["azimuth"])
+        back = np.array([cos(elev) * cos(azim), cos(elev) * sin(azim), sin(elev)])
+        right = np.array([-sin(azim), cos(azim), 0.0])
+        up = np.cross(back, right)
+        lo, hi = getattr(self, "_box", (np.full(3, -1.0), np.full(3, 1.0)))
+        center = (lo + hi) / 2
+        corners = np.array([[(lo, hi)[i][0], (lo, hi)[j][1], (lo, hi)[k][2]]
+                            for i in (0, 1) for j in (0, 1) for k in (0, 1)]) - center
+        distance = max(float(np.max(corners @ back + np.abs(corners @ axis) / tan(half)))
+                       for axis, half in ((right, half_x), (up, half_y)))
         self.setCameraParams(center=QtGui.QVector3D(*center),
-                             distance=_FIT_MARGIN * radius / sin(half),
+                             distance=_FIT_MARGIN * max(distance, 1e-6),
                              elevation=cam["elevation"], azimuth=cam["azimuth"], fov=fov)
         self._camera_touched = False
 
