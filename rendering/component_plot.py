@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PyQt6 import QtCore
+from PyQt6 import QtCore, QtWidgets
 
 from quatlab.rendering.style import AXIS_COLORS, BACKGROUND, FOREGROUND, METHOD_COLORS
 
@@ -24,6 +24,7 @@ COMPONENT_COLORS = ("#505050", *AXIS_COLORS)
 _NAMES = ("w", "x", "y", "z")
 #: Above this many keys the key symbols would merge into a band: lines only.
 _MAX_SYMBOLS = 400
+_CACHE = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
 
 
 class ComponentPlot(pg.PlotWidget):
@@ -53,6 +54,12 @@ class ComponentPlot(pg.PlotWidget):
         self._bands = pg.BarGraphItem(x0=[0], x1=[1], y0=[-1.05], height=[2.1],
                                       brush=pg.mkBrush(METHOD_COLORS["naive_nlerp"] + "40"),
                                       pen=pg.mkPen(None))
+        # The curves change with the track, not with the time: cached, a
+        # moving cursor re-blits them instead of redrawing every symbol.
+        for curve in (*self.curves, *self._before):
+            curve.setCacheMode(_CACHE)
+        for side in ("left", "bottom"):
+            item.getAxis(side).setCacheMode(_CACHE)
         self._bands.setZValue(-10)
         self._bands.setVisible(False)
         item.addItem(self._bands)

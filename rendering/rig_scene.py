@@ -148,18 +148,24 @@ class _FrontBones(InFront, BoneItem):
 
 
 class _MeshItems:
-    """The spec and ghost items of one mesh instance."""
+    """The spec and ghost items of one rigid mesh instance, or of all skinned ones together.
 
-    def __init__(self, scene: RigScene, mesh) -> None:
-        self.mesh = mesh
-        self.rigid = mesh.skin is None
-        local = flat_soup(mesh.positions, mesh.triangles) if self.rigid else _empty_geometry()
+    A rigid part's triangles are uploaded once and its node's world matrix
+    is the item transform. Skinned meshes change shape every frame; they are
+    drawn as one soup (one upload, one draw call) rather than one item each.
+    """
+
+    def __init__(self, scene: RigScene, meshes: list, rigid: bool) -> None:
+        self.meshes = meshes
+        self.rigid = rigid
+        local = (flat_soup(meshes[0].positions, meshes[0].triangles) if rigid
+                 else _empty_geometry())
         self.solid = BoneItem(local, shader=LIT_SHADER, color=rgba(MESH_COLOR),
                               glOptions=dict(_SOLID))
         # A rigid part moves as a whole: its ghost shows through whatever
         # covers it (the truck's wheels turn inside the body). A skinned
         # mesh's ghost is depth-tested, so only the parts that moved show.
-        options = {**_GHOST, GL.GL_DEPTH_TEST: False} if self.rigid else dict(_GHOST)
+        options = {**_GHOST, GL.GL_DEPTH_TEST: False} if rigid else dict(_GHOST)
         self.ghost = GhostItem(local, shader=LIT_SHADER, color=rgba(NAIVE_COLOR, _GHOST_ALPHA),
                                glOptions=options)
         self.solid.setDepthValue(_ORDER_MESH)
@@ -167,11 +173,19 @@ class _MeshItems:
         scene.addItem(self.solid)
         scene.addItem(self.ghost)
 
-    def show(self, item: BoneItem, posed, world: np.ndarray) -> None:
+    def show(self, item: BoneItem, posed: list, world: np.ndarray) -> None:
+        """Pose ``item``: rigid, by ``world`` of its node; skinned, with the posed meshes."""
         if self.rigid:
-            item.setTransform(pg.Transform3D(Y_UP @ world))
-        else:
-            item.set_geometry(flat_soup(_to_view(posed.vertices), posed.triangles))
+            item.setTransform(pg.Transform3D(Y_UP @ world[posed[0].node]))
+            return
+        soups = [flat_soup(_to_view(p.vertices), p.triangles) for p in posed]
+        if not soups:
+            item.set_geometry(_empty_geometry())
+            return
+        z3 = np.zeros((0, 3), np.float32)
+        item.set_geometry(BoneGeometry(np.concatenate([g.vertexes for g in soups]),
+                                       np.concatenate([g.normals for g in soups]), z3,
+                                       np.zeros((0, 2), np.uint32)))
 
 
 class RigScene(GLWindowView):
@@ -188,11 +202,15 @@ class RigScene(GLWindowView):
         self.selected: int | None = None
         self._markable = np.zeros(0, dtype=np.int64)
         self._meshes: list[_MeshItems] = []
+        self._rigid: list[int] = []
+        self._skinned: list[int] = []
         self._camera_touched = False
         self._press = None
         self._scale = 1.0
-        # No joint ball in the stretched bone (it would stretch too): the joints are dots.
-        self._unit_bone = bone_geometry(1.0, 1e-3, None)
+        # The octahedron alone (its first 8 triangles): a joint ball would
+        # stretch with the bone; the joints are dots instead.
+        g = bone_geometry(1.0, 1e-3, None)
+        self._unit_bone = BoneGeometry(g.vertexes[:24], g.normals[:24], g.edge_verts, g.edges)
 
         self.grid = gl.GLGridItem(color=(0, 0, 0, 38))
         self.grid.setDepthValue(_ORDER_GRID)
@@ -234,7 +252,12 @@ class RigScene(GLWindowView):
         self.frame = None
         self.selected = None
         if rig is not None:
-            self._meshes = [_MeshItems(self, m) for m in rig.meshes if rig.in_scene[m.node]]
+            shown = [m for m in rig.meshes if rig.in_scene[m.node]]
+            self._rigid = [k for k, m in enumerate(shown) if m.skin is None]
+            self._skinned = [k for k, m in enumerate(shown) if m.skin is not None]
+            self._meshes = [_MeshItems(self, [shown[k]], True) for k in self._rigid]
+            if self._skinned:
+                self._meshes.append(_MeshItems(self, [shown[k] for k in self._skinned], False))
             joints = np.unique(np.concatenate([sk.joints for sk in rig.skins])) if rig.skins \
                 else np.zeros(0, dtype=np.int64)
             self._joints = joints
@@ -319,14 +342,17 @@ class RigScene(GLWindowView):
         main_bones = frame.naive_bones if main_naive else frame.spec_bones
         ghost = self.players == "both"
         moved = frame.world_difference > DIFFERENCE_DEG
-        for items, posed in zip(self._meshes, main_meshes, strict=True):
+        groups = [[k] for k in self._rigid] + ([self._skinned] if self._skinned else [])
+        for items, group in zip(self._meshes, groups, strict=True):
             items.solid.setVisible(True)
-            items.show(items.solid, posed, main.world[posed.node])
-        for items, posed in zip(self._meshes, frame.naive_meshes, strict=True):
-            differs = ghost and self._mesh_moved(items.mesh, moved)
-            items.ghost.setVisible(differs)
-            if differs:
-                items.show(items.ghost, posed, frame.naive.world[posed.node])
+            items.show(items.solid, [main_meshes[k] for k in group], main.world)
+            # The ghost: only the meshes whose pose differs between the players.
+            parted = [k for k, m in zip(group, items.meshes, strict=True)
+                      if ghost and self._mesh_moved(m, moved)]
+            items.ghost.setVisible(bool(parted))
+            if parted:
+                items.show(items.ghost, [frame.naive_meshes[k] for k in parted],
+                           frame.naive.world)
         self.bones.opts["color"] = rgba(NAIVE_COLOR if main_naive else SPEC_COLOR)
         self.bones.set_geometry(bake_bones(self._unit_bone, _to_view(main_bones.segments)))
         self.bones.setVisible(len(main_bones.segments) > 0)

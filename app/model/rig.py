@@ -28,11 +28,11 @@ from pathlib import Path
 
 import numpy as np
 
-from quatlab.app.io.gltf_scene import Animation, GltfScene, load_scene
+from quatlab.app.io.gltf_scene import Animation, GltfScene, load_scene, scene_of
 from quatlab.app.io.tracks import KeyframeFileError
 from quatlab.math import quaternion as Q
 
-__all__ = ["Rig", "RigSkin", "MeshInstance", "load_rig", "compose_trs"]
+__all__ = ["Rig", "RigSkin", "MeshInstance", "load_rig", "rig_of", "compose_trs"]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -213,6 +213,11 @@ def _instance(scene: GltfScene, node, rig_index, notes: list[str]) -> MeshInstan
 def load_rig(path) -> Rig:
     """Load a ``.gltf``/``.glb`` file as a :class:`Rig` (errors: ``KeyframeFileError``)."""
     return Rig.from_scene(load_scene(path))
+
+
+def rig_of(keyframes) -> Rig:
+    """The :class:`Rig` of a glTF file already read for its tracks (a ``GltfFile``)."""
+    return Rig.from_scene(scene_of(keyframes))
 
 
 def compose_trs(t: np.ndarray, r: np.ndarray, s: np.ndarray) -> np.ndarray:

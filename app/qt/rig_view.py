@@ -25,7 +25,7 @@ import numpy as np
 from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.model.keyframes_model import KeyframesModel
-from quatlab.app.model.rig import load_rig
+from quatlab.app.model.rig import load_rig, rig_of
 from quatlab.app.model.rig_curves import track_curves
 from quatlab.app.model.rig_playback import DIFFERENCE_DEG, SHOWN_PLAYERS, RigPlayback
 from quatlab.app.model.rig_players import evaluate
@@ -36,26 +36,31 @@ from quatlab.rendering.curve_plots import CurvePlots
 from quatlab.rendering.rig_scene import NAIVE_COLOR, SPEC_COLOR, RigScene
 from quatlab.rendering.series import Series
 
-__all__ = ["RigPanel", "RigLoader", "RIG_SUFFIXES", "PLAYER_LABELS"]
+__all__ = ["RigPanel", "RigLoader", "RIG_FORMATS", "PLAYER_LABELS"]
 
-RIG_SUFFIXES = (".gltf", ".glb")
+#: Keyframe file formats that carry a rig (a scene graph to draw).
+RIG_FORMATS = ("gltf", "glb")
 PLAYER_LABELS = {"both": "both players", "spec": "spec player only",
                  "naive": "naive runtime only"}
 
 
 class RigLoader(QtCore.QThread):
-    """Reads a glTF rig off the GUI thread and packs its first animation (``loaded`` on success)."""
+    """Builds a glTF rig off the GUI thread and packs its first animation (``loaded`` on success).
+
+    ``source`` is the glTF file the Keyframes tab read (a ``GltfFile``), or a path.
+    """
 
     loaded = QtCore.pyqtSignal(int, object)
     failed = QtCore.pyqtSignal(int, str)
 
-    def __init__(self, generation: int, path, parent=None) -> None:
+    def __init__(self, generation: int, source, parent=None) -> None:
         super().__init__(parent)
-        self.generation, self.path = generation, path
+        self.generation, self.source = generation, source
 
     def run(self) -> None:
         try:
-            rig = load_rig(self.path)
+            # The tab's file as read for its tracks: no second parse of the JSON.
+            rig = rig_of(self.source) if hasattr(self.source, "path") else load_rig(self.source)
             # The first frame's work (packing the channels, skinning) here too.
             anim = 0 if rig.animations else None
             start = rig.animations[0].start if rig.animations else 0.0
@@ -205,7 +210,7 @@ class RigPanel(QtWidgets.QWidget):
     def on_file(self) -> None:
         self._generation += 1
         f = self.model.file
-        if f is None or f.path.suffix.lower() not in RIG_SUFFIXES:
+        if f is None or f.format not in RIG_FORMATS:
             self.playback.set_rig(None)
             self.status.setText("The 3D view plays glTF and GLB files; this file has tracks "
                                 "only." if f is not None else
@@ -213,7 +218,7 @@ class RigPanel(QtWidgets.QWidget):
             return
         self.status.setText(f"Loading {f.path.name} in 3D…")
         self.status.setVisible(True)
-        loader = RigLoader(self._generation, f.path, self)
+        loader = RigLoader(self._generation, f, self)
         loader.loaded.connect(self._loaded)
         loader.failed.connect(self._failed)
         loader.finished.connect(lambda ld=loader: self._finished(ld))
