@@ -269,3 +269,48 @@ def test_screenshot_rig_errors_are_one_line(tmp_path, args, words):
 def test_screenshot_time_needs_a_file(tmp_path):
     proc = run_cli("screenshot", "-o", tmp_path / "x.png", "--view", "keyframes", "--time", 1)
     assert proc.returncode == 2 and "--open FILE" in proc.stderr
+
+
+# --------------------------------------------------------------------------- the GUI thread stays free
+
+
+def test_reading_off_thread_returns_raises_and_keeps_the_loop_running(qtbot):
+    import time
+
+    from quatlab.app.qt.background import run_off_thread
+
+    ticks = []
+    timer = QtCore.QTimer()
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start(5)
+
+    def slow(x):
+        time.sleep(0.3)
+        return 2 * x
+
+    assert run_off_thread(slow, 21) == 42
+    assert len(ticks) >= 5  # timers fired while the worker slept: the window was not frozen
+
+    def broken():
+        time.sleep(0.05)
+        raise ValueError("bad file")
+
+    with pytest.raises(ValueError, match="bad file"):
+        run_off_thread(broken)
+    timer.stop()
+
+
+def test_opening_a_big_file_lets_the_window_paint(view):
+    # RobotExpressive's JSON takes most of a second to parse: it is read on a worker
+    # thread and the rig built on another, so the event loop keeps turning meanwhile.
+    ticks = []
+    timer = QtCore.QTimer()
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start(10)
+    view.open(ROBOT)
+    during_read = len(ticks)
+    assert view.rig_panel.wait_loaded()
+    timer.stop()
+    assert during_read >= 3
+    assert view.model.file.path.name == "RobotExpressive.glb"
+    assert view.playback.rig is not None and len(view.playback.rig.animations) == 14

@@ -25,7 +25,9 @@ from pathlib import Path
 import numpy as np
 from PyQt6 import QtCore, QtWidgets
 
+from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, severity
+from quatlab.app.qt.background import run_off_thread
 from quatlab.app.qt.keyframe_tables import CellTable, format_dot, format_number, table_view
 from quatlab.app.qt.rig_view import RigPanel
 from quatlab.app.qt.timeline import HIGHLIGHT, KEY_TICK, OK_BAR, ROW_TINT, Timeline
@@ -224,8 +226,10 @@ class KeyframesView(QtWidgets.QWidget):
         """Load ``path`` (``order``: the combo's choice when None).
 
         Raises KeyframeFileError or OSError; the previous file stays loaded.
+        The file is read on a worker thread, the window painting meanwhile.
         """
-        self.model.load(path, order=order if order is not None else self.order_box.currentData())
+        self.model.load(path, order=order if order is not None else self.order_box.currentData(),
+                        read=lambda p, order: run_off_thread(load_keyframes, p, order=order))
 
     def export_dialog(self) -> None:
         default = self.model.default_export_path()
