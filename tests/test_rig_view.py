@@ -271,7 +271,7 @@ def test_screenshot_time_needs_a_file(tmp_path):
     assert proc.returncode == 2 and "--open FILE" in proc.stderr
 
 
-# --------------------------------------------------------------------------- the GUI thread stays free
+# ----------------------------------------------------------------------- the GUI thread stays free
 
 
 def test_reading_off_thread_returns_raises_and_keeps_the_loop_running(qtbot):
@@ -314,3 +314,31 @@ def test_opening_a_big_file_lets_the_window_paint(view):
     assert during_read >= 3
     assert view.model.file.path.name == "RobotExpressive.glb"
     assert view.playback.rig is not None and len(view.playback.rig.animations) == 14
+
+
+def test_closing_the_tab_while_the_rig_loads_is_safe(qtbot, monkeypatch):
+    import time
+
+    from quatlab.app.model.keyframes_model import KeyframesModel
+    from quatlab.app.qt import rig_view
+
+    real = rig_view.rig_of
+
+    def slow_rig_of(source):
+        time.sleep(0.5)  # a big rig: still building when the tab goes away
+        return real(source)
+
+    monkeypatch.setattr(rig_view, "rig_of", slow_rig_of)
+    view = KV.KeyframesView(KeyframesModel())
+    view.open(ROBOT)
+    assert view.rig_panel.loading  # the rig is built on its thread after the file is read
+    from PyQt6 import sip
+
+    assert rig_view._RUNNING and all(ld.isRunning() for ld in rig_view._RUNNING)
+    sip.delete(view)  # the tab's widgets are gone now, the loader still running
+    del view
+    deadline = QtCore.QDeadlineTimer(20000)
+    while rig_view._RUNNING and not deadline.hasExpired():
+        QtWidgets.QApplication.processEvents()
+        QtCore.QThread.msleep(10)
+    assert not rig_view._RUNNING  # the loader finished and let go; nothing aborted

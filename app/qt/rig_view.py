@@ -71,6 +71,15 @@ class RigLoader(QtCore.QThread):
         self.loaded.emit(self.generation, rig)
 
 
+#: Loaders still running, kept alive until they finish (and waited for on quit).
+_RUNNING: set[RigLoader] = set()
+
+
+def _wait_for_loaders() -> None:
+    for loader in list(_RUNNING):
+        loader.wait(10000)
+
+
 def _time_parameter(playback: RigPlayback) -> BoundParameter:
     p = BoundParameter(lambda: playback.time, playback.set_time, lambda: playback.range,
                        playback.events, "time", name="time", decimals=3, suffix="s",
@@ -218,18 +227,25 @@ class RigPanel(QtWidgets.QWidget):
             return
         self.status.setText(f"Loading {f.path.name} in 3D…")
         self.status.setVisible(True)
-        loader = RigLoader(self._generation, f, self)
+        # Not parented to the panel: a running thread must outlive a panel
+        # closed meanwhile (Qt aborts on destroying a running QThread).
+        loader = RigLoader(self._generation, f)
+        _RUNNING.add(loader)
+        loader.finished.connect(lambda ld=loader: _RUNNING.discard(ld))
         loader.loaded.connect(self._loaded)
         loader.failed.connect(self._failed)
         loader.finished.connect(lambda ld=loader: self._finished(ld))
         self._loaders.append(loader)
+        app = QtCore.QCoreApplication.instance()
+        if app is not None and not app.property("quatlab_waits_for_rigs"):
+            app.setProperty("quatlab_waits_for_rigs", True)
+            app.aboutToQuit.connect(_wait_for_loaders)
         loader.start()
 
     def _finished(self, loader: RigLoader) -> None:
         # After loaded/failed: both are queued before finished, in order.
         if loader in self._loaders:
             self._loaders.remove(loader)
-        loader.deleteLater()
 
     def _loaded(self, generation: int, rig) -> None:
         if generation != self._generation:
