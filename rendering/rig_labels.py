@@ -12,8 +12,7 @@ shown). :class:`PlacedLabelLayer` draws them in one QPainter pass.
 from __future__ import annotations
 
 import numpy as np
-from OpenGL import GL
-from PyQt6 import QtCore, QtGui, QtOpenGL
+from PyQt6 import QtCore, QtGui
 
 from quatlab.rendering.labels import LabelLayer
 
@@ -82,24 +81,15 @@ class PlacedLabelLayer(LabelLayer):
         if not shown:
             self.hidden, self.placed = 0, []
             return
-        _, _, w, h = (int(v) for v in GL.glGetIntegerv(GL.GL_VIEWPORT))
-        dpr = self.view().devicePixelRatioF()
-        to_pixels = QtGui.QMatrix4x4()
-        to_pixels.viewport(0.0, h / dpr, w / dpr, -h / dpr)
-        project = to_pixels * self.mvpMatrix()
+        (width, height), project, painter, _device = self._begin()
         anchors, boxes = [], []
         for label in shown:
             p = project.map(QtGui.QVector3D(*label.pos)).toPointF()
             anchors.append((p.x(), p.y()))
             boxes.append(QtGui.QFontMetricsF(label.font).tightBoundingRect(label.text))
         sizes = [(b.width() + 2 * _PAD, b.height() + 2 * _PAD) for b in boxes]
-        self.placed = place_labels(anchors, sizes, w / dpr, h / dpr)
+        self.placed = place_labels(anchors, sizes, width, height)
         self.hidden = sum(spot is None for spot in self.placed)
-        device = QtOpenGL.QOpenGLPaintDevice(w, h)
-        device.setDevicePixelRatio(dpr)
-        painter = QtGui.QPainter(device)
-        painter.setRenderHints(QtGui.QPainter.RenderHint.Antialiasing
-                               | QtGui.QPainter.RenderHint.TextAntialiasing)
         for label, anchor, box, size, spot in zip(shown, anchors, boxes, sizes, self.placed,
                                                   strict=True):
             if spot is None:
@@ -120,7 +110,7 @@ class PlacedLabelLayer(LabelLayer):
             font = shown[0].font
             painter.setFont(font)
             painter.setPen(QtGui.QColor("#505050"))
-            painter.drawText(QtCore.QPointF(8, h / dpr - 8),
+            painter.drawText(QtCore.QPointF(8, height - 8),
                              f"+{self.hidden} more label{'s' * (self.hidden != 1)} "
                              f"(no room; zoom in)")
         painter.end()
