@@ -36,7 +36,6 @@ from __future__ import annotations
 from math import atan, cos, radians, sin, tan
 
 import numpy as np
-import pyqtgraph as pg
 import pyqtgraph.opengl as gl
 from OpenGL import GL
 from PyQt6 import QtCore, QtGui
@@ -148,44 +147,55 @@ class _FrontBones(InFront, BoneItem):
 
 
 class _MeshItems:
-    """The spec and ghost items of one rigid mesh instance, or of all skinned ones together.
+    """The spec and ghost items of the rigid meshes, or of the skinned ones, each as one soup.
 
-    A rigid part's triangles are uploaded once and its node's world matrix
-    is the item transform. Skinned meshes change shape every frame; they are
-    drawn as one soup (one upload, one draw call) rather than one item each.
+    Every item costs a fixed slice of Python per frame, so the meshes are
+    drawn as two soups (rigid, skinned), not one item each. A rigid part's
+    flat-shaded triangles are built once in its node's space and moved by
+    the node's world matrix each frame; skinned meshes are re-shaded from
+    their posed vertices.
     """
 
-    def __init__(self, scene: RigScene, meshes: list, rigid: bool) -> None:
-        self.meshes = meshes
+    def __init__(self, scene: RigScene, meshes: dict, rigid: bool) -> None:
+        self.meshes = meshes  # index among the shown meshes -> MeshInstance
         self.rigid = rigid
-        local = (flat_soup(meshes[0].positions, meshes[0].triangles) if rigid
-                 else _empty_geometry())
-        self.solid = BoneItem(local, shader=LIT_SHADER, color=rgba(MESH_COLOR),
+        self._local = ({k: flat_soup(m.positions, m.triangles) for k, m in meshes.items()}
+                       if rigid else {})
+        empty = _empty_geometry()
+        self.solid = BoneItem(empty, shader=LIT_SHADER, color=rgba(MESH_COLOR),
                               glOptions=dict(_SOLID))
         # A rigid part moves as a whole: its ghost shows through whatever
         # covers it (the truck's wheels turn inside the body). A skinned
         # mesh's ghost is depth-tested, so only the parts that moved show.
         options = {**_GHOST, GL.GL_DEPTH_TEST: False} if rigid else dict(_GHOST)
-        self.ghost = GhostItem(local, shader=LIT_SHADER, color=rgba(NAIVE_COLOR, _GHOST_ALPHA),
+        self.ghost = GhostItem(empty, shader=LIT_SHADER, color=rgba(NAIVE_COLOR, _GHOST_ALPHA),
                                glOptions=options)
         self.solid.setDepthValue(_ORDER_MESH)
         self.ghost.setDepthValue(_ORDER_GHOST_MESH)
         scene.addItem(self.solid)
         scene.addItem(self.ghost)
 
-    def show(self, item: BoneItem, posed: list, world: np.ndarray) -> None:
-        """Pose ``item``: rigid, by ``world`` of its node; skinned, with the posed meshes."""
-        if self.rigid:
-            item.setTransform(pg.Transform3D(Y_UP @ world[posed[0].node]))
-            return
-        soups = [flat_soup(_to_view(p.vertices), p.triangles) for p in posed]
+    def show(self, item: BoneItem, keys, posed: list, world: np.ndarray) -> None:
+        """Pose ``item`` with the meshes ``keys`` (indices into ``posed``) of a pose."""
+        soups = []
+        for k in keys:
+            if self.rigid:
+                g, m = self._local[k], world[posed[k].node]
+                basis = Y_UP[:3, :3] @ m[:3, :3]
+                # Normals by the inverse transpose (exact under non-uniform scale too).
+                normals = g.normals @ np.linalg.inv(basis)
+                normals /= np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-20)
+                soups.append((g.vertexes @ basis.T + Y_UP[:3, :3] @ m[:3, 3], normals))
+            else:
+                g = flat_soup(_to_view(posed[k].vertices), posed[k].triangles)
+                soups.append((g.vertexes, g.normals))
         if not soups:
             item.set_geometry(_empty_geometry())
             return
         z3 = np.zeros((0, 3), np.float32)
-        item.set_geometry(BoneGeometry(np.concatenate([g.vertexes for g in soups]),
-                                       np.concatenate([g.normals for g in soups]), z3,
-                                       np.zeros((0, 2), np.uint32)))
+        item.set_geometry(BoneGeometry(np.concatenate([v for v, _ in soups]).astype(np.float32),
+                                       np.concatenate([n for _, n in soups]).astype(np.float32),
+                                       z3, np.zeros((0, 2), np.uint32)))
 
 
 class RigScene(GLWindowView):
@@ -255,9 +265,8 @@ class RigScene(GLWindowView):
             shown = [m for m in rig.meshes if rig.in_scene[m.node]]
             self._rigid = [k for k, m in enumerate(shown) if m.skin is None]
             self._skinned = [k for k, m in enumerate(shown) if m.skin is not None]
-            self._meshes = [_MeshItems(self, [shown[k]], True) for k in self._rigid]
-            if self._skinned:
-                self._meshes.append(_MeshItems(self, [shown[k] for k in self._skinned], False))
+            self._meshes = [_MeshItems(self, {k: shown[k] for k in group}, group is self._rigid)
+                            for group in (self._rigid, self._skinned) if group]
             joints = np.unique(np.concatenate([sk.joints for sk in rig.skins])) if rig.skins \
                 else np.zeros(0, dtype=np.int64)
             self._joints = joints
@@ -342,17 +351,14 @@ class RigScene(GLWindowView):
         main_bones = frame.naive_bones if main_naive else frame.spec_bones
         ghost = self.players == "both"
         moved = frame.world_difference > DIFFERENCE_DEG
-        groups = [[k] for k in self._rigid] + ([self._skinned] if self._skinned else [])
-        for items, group in zip(self._meshes, groups, strict=True):
+        for items in self._meshes:
             items.solid.setVisible(True)
-            items.show(items.solid, [main_meshes[k] for k in group], main.world)
+            items.show(items.solid, list(items.meshes), main_meshes, main.world)
             # The ghost: only the meshes whose pose differs between the players.
-            parted = [k for k, m in zip(group, items.meshes, strict=True)
-                      if ghost and self._mesh_moved(m, moved)]
+            parted = [k for k, m in items.meshes.items() if ghost and self._mesh_moved(m, moved)]
             items.ghost.setVisible(bool(parted))
             if parted:
-                items.show(items.ghost, [frame.naive_meshes[k] for k in parted],
-                           frame.naive.world)
+                items.show(items.ghost, parted, frame.naive_meshes, frame.naive.world)
         self.bones.opts["color"] = rgba(NAIVE_COLOR if main_naive else SPEC_COLOR)
         self.bones.set_geometry(bake_bones(self._unit_bone, _to_view(main_bones.segments)))
         self.bones.setVisible(len(main_bones.segments) > 0)
