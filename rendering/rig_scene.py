@@ -4,9 +4,10 @@
 snapshots and never changes the model:
 
 * every mesh of the scene, flat shaded in a neutral grey: meshes of plain
-  nodes rigidly (their triangles are uploaded once, the node's world matrix
-  is the item's transform), skinned meshes deformed by linear blend
-  skinning (their vertex arrays are replaced each frame);
+  nodes rigidly (shaded once in their node's space, moved by its world
+  matrix), skinned meshes deformed by linear blend skinning; the rigid and
+  the skinned ones are one vertex array each, replaced per frame, because
+  every GL item costs a fixed slice of Python per frame;
 * the skin joints as octahedral bones from joint to child (a stub at each
   leaf), in the spec player's colour, drawn in front of the meshes; a small
   local-axis gizmo (X red, Y green, Z blue) at every joint and at every node
