@@ -120,13 +120,16 @@ class RigPlayback:
         self._bounds = None
 
     # ------------------------------------------------------------------ loading
-    def set_rig(self, rig: Rig | None) -> None:
-        """Show another rig (None: nothing); the first animation, at its start."""
+    def set_rig(self, rig: Rig | None, bounds=None) -> None:
+        """Show another rig (None: nothing); the first animation, at its start.
+
+        ``bounds``: :meth:`bounds` when already known (computed off the GUI thread).
+        """
         self.rig = rig
         self._overrides.clear()
         self._animations.clear()
         self._frame = None
-        self._bounds = None
+        self._bounds = bounds
         self.selected_node = None
         self.animation_index = 0 if rig is not None and rig.animations else None
         anim = self.animation

@@ -29,7 +29,7 @@ from quatlab.app.model.rig import load_rig, rig_of
 from quatlab.app.model.rig_curves import track_curves
 from quatlab.app.model.rig_playback import DIFFERENCE_DEG, SHOWN_PLAYERS, RigPlayback
 from quatlab.app.model.rig_players import evaluate
-from quatlab.app.model.skinning import skin_meshes
+from quatlab.app.model.skinning import scene_bounds, skin_meshes
 from quatlab.app.qt.scrubber import BoundParameter, Scrubber
 from quatlab.rendering.component_plot import ComponentPlot
 from quatlab.rendering.curve_plots import CurvePlots
@@ -64,11 +64,12 @@ class RigLoader(QtCore.QThread):
             # The first frame's work (packing the channels, skinning) here too.
             anim = 0 if rig.animations else None
             start = rig.animations[0].start if rig.animations else 0.0
-            skin_meshes(rig, evaluate(rig, anim, start))
+            pose = evaluate(rig, anim, start)
+            bounds = scene_bounds(rig, pose, skin_meshes(rig, pose))
         except Exception as exc:  # noqa: BLE001 - any failure becomes a message, not a crash
             self.failed.emit(self.generation, str(exc))
             return
-        self.loaded.emit(self.generation, rig)
+        self.loaded.emit(self.generation, (rig, bounds))
 
 
 #: Loaders still running, kept alive until they finish (and waited for on quit).
@@ -247,10 +248,11 @@ class RigPanel(QtWidgets.QWidget):
         if loader in self._loaders:
             self._loaders.remove(loader)
 
-    def _loaded(self, generation: int, rig) -> None:
+    def _loaded(self, generation: int, loaded) -> None:
         if generation != self._generation:
             return  # another file was opened meanwhile
-        self.playback.set_rig(rig)
+        rig, bounds = loaded
+        self.playback.set_rig(rig, bounds)
         self.playback.use_tracks(self.model.tracks)
         self.on_track_selection()
 
@@ -385,7 +387,8 @@ class RigPanel(QtWidgets.QWidget):
             self.curves.set_x_axis("time", "s", (lo, hi))
         for plot, s in series.items():
             self.curves.set_series(plot, s)
-        self.curves.set_markers(track.times if len(track) <= 60 else [])
+        # Keys are marked on the component plot; vertical lines at every key here
+        # would hatch the angle and speed curves (and cost a line item each).
         self.curves.set_cursor(min(max(pb.time, lo), hi) if hi > lo else lo)
 
     # ------------------------------------------------------------------ user -> models
