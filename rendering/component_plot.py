@@ -41,6 +41,7 @@ class ComponentPlot(pg.PlotWidget):
         item.setMouseEnabled(x=True, y=False)
         item.showGrid(x=True, y=True, alpha=0.18)
         item.setLabel("bottom", "time (s)", color=FOREGROUND)
+        item.getAxis("bottom").enableAutoSIPrefix(False)  # never "time (s) (x0.001)"
         item.setLabel("left", "stored key components", color=FOREGROUND)
         item.setYRange(-1.05, 1.05, padding=0)
         self.legend = item.addLegend(offset=(4, 4), colCount=4, labelTextColor=FOREGROUND)

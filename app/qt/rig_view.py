@@ -173,6 +173,9 @@ class RigPanel(QtWidgets.QWidget):
         self.curves.cursorMoved.connect(self.playback.set_time)
         self.curves.set_y_axis("angle", "angle from key 0 (deg)", (0.0, 185.0))
         self.curves.set_y_axis("speed", "angular speed (deg / s)")
+        for plot in self.curves.plots.values():
+            # Seconds as seconds: a 0.7 s clip must not read "time (s) (x0.001)".
+            plot.getAxis("bottom").enableAutoSIPrefix(False)
         plots = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         plots.addWidget(self.components)
         plots.addWidget(self.curves)

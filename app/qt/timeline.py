@@ -50,6 +50,7 @@ class Timeline(pg.PlotWidget):
         item = self.getPlotItem()
         item.hideAxis("left")
         item.setLabel("bottom", "time (s)", color=FOREGROUND)
+        item.getAxis("bottom").enableAutoSIPrefix(False)  # never "time (s) (x0.001)"
         item.hideButtons()
         item.setMenuEnabled(False)
         item.setMouseEnabled(x=True, y=False)  # zoom along time only
