@@ -3,8 +3,8 @@
 For RobotExpressive, CesiumMan and Fox (from ``tests/data/gltf``) it measures
 
 * **cold**: :func:`~quatlab.app.model.rig.load_rig`, then the first
-  :func:`~quatlab.app.model.rig.evaluate` (which also packs the animation's
-  channels) and :func:`~quatlab.app.model.rig.skin_meshes`;
+  :func:`~quatlab.app.model.rig_players.evaluate` (which also packs the animation's
+  channels) and :func:`~quatlab.app.model.skinning.skin_meshes`;
 * **per time**: ``evaluate`` + ``skin_meshes`` at times spread over the
   first animation, spec player and naive player, against a **baseline**
   measured in the same run: the same matrix products done as single batched
@@ -31,6 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from quatlab.app.model import rig as R
+from quatlab.app.model import rig_players as P
+from quatlab.app.model import skinning as S
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "gltf"
 FILES = ["RobotExpressive.glb", "CesiumMan.glb", "Fox.glb"]
@@ -47,8 +49,8 @@ def median_seconds(fn, repeats: int) -> float:
 
 def cold(path: Path):
     rig = R.load_rig(path)
-    pose = R.evaluate(rig, 0 if rig.animations else None, 0.0)
-    R.skin_meshes(rig, pose)
+    pose = P.evaluate(rig, 0 if rig.animations else None, 0.0)
+    S.skin_meshes(rig, pose)
     return rig
 
 
@@ -89,10 +91,10 @@ def main(argv=None) -> None:
         anim = rig.animations[0]
         times = np.linspace(anim.start, anim.end, args.times)
         per = {}
-        for player in R.PLAYERS:
+        for player in P.PLAYERS:
             def run(player=player, rig=rig, anim=anim, times=times):
                 for t in times:
-                    R.skin_meshes(rig, R.evaluate(rig, anim, t, player))
+                    S.skin_meshes(rig, P.evaluate(rig, anim, t, player))
             per[player] = median_seconds(run, args.repeats) / len(times)
         arrays = baseline_arrays(rig, rng)
 

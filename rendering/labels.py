@@ -81,21 +81,10 @@ class LabelLayer(GLGraphicsItem):
         shown = [label for label in self.labels if label.visible and label.text]
         if not shown:
             return
-        # The current viewport is the widget in paintGL and one tile of the
-        # image in renderToArray; the projection matrix already matches it.
-        _, _, w, h = (int(v) for v in GL.glGetIntegerv(GL.GL_VIEWPORT))
-        dpr = self.view().devicePixelRatioF()
-        to_pixels = QtGui.QMatrix4x4()
-        to_pixels.viewport(0.0, h / dpr, w / dpr, -h / dpr)
-        project = to_pixels * self.mvpMatrix()
-        device = QtOpenGL.QOpenGLPaintDevice(w, h)
-        device.setDevicePixelRatio(dpr)
-        painter = QtGui.QPainter(device)
-        painter.setRenderHints(QtGui.QPainter.RenderHint.Antialiasing
-                               | QtGui.QPainter.RenderHint.TextAntialiasing)
+        (vw, vh), project, painter, _device = self._begin()
         m = np.array(project.copyDataTo(), dtype=np.float64).reshape(4, 4)
         points = _project(m, self.obstacles)
-        view = QtCore.QRectF(0.0, 0.0, w / dpr, h / dpr)
+        view = QtCore.QRectF(0.0, 0.0, vw, vh)
         placed: list[QtCore.QRectF] = []
         order = sorted(shown, key=lambda lb: (lb.fixed is None, -lb.priority))
         for label in order:
@@ -115,6 +104,26 @@ class LabelLayer(GLGraphicsItem):
             painter.setFont(label.font)
             painter.drawText(QtCore.QPointF(x, y), label.text)
         painter.end()
+
+
+    def _begin(self):
+        """``(size, project, painter, device)``: logical viewport size, 3D to pixels, a painter.
+
+        The current viewport is the widget in paintGL and one tile of the
+        image in renderToArray; the projection matrix already matches it.
+        Keep ``device`` until the painter has ended.
+        """
+        _, _, w, h = (int(v) for v in GL.glGetIntegerv(GL.GL_VIEWPORT))
+        dpr = self.view().devicePixelRatioF()
+        to_pixels = QtGui.QMatrix4x4()
+        to_pixels.viewport(0.0, h / dpr, w / dpr, -h / dpr)
+        project = to_pixels * self.mvpMatrix()
+        device = QtOpenGL.QOpenGLPaintDevice(w, h)
+        device.setDevicePixelRatio(dpr)
+        painter = QtGui.QPainter(device)
+        painter.setRenderHints(QtGui.QPainter.RenderHint.Antialiasing
+                               | QtGui.QPainter.RenderHint.TextAntialiasing)
+        return (w / dpr, h / dpr), project, painter, device
 
 
 def _project(m: np.ndarray, polylines) -> np.ndarray:

@@ -263,8 +263,8 @@ def test_playback_keys_drive_the_shown_tabs_scrubber(qtbot):
     win._step(0.01)                      # whole steps: at least one
     assert sc.param.get() >= lo + 1 and float(sc.param.get()).is_integer()
     assert win.state.t == pytest.approx(0.6)   # the lesson's t untouched
-    win.show_view("keyframes")           # no scrubber of its own: the lesson's
-    assert win.current_scrubber() is win.lesson.scrubber
+    win.show_view("keyframes")           # its own: the rig's time in seconds
+    assert win.current_scrubber() is win.views["keyframes"].rig_panel.scrubber
 
 
 def test_oblique_pole_shows_the_paths_as_curves():

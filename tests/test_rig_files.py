@@ -21,7 +21,10 @@ import pytest
 
 from quatlab.app.io import gltf_scene as S
 from quatlab.app.io.tracks import KeyframeFileError
+from quatlab.app.model import pose_report as PR
 from quatlab.app.model import rig as R
+from quatlab.app.model import rig_players as P
+from quatlab.app.model import skinning as SK
 
 DATA = Path(__file__).parent / "data" / "gltf"
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,9 +82,9 @@ def one_line_error(path: Path, fn=S.load_scene, *args) -> str:
 
 def test_the_base_document_loads(tmp_path):
     rig = R.load_rig(write(tmp_path, base_doc()))
-    pose = R.evaluate(rig, "move", 0.5)
+    pose = P.evaluate(rig, "move", 0.5)
     np.testing.assert_allclose(pose.world[1, :3, 3], [0, 1, 0])
-    (mesh,) = R.skin_meshes(rig, pose)
+    (mesh,) = SK.skin_meshes(rig, pose)
     assert mesh.triangles.tolist() == [[0, 1, 2]]
 
 
@@ -207,10 +210,10 @@ def test_each_accessor_is_decoded_once():
 
 def test_pose_report_is_json_and_matches_evaluate():
     path = DATA / "Fox.glb"
-    report = json.loads(json.dumps(R.pose_report(path, "Walk", 0.25, "naive")))
+    report = json.loads(json.dumps(PR.pose_report(path, "Walk", 0.25, "naive")))
     assert report["animation"]["name"] == "Walk" and report["player"] == "naive"
     rig = R.load_rig(path)
-    pose = R.evaluate(rig, "Walk", 0.25, "naive")
+    pose = P.evaluate(rig, "Walk", 0.25, "naive")
     assert [n["index"] for n in report["nodes"]] == list(range(len(rig)))
     for node in report["nodes"]:
         world = np.array(node["world"])
@@ -221,8 +224,8 @@ def test_pose_report_is_json_and_matches_evaluate():
     for j in skin["joints"]:
         np.testing.assert_allclose(j["position"], np.array(report["nodes"][j["node"]]["world"])
                                    [:3, 3])
-    assert R.pose_report(path)["animation"]["index"] == 0
-    assert R.pose_report(path, 2, 0.0)["animation"]["name"] == "Run"
+    assert PR.pose_report(path)["animation"]["index"] == 0
+    assert PR.pose_report(path, 2, 0.0)["animation"]["name"] == "Run"
 
 
 @pytest.mark.parametrize("args, words", [
@@ -233,27 +236,29 @@ def test_pose_report_is_json_and_matches_evaluate():
     (("Walk", 0.0, "fast"), "player must be one of"),
 ])
 def test_pose_report_errors(args, words):
-    assert words in one_line_error(DATA / "Fox.glb", R.pose_report, *args)
+    assert words in one_line_error(DATA / "Fox.glb", PR.pose_report, *args)
 
 
 def test_evaluate_arguments():
     rig = R.load_rig(DATA / "Fox.glb")
-    assert R.evaluate(rig, np.int64(2), 0.1).animation == 2
-    assert R.evaluate(rig, "1", 0.1).animation == 1  # a command line's index
+    assert P.evaluate(rig, np.int64(2), 0.1).animation == 2
+    assert P.evaluate(rig, "1", 0.1).animation == 1  # a command line's index
     with pytest.raises(ValueError, match="player must be one of"):
-        R.evaluate(rig, 0, 0.0, player="fast")
+        P.evaluate(rig, 0, 0.0, player="fast")
     with pytest.raises(KeyframeFileError, match="no animation True"):
-        R.evaluate(rig, True, 0.0)
+        P.evaluate(rig, True, 0.0)
 
 
 def test_pose_report_of_an_unreadable_file(tmp_path):
-    assert "cannot read" in one_line_error(tmp_path / "gone.glb", R.pose_report)
+    assert "cannot read" in one_line_error(tmp_path / "gone.glb", PR.pose_report)
 
 
 # --------------------------------------------------------------------------- layering
 
 
-MODULES = ["quatlab.app.io.gltf_scene", "quatlab.app.model.rig"]
+MODULES = ["quatlab.app.io.gltf_scene", "quatlab.app.model.rig",
+           "quatlab.app.model.rig_players", "quatlab.app.model.skinning",
+           "quatlab.app.model.pose_report"]
 
 
 def test_rig_modules_import_no_qt():

@@ -22,6 +22,8 @@ from scipy.spatial.transform import Rotation
 from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.io.track_audit import audit_file
 from quatlab.app.model import rig as R
+from quatlab.app.model import rig_players as P
+from quatlab.app.model import skinning as S
 
 DATA = Path(__file__).parent / "data" / "gltf"
 ALL = ["Fox.glb", "CesiumMan.glb", "CesiumMilkTruck.glb", "RobotExpressive.glb",
@@ -65,7 +67,7 @@ def test_world_matrices_match_a_recursive_composition(name):
         times = [0.0] if a is None else np.linspace(a.start, a.end, 4)
         animated = set() if a is None else {c.node for c in a.channels}
         for time in times:
-            pose = R.evaluate(rig, anim, time)
+            pose = P.evaluate(rig, anim, time)
             memo = {}
 
             def world(g, pose=pose, memo=memo, animated=animated):
@@ -106,13 +108,13 @@ def test_rest_pose_and_parents_match_the_file(name):
 @pytest.mark.parametrize("name", SKINNED)
 def test_bind_pose_skins_to_the_mesh_positions(name):
     rig = rig_of(name)
-    pose = R.evaluate(rig)
+    pose = P.evaluate(rig)
     checked = 0
     for k, skin in enumerate(rig.skins):
         world = pose.world.copy()
         world[skin.joints] = np.linalg.inv(skin.inverse_bind)
         bind = dataclasses.replace(pose, world=world)
-        for posed, inst in zip(R.skin_meshes(rig, bind), [m for m in rig.meshes
+        for posed, inst in zip(S.skin_meshes(rig, bind), [m for m in rig.meshes
                                                           if rig.in_scene[m.node]], strict=True):
             if inst.skin != k:
                 continue
@@ -175,21 +177,21 @@ def test_hand_computed_vertex_with_two_joints(tmp_path, weights):
     # 0.25 (-1, 1, 0) + 0.75 (0, 0, 0) = (-0.25, 0.25, 0); weights 1:3 normalize to the same.
     # The origin: joint 0 keeps it; joint 1 gives Rz90 (T(1,0,0) (Rz90 (-1, 0, 0))) = (1, 1, 0).
     rig = R.load_rig(synthetic_skin(tmp_path, weights))
-    (posed,) = R.skin_meshes(rig, R.evaluate(rig))
+    (posed,) = S.skin_meshes(rig, P.evaluate(rig))
     np.testing.assert_allclose(posed.vertices[0], [-0.25, 0.25, 0.0], atol=1e-7)
     np.testing.assert_allclose(posed.vertices[1], [0.75, 0.75, 0.0], atol=1e-7)
-    bones = R.bones(rig, R.evaluate(rig))
+    bones = S.bones(rig, P.evaluate(rig))
     np.testing.assert_allclose(bones.positions, [[0, 0, 0], [0, 1, 0]], atol=1e-7)
     assert len(bones.segments) == 2  # j0 -> j1 and j1's stub
-    lo, hi = R.scene_bounds(rig, R.evaluate(rig))
+    lo, hi = S.scene_bounds(rig, P.evaluate(rig))
     np.testing.assert_allclose(lo, [-0.25, 0, 0], atol=1e-7)
     np.testing.assert_allclose(hi, [0.75, 1, 0], atol=1e-7)  # stub tips are not bounds
 
 
 def test_rigid_meshes_use_their_node_world_matrix():
     rig = rig_of("CesiumMilkTruck.glb")
-    pose = R.evaluate(rig, 0, 0.3)
-    for posed, inst in zip(R.skin_meshes(rig, pose), rig.meshes, strict=True):
+    pose = P.evaluate(rig, 0, 0.3)
+    for posed, inst in zip(S.skin_meshes(rig, pose), rig.meshes, strict=True):
         w = pose.world[inst.node]
         want = (w @ np.c_[inst.positions, np.ones(len(inst.positions))].T).T[:, :3]
         np.testing.assert_allclose(posed.vertices, want, atol=1e-9)
@@ -245,9 +247,9 @@ def test_interpolation_test_rotation_samplers(t):
                                tr.in_tangents[k + 1], 1.0, u)
             assert rot_angle(want, unscaled) > 1e-3  # the test can tell the tangent scaling
             want = want / np.linalg.norm(want)
-        np.testing.assert_allclose(R.evaluate(rig, anim, t).rotation[i], want, atol=1e-12)
+        np.testing.assert_allclose(P.evaluate(rig, anim, t).rotation[i], want, atol=1e-12)
         # STEP and CUBICSPLINE: the naive player is the spec player.
-        np.testing.assert_allclose(R.evaluate(rig, anim, t, "naive").rotation[i],
+        np.testing.assert_allclose(P.evaluate(rig, anim, t, "naive").rotation[i],
                                    want if naive is None else naive, atol=1e-12)
 
 
@@ -265,7 +267,7 @@ def test_interpolation_test_vector_samplers(t):
                 want = (1 - u) * v[k] + u * v[k + 1]
             else:
                 want = hermite(v[k], ch.out_tangents[k], v[k + 1], ch.in_tangents[k + 1], td, u)
-            pose = R.evaluate(rig, anim, t)
+            pose = P.evaluate(rig, anim, t)
             got = pose.scale[i] if path == "Scale" else pose.translation[i]
             np.testing.assert_allclose(got, want, atol=1e-12)
 
@@ -273,12 +275,12 @@ def test_interpolation_test_vector_samplers(t):
 def test_times_clamp_and_step_switches_at_the_key():
     rig = rig_of("InterpolationTest.glb")
     anim, ch, i = channel(rig, "Step Translation")
-    np.testing.assert_allclose(R.evaluate(rig, anim, -5.0).translation[i], ch.values[0])
-    np.testing.assert_allclose(R.evaluate(rig, anim, 99.0).translation[i], ch.values[-1])
-    np.testing.assert_allclose(R.evaluate(rig, anim, ch.times[2]).translation[i], ch.values[2])
+    np.testing.assert_allclose(P.evaluate(rig, anim, -5.0).translation[i], ch.values[0])
+    np.testing.assert_allclose(P.evaluate(rig, anim, 99.0).translation[i], ch.values[-1])
+    np.testing.assert_allclose(P.evaluate(rig, anim, ch.times[2]).translation[i], ch.values[2])
     anim, ch, i = channel(rig, "CubicSpline Rotation")
     last = ch.values[-1] / np.linalg.norm(ch.values[-1])
-    np.testing.assert_allclose(R.evaluate(rig, anim, 99.0).rotation[i], last, atol=1e-12)
+    np.testing.assert_allclose(P.evaluate(rig, anim, 99.0).rotation[i], last, atol=1e-12)
 
 
 # --------------------------------------------------------------------------- the two players
@@ -304,8 +306,8 @@ def differing_segments(name):
                 continue
             i = rig.rig_index[ch.node]
             for k, mid in enumerate((ch.times[:-1] + ch.times[1:]) / 2):
-                spec = R.evaluate(rig, anim, mid, "spec").rotation[i]
-                naive = R.evaluate(rig, anim, mid, "naive").rotation[i]
+                spec = P.evaluate(rig, anim, mid, "spec").rotation[i]
+                naive = P.evaluate(rig, anim, mid, "naive").rotation[i]
                 if np.degrees(rot_angle(spec, naive)) > 1e-6:
                     out.add((anim.index, ch.node, k))
     return out
@@ -325,7 +327,7 @@ def test_difference_angles_highlight_the_wheels_only():
     (anim,) = rig.animations
     ch = anim.channels[0]
     mid = (ch.times[14] + ch.times[15]) / 2
-    d = R.difference_angles(R.evaluate(rig, anim, mid), R.evaluate(rig, anim, mid, "naive"))
+    d = P.difference_angles(P.evaluate(rig, anim, mid), P.evaluate(rig, anim, mid, "naive"))
     wheels = set(rig.rig_index[[c.node for c in anim.channels]].tolist())
     # Descendants of a wheel turn with it.
     moved = {i for i in range(len(rig)) if i in wheels or rig.parents[i] in wheels}
@@ -333,21 +335,21 @@ def test_difference_angles_highlight_the_wheels_only():
     assert np.all(d[[i for i in range(len(rig)) if i not in moved]] < 1e-9)
     # 11.7 deg one way vs 348.3 deg the other: the halves, 5.85 + 174.15, sum to 180 deg.
     np.testing.assert_allclose(d[sorted(wheels)], 180.0, atol=1e-6)
-    np.testing.assert_allclose(R.difference_angles(R.evaluate(rig), R.evaluate(rig)), 0,
+    np.testing.assert_allclose(P.difference_angles(P.evaluate(rig), P.evaluate(rig)), 0,
                                atol=1e-12)
 
 
 def test_bones_and_bounds_on_a_skinned_file():
     rig = rig_of("CesiumMan.glb")
-    pose = R.evaluate(rig, 0, 0.5)
-    b = R.bones(rig, pose)
+    pose = P.evaluate(rig, 0, 0.5)
+    b = S.bones(rig, pose)
     assert len(b.joints) == 19 and b.axes.shape == (19, 3, 3)
     np.testing.assert_allclose(np.linalg.norm(b.axes, axis=2), 1.0)
     # 18 parent-to-child bones in the 19-joint tree, plus one stub per leaf joint.
     leaves = sum(1 for j in b.joints if not np.any(rig.parents[b.joints] == j))
     assert len(b.segments) == 18 + leaves
-    meshes = R.skin_meshes(rig, pose)
-    lo, hi = R.scene_bounds(rig, pose, meshes)
+    meshes = S.skin_meshes(rig, pose)
+    lo, hi = S.scene_bounds(rig, pose, meshes)
     pts = np.concatenate([m.vertices for m in meshes] + [b.positions])
     np.testing.assert_allclose(lo, pts.min(0))
     np.testing.assert_allclose(hi, pts.max(0))

@@ -20,7 +20,8 @@ from quatlab.app.commands.common import OneLineParser
 __all__ = ["main", "build_parser", "COMMANDS"]
 
 #: Subcommand modules, in ``--help`` order.
-COMMANDS = ("curves", "presets", "screenshot", "record", "check", "fix", "export-quats")
+COMMANDS = ("curves", "presets", "screenshot", "record", "check", "fix", "pose",
+            "export-quats")
 
 
 def build_parser() -> argparse.ArgumentParser:

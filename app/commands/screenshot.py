@@ -21,6 +21,16 @@ def add_parser(subparsers):
     p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
     p.add_argument("--view", default="main", help="which view to show (see --list-views)")
     p.add_argument("--open", dest="open_file", default=None, help="keyframe file to open first")
+    p.add_argument("--time", type=float, default=None, metavar="S",
+                   help="keyframes view: the rig's time in seconds (glTF files)")
+    p.add_argument("--animation", default=None, metavar="NAME|INDEX",
+                   help="keyframes view: the animation the rig plays")
+    p.add_argument("--track", type=int, default=None, metavar="N",
+                   help="keyframes view: select track N (from 0, as `quatlab check` lists them)")
+    p.add_argument("--players", choices=("both", "spec", "naive"), default=None,
+                   help="keyframes view: which players the rig view shows")
+    p.add_argument("--fix", action="store_true",
+                   help="keyframes view: apply Fix all tracks before rendering")
     p.add_argument("--list-views", action="store_true", help="list the views and exit")
     p.set_defaults(func=run)
     return p
@@ -49,6 +59,44 @@ def render_window(win, size: tuple[int, int]):
     win.repaint()
     app.processEvents()
     return win.grab_image()
+
+
+def _set_keyframes_view(win, args) -> str | None:
+    """Apply --animation, --track, --fix, --players and --time; a problem as one line, or None."""
+    view = win.views.get("keyframes")
+    panel = getattr(view, "rig_panel", None)
+    if view is None or panel is None:
+        return "this build has no keyframes view"
+    if not args.open_file:
+        return "--time, --animation, --track, --players and --fix need --open FILE"
+    if not panel.wait_loaded():
+        return f"{args.open_file}: the rig did not load in time"
+    pb, model = panel.playback, view.model
+    needs_rig = args.time is not None or args.animation is not None or args.players
+    if pb.rig is None and needs_rig:
+        return f"{args.open_file}: no rig to show ({panel.status.text()})"
+    if args.fix:
+        model.fix_signs(None)
+    if args.track is not None:
+        if not 0 <= args.track < len(model.tracks):
+            return (f"{args.open_file}: no track {args.track} (the file has "
+                    f"{len(model.tracks)} rotation tracks)")
+        model.select_track(args.track)
+    if args.animation is not None:
+        try:
+            anim = pb.rig.animation(args.animation)
+        except ValueError as exc:
+            return str(exc)
+        panel.animation_box.setCurrentIndex(anim.index)
+    if args.players:
+        panel.players_box.setCurrentIndex(panel.players_box.findData(args.players))
+    if args.time is not None:
+        lo, hi = pb.range
+        if not lo <= args.time <= hi:
+            name = pb.animation.name or f"#{pb.animation.index}"
+            return f"--time {args.time:g} is outside animation {name!r} [{lo:g}, {hi:g}]"
+        pb.set_time(args.time)
+    return None
 
 
 def run(args) -> int:
@@ -88,6 +136,11 @@ def run(args) -> int:
             win.open_keyframes(args.open_file)
         except (OSError, ValueError) as exc:
             return fail(PROG, str(exc))
+    rig_options = (args.time, args.animation, args.track, args.players)
+    if any(v is not None for v in rig_options) or args.fix:
+        problem = _set_keyframes_view(win, args)
+        if problem:
+            return fail(PROG, problem)
     win.show_view(args.view)
     img = render_window(win, size)
     if (img.width(), img.height()) != size:

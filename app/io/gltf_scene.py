@@ -56,7 +56,8 @@ from quatlab.app.io.gltf_read import GltfFile, load_glb, load_gltf
 from quatlab.app.io.tracks import KeyframeFileError
 from quatlab.math import quaternion as Q
 
-__all__ = ["GltfScene", "Node", "Skin", "Primitive", "Mesh", "Channel", "Animation", "load_scene"]
+__all__ = ["GltfScene", "Node", "Skin", "Primitive", "Mesh", "Channel", "Animation", "load_scene",
+           "scene_of"]
 
 PATHS = ("translation", "rotation", "scale")
 _FLOAT = (5126,)
@@ -470,6 +471,17 @@ def load_scene(path) -> GltfScene:
         raise KeyframeFileError(path, "not a GLB file: it does not start with 'glTF'")
     else:
         keyframes = load_gltf(path, data)
+    return scene_of(keyframes)
+
+
+def scene_of(keyframes: GltfFile) -> GltfScene:
+    """The scene graph of a glTF file already read (``load_keyframes`` gives one).
+
+    The Keyframes tab has the file parsed for its tracks; building the rig
+    from the same document skips a second parse of the JSON (most of the
+    time of reading a big file). Raises KeyframeFileError like :func:`load_scene`.
+    """
+    path = keyframes.path
     reader = _Reader(keyframes)
     try:
         nodes, parent = reader.nodes()

@@ -229,14 +229,16 @@ class KeyframesModel:
                                "rotation tracks.")
 
     # ------------------------------------------------------------------ loading
-    def load(self, path, order: str | None = None) -> KeyframeFile:
+    def load(self, path, order: str | None = None, *, read=load_keyframes) -> KeyframeFile:
         """Load a keyframe file (see :func:`~quatlab.app.io.tracks.load_keyframes`).
 
         Raises :class:`KeyframeFileError` (or OSError) and keeps the file
-        shown so far, with an error :attr:`message` saying so.
+        shown so far, with an error :attr:`message` saying so. ``read`` is
+        called as ``read(path, order=order)``: the window passes one that
+        reads on a worker thread.
         """
         try:
-            keyframes = load_keyframes(path, order=order)
+            keyframes = read(path, order=order)
         except (KeyframeFileError, OSError) as exc:
             kept = f" Still showing {self.file.path.name}." if self.file else ""
             self._say(f"Not opened: {exc}.{kept}", error=True)

@@ -25,8 +25,11 @@ from pathlib import Path
 import numpy as np
 from PyQt6 import QtCore, QtWidgets
 
+from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, severity
+from quatlab.app.qt.background import run_off_thread
 from quatlab.app.qt.keyframe_tables import CellTable, format_dot, format_number, table_view
+from quatlab.app.qt.rig_view import RigPanel
 from quatlab.app.qt.timeline import HIGHLIGHT, KEY_TICK, OK_BAR, ROW_TINT, Timeline
 
 __all__ = ["VIEW_NAME", "TITLE", "KeyframesView", "create"]
@@ -119,8 +122,9 @@ class KeyframesView(QtWidgets.QWidget):
                 ("│", KEY_TICK, "key"),
             )) + "&nbsp; <i>click a segment to load it</i>")
         self.legend.setObjectName("kf_legend")
+        self.legend.setWordWrap(True)  # so the tab can give the rig panel the room
         self.timeline = Timeline(self)
-        self.timeline.segmentClicked.connect(lambda i: self._segment_chosen(i, jump=True))
+        self.timeline.segmentClicked.connect(self._timeline_clicked)
 
         self.segment_model = CellTable(self.SEGMENT_HEADERS, {1, 2, 3, 4, 5}, self)
         self.segment_table = table_view(self.segment_model, "kf_segments")
@@ -151,7 +155,21 @@ class KeyframesView(QtWidgets.QWidget):
         split.setStretchFactor(1, 4)
         split.setStretchFactor(2, 1)
         split.setSizes([130, 420, 110])
-        layout.addWidget(split, 1)
+        # The file's own rig, played by both players (glTF files).
+        self.rig_panel = RigPanel(model, parent=self)
+        self.playback = self.rig_panel.playback
+        self.scrubber = self.rig_panel.scrubber  # the window's play/step shortcuts use it
+        self.playback.events.connect("time", self._show_time)
+        self.playback.events.connect("rig", self._show_time)
+        sides = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        sides.setObjectName("kf_sides")
+        sides.addWidget(split)
+        sides.addWidget(self.rig_panel)
+        sides.setChildrenCollapsible(False)
+        sides.setStretchFactor(0, 2)
+        sides.setStretchFactor(1, 3)
+        sides.setSizes([540, 860])
+        layout.addWidget(sides, 1)
 
         actions = QtWidgets.QHBoxLayout()
 
@@ -208,8 +226,10 @@ class KeyframesView(QtWidgets.QWidget):
         """Load ``path`` (``order``: the combo's choice when None).
 
         Raises KeyframeFileError or OSError; the previous file stays loaded.
+        The file is read on a worker thread, the window painting meanwhile.
         """
-        self.model.load(path, order=order if order is not None else self.order_box.currentData())
+        self.model.load(path, order=order if order is not None else self.order_box.currentData(),
+                        read=lambda p, order: run_off_thread(load_keyframes, p, order=order))
 
     def export_dialog(self) -> None:
         default = self.model.default_export_path()
@@ -245,6 +265,17 @@ class KeyframesView(QtWidgets.QWidget):
     def _track_chosen(self, current: QtCore.QModelIndex, _previous=None) -> None:
         if not self._syncing and current.isValid():
             self.model.select_track(current.row())
+
+    def _timeline_clicked(self, segment: int) -> None:
+        # With the rig playing this track, a click moves the time to the
+        # segment's middle and stays here; otherwise it loads the lesson.
+        plays = self.rig_panel.plays_selected()
+        self._segment_chosen(segment, jump=not plays)
+        if plays:
+            self.rig_panel.show_segment(segment)
+
+    def _show_time(self) -> None:
+        self.timeline.set_cursor(self.playback.time if self.rig_panel.plays_selected() else None)
 
     def _segment_chosen(self, row: int, *, jump: bool) -> None:
         if self._syncing or row < 0:
@@ -371,6 +402,7 @@ class KeyframesView(QtWidgets.QWidget):
         self.fix_button.setEnabled(m.selected_track is not None)
         self.squad_button.setEnabled(m.selected_track is not None)
         self._fill_details()
+        self._show_time()
 
     def _fill_details(self) -> None:
         m = self.model

@@ -291,7 +291,9 @@ class Scrubber(QtWidgets.QWidget):
         if self._playhead is None or not math.isclose(self._quantize(self._playhead), current,
                                                       abs_tol=1e-12 * span):
             self._playhead = current
-        pos = self._playhead + seconds * self.speed.value() / BASE_DURATION * span * self._direction
+        # A parameter in seconds with ``real_time`` set plays at its own pace at 1x.
+        rate = 1.0 if getattr(self.param, "real_time", False) else span / BASE_DURATION
+        pos = self._playhead + seconds * self.speed.value() * rate * self._direction
         if mode == "once" and pos >= hi:
             pos = hi
             self.play_button.setChecked(False)

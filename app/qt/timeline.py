@@ -50,6 +50,7 @@ class Timeline(pg.PlotWidget):
         item = self.getPlotItem()
         item.hideAxis("left")
         item.setLabel("bottom", "time (s)", color=FOREGROUND)
+        item.getAxis("bottom").enableAutoSIPrefix(False)  # never "time (s) (x0.001)"
         item.hideButtons()
         item.setMenuEnabled(False)
         item.setMouseEnabled(x=True, y=False)  # zoom along time only
@@ -77,6 +78,10 @@ class Timeline(pg.PlotWidget):
         self._lo = self._hi = np.zeros(0)
         self._index = np.zeros(0, dtype=int)
         self._times = np.zeros(0)
+        self._cursor = pg.InfiniteLine(angle=90, movable=False,
+                                       pen=pg.mkPen(SELECTED_OUTLINE, width=1.5))
+        self._cursor.setVisible(False)
+        item.addItem(self._cursor, ignoreBounds=True)
         self.scene().sigMouseClicked.connect(self._clicked)
         item.vb.sigXRangeChanged.connect(self._update_ticks)
         item.vb.sigResized.connect(self._update_ticks)
@@ -142,6 +147,14 @@ class Timeline(pg.PlotWidget):
             return
         lo, hi = self._lo[hits[0]], self._hi[hits[0]]
         self._outline.setData([lo, hi, hi, lo, lo], [0.02, 0.02, 0.98, 0.98, 0.02])
+
+    def set_cursor(self, time: float | None) -> None:
+        """The playback time as a vertical line (None: no line)."""
+        if time is None or not np.isfinite(time):
+            self._cursor.setVisible(False)
+            return
+        self._cursor.setValue(float(time))
+        self._cursor.setVisible(True)
 
     def segment_at(self, x: float) -> int | None:
         """The segment drawn at time ``x`` (or within a few pixels of it), if any."""

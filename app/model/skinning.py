@@ -1,0 +1,155 @@
+"""Skinning and drawing aids for a posed rig: joint matrices, linear blend skinning, bones, bounds.
+
+Per glTF 2.0 ("Skins"): a joint's matrix is ``world(joint) @ inverseBind``;
+a skinned vertex is the weighted blend of its (up to four) joints' matrices
+applied to the bind-space position, and the skinned mesh's own node
+transform is ignored. Rigid meshes follow their node's world matrix. No Qt.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from quatlab.app.model.rig import Rig
+from quatlab.app.model.rig_players import Pose
+
+__all__ = ["PosedMesh", "Bones", "joint_matrices", "skin_meshes", "bones", "joint_set",
+           "scene_bounds"]
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class PosedMesh:
+    """A mesh instance's posed vertices ``(V, 3)`` (world space) and triangles ``(T, 3)``."""
+
+    node: int  # rig index
+    mesh: int
+    skinned: bool
+    vertices: np.ndarray
+    triangles: np.ndarray
+
+
+def joint_matrices(rig: Rig, pose: Pose, skin: int) -> np.ndarray:
+    """``world(joint) @ inverseBind`` for each joint of ``skins[skin]``, ``(J, 4, 4)``."""
+    sk = rig.skins[skin]
+    return pose.world[sk.joints] @ sk.inverse_bind
+
+
+def skin_meshes(rig: Rig, pose: Pose) -> list[PosedMesh]:
+    """Every mesh instance in the scene, posed.
+
+    Skinned instances use linear blend skinning with the joint matrices of
+    their skin; per glTF the skinned mesh's own node transform is ignored.
+    Rigid instances use their node's world matrix.
+
+    Examples
+    --------
+    >>> from quatlab.app.model.rig_players import evaluate
+    >>> rig = Rig.chain(1)
+    >>> skin_meshes(rig, evaluate(rig))
+    []
+    """
+    out = []
+    joints = {}
+    for m in rig.meshes:
+        if not rig.in_scene[m.node]:
+            continue
+        if m.skin is None:
+            w = pose.world[m.node]
+            verts = m.positions @ w[:3, :3].T + w[:3, 3]
+        else:
+            if m.skin not in joints:
+                joints[m.skin] = joint_matrices(rig, pose, m.skin)[:, :3, :]
+            verts = _blend_skin(joints[m.skin], m.joints, m.weights, m.positions)
+        out.append(PosedMesh(m.node, m.mesh, m.skin is not None, verts, m.triangles))
+    return out
+
+
+def _blend_skin(jm: np.ndarray, joints: np.ndarray, weights: np.ndarray,
+                positions: np.ndarray) -> np.ndarray:
+    # Blend the (3, 4) joint matrices per vertex, then apply the blend once:
+    # one gather and two contractions, no per-influence transform.
+    blended = np.einsum("vk,vkab->vab", weights, jm[joints])
+    out = np.einsum("vab,vb->va", blended[:, :, :3], positions) + blended[:, :, 3]
+    # Rows whose weights sum to 0 keep their bind position.
+    zero = weights.sum(axis=1) == 0
+    if zero.any():
+        out[zero] = positions[zero]
+    return out
+
+
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Bones:
+    """Line segments ``(B, 2, 3)`` between joints (and stubs at leaves) and joint frames.
+
+    ``axes[j, a]`` is the world direction (unit) of joint ``joints[j]``'s
+    local axis ``a`` (x, y, z); draw it with length ``axis_length``.
+    """
+
+    joints: np.ndarray  # (J,) rig indices
+    positions: np.ndarray  # (J, 3)
+    segments: np.ndarray  # (B, 2, 3)
+    ends: np.ndarray  # (B,) rig index of each segment's far end: the child joint, or the leaf
+    axes: np.ndarray  # (J, 3, 3)
+    axis_length: float
+
+
+def joint_set(rig: Rig) -> np.ndarray:
+    if not rig.skins:
+        return np.zeros(0, dtype=np.int64)
+    return np.unique(np.concatenate([sk.joints for sk in rig.skins]))
+
+
+def bones(rig: Rig, pose: Pose) -> Bones:
+    """Bones of every skin for drawing: joint-to-child segments and a stub at each leaf.
+
+    A leaf's stub continues its parent bone's direction at half its length
+    (or runs along the joint's local +Y when it has no parent joint).
+    """
+    joints = joint_set(rig)
+    is_joint = np.zeros(len(rig), dtype=bool)
+    is_joint[joints] = True
+    pos = pose.world[:, :3, 3]
+    child = np.flatnonzero(is_joint & (rig.parents >= 0))
+    child = child[is_joint[rig.parents[child]]]
+    segs = np.stack([pos[rig.parents[child]], pos[child]], axis=1).reshape(-1, 2, 3)
+    lengths = np.linalg.norm(segs[:, 1] - segs[:, 0], axis=1)
+    typical = float(np.median(lengths)) if lengths.size and np.median(lengths) > 0 else 0.1
+    has_child = np.zeros(len(rig), dtype=bool)
+    has_child[rig.parents[child]] = True
+    leaves = joints[~has_child[joints]]
+    rot = pose.world[:, :3, :3]
+    axes = rot[joints].transpose(0, 2, 1)  # rows: world images of local x, y, z
+    axes = axes / np.maximum(np.linalg.norm(axes, axis=2, keepdims=True), 1e-300)
+    stubs = []
+    for j in leaves:  # leaves are few; clarity over vectorizing
+        p = rig.parents[j]
+        d = pos[j] - pos[p] if p >= 0 and is_joint[p] else np.zeros(3)
+        length = 0.5 * float(np.linalg.norm(d))
+        if length == 0.0:
+            d, length = rot[j][:, 1], 0.5 * typical
+        stubs.append([pos[j], pos[j] + d / np.linalg.norm(d) * length if np.any(d) else pos[j]])
+    if stubs:
+        segs = np.concatenate([segs, np.array(stubs).reshape(-1, 2, 3)])
+    ends = np.concatenate([child, leaves[:len(stubs)]]).astype(np.int64)
+    return Bones(joints, pos[joints], segs, ends, axes, 0.25 * typical)
+
+
+def scene_bounds(rig: Rig, pose: Pose, meshes: list[PosedMesh] | None = None):
+    """``(lo, hi)``, each ``(3,)``: bounds of the posed vertices and joints (for framing).
+
+    Pass the result of :func:`skin_meshes` as ``meshes`` to avoid skinning
+    twice. With no meshes and no joints, the node origins are used.
+    """
+    if meshes is None:
+        meshes = skin_meshes(rig, pose)
+    pts = [m.vertices for m in meshes if len(m.vertices)]
+    joints = joint_set(rig)
+    pts.append(pose.world[joints, :3, 3])
+    pts = np.concatenate(pts)
+    if not len(pts):
+        pts = pose.world[:, :3, 3]
+    return pts.min(axis=0), pts.max(axis=0)

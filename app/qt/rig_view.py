@@ -1,0 +1,465 @@
+"""The Keyframes tab's rig panel: the file's rig in 3D as a spec player and a naive runtime play it.
+
+Top to bottom: the animation selector, which players to show and the
+legend; the node list beside the 3D view (:class:`~quatlab.rendering.rig_scene.RigScene`);
+the shared :class:`~quatlab.app.qt.scrubber.Scrubber` in seconds (a spin
+box step is one frame at the file's sampling rate, 1x plays in real time);
+the curves of the selected track: its stored components against time
+(:class:`~quatlab.rendering.component_plot.ComponentPlot`) beside the
+rotation angle from the first key and the angular speed of both players
+(:class:`~quatlab.rendering.curve_plots.CurvePlots`).
+
+The state is the Qt-free :class:`~quatlab.app.model.rig_playback.RigPlayback`
+(time, animation, players, selected node) next to the tab's
+:class:`~quatlab.app.model.keyframes_model.KeyframesModel` (file, tracks,
+fixes, selected track). This panel keeps the two in step: choosing a track
+selects its node in 3D; clicking a joint (or a row of the node list)
+selects its track; the tracks after a fix are what the rig plays. A glTF
+file's rig is read on a worker thread (:class:`RigLoader`), so opening a
+big file never freezes the window; the panel says "Loading…" meanwhile.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PyQt6 import QtCore, QtWidgets
+
+from quatlab.app.model.keyframes_model import KeyframesModel
+from quatlab.app.model.rig import load_rig, rig_of
+from quatlab.app.model.rig_curves import track_curves
+from quatlab.app.model.rig_playback import DIFFERENCE_DEG, SHOWN_PLAYERS, RigPlayback
+from quatlab.app.model.rig_players import evaluate
+from quatlab.app.model.skinning import scene_bounds, skin_meshes
+from quatlab.app.qt.scrubber import BoundParameter, Scrubber
+from quatlab.rendering.component_plot import ComponentPlot
+from quatlab.rendering.curve_plots import CurvePlots
+from quatlab.rendering.rig_scene import NAIVE_COLOR, SPEC_COLOR, RigScene
+from quatlab.rendering.series import Series
+
+__all__ = ["RigPanel", "RigLoader", "RIG_FORMATS", "PLAYER_LABELS"]
+
+#: Keyframe file formats that carry a rig (a scene graph to draw).
+RIG_FORMATS = ("gltf", "glb")
+PLAYER_LABELS = {"both": "both players", "spec": "spec player only",
+                 "naive": "naive runtime only"}
+
+
+class RigLoader(QtCore.QThread):
+    """Builds a glTF rig off the GUI thread and packs its first animation (``loaded`` on success).
+
+    ``source`` is the glTF file the Keyframes tab read (a ``GltfFile``), or a path.
+    """
+
+    loaded = QtCore.pyqtSignal(int, object)
+    failed = QtCore.pyqtSignal(int, str)
+
+    def __init__(self, generation: int, source, parent=None) -> None:
+        super().__init__(parent)
+        self.generation, self.source = generation, source
+
+    def run(self) -> None:
+        try:
+            # The tab's file as read for its tracks: no second parse of the JSON.
+            rig = rig_of(self.source) if hasattr(self.source, "path") else load_rig(self.source)
+            # The first frame's work (packing the channels, skinning) here too.
+            anim = 0 if rig.animations else None
+            start = rig.animations[0].start if rig.animations else 0.0
+            pose = evaluate(rig, anim, start)
+            bounds = scene_bounds(rig, pose, skin_meshes(rig, pose))
+        except Exception as exc:  # noqa: BLE001 - any failure becomes a message, not a crash
+            self.failed.emit(self.generation, str(exc))
+            return
+        self.loaded.emit(self.generation, (rig, bounds))
+
+
+#: Loaders still running, kept alive until they finish (and waited for on quit).
+_RUNNING: set[RigLoader] = set()
+
+
+def _wait_for_loaders() -> None:
+    for loader in list(_RUNNING):
+        loader.wait(10000)
+
+
+def _time_parameter(playback: RigPlayback) -> BoundParameter:
+    p = BoundParameter(lambda: playback.time, playback.set_time, lambda: playback.range,
+                       playback.events, "time", name="time", decimals=3, suffix="s",
+                       tooltip="Time in the animation (seconds); the arrows step one frame")
+    p.real_time = True  # 1x plays the animation at its own speed
+    return p
+
+
+class RigPanel(QtWidgets.QWidget):
+    """See the module docstring. ``playback`` is created when not given."""
+
+    def __init__(self, model: KeyframesModel, playback: RigPlayback | None = None,
+                 parent=None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.playback = playback or RigPlayback()
+        self._generation = 0
+        self._loaders: list[RigLoader] = []
+        self._syncing = False
+        self._curves_key: tuple = ()
+        self._nodes: np.ndarray = np.zeros(0, dtype=np.int64)
+
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(3)
+        top = QtWidgets.QHBoxLayout()
+        top.addWidget(QtWidgets.QLabel("Animation"))
+        self.animation_box = QtWidgets.QComboBox()
+        self.animation_box.setObjectName("rig_animation")
+        self.animation_box.setToolTip("Which animation of the file to play")
+        self.animation_box.setMinimumContentsLength(14)
+        self.animation_box.currentIndexChanged.connect(self._animation_chosen)
+        top.addWidget(self.animation_box)
+        top.addWidget(QtWidgets.QLabel("Show"))
+        self.players_box = QtWidgets.QComboBox()
+        self.players_box.setObjectName("rig_players")
+        self.players_box.setToolTip("Both players (the naive runtime as a ghost over the spec "
+                                    "player), or either alone")
+        for key in SHOWN_PLAYERS:
+            self.players_box.addItem(PLAYER_LABELS[key], key)
+        self.players_box.currentIndexChanged.connect(
+            lambda i: self.playback.set_players(self.players_box.itemData(i)))
+        top.addWidget(self.players_box)
+        self.legend = QtWidgets.QLabel(
+            f"<span style='color:{SPEC_COLOR}'>■</span> spec player (shortest-arc SLERP) "
+            f"&nbsp;<span style='color:{NAIVE_COLOR}'>■</span> naive runtime (ghost) "
+            f"&nbsp;<span style='color:{NAIVE_COLOR}'>●</span> joints differing "
+            f"&gt; {DIFFERENCE_DEG:g}° &nbsp;◉ selected")
+        self.legend.setObjectName("rig_legend")
+        top.addStretch(1)
+        layout.addLayout(top)
+        layout.addWidget(self.legend)
+
+        self.scene = RigScene()
+        self.scene.widget.setObjectName("rig_scene")
+        self.scene.widget.setMinimumSize(320, 150)
+        self.scene.nodeClicked.connect(self._node_clicked)
+        self.node_list = QtWidgets.QListWidget()
+        self.node_list.setObjectName("rig_nodes")
+        self.node_list.setToolTip("Joints and animated nodes; choose one to select its track")
+        self.node_list.currentRowChanged.connect(self._node_row_chosen)
+        self.status = QtWidgets.QLabel("Open a glTF or GLB file to see its rig here.")
+        self.status.setObjectName("rig_status")
+        self.status.setWordWrap(True)
+        self.status.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+        scene_box = QtWidgets.QWidget()
+        sl = QtWidgets.QVBoxLayout(scene_box)
+        sl.setContentsMargins(0, 0, 0, 0)
+        sl.addWidget(self.status)
+        sl.addWidget(self.scene.widget, 1)
+        view_split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        view_split.addWidget(self.node_list)
+        view_split.addWidget(scene_box)
+        view_split.setStretchFactor(1, 1)
+        view_split.setSizes([130, 700])
+        view_split.setChildrenCollapsible(False)
+
+        self.time_param = _time_parameter(self.playback)
+        self.scrubber = Scrubber(self.time_param, prefix="rig_time")
+        self.scrubber.mode.setCurrentText("loop")
+        self.frame_label = QtWidgets.QLabel()
+        self.frame_label.setObjectName("rig_frame")
+        self.frame_label.setMinimumWidth(150)
+        self.scrubber.layout().addWidget(self.frame_label)
+
+        self.components = ComponentPlot()
+        self.components.cursorMoved.connect(self.playback.set_time)
+        self.curves = CurvePlots()
+        self.curves.setObjectName("rig_curves")
+        self.curves.cursorMoved.connect(self.playback.set_time)
+        self.curves.set_y_axis("angle", "angle from key 0 (deg)", (0.0, 185.0))
+        self.curves.set_y_axis("speed", "angular speed (deg / s)")
+        for plot in self.curves.plots.values():
+            # Seconds as seconds: a 0.7 s clip must not read "time (s) (x0.001)".
+            plot.getAxis("bottom").enableAutoSIPrefix(False)
+        plots = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        plots.addWidget(self.components)
+        plots.addWidget(self.curves)
+        plots.setStretchFactor(0, 2)
+        plots.setStretchFactor(1, 3)
+        plots.setChildrenCollapsible(False)
+
+        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        split.addWidget(view_split)
+        split.addWidget(plots)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setChildrenCollapsible(False)
+        layout.addWidget(split, 1)
+        layout.addWidget(self.scrubber)
+        split.setSizes([440, 280])
+        self._split = split
+
+        ev = self.playback.events
+        ev.connect("rig", self.on_rig)
+        ev.connect("animation", self.on_animation)
+        ev.connect("time", self.on_time)
+        ev.connect("players", lambda: self.scene.set_players(self.playback.players))
+        ev.connect("selection", self.on_node_selection)
+        ev.connect("keys", self.on_keys)
+        model.events.connect("file", self.on_file)
+        model.events.connect("tracks", self.on_tracks)
+        model.events.connect("selection", self.on_track_selection)
+        self.on_rig()
+
+    # ------------------------------------------------------------------ loading
+    @property
+    def loading(self) -> bool:
+        return bool(self._loaders)
+
+    def wait_loaded(self, timeout_ms: int = 20000) -> bool:
+        """Process events until the rig being read has arrived (for scripts and tests)."""
+        deadline = QtCore.QDeadlineTimer(timeout_ms)
+        while self._loaders and not deadline.hasExpired():
+            QtCore.QCoreApplication.processEvents(
+                QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
+            QtCore.QThread.msleep(2)
+        return not self._loaders
+
+    def on_file(self) -> None:
+        self._generation += 1
+        f = self.model.file
+        if f is None or f.format not in RIG_FORMATS:
+            self.playback.set_rig(None)
+            self.status.setText("The 3D view plays glTF and GLB files; this file has tracks "
+                                "only." if f is not None else
+                                "Open a glTF or GLB file to see its rig here.")
+            return
+        self.status.setText(f"Loading {f.path.name} in 3D…")
+        self.status.setVisible(True)
+        # Not parented to the panel: a running thread must outlive a panel
+        # closed meanwhile (Qt aborts on destroying a running QThread).
+        loader = RigLoader(self._generation, f)
+        _RUNNING.add(loader)
+        loader.finished.connect(lambda ld=loader: _RUNNING.discard(ld))
+        loader.loaded.connect(self._loaded)
+        loader.failed.connect(self._failed)
+        loader.finished.connect(lambda ld=loader: self._finished(ld))
+        self._loaders.append(loader)
+        app = QtCore.QCoreApplication.instance()
+        if app is not None and not app.property("quatlab_waits_for_rigs"):
+            app.setProperty("quatlab_waits_for_rigs", True)
+            app.aboutToQuit.connect(_wait_for_loaders)
+        loader.start()
+
+    def _finished(self, loader: RigLoader) -> None:
+        # After loaded/failed: both are queued before finished, in order.
+        if loader in self._loaders:
+            self._loaders.remove(loader)
+
+    def _loaded(self, generation: int, loaded) -> None:
+        if generation != self._generation:
+            return  # another file was opened meanwhile
+        rig, bounds = loaded
+        self.playback.set_rig(rig, bounds)
+        self.playback.use_tracks(self.model.tracks)
+        self.on_track_selection()
+
+    def _failed(self, generation: int, message: str) -> None:
+        if generation == self._generation:
+            self.playback.set_rig(None)
+            self.status.setText(f"No 3D view: {message}")
+            self.status.setVisible(True)
+
+    # ------------------------------------------------------------------ playback -> widgets
+    def on_rig(self) -> None:
+        pb = self.playback
+        rig = pb.rig
+        self.scene.set_rig(rig, pb.bounds() if rig is not None else None)
+        self.status.setVisible(rig is None)
+        self.scene.widget.setVisible(rig is not None)
+        self._syncing = True
+        try:
+            self.animation_box.clear()
+            self.animation_box.addItems(pb.animation_names())
+            self.animation_box.setEnabled(bool(pb.animation_names()))
+            if pb.animation_index is not None:
+                self.animation_box.setCurrentIndex(pb.animation_index)
+        finally:
+            self._syncing = False
+        if rig is not None and rig.notes:
+            self.scene.widget.setToolTip("\n".join(rig.notes))
+        self.on_animation()
+
+    def on_animation(self) -> None:
+        pb = self.playback
+        self.scene.set_markable(pb.animated_nodes())
+        self._fill_nodes()
+        self.time_param.step = 1.0 / pb.fps
+        self._syncing = True
+        try:
+            if pb.animation_index is not None:
+                self.animation_box.setCurrentIndex(pb.animation_index)
+        finally:
+            self._syncing = False
+        self.scrubber.refresh()
+        self._fill_curves()
+        self.on_time()
+
+    def on_time(self) -> None:
+        pb = self.playback
+        self.scene.set_frame(pb.frame())
+        t = pb.time
+        lo, hi = pb.range
+        self.components.set_cursor(t)
+        if hi > lo:
+            self.curves.set_cursor(t)
+        fps = pb.fps
+        self.frame_label.setText(f"frame {round((t - lo) * fps)} / {round((hi - lo) * fps)} "
+                                 f"at {fps:g} fps" if pb.rig is not None else "")
+
+    def on_keys(self) -> None:
+        self.scene.set_frame(self.playback.frame())
+        self._fill_curves()
+
+    def on_node_selection(self) -> None:
+        pb = self.playback
+        self.scene.set_selected(pb.selected_node)
+        self._syncing = True
+        try:
+            rows = np.flatnonzero(self._nodes == pb.selected_node) if pb.selected_node is not None \
+                else []
+            self.node_list.setCurrentRow(int(rows[0]) if len(rows) else -1)
+        finally:
+            self._syncing = False
+
+    def _fill_nodes(self) -> None:
+        pb, rig = self.playback, self.playback.rig
+        self._syncing = True
+        try:
+            self.node_list.clear()
+            if rig is None:
+                self._nodes = np.zeros(0, dtype=np.int64)
+                return
+            self._nodes = self.scene.pickable()
+            animated = set(pb.animated_nodes().tolist())
+            depth = np.zeros(len(rig), dtype=int)
+            for i in range(len(rig)):
+                depth[i] = depth[rig.parents[i]] + 1 if rig.parents[i] >= 0 else 0
+            for i in self._nodes:
+                name = rig.names[i] or f"node #{int(rig.gltf_index[i])}"
+                mark = "◆ " if i in animated else "· "
+                self.node_list.addItem(" " * min(int(depth[i]), 8) + mark + name)
+            rows = np.flatnonzero(self._nodes == pb.selected_node)
+            self.node_list.setCurrentRow(int(rows[0]) if len(rows) else -1)
+        finally:
+            self._syncing = False
+
+    # ------------------------------------------------------------------ curves
+    def _fill_curves(self) -> None:
+        m, pb = self.model, self.playback
+        i = m.selected_track
+        track = m.tracks[i] if i is not None else None
+        if (track is None or pb.rig is None or track.animation_index != pb.animation_index):
+            self.components.set_track(None, None)
+            for plot in ("angle", "speed"):
+                self.curves.set_series(plot, [])
+            self._curves_key = ()
+            return
+        original = m.file.tracks[i] if m.file is not None else None
+        before = original if original is not None and original is not track else None
+        key = (track, before, pb.range)
+        if key == self._curves_key:
+            return
+        self._curves_key = key
+        lo, hi = pb.range
+        seg = m.segments(i)
+        flagged = seg.levels == "sign_flip"
+        self.components.set_track(track.times, track.values,
+                                  None if before is None else before.values,
+                                  (seg.t0[flagged], seg.t1[flagged]), (lo, hi))
+        cv = track_curves(track, lo, hi, before=before)
+        series = {
+            "angle": [Series("spec", "spec player", SPEC_COLOR, False, cv.t, cv.angle["spec"]),
+                      Series("naive", "naive runtime", NAIVE_COLOR, True, cv.t,
+                             cv.angle["naive"])],
+            "speed": [Series("spec", "spec player", SPEC_COLOR, False, cv.t, cv.speed["spec"]),
+                      Series("naive", "naive runtime", NAIVE_COLOR, True, cv.t,
+                             cv.speed["naive"])],
+        }
+        if before is not None:
+            old = track_curves(before, lo, hi)
+            for plot, values in (("angle", old.angle), ("speed", old.speed)):
+                series[plot].append(Series("before", "naive, before the fix", "#B0B0B0", True,
+                                           old.t, values["naive"]))
+        if hi > lo:
+            self.curves.set_x_axis("time", "s", (lo, hi))
+        for plot, s in series.items():
+            self.curves.set_series(plot, s)
+        # Keys are marked on the component plot; vertical lines at every key here
+        # would hatch the angle and speed curves (and cost a line item each).
+        self.curves.set_cursor(min(max(pb.time, lo), hi) if hi > lo else lo)
+
+    # ------------------------------------------------------------------ user -> models
+    def _animation_chosen(self, index: int) -> None:
+        if self._syncing or index < 0 or self.playback.rig is None:
+            return
+        self.playback.set_animation(index)
+        m = self.model
+        current = m.tracks[m.selected_track] if m.selected_track is not None else None
+        if current is None or current.animation_index != index:
+            mine = [k for k, t in enumerate(m.tracks) if t.animation_index == index]
+            flagged = [k for k in mine if m.findings(k)]
+            if mine:
+                m.select_track((flagged or mine)[0])
+
+    def _node_row_chosen(self, row: int) -> None:
+        if not self._syncing and 0 <= row < len(self._nodes):
+            self._node_clicked(int(self._nodes[row]))
+
+    def _node_clicked(self, node: int) -> None:
+        pb = self.playback
+        pb.select_node(node)
+        gltf = int(pb.rig.gltf_index[node])
+        hits = [k for k, t in enumerate(self.model.tracks)
+                if t.animation_index == pb.animation_index and t.node_index == gltf]
+        if hits:
+            self._syncing = True
+            try:
+                self.model.select_track(hits[0])
+            finally:
+                self._syncing = False
+            self._fill_curves()
+
+    # ------------------------------------------------------------------ keyframes model -> rig
+    def on_tracks(self) -> None:
+        self.playback.use_tracks(self.model.tracks)
+        self._fill_curves()
+
+    def on_track_selection(self) -> None:
+        if self._syncing:
+            return
+        m, pb = self.model, self.playback
+        if pb.rig is None:
+            return
+        i = m.selected_track
+        track = m.tracks[i] if i is not None else None
+        if track is not None and track.animation_index is not None \
+                and track.animation_index != pb.animation_index \
+                and 0 <= track.animation_index < len(pb.rig.animations):
+            pb.set_animation(track.animation_index)
+        if track is not None and track.node_index is not None \
+                and 0 <= track.node_index < len(pb.rig):
+            pb.select_node(int(pb.rig.rig_index[track.node_index]))
+        self._fill_curves()
+
+    def plays_selected(self) -> bool:
+        """Whether the rig plays the selected track (its file, its animation)."""
+        m, pb = self.model, self.playback
+        i = m.selected_track
+        return (i is not None and pb.rig is not None
+                and m.tracks[i].animation_index == pb.animation_index)
+
+    def show_segment(self, segment: int) -> bool:
+        """Move the time to the middle of ``segment`` of the selected track, if the rig plays it."""
+        if not self.plays_selected():
+            return False
+        m, pb = self.model, self.playback
+        seg = m.segments(m.selected_track)
+        pb.set_time(0.5 * (seg.t0[segment] + seg.t1[segment]))
+        return True
+

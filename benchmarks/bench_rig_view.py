@@ -1,0 +1,170 @@
+"""Benchmark: the Keyframes tab's rig view, opening a file and scrubbing (run on demand).
+
+    xvfb-run -a python benchmarks/bench_rig_view.py [--repeat 120] [--size 1400x900]
+
+Needs a display (Xvfb). Figures, measured in the same run, in one window
+already shown on the Keyframes tab:
+
+* **open**: ``open_keyframes(FILE)`` to the first frame of the rig swapped
+  by the 3D view (the rig is read on a worker thread), per file; target at
+  most 0.5 s for RobotExpressive, CesiumMan and Fox. Beside it the longest
+  time the GUI thread did not get back to its event loop meanwhile (a 5 ms
+  timer's largest gap): what a user would feel as a freeze.
+* **time change**: ``playback.set_time(t)``, then every view that changed
+  repaints (the 3D view renders and swaps, the curve cursors, the scrubber,
+  the timeline) and ``glFinish``; median over many times of a skinned rig;
+  target at most 16 ms.
+* **baseline**: the same items fed precomputed snapshots (the rig frames
+  computed before the loop): what posing and skinning add on top of drawing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "gltf"
+OPEN_FILES = ("RobotExpressive.glb", "CesiumMan.glb", "Fox.glb", "CesiumMilkTruck.glb")
+SCRUB_FILES = ("CesiumMan.glb", "RobotExpressive.glb", "Fox.glb")
+
+
+def _finish_frame(scene, app, swaps: dict) -> None:
+    from OpenGL import GL
+    from PyQt6 import QtCore
+
+    dirty, before = scene.update_pending, swaps["frames"]
+    app.processEvents()
+    app.processEvents()
+    if dirty and swaps["frames"] == before:
+        swaps["waited"] += 1
+        waker = QtCore.QTimer()
+        waker.start(100)
+        deadline = QtCore.QDeadlineTimer(5000)
+        while swaps["frames"] == before:
+            if deadline.hasExpired():
+                raise RuntimeError("the rig view was dirty but swapped no frame in 5 s")
+            app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+        waker.stop()
+    scene.makeCurrent()
+    GL.glFinish()
+
+
+def _open(win, app, view, name: str, swaps: dict) -> tuple[float, float]:
+    from PyQt6 import QtCore
+
+    gaps = {"last": time.perf_counter(), "max": 0.0}
+
+    def tick():
+        now = time.perf_counter()
+        gaps["max"] = max(gaps["max"], now - gaps["last"])
+        gaps["last"] = now
+
+    timer = QtCore.QTimer()
+    timer.timeout.connect(tick)
+    timer.start(5)
+    t0 = time.perf_counter()
+    gaps["last"] = t0
+    win.open_keyframes(DATA / name)
+    tick()  # the GUI thread is back: the synchronous part counts as a gap too
+    panel = view.rig_panel
+    deadline = QtCore.QDeadlineTimer(20000)
+    while panel.playback.rig is None or panel.loading:
+        if deadline.hasExpired():
+            raise RuntimeError(f"{name}: the rig did not arrive in 20 s")
+        app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
+    # The first frame swapped after the rig arrived (it may already have been).
+    while swaps["frames"] <= swaps["at_rig"]:
+        if deadline.hasExpired():
+            raise RuntimeError(f"{name}: no frame of the rig in 20 s")
+        app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 5)
+    elapsed = time.perf_counter() - t0
+    timer.stop()
+    return elapsed, gaps["max"]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=120)
+    ap.add_argument("--size", default="1400x900")
+    args = ap.parse_args()
+    if not os.environ.get("DISPLAY"):
+        print("needs a display: run under xvfb-run -a", file=sys.stderr)
+        return 2
+    os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
+    import numpy as np
+
+    from quatlab.app.qt.window import MainWindow, make_app
+
+    w, h = (int(v) for v in args.size.split("x"))
+    app = make_app()
+    win = MainWindow()
+    win.resize(w, h)
+    win.show()
+    win.show_view("keyframes")
+    view = win.views["keyframes"]
+    scene = view.rig_panel.scene
+    for _ in range(20):
+        app.processEvents()
+        time.sleep(0.01)
+    swaps = {"frames": 0, "waited": 0}
+
+    def swapped():
+        swaps["frames"] += 1
+
+    scene.frameSwapped.connect(swapped)
+    swaps["at_rig"] = 0
+    view.playback.events.connect("rig", lambda: swaps.__setitem__("at_rig", swaps["frames"]))
+    print(f"window {w}x{h}")
+    # One throw-away open warms the shaders and the caches of the GL items.
+    _open(win, app, view, "CesiumMilkTruck.glb", swaps)
+    for name in OPEN_FILES:
+        runs = [_open(win, app, view, name, swaps) for _ in range(3)]
+        med = statistics.median(r[0] for r in runs)
+        block = max(r[1] for r in runs)
+        print(f"open {name:<22} to first rig frame: median {med:.3f} s "
+              f"({', '.join(f'{r[0]:.3f}' for r in runs)}); longest GUI block "
+              f"{block * 1e3:.0f} ms")
+
+    for name in SCRUB_FILES:
+        _open(win, app, view, name, swaps)
+        pb, panel = view.playback, view.rig_panel
+        lo, hi = pb.range
+        ts = np.linspace(lo, hi, args.repeat)
+        for t in ts[:10]:  # warm up
+            pb.set_time(float(t))
+            _finish_frame(scene, app, swaps)
+        times = []
+        for t in ts:
+            t0 = time.perf_counter()
+            pb.set_time(float(t))
+            _finish_frame(scene, app, swaps)
+            times.append(time.perf_counter() - t0)
+        # Baseline: the frames computed beforehand, pushed into the same items.
+        frames = []
+        for t in ts:
+            pb.set_time(float(t))
+            frames.append(pb.frame())
+        base = []
+        for t, frame in zip(ts, frames, strict=True):
+            t0 = time.perf_counter()
+            scene.set_frame(frame)
+            panel.components.set_cursor(float(t))
+            panel.curves.set_cursor(float(t))
+            view.timeline.set_cursor(float(t))
+            panel.scrubber.refresh()
+            _finish_frame(scene, app, swaps)
+            base.append(time.perf_counter() - t0)
+        med, bmed = statistics.median(times), statistics.median(base)
+        print(f"scrub {name:<21} time change -> all views rendered: median {med * 1e3:.2f} ms "
+              f"(p90 {np.percentile(times, 90) * 1e3:.2f}); baseline {bmed * 1e3:.2f} ms; "
+              f"ratio {med / bmed:.2f}; target <= 16 ms")
+    print(f"{swaps['waited']} frames came after the two event passes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

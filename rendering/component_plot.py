@@ -1,0 +1,107 @@
+"""A rotation track's stored components w, x, y, z against time, keys marked: a flip is a jump.
+
+The way a graph editor (Blender's, Maya's) shows a quaternion channel: one
+curve per component through the keys as stored. Where two keys lie in
+opposite hemispheres every component jumps across zero, which is the sign
+flip a naive runtime turns the long way on. After "Fix signs" the keys as
+they were can be overlaid (dashed, faint) to compare. Flagged segments are
+shaded in the naive colour; the cursor line is the playback time and can be
+dragged (:attr:`ComponentPlot.cursorMoved`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PyQt6 import QtCore, QtWidgets
+
+from quatlab.rendering.style import AXIS_COLORS, BACKGROUND, FOREGROUND, METHOD_COLORS
+
+__all__ = ["ComponentPlot", "COMPONENT_COLORS"]
+
+#: w in dark grey, x, y, z in the axis colours.
+COMPONENT_COLORS = ("#505050", *AXIS_COLORS)
+_NAMES = ("w", "x", "y", "z")
+#: Above this many keys the key symbols would merge into a band: lines only.
+_MAX_SYMBOLS = 400
+_CACHE = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
+
+
+class ComponentPlot(pg.PlotWidget):
+    """Stored components of one track; see the module docstring."""
+
+    cursorMoved = QtCore.pyqtSignal(float)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent, background=BACKGROUND)
+        self.setObjectName("rig_components")
+        item = self.getPlotItem()
+        item.hideButtons()
+        item.setMenuEnabled(False)
+        item.setMouseEnabled(x=True, y=False)
+        item.showGrid(x=True, y=True, alpha=0.18)
+        item.setLabel("bottom", "time (s)", color=FOREGROUND)
+        item.getAxis("bottom").enableAutoSIPrefix(False)  # never "time (s) (x0.001)"
+        item.setLabel("left", "stored key components", color=FOREGROUND)
+        item.setYRange(-1.05, 1.05, padding=0)
+        self.legend = item.addLegend(offset=(4, 4), colCount=4, labelTextColor=FOREGROUND)
+        self._before = [item.plot(pen=pg.mkPen(c, width=1.2, style=QtCore.Qt.PenStyle.DashLine))
+                        for c in COMPONENT_COLORS]
+        for curve in self._before:
+            curve.setOpacity(0.55)
+        self.curves = [item.plot(pen=pg.mkPen(c, width=2), name=n, symbolSize=5,
+                                 symbolBrush=c, symbolPen=None)
+                       for c, n in zip(COMPONENT_COLORS, _NAMES, strict=True)]
+        self._bands = pg.BarGraphItem(x0=[0], x1=[1], y0=[-1.05], height=[2.1],
+                                      brush=pg.mkBrush(METHOD_COLORS["naive_nlerp"] + "40"),
+                                      pen=pg.mkPen(None))
+        # The curves change with the track, not with the time: cached, a
+        # moving cursor re-blits them instead of redrawing every symbol.
+        for curve in (*self.curves, *self._before):
+            curve.setCacheMode(_CACHE)
+        for side in ("left", "bottom"):
+            item.getAxis(side).setCacheMode(_CACHE)
+        self._bands.setZValue(-10)
+        self._bands.setVisible(False)
+        item.addItem(self._bands)
+        self.cursor = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#333333", width=1.5))
+        self.cursor.sigPositionChanged.connect(self._cursor_dragged)
+        item.addItem(self.cursor, ignoreBounds=True)
+        self._moving = False
+        self.has_before = False
+
+    def set_track(self, times, keys, before=None, flagged=None, x_range=None) -> None:
+        """Keys ``(K, 4)`` at ``times``; ``before``: keys before a fix; ``flagged``: (lo, hi)."""
+        times = np.asarray(times, dtype=float) if times is not None else np.zeros(0)
+        keys = (np.asarray(keys, dtype=float).reshape(-1, 4) if keys is not None
+                else np.zeros((0, 4)))
+        symbols = "o" if len(times) <= _MAX_SYMBOLS else None
+        for k, curve in enumerate(self.curves):
+            curve.setData(times, keys[:, k], symbol=symbols, connect="finite")
+        self.has_before = before is not None
+        for k, curve in enumerate(self._before):
+            if before is None:
+                curve.setData([], [])
+            else:
+                curve.setData(times, np.asarray(before, dtype=float)[:, k], connect="finite")
+        if flagged is not None and len(flagged[0]):
+            lo, hi = (np.asarray(v, dtype=float) for v in flagged)
+            n = len(lo)
+            self._bands.setOpts(x0=lo, x1=hi, y0=np.full(n, -1.05), height=np.full(n, 2.1))
+            self._bands.setVisible(True)
+        else:
+            self._bands.setVisible(False)
+        if x_range is not None and x_range[1] > x_range[0]:
+            self.getPlotItem().setXRange(*x_range, padding=0.02)
+        self.getPlotItem().setYRange(-1.05, 1.05, padding=0)
+
+    def set_cursor(self, t: float) -> None:
+        self._moving = True
+        try:
+            self.cursor.setValue(float(t))
+        finally:
+            self._moving = False
+
+    def _cursor_dragged(self, line) -> None:
+        if not self._moving:
+            self.cursorMoved.emit(float(line.value()))

@@ -1,0 +1,497 @@
+"""The Keyframes tab's 3D view: a glTF rig as a spec-conforming player and a naive runtime pose it.
+
+:class:`RigScene` draws :class:`~quatlab.app.model.rig_playback.RigFrame`
+snapshots and never changes the model:
+
+* every mesh of the scene, flat shaded in a neutral grey: meshes of plain
+  nodes rigidly (shaded once in their node's space, moved by its world
+  matrix), skinned meshes deformed by linear blend skinning; the rigid and
+  the skinned ones are one vertex array each, replaced per frame, because
+  every GL item costs a fixed slice of Python per frame;
+* the skin joints as octahedral bones from joint to child (a stub at each
+  leaf), in the spec player's colour, drawn in front of the meshes; a small
+  local-axis gizmo (X red, Y green, Z blue) at every joint and at every node
+  a rotation channel animates (the truck's wheels have no skin);
+* the naive runtime's pose as a translucent ghost in the naive colour
+  (docs/curves.md: vermillion) over the correct one, for the parts of the
+  rig whose world rotation differs by more than
+  :data:`~quatlab.app.model.rig_playback.DIFFERENCE_DEG`: after "Fix signs"
+  nothing differs and no ghost is drawn;
+* the joints whose own channel differs by more than that between the
+  players, ringed in the naive colour and labelled with the difference
+  angle; labels are placed in screen space so they never overlap
+  (:mod:`quatlab.rendering.rig_labels`);
+* the selected node ringed in yellow and labelled with its name.
+
+:meth:`RigScene.set_players` shows both players or either alone (alone, the
+naive pose is drawn solid, its bones in the naive colour). glTF is Y-up and
+pyqtgraph's camera orbits about Z, so the whole rig is turned by
+:data:`Y_UP` on the way in. The camera frames the asset's bounds on
+:meth:`RigScene.set_rig`; left-drag orbits, Ctrl+left-drag or middle-drag
+pans, the wheel zooms, ``R`` or ``Home`` resets. A click (no drag) on a
+joint emits :attr:`RigScene.nodeClicked` with its rig index.
+"""
+
+from __future__ import annotations
+
+from math import atan, cos, radians, sin, tan
+
+import numpy as np
+import pyqtgraph.opengl as gl
+from OpenGL import GL
+from PyQt6 import QtCore, QtGui
+
+from quatlab.app.model.rig_playback import DIFFERENCE_DEG
+from quatlab.rendering.bone_mesh import BoneGeometry, bone_geometry
+from quatlab.rendering.gl_items import LIT_SHADER, OVERLAY, BoneItem, GhostItem
+from quatlab.rendering.gl_view import GLWindowView
+from quatlab.rendering.labels import Label, label_font
+from quatlab.rendering.rig_labels import PlacedLabelLayer
+from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND, rgba
+
+__all__ = ["RigScene", "Y_UP", "MESH_COLOR", "SPEC_COLOR", "NAIVE_COLOR", "SELECT_COLOR",
+           "flat_soup", "bake_bones"]
+
+#: glTF's Y-up world turned into the view's Z-up one: +90 deg about X.
+Y_UP = np.array([[1.0, 0, 0, 0], [0, 0, -1, 0], [0, 1, 0, 0], [0, 0, 0, 1]])
+MESH_COLOR = "#C3C7CF"
+#: The spec player plays the keys along the shortest arc (SLERP): its colour.
+SPEC_COLOR = METHOD_COLORS["shortest_slerp"]
+#: The naive runtime blends the stored components (NLERP): vermillion.
+NAIVE_COLOR = METHOD_COLORS["naive_nlerp"]
+SELECT_COLOR = "#F0E442"  # Okabe-Ito yellow
+DEFAULT_CAMERA = {"elevation": 14.0, "azimuth": -62.0, "fov": 40.0}
+_GHOST_ALPHA = 0.42
+_FIT_MARGIN = 1.08
+
+_ORDER_GRID, _ORDER_MESH, _ORDER_GHOST_MESH = -10, 0, 10
+_ORDER_BONES, _ORDER_GHOST_BONES, _ORDER_GIZMO, _ORDER_MARK, _ORDER_LABEL = 20, 21, 25, 28, 30
+
+_SOLID = {GL.GL_DEPTH_TEST: True, GL.GL_BLEND: False, GL.GL_CULL_FACE: False,
+          GL.GL_POLYGON_OFFSET_FILL: False}
+# The ghost is pushed back a little in depth: where it (nearly) coincides with
+# the correct pose the correct one wins instead of both flickering.
+_GHOST = {GL.GL_DEPTH_TEST: True, GL.GL_BLEND: True, GL.GL_CULL_FACE: False,
+          "glBlendFuncSeparate": (GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA,
+                                  GL.GL_ONE, GL.GL_ONE_MINUS_SRC_ALPHA),
+          GL.GL_POLYGON_OFFSET_FILL: True, "glPolygonOffset": (1.0, 4.0)}
+
+
+def _empty_geometry() -> BoneGeometry:
+    z3 = np.zeros((0, 3), np.float32)
+    return BoneGeometry(z3, z3, z3, np.zeros((0, 2), np.uint32))
+
+
+def flat_soup(vertices: np.ndarray, triangles: np.ndarray) -> BoneGeometry:
+    """Triangle soup with one normal per face (flat shading), float32.
+
+    >>> g = flat_soup(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0.0]]), np.array([[0, 1, 2]]))
+    >>> g.vertexes.shape, g.normals[0].tolist()
+    ((3, 3), [0.0, 0.0, 1.0])
+    """
+    tri = np.asarray(vertices, dtype=np.float32)[triangles]  # (T, 3, 3)
+    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-20)
+    z = np.zeros((0, 3), np.float32)
+    return BoneGeometry(tri.reshape(-1, 3), np.repeat(n, 3, axis=0).astype(np.float32), z,
+                        np.zeros((0, 2), np.uint32))
+
+
+def bake_bones(unit: BoneGeometry, segments: np.ndarray) -> BoneGeometry:
+    """One soup of ``unit`` (a bone of length 1 along +X) stretched over each segment ``(B, 2, 3)``.
+
+    Each bone is the unit bone turned so +X runs along the segment and
+    stretched to its length. Its girth is slimmer than the lesson's bones
+    (these sit inside a mesh) and follows the length only up to the median
+    bone, so the long reach of an IK target does not turn into a slab that
+    hides the body.
+    """
+    a, b = segments[:, 0], segments[:, 1]
+    d = b - a
+    length = np.linalg.norm(d, axis=1)
+    keep = length > 1e-9
+    if not keep.any():
+        return _empty_geometry()
+    a, d, length = a[keep], d[keep], length[keep]
+    girth = 0.6 * np.minimum(length, float(np.median(length)))
+    x = d / length[:, None]
+    helper = np.where(np.abs(x[:, 2:3]) < 0.9, [[0.0, 0.0, 1.0]], [[1.0, 0.0, 0.0]])
+    y = np.cross(helper, x)
+    y /= np.linalg.norm(y, axis=1, keepdims=True)
+    z = np.cross(x, y)
+    rot = np.stack([x, y, z], axis=2)  # columns: the bone's axes
+    scale = np.stack([length, girth, girth], axis=1)  # (B, 3)
+    verts = a[:, None, :] + np.einsum("bij,bvj->bvi", rot, unit.vertexes[None] * scale[:, None])
+    # Normals of a stretched solid: the inverse transpose, i.e. divide by the scale.
+    normals = np.einsum("bij,bvj->bvi", rot, unit.normals[None] / scale[:, None])
+    normals /= np.maximum(np.linalg.norm(normals, axis=2, keepdims=True), 1e-20)
+    z3 = np.zeros((0, 3), np.float32)
+    return BoneGeometry(verts.reshape(-1, 3).astype(np.float32),
+                        normals.reshape(-1, 3).astype(np.float32), z3, np.zeros((0, 2), np.uint32))
+
+
+def _to_view(points: np.ndarray) -> np.ndarray:
+    """glTF world points ``(..., 3)`` in the view's Z-up frame."""
+    return points @ Y_UP[:3, :3].T
+
+
+class InFront:
+    """Mixin: clear the depth buffer first: the item shows in front of the meshes drawn before."""
+
+    def paint(self):
+        GL.glClear(GL.GL_DEPTH_BUFFER_BIT)
+        super().paint()
+
+
+class _FrontBones(InFront, BoneItem):
+    pass
+
+
+class _MeshItems:
+    """The spec and ghost items of the rigid meshes, or of the skinned ones, each as one soup.
+
+    Every item costs a fixed slice of Python per frame, so the meshes are
+    drawn as two soups (rigid, skinned), not one item each. A rigid part's
+    flat-shaded triangles are built once in its node's space and moved by
+    the node's world matrix each frame; skinned meshes are re-shaded from
+    their posed vertices.
+    """
+
+    def __init__(self, scene: RigScene, meshes: dict, rigid: bool) -> None:
+        self.meshes = meshes  # index among the shown meshes -> MeshInstance
+        self.rigid = rigid
+        self._local = ({k: flat_soup(m.positions, m.triangles) for k, m in meshes.items()}
+                       if rigid else {})
+        empty = _empty_geometry()
+        self.solid = BoneItem(empty, shader=LIT_SHADER, color=rgba(MESH_COLOR),
+                              glOptions=dict(_SOLID))
+        # A rigid part moves as a whole: its ghost shows through whatever
+        # covers it (the truck's wheels turn inside the body). A skinned
+        # mesh's ghost is depth-tested, so only the parts that moved show.
+        options = {**_GHOST, GL.GL_DEPTH_TEST: False} if rigid else dict(_GHOST)
+        self.ghost = GhostItem(empty, shader=LIT_SHADER, color=rgba(NAIVE_COLOR, _GHOST_ALPHA),
+                               glOptions=options)
+        self.solid.setDepthValue(_ORDER_MESH)
+        self.ghost.setDepthValue(_ORDER_GHOST_MESH)
+        scene.addItem(self.solid)
+        scene.addItem(self.ghost)
+
+    def show(self, item: BoneItem, keys, posed: list, world: np.ndarray) -> None:
+        """Pose ``item`` with the meshes ``keys`` (indices into ``posed``) of a pose."""
+        soups = []
+        for k in keys:
+            if self.rigid:
+                g, m = self._local[k], world[posed[k].node]
+                basis = Y_UP[:3, :3] @ m[:3, :3]
+                # Normals by the inverse transpose (exact under non-uniform scale too).
+                normals = g.normals @ np.linalg.inv(basis)
+                normals /= np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-20)
+                soups.append((g.vertexes @ basis.T + Y_UP[:3, :3] @ m[:3, 3], normals))
+            else:
+                g = flat_soup(_to_view(posed[k].vertices), posed[k].triangles)
+                soups.append((g.vertexes, g.normals))
+        if not soups:
+            item.set_geometry(_empty_geometry())
+            return
+        z3 = np.zeros((0, 3), np.float32)
+        item.set_geometry(BoneGeometry(np.concatenate([v for v, _ in soups]).astype(np.float32),
+                                       np.concatenate([n for _, n in soups]).astype(np.float32),
+                                       z3, np.zeros((0, 2), np.uint32)))
+
+
+class RigScene(GLWindowView):
+    """3D view of a rig's two players; see the module docstring."""
+
+    nodeClicked = QtCore.pyqtSignal(int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setBackgroundColor(SCENE_BACKGROUND)
+        self.rig = None
+        self.frame = None
+        self.players = "both"
+        self.selected: int | None = None
+        self._markable = np.zeros(0, dtype=np.int64)
+        self._meshes: list[_MeshItems] = []
+        self._rigid: list[int] = []
+        self._skinned: list[int] = []
+        self._camera_touched = False
+        self._press = None
+        self._scale = 1.0
+        # The octahedron alone (its first 8 triangles): a joint ball would
+        # stretch with the bone; the joints are dots instead.
+        g = bone_geometry(1.0, 1e-3, None)
+        self._unit_bone = BoneGeometry(g.vertexes[:24], g.normals[:24], g.edge_verts, g.edges)
+
+        self.grid = gl.GLGridItem(color=(0, 0, 0, 38))
+        self.grid.setDepthValue(_ORDER_GRID)
+        self.addItem(self.grid)
+        self.bones = _FrontBones(_empty_geometry(), shader=LIT_SHADER, color=rgba(SPEC_COLOR),
+                                 glOptions=dict(_SOLID))
+        self.bones.setDepthValue(_ORDER_BONES)
+        self.ghost_bones = GhostItem(_empty_geometry(), shader=LIT_SHADER,
+                                     color=rgba(NAIVE_COLOR, 0.6), glOptions=dict(_GHOST))
+        self.ghost_bones.setDepthValue(_ORDER_GHOST_BONES)
+        self.gizmos = gl.GLLinePlotItem(mode="lines", width=2.5, antialias=True,
+                                        glOptions=dict(OVERLAY))
+        self.gizmos.setDepthValue(_ORDER_GIZMO)
+        self.ghost_gizmos = gl.GLLinePlotItem(mode="lines", width=2.5, antialias=True,
+                                              glOptions=dict(OVERLAY))
+        self.ghost_gizmos.setDepthValue(_ORDER_GIZMO + 1)
+        self.joint_dots = gl.GLScatterPlotItem(pxMode=True, glOptions=dict(OVERLAY))
+        self.joint_dots.setDepthValue(_ORDER_GIZMO - 1)
+        self.marks = gl.GLScatterPlotItem(pxMode=True, glOptions=dict(OVERLAY))
+        self.marks.setDepthValue(_ORDER_MARK)
+        self.selection_mark = gl.GLScatterPlotItem(pxMode=True, glOptions=dict(OVERLAY))
+        self.selection_mark.setDepthValue(_ORDER_MARK + 1)
+        self.label_layer = PlacedLabelLayer()
+        self.label_layer.setDepthValue(_ORDER_LABEL)
+        for item in (self.bones, self.ghost_bones, self.joint_dots, self.gizmos,
+                     self.ghost_gizmos, self.marks, self.selection_mark, self.label_layer):
+            self.addItem(item)
+        self._label_font = label_font(10.5, QtGui.QFont.Weight.DemiBold)
+        self.reset_camera()
+
+    # ------------------------------------------------------------------ model -> items
+    def set_rig(self, rig, bounds=None) -> None:
+        """Build the items of another rig (None: empty) and frame ``bounds`` (glTF ``(lo, hi)``)."""
+        for m in self._meshes:
+            self.removeItem(m.solid)
+            self.removeItem(m.ghost)
+        self._meshes = []
+        self.rig = rig
+        self.frame = None
+        self.selected = None
+        if rig is not None:
+            shown = [m for m in rig.meshes if rig.in_scene[m.node]]
+            self._rigid = [k for k, m in enumerate(shown) if m.skin is None]
+            self._skinned = [k for k, m in enumerate(shown) if m.skin is not None]
+            self._meshes = [_MeshItems(self, {k: shown[k] for k in group}, group is self._rigid)
+                            for group in (self._rigid, self._skinned) if group]
+            joints = np.unique(np.concatenate([sk.joints for sk in rig.skins])) if rig.skins \
+                else np.zeros(0, dtype=np.int64)
+            self._joints = joints
+        if bounds is None:
+            bounds = (np.full(3, -1.0), np.full(3, 1.0))
+        self._fit(*bounds)
+        self._camera_touched = False
+        self.reset_camera()
+
+    def set_markable(self, nodes) -> None:
+        """Nodes that get a gizmo and can be clicked besides the skin joints (the animated ones)."""
+        self._markable = np.asarray(nodes, dtype=np.int64)
+
+    def _fit(self, lo, hi) -> None:
+        lo_v, hi_v = (_to_view(np.array([lo, hi], dtype=float)).min(axis=0),
+                      _to_view(np.array([lo, hi], dtype=float)).max(axis=0))
+        self._box = (lo_v, hi_v)
+        center = (lo_v + hi_v) / 2
+        self._scale = max(float(np.linalg.norm(hi_v - lo_v)) / 2, 1e-6)
+        size = 10 ** np.ceil(np.log10(4 * self._scale))
+        self.grid.setSize(size, size, 1)
+        self.grid.setSpacing(size / 20, size / 20, 1)
+        self.grid.resetTransform()
+        self.grid.translate(center[0], center[1], lo_v[2])
+
+    def reset_camera(self) -> None:
+        """Look at the asset's bounds from the front right, a little above, all of it in view.
+
+        The camera backs off until the eight corners of the bounding box lie
+        inside both fields of view of the current widget shape: a corner
+        ``x`` off the view axis and ``z`` towards the camera fits a
+        half-angle ``a`` from distance ``z + |x| / tan(a)``.
+        """
+        cam = DEFAULT_CAMERA
+        w, h = max(self.width(), 1), max(self.height(), 1)
+        fov = cam["fov"]  # pyqtgraph's fov is horizontal
+        half_x = radians(fov) / 2
+        half_y = atan(tan(half_x) * h / w)
+        elev, azim = radians(cam["elevation"]), radians(cam["azimuth"])
+        back = np.array([cos(elev) * cos(azim), cos(elev) * sin(azim), sin(elev)])
+        right = np.array([-sin(azim), cos(azim), 0.0])
+        up = np.cross(back, right)
+        lo, hi = getattr(self, "_box", (np.full(3, -1.0), np.full(3, 1.0)))
+        center = (lo + hi) / 2
+        corners = np.array([[(lo, hi)[i][0], (lo, hi)[j][1], (lo, hi)[k][2]]
+                            for i in (0, 1) for j in (0, 1) for k in (0, 1)]) - center
+        distance = max(float(np.max(corners @ back + np.abs(corners @ axis) / tan(half)))
+                       for axis, half in ((right, half_x), (up, half_y)))
+        self.setCameraParams(center=QtGui.QVector3D(*center),
+                             distance=_FIT_MARGIN * max(distance, 1e-6),
+                             elevation=cam["elevation"], azimuth=cam["azimuth"], fov=fov)
+        self._camera_touched = False
+
+    def set_players(self, players: str) -> None:
+        self.players = players
+        self._redraw()
+
+    def set_selected(self, node: int | None) -> None:
+        self.selected = node
+        self._redraw()
+
+    def set_frame(self, frame) -> None:
+        """Draw a :class:`~quatlab.app.model.rig_playback.RigFrame` (None: nothing)."""
+        self.frame = frame
+        self._redraw()
+
+    def _redraw(self) -> None:
+        frame, rig = self.frame, self.rig
+        if frame is None or rig is None:
+            for m in self._meshes:
+                m.solid.setVisible(False)
+                m.ghost.setVisible(False)
+            for item in (self.bones, self.ghost_bones, self.joint_dots, self.gizmos,
+                         self.ghost_gizmos, self.marks, self.selection_mark):
+                item.setVisible(False)
+            self.label_layer.labels = []
+            self.update()
+            return
+        main_naive = self.players == "naive"
+        main = frame.naive if main_naive else frame.spec
+        main_meshes = frame.naive_meshes if main_naive else frame.spec_meshes
+        main_bones = frame.naive_bones if main_naive else frame.spec_bones
+        ghost = self.players == "both"
+        moved = frame.world_difference > DIFFERENCE_DEG
+        for items in self._meshes:
+            items.solid.setVisible(True)
+            items.show(items.solid, list(items.meshes), main_meshes, main.world)
+            # The ghost: only the meshes whose pose differs between the players.
+            parted = [k for k, m in items.meshes.items() if ghost and self._mesh_moved(m, moved)]
+            items.ghost.setVisible(bool(parted))
+            if parted:
+                items.show(items.ghost, parted, frame.naive_meshes, frame.naive.world)
+        self.bones.opts["color"] = rgba(NAIVE_COLOR if main_naive else SPEC_COLOR)
+        self.bones.set_geometry(bake_bones(self._unit_bone, _to_view(main_bones.segments)))
+        self.bones.setVisible(len(main_bones.segments) > 0)
+        if len(main_bones.joints):
+            dark = tuple(0.6 * c for c in rgba(NAIVE_COLOR if main_naive else SPEC_COLOR)[:3])
+            self.joint_dots.setData(pos=_to_view(main_bones.positions), size=6.0,
+                                    color=(*dark, 1.0))
+        self.joint_dots.setVisible(len(main_bones.joints) > 0)
+        # Ghost bones: those whose far end moved (a bone follows its child joint).
+        g_segments = np.zeros((0, 2, 3))
+        if ghost and moved.any() and len(frame.naive_bones.segments):
+            nb = frame.naive_bones
+            g_segments = nb.segments[moved[nb.ends]]
+        self.ghost_bones.set_geometry(bake_bones(self._unit_bone, _to_view(g_segments)))
+        self.ghost_bones.setVisible(len(g_segments) > 0)
+
+        nodes = np.union1d(self._joints, self._markable)
+        size = 0.2 * self._scale if len(self._joints) == 0 else main_bones.axis_length
+        self._set_gizmos(self.gizmos, main, nodes, size, naive=main_naive)
+        ghost_nodes = nodes[moved[nodes]] if ghost else nodes[:0]
+        self._set_gizmos(self.ghost_gizmos, frame.naive, ghost_nodes, size, naive=True)
+
+        flagged = frame.flagged if self.players == "both" else frame.flagged[:0]
+        pos = _to_view(main.world[:, :3, 3])
+        if flagged.size:
+            self.marks.setData(pos=pos[flagged], size=15.0, color=rgba(NAIVE_COLOR, 0.9))
+        self.marks.setVisible(bool(flagged.size))
+        labels = []
+        for i in flagged:
+            labels.append(Label(self._label_font, (14, -14),
+                                f"{_node_name(rig, i)}: {frame.local_difference[i]:.0f}°",
+                                pos[i], QtGui.QColor(NAIVE_COLOR), True))
+        if self.selected is not None:
+            self.selection_mark.setData(pos=np.array([pos[self.selected]] * 2),
+                                        size=np.array([20.0, 13.0]),
+                                        color=np.array([rgba("#202020"), rgba(SELECT_COLOR)]))
+            if self.selected not in set(flagged.tolist()):
+                labels.insert(0, Label(self._label_font, (14, -14),
+                                       _node_name(rig, self.selected), pos[self.selected],
+                                       QtGui.QColor("#202020"), True))
+        self.selection_mark.setVisible(self.selected is not None)
+        self.label_layer.labels = labels
+        self.update()
+
+    def _mesh_moved(self, mesh, moved: np.ndarray) -> bool:
+        if mesh.skin is None:
+            return bool(moved[mesh.node])
+        return bool(moved[self.rig.skins[mesh.skin].joints].any())
+
+    def _set_gizmos(self, item, pose, nodes, size: float, *, naive: bool) -> None:
+        if not len(nodes):
+            item.setVisible(False)
+            return
+        rot = pose.world[nodes, :3, :3]
+        rot = rot / np.maximum(np.linalg.norm(rot, axis=1, keepdims=True), 1e-300)
+        origin = _to_view(pose.world[nodes, :3, 3])
+        tips = origin[:, None, :] + size * _to_view(rot.transpose(0, 2, 1))  # (n, axis, 3)
+        pts = np.stack([np.repeat(origin[:, None, :], 3, axis=1), tips], axis=2).reshape(-1, 3)
+        if naive:
+            shades = [rgba(NAIVE_COLOR), rgba("#E69F00"), rgba("#8C3B00")]
+        else:
+            shades = [rgba(c) for c in AXIS_COLORS]
+        colors = np.repeat(np.tile(np.array(shades), (len(nodes), 1)), 2, axis=0)
+        item.setData(pos=pts.astype(np.float32), color=colors.astype(np.float32))
+        item.setVisible(True)
+
+    # ------------------------------------------------------------------ picking
+    def pickable(self) -> np.ndarray:
+        """Rig indices a click can select: the skin joints and the animated nodes."""
+        if self.rig is None:
+            return np.zeros(0, dtype=np.int64)
+        return np.union1d(self._joints, self._markable)
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """glTF world points ``(n, 3)`` to this view's logical pixels ``(n, 2)``."""
+        w, h = max(self.width(), 1), max(self.height(), 1)
+        proj = np.array(self.projectionMatrix((0, 0, w, h), (0, 0, w, h)).data()).reshape(4, 4).T
+        view = np.array(self.viewMatrix().data()).reshape(4, 4).T
+        m = proj @ view @ Y_UP
+        p = np.c_[points, np.ones(len(points))] @ m.T
+        ndc = p[:, :2] / p[:, 3:4]
+        return np.c_[(ndc[:, 0] + 1) * w / 2, (1 - ndc[:, 1]) * h / 2]
+
+    def node_at(self, x: float, y: float, radius: float = 14.0) -> int | None:
+        """The pickable node drawn nearest to pixel ``(x, y)``, within ``radius`` px."""
+        nodes = self.pickable()
+        if self.frame is None or not len(nodes):
+            return None
+        pose = self.frame.naive if self.players == "naive" else self.frame.spec
+        px = self.project(pose.world[nodes, :3, 3])
+        d = np.hypot(px[:, 0] - x, px[:, 1] - y)
+        k = int(np.argmin(d))
+        return int(nodes[k]) if d[k] <= radius else None
+
+    # ------------------------------------------------------------------ camera and mouse
+    def resizeEvent(self, ev):
+        super().resizeEvent(ev)
+        if not self._camera_touched:
+            self.reset_camera()
+
+    def mousePressEvent(self, ev):
+        self._press = ev.position()
+        super().mousePressEvent(ev)
+
+    def mouseMoveEvent(self, ev):
+        if self._press is not None and (ev.position() - self._press).manhattanLength() > 4:
+            self._camera_touched = True
+        super().mouseMoveEvent(ev)
+
+    def mouseReleaseEvent(self, ev):
+        press, self._press = self._press, None
+        if (press is not None and ev.button() == QtCore.Qt.MouseButton.LeftButton
+                and (ev.position() - press).manhattanLength() <= 4):
+            node = self.node_at(ev.position().x(), ev.position().y())
+            if node is not None:
+                self.nodeClicked.emit(node)
+        super().mouseReleaseEvent(ev)
+
+    def wheelEvent(self, ev):
+        self._camera_touched = True
+        super().wheelEvent(ev)
+
+    def keyPressEvent(self, ev):
+        if ev.key() in (QtCore.Qt.Key.Key_R, QtCore.Qt.Key.Key_Home):
+            self.reset_camera()
+            ev.accept()
+            return
+        if ev.key() in self.noRepeatKeys:
+            self._camera_touched = True
+        super().keyPressEvent(ev)
+
+
+def _node_name(rig, i: int) -> str:
+    name = rig.names[i]
+    return name if name else f"node #{int(rig.gltf_index[i])}"

@@ -1,0 +1,344 @@
+"""The Keyframes tab's rig view: pixels of the two players, selection both ways, time, screenshots.
+
+GL needs the session's Xvfb (tests/conftest.py). Pixel oracles: the naive
+runtime's colour (docs/curves.md: vermillion) appears in the 3D view
+exactly while the players part, i.e. inside a flagged segment, and the view
+with both players equals the spec player alone after "Fix signs".
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PyQt6 import QtCore, QtGui, QtTest, QtWidgets
+
+from quatlab.app.model.state import LessonState
+from quatlab.app.qt import keyframes_view as KV
+from quatlab.app.qt import window as window_module
+from quatlab.app.qt.window import MainWindow
+from quatlab.rendering.rig_scene import NAIVE_COLOR
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "gltf"
+TRUCK = DATA / "CesiumMilkTruck.glb"
+ROBOT = DATA / "RobotExpressive.glb"
+
+
+@pytest.fixture
+def window(qtbot, monkeypatch):
+    monkeypatch.setattr(window_module, "_view_modules", lambda: [KV], raising=False)
+    win = MainWindow(LessonState.from_preset("negated-20", t=0.25))
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    qtbot.waitExposed(win)
+    win.show_view("keyframes")
+    QtWidgets.QApplication.processEvents()
+    return win
+
+
+@pytest.fixture
+def view(window) -> KV.KeyframesView:
+    return window.views["keyframes"]
+
+
+def open_rig(view, path) -> None:
+    view.open(path)
+    assert view.rig_panel.wait_loaded()
+    assert view.playback.rig is not None
+    QtWidgets.QApplication.processEvents()
+
+
+def scene_rgb(view) -> np.ndarray:
+    img = view.rig_panel.scene.grabFramebuffer().convertToFormat(QtGui.QImage.Format.Format_RGB888)
+    ptr = img.constBits()
+    ptr.setsize(img.sizeInBytes())
+    rows = np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine())
+    return rows[:, : 3 * img.width()].reshape(img.height(), img.width(), 3).astype(int)
+
+
+def naive_pixels(rgb: np.ndarray) -> int:
+    """Pixels of the naive colour family: red well above green, green above blue (vermillion)."""
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    return int(np.count_nonzero((r - g > 60) & (g - b > 25) & (r > 150)))
+
+
+def wheel_segment_middle(view) -> float:
+    seg = view.model.segments(0)
+    (k,) = np.flatnonzero(seg.levels == "sign_flip")
+    assert k == 14  # keys 14 and 15, what `quatlab check` reports
+    return 0.5 * (seg.t0[k] + seg.t1[k])
+
+
+# --------------------------------------------------------------------------- pixels
+
+
+def test_the_players_pixels_differ_in_the_flagged_segment_and_coincide_after_the_fix(view):
+    open_rig(view, TRUCK)
+    pb = view.playback
+    pb.set_time(wheel_segment_middle(view))
+    both = scene_rgb(view)
+    pb.set_players("spec")
+    spec = scene_rgb(view)
+    pb.set_players("naive")
+    naive = scene_rgb(view)
+    # The naive wheels are drawn as a vermillion ghost over the correct ones.
+    assert naive_pixels(both) > 500
+    assert naive_pixels(spec) < 20
+    assert np.abs(both - spec).max(axis=2).astype(bool).sum() > 500
+    # Alone, the naive runtime's wheels stand elsewhere than the spec player's.
+    assert np.count_nonzero(np.abs(naive - spec).max(axis=2) > 40) > 100
+    # Outside the flagged segment the players agree: no ghost.
+    pb.set_players("both")
+    pb.set_time(0.5 * (view.model.segments(0).t0[3] + view.model.segments(0).t1[3]))
+    assert naive_pixels(scene_rgb(view)) < 20
+    # Fix signs: the same time now shows both players on top of each other.
+    pb.set_time(wheel_segment_middle(view))
+    view.fix_all_button.click()
+    QtWidgets.QApplication.processEvents()
+    assert not pb.frame().differs
+    fixed_both = scene_rgb(view)
+    pb.set_players("spec")
+    fixed_spec = scene_rgb(view)
+    assert np.array_equal(fixed_spec, spec)  # the spec player never needed the fix
+    assert np.array_equal(fixed_both, fixed_spec)
+    assert naive_pixels(fixed_both) < 20
+    # Undo brings the ghost back.
+    pb.set_players("both")
+    view.undo_button.click()
+    assert naive_pixels(scene_rgb(view)) > 500
+
+
+def test_a_figure_fills_the_view(view):
+    open_rig(view, DATA / "CesiumMan.glb")
+    rgb = scene_rgb(view)
+    background = np.array(QtGui.QColor("#F5F5F3").getRgb()[:3])
+    ink = np.abs(rgb - background).max(axis=2) > 30
+    ys, xs = np.nonzero(ink)
+    h, w = ink.shape
+    # Framed on its bounds: the figure is in the middle and takes a good part of the height.
+    assert (ys.max() - ys.min()) > 0.5 * h
+    assert 0.25 * w < xs.mean() < 0.75 * w
+
+
+# --------------------------------------------------------------------------- selection
+
+
+def test_choosing_a_track_selects_its_node_in_3d(view):
+    open_rig(view, TRUCK)
+    rig = view.playback.rig
+    for row in (1, 0):
+        view.track_table.selectRow(row)
+        QtWidgets.QApplication.processEvents()
+        node = view.model.tracks[row].node_index
+        assert view.playback.selected_node == rig.rig_index[node]
+        assert view.rig_panel.scene.selected == rig.rig_index[node]
+        item = view.rig_panel.node_list.currentItem()
+        assert item is not None and item.text().strip().endswith(rig.names[rig.rig_index[node]])
+
+
+def test_clicking_a_joint_in_3d_selects_its_track(qtbot, view):
+    open_rig(view, TRUCK)
+    view.model.select_track(0)
+    scene = view.rig_panel.scene
+    rig = view.playback.rig
+    other = int(rig.rig_index[view.model.tracks[1].node_index])
+    x, y = scene.project(view.playback.frame().spec.world[[other], :3, 3])[0]
+    pos = QtCore.QPoint(round(x), round(y))
+    QtTest.QTest.mouseClick(scene, QtCore.Qt.MouseButton.LeftButton,
+                            QtCore.Qt.KeyboardModifier.NoModifier, pos)
+    QtWidgets.QApplication.processEvents()
+    assert view.playback.selected_node == other
+    assert view.model.selected_track == 1
+    assert view.track_table.currentIndex().row() == 1
+    # A click on empty background selects nothing new.
+    QtTest.QTest.mouseClick(scene, QtCore.Qt.MouseButton.LeftButton,
+                            QtCore.Qt.KeyboardModifier.NoModifier, QtCore.QPoint(3, 3))
+    assert view.model.selected_track == 1
+
+
+def test_the_node_list_selects_the_track(view):
+    open_rig(view, ROBOT)
+    panel = view.rig_panel
+    rig = view.playback.rig
+    anim = view.playback.animation_index
+    target = next(k for k, t in enumerate(view.model.tracks)
+                  if t.animation_index == anim and t.node_name == "Head")
+    node = rig.rig_index[view.model.tracks[target].node_index]
+    row = int(np.flatnonzero(panel._nodes == node)[0])
+    panel.node_list.setCurrentRow(row)
+    assert view.model.selected_track == target
+    assert view.playback.selected_node == rig.rig_index[view.model.tracks[target].node_index]
+
+
+def test_the_animation_selector_lists_every_animation_and_follows_tracks(view):
+    open_rig(view, ROBOT)
+    box = view.rig_panel.animation_box
+    assert box.count() == 14
+    box.setCurrentIndex(3)
+    assert view.playback.animation_index == 3
+    assert view.model.tracks[view.model.selected_track].animation_index == 3
+    # Choosing a track of another animation switches the rig to it.
+    k = next(k for k, t in enumerate(view.model.tracks) if t.animation_index == 5)
+    view.model.select_track(k)
+    assert view.playback.animation_index == 5 and box.currentIndex() == 5
+
+
+# --------------------------------------------------------------------------- time and curves
+
+
+def test_the_scrubber_is_in_seconds_and_plays_in_real_time(view):
+    open_rig(view, ROBOT)
+    panel = view.rig_panel
+    lo, hi = view.playback.range
+    assert panel.scrubber.spin.suffix() == " s"
+    assert panel.scrubber.spin.singleStep() == pytest.approx(1 / 24)
+    view.playback.set_time(lo)
+    panel.scrubber.mode.setCurrentText("loop")
+    panel.scrubber.advance(0.5)
+    assert view.playback.time == pytest.approx(lo + 0.5)
+    panel.scrubber.speed.setValue(2.0)
+    panel.scrubber.advance(0.25)
+    assert view.playback.time == pytest.approx(lo + 1.0)
+    assert "frame 24 /" in panel.frame_label.text()
+
+
+def test_curves_show_the_selected_track_and_the_fix(view):
+    open_rig(view, TRUCK)
+    panel = view.rig_panel
+    track = view.model.tracks[0]
+    xs, ys = panel.components.curves[0].getData()
+    assert np.array_equal(xs, track.times) and np.array_equal(ys, track.values[:, 0])
+    seg = view.model.segments(0)
+
+    def gap(name="naive"):
+        t, other = panel.curves.curve_item("angle", name).getData()
+        _, spec = panel.curves.curve_item("angle", "spec").getData()
+        inside = (t > seg.t0[14]) & (t < seg.t1[14])
+        d = np.abs(other - spec)
+        return d[inside].max(), d[~inside].max()
+
+    inside, outside = gap()
+    assert inside > 60 and outside < 0.05  # they part in the flagged segment only
+    assert not panel.components.has_before
+    view.fix_button.click()
+    assert panel.components.has_before
+    assert max(gap()) < 0.05  # after the fix the two players coincide
+    assert gap("before")[0] > 60  # and the naive curve before the fix is overlaid
+
+
+# --------------------------------------------------------------------------- screenshot
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "quatlab.app", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_screenshot_of_the_keyframes_view_at_a_time(tmp_path):
+    out = tmp_path / "truck.png"
+    proc = run_cli("screenshot", "-o", out, "--view", "keyframes", "--open", TRUCK,
+                   "--time", 0.6, "--track", 1, "--size", "1280x720")
+    assert proc.returncode == 0, proc.stderr
+    img = QtGui.QImage(str(out))
+    assert (img.width(), img.height()) == (1280, 720)
+    rgb = np.array([[QtGui.QColor(img.pixel(x, y)).getRgb()[:3] for x in range(0, 1280, 4)]
+                    for y in range(0, 720, 4)])
+    assert naive_pixels(rgb) > 20  # the naive wheels' ghost is in the picture
+    assert NAIVE_COLOR  # the colour the ghost is drawn in
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--time", "9"], "outside animation 'Wheels' [0, 1.25]"),
+    (["--track", "7"], "no track 7"),
+    (["--animation", "Dance"], "no animation 'Dance'"),
+])
+def test_screenshot_rig_errors_are_one_line(tmp_path, args, words):
+    proc = run_cli("screenshot", "-o", tmp_path / "x.png", "--view", "keyframes",
+                   "--open", TRUCK, *args)
+    assert proc.returncode == 2
+    err = proc.stderr.strip()
+    assert "\n" not in err and words in err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_screenshot_time_needs_a_file(tmp_path):
+    proc = run_cli("screenshot", "-o", tmp_path / "x.png", "--view", "keyframes", "--time", 1)
+    assert proc.returncode == 2 and "--open FILE" in proc.stderr
+
+
+# ----------------------------------------------------------------------- the GUI thread stays free
+
+
+def test_reading_off_thread_returns_raises_and_keeps_the_loop_running(qtbot):
+    import time
+
+    from quatlab.app.qt.background import run_off_thread
+
+    ticks = []
+    timer = QtCore.QTimer()
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start(5)
+
+    def slow(x):
+        time.sleep(0.3)
+        return 2 * x
+
+    assert run_off_thread(slow, 21) == 42
+    assert len(ticks) >= 5  # timers fired while the worker slept: the window was not frozen
+
+    def broken():
+        time.sleep(0.05)
+        raise ValueError("bad file")
+
+    with pytest.raises(ValueError, match="bad file"):
+        run_off_thread(broken)
+    timer.stop()
+
+
+def test_opening_a_big_file_lets_the_window_paint(view):
+    # RobotExpressive's JSON takes most of a second to parse: it is read on a worker
+    # thread and the rig built on another, so the event loop keeps turning meanwhile.
+    ticks = []
+    timer = QtCore.QTimer()
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start(10)
+    view.open(ROBOT)
+    during_read = len(ticks)
+    assert view.rig_panel.wait_loaded()
+    timer.stop()
+    assert during_read >= 3
+    assert view.model.file.path.name == "RobotExpressive.glb"
+    assert view.playback.rig is not None and len(view.playback.rig.animations) == 14
+
+
+def test_closing_the_tab_while_the_rig_loads_is_safe(qtbot, monkeypatch):
+    import time
+
+    from quatlab.app.model.keyframes_model import KeyframesModel
+    from quatlab.app.qt import rig_view
+
+    real = rig_view.rig_of
+
+    def slow_rig_of(source):
+        time.sleep(0.5)  # a big rig: still building when the tab goes away
+        return real(source)
+
+    monkeypatch.setattr(rig_view, "rig_of", slow_rig_of)
+    view = KV.KeyframesView(KeyframesModel())
+    view.open(ROBOT)
+    assert view.rig_panel.loading  # the rig is built on its thread after the file is read
+    from PyQt6 import sip
+
+    assert rig_view._RUNNING and all(ld.isRunning() for ld in rig_view._RUNNING)
+    sip.delete(view)  # the tab's widgets are gone now, the loader still running
+    del view
+    deadline = QtCore.QDeadlineTimer(20000)
+    while rig_view._RUNNING and not deadline.hasExpired():
+        QtWidgets.QApplication.processEvents()
+        QtCore.QThread.msleep(10)
+    assert not rig_view._RUNNING  # the loader finished and let go; nothing aborted
