@@ -9,6 +9,7 @@ values (naive) or scipy's Slerp of the two frames' rotations (spec).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -128,3 +129,27 @@ def test_report_shape_and_errors(tmp_path):
         with pytest.raises(KeyframeFileError, match=needle) as info:
             pose_report_bvh(*args)
         assert "\n" not in str(info.value) and str(args[0]) in str(info.value)
+
+
+def test_pose_command_reads_bvh(capsys):
+    # quatlab pose dispatches .bvh to the BVH pose report: same numbers as calling it.
+    from quatlab.app.commands import cli
+    from quatlab.app.model.bvh_pose import pose_report_bvh
+
+    path = str(Path(__file__).parent / "data" / "bvh" / "test_mocapbank.bvh")
+    assert cli.main(["pose", path, "--time", "7.02", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got == json.loads(json.dumps(pose_report_bvh(path, 7.02, "spec")))
+    assert cli.main(["pose", path, "--time", "1", "--animation", "0"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--animation does not apply" in err[0]
+
+
+def test_keyframes_model_shows_the_euler_findings_of_a_bvh_file():
+    from quatlab.app.model.keyframes_model import KeyframesModel
+
+    model = KeyframesModel()
+    kf = model.load(Path(__file__).parent / "data" / "bvh" / "test_mocapbank.bvh")
+    hip = next(i for i, t in enumerate(kf.tracks) if "LeftHip" in t.label)
+    kinds = {f.kind for f in model.findings(hip)}
+    assert "euler_wrap" in kinds and "sign_flip" in kinds

@@ -49,7 +49,15 @@ def run(args) -> int:
     from quatlab.app.model.pose_report import pose_report
 
     try:
-        report = pose_report(args.file, args.animation, args.time, args.player)
+        if str(args.file).lower().endswith(".bvh"):
+            from quatlab.app.model.bvh_pose import pose_report_bvh
+
+            if args.animation is not None:
+                return fail(PROG, f"{args.file}: a BVH file holds one motion; "
+                                  "--animation does not apply")
+            report = pose_report_bvh(args.file, args.time, args.player)
+        else:
+            report = pose_report(args.file, args.animation, args.time, args.player)
     except (KeyframeFileError, OSError) as exc:
         return fail(PROG, str(exc))
     if args.json:

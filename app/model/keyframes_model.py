@@ -225,7 +225,7 @@ class KeyframesModel:
         self._segments: dict[Track, Segments] = {}
         self.selected_track: int | None = None
         self.selected_segment: int | None = None
-        self.message = Message("Open a glTF, GLB, CSV or JSON keyframe file to audit its "
+        self.message = Message("Open a glTF, GLB, BVH, CSV or JSON keyframe file to audit its "
                                "rotation tracks.")
 
     # ------------------------------------------------------------------ loading
@@ -280,7 +280,10 @@ class KeyframesModel:
     def findings(self, track: int) -> tuple:
         t = self._tracks[track]
         if t not in self._findings:
-            self._findings[t] = tuple(audit_track(t))
+            # A file with findings of its own beyond the quaternion audit (a BVH
+            # file's Euler channels) audits its tracks itself.
+            own = getattr(self.file, "audit_track", None)
+            self._findings[t] = tuple(own(track, t) if own else audit_track(t))
         return self._findings[t]
 
     def segments(self, track: int) -> Segments:
