@@ -14,8 +14,9 @@ import sys
 import threading
 import time
 
+import numpy as np
 import pytest
-from PyQt6 import QtCore, QtGui
+from PyQt6 import QtCore, QtGui, QtWidgets
 
 import quatlab.app.qt.window as window_module
 from quatlab.app.model.state import LessonState
@@ -146,3 +147,104 @@ def test_open_keyframes_failure_of_any_kind_is_a_message(keyframes_window, tmp_p
     assert keyframes_window._open_keyframes_reporting(str(tmp_path / "x.gltf")) is False
     assert warnings_shown == [("Could not open x.gltf", "RuntimeError: reader bug")]
 
+
+
+# --------------------------------------------------------------------------- SQUAD key table
+
+
+@pytest.fixture
+def track_view(qtbot):
+    from quatlab.app.model.track_lesson import TrackModel
+    from quatlab.app.qt.track_view import TrackView
+
+    view = TrackView(TrackModel("four_keys"))
+    qtbot.addWidget(view)
+    view.resize(1100, 800)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+def _click_negate(qtbot, view, row):
+    from quatlab.app.qt.track_view import COLUMNS
+
+    table = view.keys.table
+    index = table.model().index(row, len(COLUMNS) - 1)
+    table.scrollTo(index)
+    qtbot.mouseClick(table.viewport(), QtCore.Qt.MouseButton.LeftButton,
+                     pos=table.visualRect(index).center())
+
+
+def test_negate_works_on_keys_removed_and_added_again(qtbot, track_view):
+    m, kv = track_view.model, track_view.keys
+    qtbot.mouseClick(kv.add_button, QtCore.Qt.MouseButton.LeftButton)   # key 4
+    track_view.preset_box.setCurrentIndex(track_view.preset_box.findData("negated_key"))
+    # Before, the preset dropped row 4 and its button with it; adding the key
+    # again re-inserted the deleted button: RuntimeError, or a crash later.
+    qtbot.mouseClick(kv.add_button, QtCore.Qt.MouseButton.LeftButton)
+    m.remove_key(1)
+    m.add_key()                                # both in one event-loop turn
+    qtbot.wait(10)
+    assert len(m.times) == 5
+    before = m.keys[4].copy()
+    _click_negate(qtbot, track_view, 4)
+    np.testing.assert_array_equal(m.keys[4], -before)
+    assert float(kv.cell(4, 1)) == pytest.approx(-before[0], rel=1e-5)
+
+
+def test_key_table_builds_nothing_per_key(qtbot, track_view, rng):
+    widgets = len(track_view.keys.findChildren(QtWidgets.QWidget))
+    n = 150
+    times = np.cumsum(rng.uniform(0.05, 0.2, n))
+    track_view.load_track(times, rng.normal(size=(n, 4)), "long")
+    qtbot.wait(10)
+    # One button and five cells per key before (2,000 keys: 10 s).
+    assert len(track_view.keys.findChildren(QtWidgets.QWidget)) == widgets
+    assert track_view.keys.table.model().rowCount() == n
+    assert float(track_view.keys.cell(n - 1, 0)) == pytest.approx(times[-1], rel=1e-5)
+    assert track_view.plots._key_lines["angle"] == []   # 150 lines would be a grey wall
+
+
+def test_too_long_track_is_refused_and_the_track_kept(track_view):
+    m = track_view.model
+    times, keys = m.times.copy(), m.keys.copy()
+    n = m.MAX_KEYS + 1
+    with pytest.raises(ValueError, match=f"up to {m.MAX_KEYS} keys.*{n}"):
+        track_view.load_track(np.arange(n) * 0.1, np.tile([1.0, 0, 0, 0], (n, 1)), "huge")
+    np.testing.assert_array_equal(m.times, times)
+    np.testing.assert_array_equal(m.keys, keys)
+
+
+def test_add_key_stops_at_its_limit(track_view):
+    m = track_view.model
+    while len(m.times) < m.MAX_ADDED_KEYS:
+        m.add_key()
+    track_view.keys.add_button.click()
+    assert len(m.times) == m.MAX_ADDED_KEYS
+    assert f"up to {m.MAX_ADDED_KEYS} keys" in track_view.keys.message.text()
+
+
+@pytest.mark.parametrize("tangents", [False, True])
+def test_rotation_at_the_slider_matches_the_whole_track(rng, tangents):
+    """The slider's pose is evaluated on the keys around it: the oracle is the whole track."""
+    from quatlab.app.model.track_lesson import TrackModel
+    from quatlab.math import track as T
+    from quatlab.math.quaternion import angle_between
+
+    m = TrackModel()
+    m.set_time_scaled(tangents)
+    n = 12
+    times = np.cumsum(rng.uniform(0.1, 1.0, n))
+    keys = rng.normal(size=(n, 4))
+    keys[5] *= -1                                           # a stored sign flip inside
+    m.set_track(times, keys, "random")
+    rule = "time_scaled" if tangents else "uniform"
+    for t in [times[0], times[3], *rng.uniform(times[0], times[-1], 15), times[-1]]:
+        m.set_param(t)
+        got = m.at_param()
+        for name in m.SHOWN:
+            method, signs = (("squad", "unaware_controls") if name == "squad_unaware"
+                             else (name, "aware"))
+            want = T.evaluate(times, keys, [m.param], method, signs=signs,
+                              tangents=rule).quats[0]
+            assert angle_between(got[name], want) < 1e-9, (name, t)
