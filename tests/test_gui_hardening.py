@@ -248,3 +248,47 @@ def test_rotation_at_the_slider_matches_the_whole_track(rng, tangents):
             want = T.evaluate(times, keys, [m.param], method, signs=signs,
                               tangents=rule).quats[0]
             assert angle_between(got[name], want) < 1e-9, (name, t)
+
+
+# --------------------------------------------------------------------------- integration drift
+
+
+@pytest.fixture
+def integrate_view(qtbot):
+    from quatlab.app.model.integrate_lesson import IntegrateModel
+    from quatlab.app.qt.integrate_view import IntegrateView
+
+    view = IntegrateView(IntegrateModel("first_order_20hz"))
+    qtbot.addWidget(view)
+    view.resize(1100, 800)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+def _set_spin(qtbot, spin, value):
+    spin.setValue(value)             # keyboard tracking off: one valueChanged, as on Enter
+    qtbot.wait(5)
+
+
+def test_stretch_line_never_gets_an_infinity(qtbot, integrate_view):
+    v, m = integrate_view, integrate_view.model
+    assert m.step == "first_order" and not m.renormalize
+    _set_spin(qtbot, v.dt, 1.0)      # |q| ~ 7e20 at step 200: |q|^2 overflows float32
+    assert m.dt == 1.0 and m.param == m.steps
+    assert np.linalg.norm(m.at_param()["integrated"]) ** 2 > np.finfo(np.float32).max
+    assert not v.stretch.visible() or np.all(np.isfinite(v.stretch.pos))
+    assert v.scene._labels["integrated"] == "integrated q, |q| = 7.36e+20"
+    m.set_param(10)                  # early on the line is drawn again, finite
+    assert v.stretch.visible() and np.all(np.isfinite(v.stretch.pos))
+
+
+def test_refused_steps_are_a_message_and_the_spin_box_follows_the_model(qtbot, integrate_view):
+    v, m = integrate_view, integrate_view.model
+    _set_spin(qtbot, v.dt, 1.0)
+    _set_spin(qtbot, v.steps, 20_000)       # overflows: refused (ValueError escaped before)
+    assert m.steps == 200
+    assert v.steps.value() == 200
+    assert "overflows" in v.message.text() and v.message.isVisible()
+    _set_spin(qtbot, v.steps, 150)          # a valid value clears the message
+    assert m.steps == 150 and not v.message.isVisible()

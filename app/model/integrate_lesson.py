@@ -72,8 +72,17 @@ class IntegrateModel(LessonModel):
     def _recompute(self) -> None:
         if isinstance(self.steps, bool) or not 1 <= self.steps <= self.MAX_STEPS:
             raise ValueError(f"steps must lie in [1, {self.MAX_STEPS}], got {self.steps!r}")
-        self.run = I.integrate(self.q0, self.omega, self.dt, self.steps, frame=self.frame,
-                               step=self.step, renormalize=self.renormalize)
+        try:
+            self.run = I.integrate(self.q0, self.omega, self.dt, self.steps, frame=self.frame,
+                                   step=self.step, renormalize=self.renormalize)
+        except ValueError as exc:
+            if self.step != "first_order" or self.renormalize:
+                raise
+            # The first-order recursion multiplies |q| by sqrt(1 + (|ω| dt / 2)^2)
+            # per step: with large steps it leaves the floating-point range.
+            raise ValueError(f"|q| overflows within {self.steps} first-order steps of "
+                             f"{self.dt:g} s; choose fewer steps, a smaller dt or "
+                             f"renormalize ({exc})") from None
         self.matrix = I.accumulate_matrix(
             self.omega, self.dt, self.steps, frame=self.frame, dtype=self.dtype,
             reorthonormalize_every=self.reorthonormalize_every, keep=self.keep)
