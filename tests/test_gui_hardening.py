@@ -292,3 +292,53 @@ def test_refused_steps_are_a_message_and_the_spin_box_follows_the_model(qtbot, i
     assert "overflows" in v.message.text() and v.message.isVisible()
     _set_spin(qtbot, v.steps, 150)          # a valid value clears the message
     assert m.steps == 150 and not v.message.isVisible()
+
+
+# --------------------------------------------------------------------------- plots
+
+
+def test_cursor_moves_reuse_the_dot_brushes(qtbot):
+    """Playback moves the cursor 60 times a second: no new brush per move."""
+    from quatlab.math import quaternion as Q
+    from quatlab.math.curves import compute_curves
+    from quatlab.rendering.curve_plots import CurvePlots
+
+    plots = CurvePlots()
+    qtbot.addWidget(plots)
+    plots.set_curves(compute_curves(Q.IDENTITY, Q.from_axis_angle([0, 0, 1.0], 2.0)))
+    plots.set_cursor(0.2)
+    first = [id(b) for b in plots._dots["angle"].data["brush"]]
+    assert len(first) == 4
+    for t in np.linspace(0.0, 1.0, 50):
+        plots.set_cursor(t)
+    assert [id(b) for b in plots._dots["angle"].data["brush"]] == first
+    # Still the method colours, dot by dot.
+    colours = {b.color().name() for b in plots._dots["angle"].data["brush"]}
+    from quatlab.rendering.style import METHOD_COLORS
+    assert colours == {c.lower() for c in METHOD_COLORS.values()}
+
+
+@pytest.mark.parametrize("suffix", [".png", ".svg", ".csv"])
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_plot_exports_use_the_atomic_writer_and_the_umask(qtbot, tmp_path, monkeypatch,
+                                                          suffix, umask):
+    import quatlab.rendering.plot_export as plot_export
+    from quatlab.app.io import atomic
+    from quatlab.rendering.curve_plots import CurvePlots
+
+    calls = []
+    monkeypatch.setattr(plot_export, "atomic_write",
+                        lambda path, data, **kw: (calls.append(path),
+                                                  atomic.atomic_write(path, data, **kw)),
+                        raising=False)
+    plots = CurvePlots()
+    qtbot.addWidget(plots)
+    old = os.umask(umask)
+    try:
+        out = plots.export(tmp_path / f"p{suffix}")
+    finally:
+        os.umask(old)
+    assert calls == [out]
+    assert os.stat(out).st_mode & 0o777 == 0o666 & ~umask
+    assert [p.name for p in tmp_path.iterdir()] == [f"p{suffix}"]
+    assert out.stat().st_size > 100
