@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import signal
+import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -342,3 +346,69 @@ def test_plot_exports_use_the_atomic_writer_and_the_umask(qtbot, tmp_path, monke
     assert os.stat(out).st_mode & 0o777 == 0o666 & ~umask
     assert [p.name for p in tmp_path.iterdir()] == [f"p{suffix}"]
     assert out.stat().st_size > 100
+
+
+# --------------------------------------------------------------------------- the command
+
+
+QUATLAB = Path(sys.executable).with_name("quatlab")
+
+
+def test_no_display_is_one_line_and_exit_2(tmp_path):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    proc = subprocess.run([str(QUATLAB), "--preset", "half-turn"], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    # Qt aborted before (exit 134) with a misleading libxcb-cursor0 message.
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert "no display" in lines[0] and "xvfb-run -a" in lines[0] and "--preset" in lines[0]
+
+
+@pytest.mark.parametrize(("env", "reason"), [
+    ({}, True), ({"DISPLAY": ":0"}, False), ({"WAYLAND_DISPLAY": "wayland-0"}, False),
+    ({"QT_QPA_PLATFORM": "offscreen"}, False), ({"QT_QPA_PLATFORM": "xcb"}, True),
+])
+def test_no_display_reason(env, reason):
+    from quatlab.app.commands.window import no_display_reason
+
+    assert (no_display_reason(env, "linux") is not None) is reason
+    assert no_display_reason({}, "darwin") is None
+
+
+def _window_up(pid: int) -> bool:
+    out = subprocess.run(["xwininfo", "-root", "-tree"], capture_output=True, text=True).stdout
+    return "QuatLab" in out and proc_alive(pid)
+
+
+def proc_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(shutil.which("xwininfo") is None, reason="needs xwininfo (x11-utils)")
+def test_ctrl_c_in_the_terminal_closes_the_window(tmp_path):
+    proc = subprocess.Popen([str(QUATLAB), "--preset", "half-turn"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 90
+        while not _window_up(proc.pid):
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the window did not appear"
+            time.sleep(0.3)
+        time.sleep(0.5)                               # idle in the event loop
+        proc.send_signal(signal.SIGINT)
+        # Before, the signal waited for Python code to run (a mouse move),
+        # then ended in a KeyboardInterrupt traceback.
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    shown = "\n".join([ln for ln in err.splitlines() if "QPainter" not in ln][-12:])
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, shown
+    assert proc.returncode == 128 + signal.SIGINT
