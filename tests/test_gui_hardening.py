@@ -412,3 +412,15 @@ def test_ctrl_c_in_the_terminal_closes_the_window(tmp_path):
     shown = "\n".join([ln for ln in err.splitlines() if "QPainter" not in ln][-12:])
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, shown
     assert proc.returncode == 128 + signal.SIGINT
+
+
+def test_repairs_are_bounded_with_a_message(qtbot, integrate_view):
+    v, m = integrate_view, integrate_view.model
+    m.set_preset("matrix_float32")                     # 10,000 steps
+    every = m.reorthonormalize_every
+    _set_spin(qtbot, v.every, 2)                       # 5,000 repairs: seconds before
+    assert m.reorthonormalize_every == every and v.every.value() == every
+    assert "repairs" in v.message.text() and "every 20 steps or more" in v.message.text()
+    _set_spin(qtbot, v.every, 20)
+    assert m.reorthonormalize_every == 20 and not v.message.isVisible()
+    assert m.repair_steps().size == m.steps // 20
