@@ -12,12 +12,13 @@ import contextlib
 import importlib
 import os
 import re
-import tempfile
 from pathlib import Path
 
 import numpy as np
+from PyQt6 import QtCore
 from pyqtgraph.exporters import ImageExporter, SVGExporter
 
+from quatlab.app.io.atomic import atomic_write
 from quatlab.app.io.curves_io import table_csv
 from quatlab.rendering.series import PLOTS, Series
 
@@ -86,9 +87,9 @@ class PlotExport:
         time unit, ``time_s`` and ``<name>_speed_deg_per_s``); a value that
         does not exist is an empty cell.
 
-        The file is written to a temporary file in the same directory and
-        moved into place (``os.replace``), so a failed export never leaves a
-        half-written file.
+        The figure or table is rendered in memory and written with
+        :func:`quatlab.app.io.atomic.atomic_write`, so a failed export never
+        leaves a half-written file and the file gets the user's usual mode.
 
         Returns
         -------
@@ -109,20 +110,9 @@ class PlotExport:
             raise ValueError(
                 f"cannot export {str(path)!r}: unknown suffix {path.suffix or '(none)'!r}; "
                 "use .png, .svg or .csv")
-        directory = path.parent
-        # The temporary name keeps the suffix: QImage picks the format from it.
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=suffix, dir=directory)
-        os.close(fd)
-        try:
-            writers[suffix](tmp)
-            # mkstemp creates 0600; give the export the user's normal file mode.
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        # Rendered in memory, then written by the one atomic writer: the
+        # user's normal file mode, and never a half-written file.
+        atomic_write(path, writers[suffix]())
         return path
 
     @contextlib.contextmanager
@@ -143,15 +133,18 @@ class PlotExport:
             self._legend.clear()
             layout.activate()
 
-    def _write_png(self, tmp: str) -> None:
+    def _write_png(self) -> bytes:
         with self._figure_legend():
             image = ImageExporter(self._view.scene()).export(toBytes=True)
-        if not image.save(tmp, "PNG"):
-            raise OSError(f"could not write PNG to {tmp!r}")
+        buf = QtCore.QBuffer()
+        buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
+        if not image.save(buf, "PNG"):
+            raise OSError("could not encode the plots as PNG")
+        return bytes(buf.data())
 
-    def _write_svg(self, tmp: str) -> None:
+    def _write_svg(self) -> bytes:
         with self._figure_legend(), svg_closepath_compat():
-            SVGExporter(self._view.scene()).export(fileName=tmp)
+            return SVGExporter(self._view.scene()).export(toBytes=True)
 
     def csv_columns(self) -> list[str]:
         """Header of :meth:`export` to ``.csv``."""
@@ -168,7 +161,7 @@ class PlotExport:
                     cols.append((f"{s.name}_{plot}_deg{per if plot == 'speed' else ''}", own))
         return cols
 
-    def _write_csv(self, tmp: str) -> None:
+    def _write_csv(self) -> bytes:
         cols = self._csv_columns()
         series = [s for _, s in cols if s is not None]
         xs = np.unique(np.concatenate([s.x for s in series])) if series else np.empty(0)
@@ -177,6 +170,4 @@ class PlotExport:
         for j, (_, s) in enumerate(cols[1:], start=1):
             # Series may be sampled at different x: place each on the union.
             table[np.searchsorted(xs, s.x), j] = s.y
-        text = table_csv([name for name, _ in cols], table.T)
-        with open(tmp, "w", newline="", encoding="utf-8") as fh:
-            fh.write(text)
+        return table_csv([name for name, _ in cols], table.T).encode("utf-8")

@@ -12,6 +12,7 @@ from quatlab.app.model.blend_lesson import BlendModel
 from quatlab.app.model.euler_lesson import EulerModel
 from quatlab.app.model.integrate_lesson import IntegrateModel
 from quatlab.app.model.track_lesson import TrackModel
+from quatlab.app.qt.track_view import COLUMNS as TV_COLUMNS
 from quatlab.math import track as T
 from quatlab.math.quaternion import angle_between
 
@@ -125,8 +126,28 @@ def _assert_track_plotted(view, times, keys):
     assert [ln.value() for ln in view.plots._key_lines["angle"]] == pytest.approx(times)
 
 
+class _Cell:
+    """One cell of the key table, read and typed into as the table's editor does."""
+
+    def __init__(self, view, row, col):
+        self.editor, self.row, self.col = view.keys, row, col
+
+    def text(self) -> str:
+        return self.editor.table.model().index(self.row, self.col).data()
+
+    def setText(self, text: str) -> None:  # noqa: N802 - QTableWidgetItem's spelling
+        model = self.editor.table.model()
+        model.setData(model.index(self.row, self.col), text)
+
+
 def _cell(view, row, col):
-    return view.keys.table.item(row, col)
+    return _Cell(view, row, col)
+
+
+def _click_cell(qtbot, table, row, col):
+    table.scrollTo(table.model().index(row, col))
+    rect = table.visualRect(table.model().index(row, col))
+    qtbot.mouseClick(table.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())
 
 
 def test_track_shows_piecewise_nlerp(track_view):
@@ -138,7 +159,7 @@ def test_track_shows_piecewise_nlerp(track_view):
 
 def test_track_key_table_edits_model_and_plots(track_view):
     m, table = track_view.model, track_view.keys.table
-    assert table.rowCount() == 4
+    assert table.model().rowCount() == 4
     assert float(_cell(track_view, 1, 4).text()) == pytest.approx(m.keys[1, 3], rel=1e-5)
     _cell(track_view, 1, 2).setText("0.5")            # key 1's x, as typed
     keys = T.preset_track("negated_key")[1].copy()
@@ -181,7 +202,7 @@ def test_track_negate_button_moves_only_the_sign_unaware_squad(qtbot, track_view
     m.set_preset("four_keys")
     before = m.track
     assert np.nanmax(before.deviation("squad", "squad_unaware")) < 1e-9
-    qtbot.mouseClick(track_view.keys.negate_buttons[2], QtCore.Qt.MouseButton.LeftButton)
+    _click_cell(qtbot, track_view.keys.table, 2, len(TV_COLUMNS) - 1)    # key 2's −q
     assert m.keys[2] == pytest.approx(-T.preset_track("four_keys")[1][2])
     assert float(_cell(track_view, 2, 1).text()) < 0
     after = m.track
@@ -195,7 +216,7 @@ def test_track_negate_button_moves_only_the_sign_unaware_squad(qtbot, track_view
 def test_track_add_and_remove_keys(qtbot, track_view):
     m, kv = track_view.model, track_view.keys
     qtbot.mouseClick(kv.add_button, QtCore.Qt.MouseButton.LeftButton)
-    assert len(m.times) == kv.table.rowCount() == 5
+    assert len(m.times) == kv.table.model().rowCount() == 5
     assert m.times[-1] == pytest.approx(4.0)
     assert m.param_range == (0.0, 4.0)
     _assert_track_plotted(track_view, m.times, m.keys)
@@ -233,7 +254,7 @@ def test_track_load_track_from_the_keyframes_tab(qtbot, monkeypatch):
     np.testing.assert_array_equal(m.times, track.times)
     np.testing.assert_array_equal(m.keys, track.values)
     assert m.name and m.name in win.views["squad"].explanation.text()
-    assert win.views["squad"].keys.table.rowCount() == 5
+    assert win.views["squad"].keys.table.model().rowCount() == 5
     assert np.degrees(np.nanmax(m.track.deviation("squad", "squad_unaware"))) > 20
 
 

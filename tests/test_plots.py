@@ -320,12 +320,11 @@ def test_failed_export_keeps_the_old_file_and_leaves_no_temp(plots, neg20, tmp_p
     target = tmp_path / "plots.csv"
     target.write_text("old\n")
 
-    def boom(tmp):
-        with open(tmp, "w") as fh:
-            fh.write("half")
-        raise RuntimeError("disk full")
+    def boom(fd):
+        raise RuntimeError("disk full")   # after the temp file got its data
 
-    monkeypatch.setattr(plots, "_write_csv", boom)
+    import os
+    monkeypatch.setattr(os, "fsync", boom)
     with pytest.raises(RuntimeError, match="disk full"):
         plots.export(target)
     assert target.read_text() == "old\n"

@@ -494,6 +494,16 @@ def _good_session():
         (lambda d: d.update(chain_family="squad"), "chain_family"),
         (lambda d: d.update(visible={"naive_squad": True}), "visible"),
         (lambda d: d.update(visible=["naive_nlerp"]), "visible"),
+        # Hostile files: JSON types numpy would take or choke on in its own words.
+        (lambda d: d.update(t=[0.1, 0.2]), "t"),
+        (lambda d: d.update(t=[0.5]), "t"),
+        (lambda d: d.update(t="0.5"), "t"),
+        (lambda d: d.update(t=True), "t"),
+        (lambda d: d.update(t=10**400), "t"),
+        (lambda d: d.update(q0=[1, 0, 0, 10**400]), "q0"),
+        (lambda d: d.update(q1=[[1, 0, 0, 0]]), "q1"),
+        (lambda d: d.update(q1="1 0 0 0"), "q1"),
+        (lambda d: d.update(chain_family=["slerp"]), "chain_family"),
     ],
 )
 def test_apply_session_refuses_bad_data_names_the_field_and_keeps_state(edit, field):
@@ -510,6 +520,15 @@ def test_apply_session_refuses_bad_data_names_the_field_and_keeps_state(edit, fi
     assert re.search(rf"(?<![\w-]){re.escape(field)}(?![\w-])", str(info.value)), info.value
     assert_same_snapshot(before, snapshot(s))
     assert rec.counts == {"endpoints": 0, "t": 0, "options": 0}
+
+
+def test_apply_session_ignores_an_unhashable_preset():
+    s = LessonState.from_preset("negated-20")
+    data = _good_session()
+    data["preset"] = ["quarter-turn"]
+    s.apply_session(data)
+    assert s.preset is None
+    np.testing.assert_allclose(s.entered(1), _good_session()["q1"])
 
 
 @pytest.mark.parametrize("data", [None, [], "quatlab-session", 3])

@@ -40,9 +40,12 @@ class IntegrateModel(LessonModel):
                 "renormalize": False, "dtype": "float32", "reorthonormalize_every": 0,
                 "keep": 0}
     #: Most steps offered: both recursions are Python loops (on purpose, see
-    #: integrate.py), and 20 000 steps still recompute in about 0.1 s, so the
-    #: controls stay responsive.
-    MAX_STEPS = 20_000
+    #: docs/curves.md), and 10 000 steps (the longest preset) recompute in
+    #: about 0.1 s, so the controls stay responsive; 20 000 took 0.2-0.4 s.
+    MAX_STEPS = 10_000
+    #: Most Gram-Schmidt repairs per run: each costs about as much as ten
+    #: steps, so "every 1" over 10 000 steps would hold the window 1.5 s.
+    MAX_REPAIRS = 500
 
     def _apply_preset(self) -> None:
         p = {**self.DEFAULTS, **I.PRESETS[self.preset]}
@@ -72,8 +75,26 @@ class IntegrateModel(LessonModel):
     def _recompute(self) -> None:
         if isinstance(self.steps, bool) or not 1 <= self.steps <= self.MAX_STEPS:
             raise ValueError(f"steps must lie in [1, {self.MAX_STEPS}], got {self.steps!r}")
-        self.run = I.integrate(self.q0, self.omega, self.dt, self.steps, frame=self.frame,
-                               step=self.step, renormalize=self.renormalize)
+        every = self.reorthonormalize_every
+        if isinstance(every, bool) or not 0 <= every <= self.MAX_STEPS:
+            raise ValueError(f"re-orthonormalize every must lie in [0, {self.MAX_STEPS}] steps, "
+                             f"got {every!r}")
+        if every and self.steps // every > self.MAX_REPAIRS:
+            least = -(-self.steps // self.MAX_REPAIRS)
+            raise ValueError(f"re-orthonormalizing every {every} of {self.steps} steps is "
+                             f"{self.steps // every} repairs, more than the {self.MAX_REPAIRS} "
+                             f"a run may take: choose every {least} steps or more")
+        try:
+            self.run = I.integrate(self.q0, self.omega, self.dt, self.steps, frame=self.frame,
+                                   step=self.step, renormalize=self.renormalize)
+        except ValueError as exc:
+            if self.step != "first_order" or self.renormalize:
+                raise
+            # The first-order recursion multiplies |q| by sqrt(1 + (|ω| dt / 2)^2)
+            # per step: with large steps it leaves the floating-point range.
+            raise ValueError(f"|q| overflows within {self.steps} first-order steps of "
+                             f"{self.dt:g} s; choose fewer steps, a smaller dt or "
+                             f"renormalize ({exc})") from None
         self.matrix = I.accumulate_matrix(
             self.omega, self.dt, self.steps, frame=self.frame, dtype=self.dtype,
             reorthonormalize_every=self.reorthonormalize_every, keep=self.keep)

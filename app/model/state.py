@@ -86,6 +86,28 @@ class Endpoints:
         return raw
 
 
+def _session_numbers(value, name: str, count: int | None = None):
+    """A JSON number (``count`` None) or list of ``count`` numbers, as floats; ValueError if not.
+
+    Session files are user data: a list where a number belongs, a string, a
+    boolean or an integer too large for a float is refused with the field's
+    name, never passed on to numpy to fail in its own words.
+    """
+    items = [value] if count is None else value
+    if count is not None and not (isinstance(value, list) and len(value) == count):
+        raise ValueError(f"{name} must be a list of {count} numbers, got {value!r:.60}")
+    out = []
+    for v in items:
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            what = "a number" if count is None else f"a list of {count} numbers"
+            raise ValueError(f"{name} must be {what}, got {value!r:.60}")
+        try:
+            out.append(float(v))
+        except OverflowError:
+            raise ValueError(f"{name} holds a number too large to represent") from None
+    return out[0] if count is None else out
+
+
 def _validated(q, name: str) -> tuple[np.ndarray, float, np.ndarray]:
     """Unit quaternion, |q| and the components as entered (kept even for 1e200)."""
     unit = as_quaternion(q, name)
@@ -291,11 +313,11 @@ class LessonState:
         for key in ("q0", "q1", "t"):
             if key not in data:
                 raise ValueError(f"session is missing the field {key!r}")
-        a, n0, r0 = _validated(data["q0"], "session q0")
-        b, n1, r1 = _validated(data["q1"], "session q1")
-        t = float(as_parameter(data["t"], "session t"))
+        a, n0, r0 = _validated(_session_numbers(data["q0"], "session q0", 4), "session q0")
+        b, n1, r1 = _validated(_session_numbers(data["q1"], "session q1", 4), "session q1")
+        t = float(as_parameter(_session_numbers(data["t"], "session t"), "session t"))
         family = data.get("chain_family", "slerp")
-        if family not in CHAIN_FAMILIES:
+        if not isinstance(family, str) or family not in CHAIN_FAMILIES:
             raise ValueError(f"session chain_family must be one of {CHAIN_FAMILIES}")
         visible = data.get("visible", {})
         if (not isinstance(visible, dict) or any(k not in METHODS for k in visible)
@@ -305,7 +327,7 @@ class LessonState:
         if not isinstance(root_only, bool):
             raise ValueError(f"session root_only must be true or false, got {root_only!r}")
         preset = data.get("preset")
-        if preset is not None and preset not in presets.names():
+        if not isinstance(preset, str) or preset not in presets.names():
             preset = None
         # Everything validated: now apply, so a bad file changes nothing.
         self.chain_family = family

@@ -33,6 +33,13 @@ class TrackModel(LessonModel):
     #: Most plotted samples of an imported track: a 20 000-key glTF channel at
     #: the default 120 per segment would take seconds per edit.
     MAX_SAMPLES = 12_000
+    #: Longest track the lesson takes: every edit re-evaluates all segments,
+    #: one by one, so a 100,000-key channel would hold the window for minutes.
+    #: Longer tracks are audited (and fixed) in the Keyframes tab.
+    MAX_KEYS = 200
+    #: Keys "add key" builds up to: a hand-made track needs a few; each one
+    #: more makes every edit slower.
+    MAX_ADDED_KEYS = 16
 
     def __init__(self, preset: str | None = None) -> None:
         self.time_scaled = False
@@ -65,6 +72,9 @@ class TrackModel(LessonModel):
         keys = np.array(keys, dtype=np.float64)
         if keys.ndim != 2 or keys.shape[1] != 4:
             raise ValueError(f"keys must have shape (K, 4), got shape {keys.shape}")
+        if keys.shape[0] > self.MAX_KEYS:
+            raise ValueError(f"the SQUAD lesson shows tracks of up to {self.MAX_KEYS} keys, "
+                             f"this one has {keys.shape[0]:,}; audit it in the Keyframes tab")
         bad = ~np.all(np.isfinite(keys), axis=-1) | (np.linalg.norm(keys, axis=-1) < 1e-12)
         if np.any(bad):
             # Say which key: "keys contains NaN" does not help on a long track.
@@ -112,6 +122,8 @@ class TrackModel(LessonModel):
 
     def add_key(self) -> None:
         """Append a key one segment after the last, turning on as the last segment turned."""
+        if len(self.times) >= self.MAX_ADDED_KEYS:
+            raise ValueError(f"“add key” builds tracks of up to {self.MAX_ADDED_KEYS} keys")
         dt = self.times[-1] - self.times[-2]
         prev, last = self.keys[-2:] / np.linalg.norm(self.keys[-2:], axis=-1, keepdims=True)
         step = multiply(conjugate(prev), last)
@@ -138,11 +150,22 @@ class TrackModel(LessonModel):
         return float(self.times[0]), float(self.times[-1])
 
     def at_param(self) -> dict[str, np.ndarray]:
-        """Each shown method's rotation at the slider time, evaluated exactly there."""
+        """Each shown method's rotation at the slider time, evaluated exactly there.
+
+        Only the keys around the slider's segment are evaluated: a segment's
+        SQUAD control points depend on its keys and their neighbours (and on
+        the durations between them), so two keys either side give the same
+        rotation as the whole track (up to the sign, which the chain does
+        not show), at a cost that does not grow with the track.
+        """
+        i = int(np.clip(np.searchsorted(self.times, self.param, side="right") - 1,
+                        0, len(self.times) - 2))
+        lo, hi = max(i - 2, 0), min(i + 4, len(self.times))
+        times, keys = self.times[lo:hi], self.keys[lo:hi]
         out = {}
         for m in self.SHOWN:
             method, signs = ("squad", "unaware_controls") if m == "squad_unaware" else (m, "aware")
-            out[m] = T.evaluate(self.times, self.keys, [self.param], method,
+            out[m] = T.evaluate(times, keys, [self.param], method,
                                 signs=signs, tangents=self._tangents).quats[0]
         return out
 

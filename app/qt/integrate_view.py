@@ -38,6 +38,12 @@ _STEPS = {"exact": ("exact step", "q ← exp(ω dt / 2) ⊗ q: |q| stays 1 to ro
                           "but |q| grows and the angle lags")}
 
 
+def _finite_f32(a: np.ndarray) -> bool:
+    """Whether ``a`` survives the float32 the GL items draw with (1e39 does not)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.all(np.isfinite(np.asarray(a, dtype=np.float32))))
+
+
 def _combo(name: str, items: dict[str, tuple[str, str]], on_key) -> QtWidgets.QComboBox:
     """A combo of ``{key: (label, tooltip)}`` reporting the chosen key."""
     box = QtWidgets.QComboBox()
@@ -89,12 +95,12 @@ class IntegrateView(LessonPanel):
         m = self.model
         row = self.add_option_row()
         row.addWidget(QtWidgets.QLabel("<b>q</b>"))
-        self.frame = _combo("frame", _FRAMES, m.set_frame)
-        self.step_rule = _combo("step_rule", _STEPS, m.set_step)
+        self.frame = _combo("frame", _FRAMES, self._guarded(m.set_frame))
+        self.step_rule = _combo("step_rule", _STEPS, self._guarded(m.set_step))
         self.renormalize = QtWidgets.QCheckBox("renormalize")
         self.renormalize.setObjectName("renormalize")
         self.renormalize.setToolTip("Divide q by |q| after every step")
-        self.renormalize.toggled.connect(m.set_renormalize)
+        self.renormalize.toggled.connect(self._guarded(m.set_renormalize))
         self.dt = QtWidgets.QDoubleSpinBox()
         self.dt.setObjectName("dt")
         self.dt.setDecimals(4)
@@ -110,8 +116,8 @@ class IntegrateView(LessonPanel):
         # change re-runs both recursions.
         for spin in (self.dt, self.steps):
             spin.setKeyboardTracking(False)
-        self.dt.valueChanged.connect(m.set_dt)
-        self.steps.valueChanged.connect(m.set_steps)
+        self.dt.valueChanged.connect(self._guarded(m.set_dt))
+        self.steps.valueChanged.connect(self._guarded(m.set_steps))
         for w in (self.frame, self.step_rule, self.renormalize, QtWidgets.QLabel("dt"),
                   self.dt, QtWidgets.QLabel("steps"), self.steps):
             row.addWidget(w)
@@ -120,21 +126,43 @@ class IntegrateView(LessonPanel):
         row = self.add_option_row()
         row.addWidget(QtWidgets.QLabel("<b>matrix R</b>"))
         self.dtype = _combo("dtype", {d: (d, f"Accumulate R in {d}") for d in m.DTYPES},
-                            m.set_dtype)
+                            self._guarded(m.set_dtype))
         self.every = QtWidgets.QSpinBox()
         self.every.setObjectName("reorthonormalize_every")
         self.every.setRange(0, m.MAX_STEPS)
         self.every.setSpecialValueText("never")
         self.every.setKeyboardTracking(False)
         self.every.setToolTip("Gram-Schmidt re-orthonormalization every N steps (0: never)")
-        self.every.valueChanged.connect(m.set_reorthonormalize_every)
+        self.every.valueChanged.connect(self._guarded(m.set_reorthonormalize_every))
         self.keep = _combo("keep", {i: (f"{a} axis", f"Gram-Schmidt keeps the {a} axis' "
                                         "direction exactly (e.g. the facing axis)")
-                                    for i, a in enumerate(m.AXES)}, m.set_keep)
+                                    for i, a in enumerate(m.AXES)}, self._guarded(m.set_keep))
         for w in (self.dtype, QtWidgets.QLabel("re-orthonormalize every"), self.every,
                   QtWidgets.QLabel("steps, keeping its"), self.keep):
             row.addWidget(w)
         row.addStretch(1)
+        # A refused option (a run that overflows, a value out of range) is
+        # said here; the controls go back to what the model computed.
+        self.message = QtWidgets.QLabel()
+        self.message.setObjectName("integrate_message")
+        self.message.setWordWrap(True)
+        self.message.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.message.setStyleSheet(f"color: {METHOD_COLORS['naive_nlerp']};")
+        self.add_option_row().addWidget(self.message)
+        self.message.hide()
+
+    def _guarded(self, setter):
+        """``setter`` for a control's signal: a ValueError is shown and the control reset."""
+        def apply(value) -> None:
+            try:
+                setter(value)
+            except ValueError as exc:
+                self.message.setText(f"Refused: {exc}")
+                self.message.show()
+                self._show_options()
+                return
+            self.message.hide()
+        return apply
 
     def _show_options(self) -> None:
         m = self.model
@@ -175,12 +203,25 @@ class IntegrateView(LessonPanel):
         at = m.at_param()
         # The chain is drawn normalized; the label keeps |q| in view.
         norm = float(np.linalg.norm(at["integrated"]))
-        self.scene.set_label("integrated", f"integrated q, |q| = {norm:.4f}")
-        tip = tip_trail(at["integrated"][None], root_only=True)[0]
-        self.stretch.setData(pos=np.array([ROOT, ROOT + norm**2 * (tip - ROOT)],
-                                          dtype=np.float32))
+        shown = f"{norm:.4f}" if norm < 1e4 else f"{norm:.3g}"
+        self.scene.set_label("integrated", f"integrated q, |q| = {shown}")
+        q = at["integrated"]
+        stretch = None
+        if np.isfinite(norm) and norm > 0:
+            tip = tip_trail(q[None] / norm, root_only=True)[0]
+            with np.errstate(over="ignore", invalid="ignore"):
+                stretch = np.array([ROOT, ROOT + norm**2 * (tip - ROOT)])
+        # Past float32 (|q|^2 > 3e38) there is no point to draw: hide the line
+        # rather than hand GL an infinity; the label still gives |q|.
+        if stretch is not None and _finite_f32(stretch):
+            self.stretch.setData(pos=stretch.astype(np.float32))
+            self.stretch.setVisible(True)
+        else:
+            self.stretch.setVisible(False)
         for k, q in at.items():
-            self.scene.set_chain(k, q, COLOURS[k])
+            # An overflowed q has no rotation: NaN hides the chain, keeps its label.
+            self.scene.set_chain(k, q if np.all(np.isfinite(q)) else np.full(4, np.nan),
+                                 COLOURS[k])
         self.slider.set_value(m.param)
         self.plots.set_cursor(m.param)
         self.explanation.setText(m.explanation())

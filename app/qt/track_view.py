@@ -2,8 +2,10 @@
 
 Under the toolbar a small key editor (:class:`KeyEditor`) shows the track
 as entered: time and w, x, y, z per key, each cell editable, a "−q" button
-per key and add/remove buttons. The model validates every edit; a refused
-one is reported under the table and the cell goes back to the model's value.
+per key and add/remove buttons. It is a view over a table model
+(:class:`KeyTable`), so an imported track of any length opens at once. The
+model validates every edit; a refused one is reported under the table and
+the cell goes back to the model's value.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ DASHED = {"nlerp": True, "slerp": False, "squad": False, "squad_unaware": True}
 #: Editor columns: the key's time, its components as entered, the −q button.
 COLUMNS = ("t (s)", "w", "x", "y", "z", "")
 _NEGATE = len(COLUMNS) - 1
+#: Most key markers drawn in the plots.
+MAX_KEY_MARKERS = 100
 #: Rows shown before the table scrolls: the presets' four keys (five scroll).
 _VISIBLE_ROWS = 4
 
@@ -39,6 +43,91 @@ _VISIBLE_ROWS = 4
 def _number(value: float) -> str:
     """A cell's text: short, but re-enterable without changing a typed value."""
     return f"{value:.6g}"
+
+
+class KeyTable(QtCore.QAbstractTableModel):
+    """The track's keys as a Qt table model: the view asks for the rows it shows.
+
+    Nothing is built per key, so an imported 100,000-key track opens as fast
+    as a preset. Edits (``setData``) go to ``on_edit(row, column, text)``,
+    which returns whether the model took them.
+    """
+
+    def __init__(self, model: TrackModel, on_edit, parent=None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self._on_edit = on_edit
+        self._rows = len(model.times)
+
+    def rowCount(self, parent=QtCore.QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
+        return 0 if parent.isValid() else self._rows
+
+    def columnCount(self, parent=QtCore.QModelIndex()) -> int:  # noqa: N802, B008 - Qt API
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def data(self, index: QtCore.QModelIndex, role=QtCore.Qt.ItemDataRole.DisplayRole):
+        i, c = index.row(), index.column()
+        if not index.isValid() or i >= len(self.model.times):
+            return None
+        roles = QtCore.Qt.ItemDataRole
+        if role in (roles.DisplayRole, roles.EditRole):
+            if c == _NEGATE:
+                return "−q"
+            return _number(self.model.times[i] if c == 0 else self.model.keys[i, c - 1])
+        if role == roles.TextAlignmentRole:
+            align = QtCore.Qt.AlignmentFlag
+            return (align.AlignCenter if c == _NEGATE
+                    else align.AlignRight | align.AlignVCenter).value
+        if role == roles.ToolTipRole and c == _NEGATE:
+            return f"Store key {i} as −q: the same rotation in the other hemisphere"
+        return None
+
+    def headerData(self, section, orientation, role=QtCore.Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if role != QtCore.Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == QtCore.Qt.Orientation.Horizontal:
+            return COLUMNS[section] if 0 <= section < len(COLUMNS) else None
+        return str(section)
+
+    def flags(self, index: QtCore.QModelIndex):
+        f = QtCore.Qt.ItemFlag
+        if not index.isValid():
+            return f.NoItemFlags
+        base = f.ItemIsEnabled | f.ItemIsSelectable
+        return base if index.column() == _NEGATE else base | f.ItemIsEditable
+
+    def setData(self, index, value, role=QtCore.Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
+        if not index.isValid() or role != QtCore.Qt.ItemDataRole.EditRole:
+            return False
+        return self._on_edit(index.row(), index.column(), str(value))
+
+    def refresh(self) -> None:
+        """Follow the model: a reset when the number of keys changed, else new values."""
+        n = len(self.model.times)
+        if n != self._rows:
+            self.beginResetModel()
+            self._rows = n
+            self.endResetModel()
+        elif n:
+            self.dataChanged.emit(self.index(0, 0), self.index(n - 1, len(COLUMNS) - 1))
+
+
+class ButtonDelegate(QtWidgets.QStyledItemDelegate):
+    """Paints a cell as a push button (the −q column); the view's click does the work."""
+
+    def paint(self, painter, option, index) -> None:
+        button = QtWidgets.QStyleOptionButton()
+        button.rect = option.rect.adjusted(1, 1, -1, -1)
+        button.text = index.data()
+        flag = QtWidgets.QStyle.StateFlag
+        button.state = flag.State_Enabled | flag.State_Raised
+        widget = option.widget
+        style = widget.style() if widget is not None else QtWidgets.QApplication.style()
+        style.drawControl(QtWidgets.QStyle.ControlElement.CE_PushButton, button, painter, widget)
+
+    def sizeHint(self, option, index) -> QtCore.QSize:  # noqa: N802 - Qt API
+        return QtCore.QSize(option.fontMetrics.horizontalAdvance("  −q  ") + 12,
+                            option.fontMetrics.height() + 4)
 
 
 class KeyEditor(QtWidgets.QWidget):
@@ -49,24 +138,28 @@ class KeyEditor(QtWidgets.QWidget):
         self.model = model
         row = QtWidgets.QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        self.table = QtWidgets.QTableWidget(0, len(COLUMNS))
+        self.keys = KeyTable(model, self._edited, self)
+        self.table = QtWidgets.QTableView()
         self.table.setObjectName("track_keys")
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setModel(self.keys)
+        self.table.setItemDelegateForColumn(_NEGATE, ButtonDelegate(self.table))
         self.table.setToolTip("Key times and quaternions (w, x, y, z) as stored; edit a cell "
                               "to change the track. −q stores a key negated: the same rotation.")
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 4)
-        self.table.horizontalHeader().setSectionResizeMode(
-            QtWidgets.QHeaderView.ResizeMode.Stretch)
-        self.table.horizontalHeader().setSectionResizeMode(
-            _NEGATE, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        vheader = self.table.verticalHeader()
+        vheader.setDefaultSectionSize(self.fontMetrics().height() + 4)
+        # Fixed rows: the view never measures 100,000 keys to lay them out.
+        vheader.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Fixed)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(_NEGATE, QtWidgets.QHeaderView.ResizeMode.Fixed)
+        header.resizeSection(_NEGATE, self.fontMetrics().horizontalAdvance("  −q  ") + 16)
         self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.clicked.connect(self._clicked)
         # Tall enough for the presets without scrolling, short enough to leave
         # the 3D view and the plots most of the height.
-        header = self.table.horizontalHeader().sizeHint().height()
-        self.table.setFixedHeight(header + _VISIBLE_ROWS * self.table.verticalHeader()
-                                  .defaultSectionSize() + 4)
-        self.table.itemChanged.connect(self._edited)
+        self.table.setFixedHeight(header.sizeHint().height() + _VISIBLE_ROWS
+                                  * vheader.defaultSectionSize() + 4)
         row.addWidget(self.table, 1)
 
         side = QtWidgets.QVBoxLayout()
@@ -91,7 +184,6 @@ class KeyEditor(QtWidgets.QWidget):
             side.addWidget(w)
         side.addStretch(1)
         row.addLayout(side)
-        self.negate_buttons: list[QtWidgets.QPushButton] = []
 
     def _apply(self, edit, *args) -> bool:
         """Run a model edit; a refusal goes to the message line and the table is restored."""
@@ -107,19 +199,27 @@ class KeyEditor(QtWidgets.QWidget):
         self.message.setText(f"Refused: {why}")
         self.refresh()  # the model still has the last valid value
 
-    def _edited(self, item: QtWidgets.QTableWidgetItem) -> None:
-        i, c = item.row(), item.column()
+    def _edited(self, i: int, c: int, text: str) -> bool:
+        if c == _NEGATE or not 0 <= i < len(self.model.times):
+            return False
         try:
-            value = float(item.text().replace("−", "-"))
+            value = float(text.replace("−", "-"))
         except ValueError:
-            self._refuse(f"“{item.text()}” is not a number")
-            return
+            self._refuse(f"“{text[:40]}” is not a number")
+            return False
         if c == 0:
-            self._apply(self.model.set_time, i, value)
-        else:
-            q = self.model.keys[i].copy()
-            q[c - 1] = value
-            self._apply(self.model.set_key, i, q)
+            return self._apply(self.model.set_time, i, value)
+        q = self.model.keys[i].copy()
+        q[c - 1] = value
+        return self._apply(self.model.set_key, i, q)
+
+    def _clicked(self, index: QtCore.QModelIndex) -> None:
+        if index.column() == _NEGATE:
+            self.negate(index.row())
+
+    def negate(self, i: int) -> None:
+        """The −q button of key ``i``: store it negated."""
+        self._apply(self.model.negate_key, i)
 
     def _remove(self) -> None:
         rows = self.table.selectionModel().selectedRows()
@@ -127,34 +227,13 @@ class KeyEditor(QtWidgets.QWidget):
         self._apply(self.model.remove_key, i)
 
     def refresh(self) -> None:
-        """Show the model's keys (without reporting them back as edits)."""
-        m = self.model
-        n = len(m.times)
-        self.table.blockSignals(True)
-        try:
-            self.table.setRowCount(n)
-            self.table.setVerticalHeaderLabels([str(i) for i in range(n)])
-            for i in range(n):
-                for c, v in enumerate((m.times[i], *m.keys[i])):
-                    item = QtWidgets.QTableWidgetItem(_number(v))
-                    item.setTextAlignment(QtCore.Qt.AlignmentFlag.AlignRight
-                                          | QtCore.Qt.AlignmentFlag.AlignVCenter)
-                    self.table.setItem(i, c, item)
-            # Buttons are kept across refreshes: rebuilding them on every edit
-            # would drop the one being clicked.
-            while len(self.negate_buttons) < n:
-                b = QtWidgets.QPushButton("−q")
-                k = len(self.negate_buttons)
-                b.setObjectName(f"track_negate_{k}")
-                b.setToolTip("Store this key as −q: the same rotation in the other hemisphere")
-                b.clicked.connect(lambda _=False, k=k: self._apply(self.model.negate_key, k))
-                self.negate_buttons.append(b)
-            for i in range(n):
-                if self.table.cellWidget(i, _NEGATE) is not self.negate_buttons[i]:
-                    self.table.setCellWidget(i, _NEGATE, self.negate_buttons[i])
-        finally:
-            self.table.blockSignals(False)
-        self.remove_button.setEnabled(n > m.MIN_KEYS)
+        """Show the model's keys (the view reads them; nothing is rebuilt per key)."""
+        self.keys.refresh()
+        self.remove_button.setEnabled(len(self.model.times) > self.model.MIN_KEYS)
+
+    def cell(self, i: int, c: int) -> str:
+        """The text key ``i``'s column ``c`` shows."""
+        return self.keys.index(i, c).data()
 
 
 class TrackView(LessonPanel):
@@ -188,7 +267,8 @@ class TrackView(LessonPanel):
             self.plots.set_series(plot, [
                 Series(k, T.METHOD_LABELS[k], COLOURS[k], DASHED[k], tr.t, getattr(tr[k], attr))
                 for k in m.SHOWN])
-        self.plots.set_markers(tr.times)
+        # A line per key marks a short track; on a long one they would be a grey wall.
+        self.plots.set_markers(tr.times if tr.times.size <= MAX_KEY_MARKERS else [])
         for k in m.SHOWN:
             self.scene.set_path(k, tr[k].quats, COLOURS[k])
             self.scene.set_label(k, T.METHOD_LABELS[k])

@@ -19,6 +19,7 @@ import numpy as np
 from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.io.atomic import atomic_write
+from quatlab.app.io.bvh import _read_regular as read_regular  # the one bounded regular-file read
 from quatlab.app.model import presets
 from quatlab.app.model.explain import explain, explain_at_t
 from quatlab.app.model.state import LessonState
@@ -54,6 +55,21 @@ def view_names() -> list[str]:
 
 #: Size the window opens at (and screenshots default to).
 DEFAULT_SIZE = (1400, 900)
+#: Largest session file read: a session is a few hundred bytes.
+MAX_SESSION_BYTES = 1 << 20
+
+
+def _one_line(exc: BaseException) -> str:
+    """An error as one line for a dialog: the readers' messages as they are, others typed.
+
+    OSError and ValueError carry the readers' own "file: problem" text; any
+    other exception (a nested JSON too deep, a number too large) is a
+    problem of the file too, named by its type so it can be reported.
+    """
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if isinstance(exc, (OSError, ValueError)):
+        return text
+    return f"{type(exc).__name__}: {text}"
 
 
 def make_app(argv: list[str] | None = None) -> QtWidgets.QApplication:
@@ -274,9 +290,10 @@ class MainWindow(QtWidgets.QMainWindow):
         path, _ = QtWidgets.QFileDialog.getSaveFileName(self, title, default, filters)
         return path or None
 
-    def _error(self, title: str, exc: Exception) -> None:
-        QtWidgets.QMessageBox.warning(self, title, str(exc))
-        self.status.showMessage(f"{title}: {exc}", 8000)
+    def _error(self, title: str, exc: BaseException) -> None:
+        text = _one_line(exc)
+        QtWidgets.QMessageBox.warning(self, title, text)
+        self.status.showMessage(f"{title}: {text}", 8000)
 
     def save_session(self, path: str | None = None) -> None:
         path = path or self._ask_path("Save session", "QuatLab session (*.json)",
@@ -297,9 +314,12 @@ class MainWindow(QtWidgets.QMainWindow):
         if not path:
             return
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            # A regular file of bounded size only: a FIFO would block the
+            # window forever, a device would never end (docs/formats.md).
+            raw = read_regular(Path(path), MAX_SESSION_BYTES)
+            data = json.loads(raw.decode("utf-8"))
             self.state.apply_session(data)
-        except (OSError, ValueError) as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure is the file's: say so, keep the state
             self._error(f"Could not open {Path(path).name}", exc)
             return
         self.status.showMessage(f"Session {path} opened", 5000)
@@ -363,7 +383,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def _open_keyframes_reporting(self, path: str) -> bool:
         try:
             self.open_keyframes(path)
-        except (OSError, ValueError) as exc:
+        except Exception as exc:  # noqa: BLE001 - a hostile file must not end in a traceback
             self._error(f"Could not open {Path(path).name}", exc)
             return False
         return True
