@@ -321,12 +321,15 @@ def integrate(
     quats[0] = q = q0
     # A plain loop on purpose: the drift being shown is the rounding and
     # truncation of this very recursion, so it must be run, not summed in
-    # closed form.
-    for k in range(1, steps + 1):
-        q = m @ q
-        if renormalize:
-            q = q / np.sqrt(q @ q)
-        quats[k] = q
+    # closed form. A first-order run with a large step grows |q| geometrically
+    # until it overflows: that is a result (inf), checked below by
+    # angle_between, not a reason for a RuntimeWarning per step.
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(1, steps + 1):
+            q = m @ q
+            if renormalize:
+                q = q / np.sqrt(q @ q)
+            quats[k] = q
     times = dt * np.arange(steps + 1)
     exact = exact_orientation(q0, w, times, frame=frame)
     norm_drift = np.sqrt(np.einsum("...i,...i->...", quats, quats)) - 1.0

@@ -122,7 +122,9 @@ def test_the_keyframes_model_opens_bvh():
     m.load(MOCAPBANK)
     assert len(m.tracks) == 19
     assert m.tracks[m.selected_track].node_name == "LeftHip"   # the first with findings
-    assert m.segments(m.selected_track).flags[210] == ("sign_flip",)
+    # Both families on the segment where LeftHip wraps: the converted keys flip sign and
+    # the Z channel jumps across +-180 deg.
+    assert m.segments(m.selected_track).flags[210] == ("sign_flip", "euler_wrap")
 
 
 # --------------------------------------------------------------------------- command line

@@ -19,7 +19,7 @@ import numpy as np
 from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.io.atomic import atomic_write
-from quatlab.app.io.bvh import _read_regular as read_regular  # the one bounded regular-file read
+from quatlab.app.io.bvh import read_regular  # the one bounded regular-file read
 from quatlab.app.model import presets
 from quatlab.app.model.explain import explain, explain_at_t
 from quatlab.app.model.state import LessonState
