@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-__all__ = ["OneLineParser", "fail", "add_order_argument"]
+__all__ = ["OneLineParser", "fail", "add_order_argument", "shown"]
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -20,9 +20,24 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+def shown(text) -> str:
+    """``text`` (a message, a file name) on one line: control characters escaped.
+
+    A file name may contain a newline; printed as is it would look like two
+    messages. Escaping keeps every message on one line.
+
+    >>> shown("a\\nb.gltf: cannot read")
+    'a\\\\nb.gltf: cannot read'
+    """
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def fail(prog: str, message: str) -> int:
-    """Print ``prog: error: message`` on stderr and return exit status 2."""
-    print(f"{prog}: error: {message}", file=sys.stderr)
+    """Print ``prog: error: message`` on one stderr line and return exit status 2."""
+    print(f"{prog}: error: {shown(message)}", file=sys.stderr)
     return 2
 
 

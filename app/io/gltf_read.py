@@ -22,7 +22,6 @@ import contextlib
 import json
 import struct
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 import numpy as np
 import pygltflib
@@ -46,6 +45,7 @@ from quatlab.app.io.gltf_accessors import (
     item,
 )
 from quatlab.app.io.gltf_write import GltfWriter
+from quatlab.app.io.safe_read import FileRefused, read_regular, resolve_relative_uri
 from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, Track, decode_utf8
 from quatlab.math import quaternion as Q
 
@@ -150,11 +150,12 @@ class GltfFile(GltfWriter, KeyframeFile):
             else:
                 file = self._resolve(path, uri, what)
                 try:
-                    entry = Buffer(file.read_bytes(), "file", uri=uri, file=file)
-                except OSError as exc:
-                    raise Invalid(
-                        f"{what}: cannot read {file}: {exc.strerror or exc}"
-                    ) from None
+                    # Never more than the declared length: a longer file is
+                    # read only that far, a shorter one is refused.
+                    data = read_regular(file, length=declared, length_name="byteLength")
+                except FileRefused as exc:
+                    raise Invalid(f"{what} ({uri!r}): {exc.problem}") from None
+                entry = Buffer(data, "file", uri=uri, file=file)
             if len(entry.data) < declared:
                 raise Invalid(
                     f"{what} has {len(entry.data)} bytes but byteLength says {declared}"
@@ -174,10 +175,13 @@ class GltfFile(GltfWriter, KeyframeFile):
 
     @staticmethod
     def _resolve(path: Path, uri: str, what: str) -> Path:
-        parts = urlsplit(uri)
-        if parts.scheme or parts.netloc or uri.startswith("/"):
-            raise Invalid(f"{what}: only relative file URIs are supported, got {uri!r}")
-        return path.parent / unquote(parts.path)
+        # docs/formats.md, "Safety rules for readers and writers".
+        if not isinstance(uri, str):
+            raise Invalid(f"{what}.uri must be a string, got {uri!r}")
+        try:
+            return resolve_relative_uri(path, uri)
+        except ValueError as exc:
+            raise Invalid(f"{what}: {exc}") from None
 
     # ----------------------------------------------------------------- accessors
 

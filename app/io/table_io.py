@@ -34,7 +34,6 @@ from pathlib import Path
 
 import numpy as np
 
-from quatlab.app.io.atomic import atomic_write
 from quatlab.app.io.json_text import edit_json_text
 from quatlab.app.io.tracks import (
     KeyframeFile,
@@ -122,7 +121,7 @@ class CsvTrackFile(KeyframeFile):
         values = _from_stored(np.array(stored), self.order)
         super().__init__(path, [Track(times=times, values=values, storage="text")])
 
-    def _write(self, out: Path, tracks: list[Track]) -> list[Path]:
+    def _encode(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
         (track,) = tracks
         lines = list(self._lines)
         stored = _to_stored(track.values, self.order)
@@ -133,8 +132,7 @@ class CsvTrackFile(KeyframeFile):
             time_field = body.split(",", 1)[0]
             lines[self._rows[k]] = ",".join([time_field, *map(repr, stored[k].tolist())]) + ending
         data = "".join(lines).encode("utf-8")
-        atomic_write(out, (codecs.BOM_UTF8 if self._bom else b"") + data)
-        return [out]
+        return [(out, (codecs.BOM_UTF8 if self._bom else b"") + data)]
 
 
 def _is_number(text: str) -> bool:
@@ -223,14 +221,13 @@ class JsonTrackFile(KeyframeFile):
             storage="text",
         )
 
-    def _write(self, out: Path, tracks: list[Track]) -> list[Path]:
+    def _encode(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
         edits = []
         for prefix, old, new in zip(self._prefixes, self.tracks, tracks, strict=True):
             stored = _to_stored(new.values, self.order)
             for k in changed_rows(old.values, new.values):
                 edits.append(([*prefix, "values", int(k)], stored[k].tolist()))
-        atomic_write(out, edit_json_text(self._text, edits).encode("utf-8"))
-        return [out]
+        return [(out, edit_json_text(self._text, edits).encode("utf-8"))]
 
 
 def load_csv(path, data: bytes, *, order: str | None = None) -> CsvTrackFile:
