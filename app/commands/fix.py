@@ -65,7 +65,7 @@ def _print_fixes(source: str, fixes) -> None:
         remaining: dict[str, list[int]] = {}
         for finding in audit_track(track):
             if finding.kind != "more":
-                remaining.setdefault(finding.kind, []).append(finding.keys[0])
+                remaining.setdefault(finding.kind, []).extend(finding.keys)
         if not fix.changed and not remaining:
             unchanged += 1
             continue
@@ -85,7 +85,7 @@ def _print_fixes(source: str, fixes) -> None:
                 f"180 deg; add a key in between to pin the direction)"
             )
         for kind, keys in remaining.items():
-            print(f"  still {kind} (keys {format_keys(keys)})")
+            print(f"  still {kind} (keys {format_keys(set(keys))})")
     if not fixes:
         print(f"{shown(source)}: no rotation tracks; copied unchanged")
     elif unchanged:
