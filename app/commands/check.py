@@ -7,8 +7,9 @@ cannot be read (one line on stderr).
 from __future__ import annotations
 
 import json
+import sys
 
-from quatlab.app.commands.common import add_order_argument
+from quatlab.app.commands.common import add_order_argument, shown
 
 __all__ = ["add_parser", "run"]
 
@@ -46,11 +47,20 @@ def run(args) -> int:
     reports = audit_file(keyframes)
     total = sum(len(r.findings) for r in reports)
     if args.json:
-        doc = {"file": args.file, "tracks": [r.as_dict() for r in reports]}
-        print(json.dumps(doc, indent=2, allow_nan=False))
+        _print_json(args.file, reports)
     else:
         _print_text(args.file, reports, total)
     return 1 if total else 0
+
+
+def _print_json(file: str, reports) -> None:
+    """The report as one JSON document, written track by track (never whole in memory)."""
+    out = sys.stdout
+    out.write('{\n  "file": ' + json.dumps(file) + ',\n  "tracks": [')
+    for i, r in enumerate(reports):
+        text = json.dumps(r.as_dict(), indent=2, allow_nan=False)
+        out.write(("," if i else "") + "\n    " + text.replace("\n", "\n    "))
+    out.write("\n  ]\n}\n" if reports else "]\n}\n")
 
 
 def _print_text(file: str, reports, total: int) -> None:
@@ -58,10 +68,10 @@ def _print_text(file: str, reports, total: int) -> None:
 
     tracks = f"{len(reports)} rotation track{'s' * (len(reports) != 1)}"
     found = f"{total} finding{'s' * (total != 1)}" if total else "no findings"
-    print(f"{file}: {tracks}, {found}")
+    print(f"{shown(file)}: {tracks}, {found}")
     for r in reports:
         t = r.track
         summary = f"{len(r.findings)} finding{'s' * (len(r.findings) != 1)}" if r.findings else "ok"
-        print(f"  {t.label}: {t.interpolation}, {len(t)} keys ({t.storage}): {summary}")
+        print(f"  {shown(t.label)}: {t.interpolation}, {len(t)} keys ({t.storage}): {summary}")
         for f in r.findings:
             print(f"    {f.kind} (keys {format_keys(f.keys)}): {f.message}")

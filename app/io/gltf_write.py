@@ -161,7 +161,8 @@ class GltfWriter:
             if not all(np.isfinite(new)):
                 continue  # NaN data has no min or max to write; keep what was there
             if len(old) != len(new) or any(
-                json_number(o, layout.component) != v for o, v in zip(old, new, strict=True)
+                type(o) not in (int, float) or json_number(o, layout.component) != v
+                for o, v in zip(old, new, strict=True)
             ):
                 edits.append((["accessors", layout.index, key], new))
         return edits

@@ -17,7 +17,7 @@ rules for readers and writers") holds everywhere:
 
 Examples
 --------
->>> read_regular("/dev/null")  # doctest: +ELLIPSIS
+>>> read_regular("/dev/null")  # doctest: +IGNORE_EXCEPTION_DETAIL
 Traceback (most recent call last):
 ...
 quatlab.app.io.safe_read.FileRefused: /dev/null: not a regular file (a FIFO, device or socket): ...

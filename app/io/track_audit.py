@@ -22,6 +22,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections.abc import Iterable
 
 import numpy as np
@@ -144,6 +145,18 @@ def _time_message(i: int, t0: float, t1: float) -> str:
     )
 
 
+#: Findings of tracks whose arrays are shared read-only data (several channels
+#: on one accessor): computed once, held while the arrays live.
+_SHARED: dict[tuple, tuple] = {}
+
+
+def _share_key(track: Track):
+    arrays = (track.values, track.times, track.in_tangents, track.out_tangents)
+    if any(a is not None and a.flags.writeable for a in arrays):
+        return None, ()
+    return (*map(id, arrays), track.interpolation, track.quantum), arrays
+
+
 def audit_track(track: Track) -> list[Finding]:
     """Findings of one track, sorted by key and then by :data:`FINDING_KINDS` order.
 
@@ -161,7 +174,24 @@ def audit_track(track: Track) -> list[Finding]:
 
     Past :data:`MAX_FINDINGS` findings the rest are summarised in one
     finding of kind ``"more"`` whose keys are the first and last key it covers.
+    Tracks on the same read-only arrays share their findings.
     """
+    key, arrays = _share_key(track)
+    hit = _SHARED.get(key) if key is not None else None
+    if hit is not None and all(
+        (r is None) == (a is None) and (r is None or r() is a)
+        for r, a in zip(hit[0], arrays, strict=True)
+    ):
+        return list(hit[1])
+    findings = _audit_track(track)
+    if key is not None:
+        refs = tuple(None if a is None else weakref.ref(a) for a in arrays)
+        _SHARED[key] = (refs, tuple(findings))
+        weakref.finalize(track.values, _SHARED.pop, key, None)
+    return findings
+
+
+def _audit_track(track: Track) -> list[Finding]:
     tol = max(A.HALF_TURN_TOLERANCE, track.quantum)
     report = A.audit_keys(track.values, half_turn_tol=tol)
     bad_tangent = np.zeros(len(track), dtype=bool)

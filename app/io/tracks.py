@@ -58,7 +58,12 @@ class KeyframeFileError(ValueError):
 
 
 def _frozen_array(value, shape_tail: tuple[int, ...], name: str) -> np.ndarray:
-    arr = np.array(value, dtype=np.float64)  # a copy: the track owns its data
+    if isinstance(value, np.ndarray) and value.dtype == np.float64 and not value.flags.writeable:
+        # Already read-only (a reader's decoded accessor, shared by every track
+        # that uses it): sharing it costs no memory and nobody can change it.
+        arr = value
+    else:
+        arr = np.array(value, dtype=np.float64)  # a copy: the track owns its data
     if arr.ndim != 1 + len(shape_tail) or arr.shape[1:] != shape_tail:
         want = "(N" + "".join(f", {n}" for n in shape_tail) + ")"
         raise ValueError(f"{name} must have shape {want}, got {arr.shape}")
@@ -70,8 +75,10 @@ def _frozen_array(value, shape_tail: tuple[int, ...], name: str) -> np.ndarray:
 class Track:
     """One rotation channel: ``N`` key times and keys in (w, x, y, z) order.
 
-    Arrays are float64 copies and read-only, so a track can be shared
-    between views safely; derive changed tracks with :func:`dataclasses.replace`.
+    Arrays are float64 and read-only, so a track can be shared between views
+    safely; derive changed tracks with :func:`dataclasses.replace`. Writable
+    input is copied; read-only float64 arrays (the readers' decoded
+    accessors) are shared, so tracks on one accessor cost its memory once.
 
     Attributes
     ----------
