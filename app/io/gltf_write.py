@@ -106,12 +106,33 @@ class GltfWriter:
             old = self._decoded[index]
             rows = changed_rows(old, elements)
             if rows.size:
+                self._refuse_compressed(index)
                 # Only the keys that changed are encoded and stored, so the
                 # bytes of every other element stay exactly as they were.
                 changed |= layout.write(buffers, rows, encode(elements[rows], layout.component))
                 edits += self._minmax_edits(self._gltf.accessors[index], layout,
                                             layout.read(buffers))
         return buffers, changed, edits
+
+    def _refuse_compressed(self, index: int) -> None:
+        """A changed accessor must not have a compressed copy that loaders prefer."""
+        acc = self._gltf.accessors[index]
+        refs = [acc.bufferView]
+        if acc.sparse is not None:
+            refs += [getattr(acc.sparse.indices, "bufferView", None),
+                     getattr(acc.sparse.values, "bufferView", None)]
+        for ref in refs:
+            if ref is None:
+                continue
+            ext = self._gltf.bufferViews[ref].extensions or {}
+            for name in ("EXT_meshopt_compression", "KHR_meshopt_compression"):
+                if isinstance(ext, dict) and name in ext:
+                    raise Invalid(
+                        f"accessors[{index}] is stored in bufferViews[{ref}], which has "
+                        f"{name} data: the fix could change only the uncompressed fallback, "
+                        f"and loaders that implement {name} would still play the old keys; "
+                        f"decompress the file first"
+                    )
 
     def _companions(self, out: Path, changed: set[int], moved: bool) -> dict[int, Path]:
         """New files beside the output for external buffers: the input's are never rewritten.
