@@ -7,6 +7,7 @@ cannot be read (one line on stderr).
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from quatlab.app.commands.common import add_order_argument, shown
@@ -46,11 +47,18 @@ def run(args) -> int:
         return fail(PROG, str(exc))
     reports = audit_file(keyframes)
     total = sum(len(r.findings) for r in reports)
-    if args.json:
-        _print_json(args.file, reports)
-    else:
-        _print_text(args.file, reports, total)
-    return 1 if total else 0
+    status = 1 if total else 0
+    try:
+        if args.json:
+            _print_json(args.file, reports)
+        else:
+            _print_text(args.file, reports, total)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # `quatlab check --json FILE | head`: the reader left early. The
+        # status still says whether there are findings.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit flush
+    return status
 
 
 def _print_json(file: str, reports) -> None:

@@ -15,7 +15,7 @@ import os
 import sys
 
 from quatlab.app import __version__
-from quatlab.app.commands.common import OneLineParser
+from quatlab.app.commands.common import OneLineParser, fail
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
@@ -51,6 +51,16 @@ def _gui_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _no_display() -> bool:
+    """Whether Qt would abort for want of a display (Linux and other X11/Wayland systems)."""
+    if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return False
+    platform = os.environ.get("QT_QPA_PLATFORM", "")
+    if platform.split(":")[0] in ("offscreen", "minimal", "vnc", "eglfs", "linuxfb"):
+        return False
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "--version")):
@@ -61,7 +71,22 @@ def main(argv: list[str] | None = None) -> int:
             # `quatlab check --json FILE | head`: the reader left; not an error.
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit flush
             return 0
-    args = _gui_parser().parse_args(argv)
+    parser = _gui_parser()
+    args = parser.parse_args(argv)
+    if args.file is not None and not os.path.lexists(args.file):
+        if not os.path.splitext(args.file)[1] and os.sep not in args.file:
+            # A mistyped subcommand, not a file: say so as argparse would.
+            choices = ", ".join(repr(c) for c in COMMANDS)
+            parser.error(f"argument COMMAND: invalid choice: {args.file!r} (choose from {choices})")
+        return fail("quatlab", f"{args.file}: no such file")
+    if _no_display():
+        return fail(
+            "quatlab",
+            "no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset); run it "
+            "under a virtual display with `xvfb-run -a .venv/bin/quatlab` (nothing will be "
+            "visible) or save a picture with `xvfb-run -a .venv/bin/quatlab screenshot -o "
+            "quatlab.png`",
+        )
     from quatlab.app.commands.window import run_window
 
     return run_window(file=args.file, preset=args.preset, t=args.t)

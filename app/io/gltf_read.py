@@ -87,10 +87,19 @@ def _check_required_extensions(required) -> None:
 
 def looks_like_gltf(data: bytes) -> bool:
     """Whether JSON ``data`` is a glTF document (an object with ``"asset"``), not a track file."""
+    return is_gltf_document(parse_json(data))
+
+
+def parse_json(data: bytes):
+    """``data`` as JSON, or None when it is not UTF-8 JSON."""
     try:
-        doc = json.loads(data.decode("utf-8"))
+        return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        return False
+        return None
+
+
+def is_gltf_document(doc) -> bool:
+    """Whether parsed JSON is a glTF document (an object with ``"asset"``), not a track file."""
     return isinstance(doc, dict) and "asset" in doc and "tracks" not in doc
 
 

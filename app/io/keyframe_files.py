@@ -48,9 +48,10 @@ def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
     if suffix == ".csv":
         return table_io.load_csv(path, data, order=order)
     if suffix == ".json":
-        if gltf_read.looks_like_gltf(data):
+        doc = gltf_read.parse_json(data)  # parsed once, whichever reader takes it
+        if gltf_read.is_gltf_document(doc):
             return gltf_read.load_gltf(path, data, order=order)
-        return table_io.load_json(path, data, order=order)
+        return table_io.load_json(path, data, order=order, doc=doc)
     raise KeyframeFileError(
         path, f"unsupported file type {path.suffix!r} (expected .gltf, .glb, .csv or .json)"
     )
