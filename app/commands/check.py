@@ -28,7 +28,11 @@ def add_parser(subparsers):
             "1 findings, 2 the file cannot be read."
         ),
     )
-    p.add_argument("file", metavar="FILE", help="keyframe file (.gltf, .glb, .csv, .json)")
+    p.add_argument("file", metavar="FILE", nargs="?",
+                   help="keyframe file (.gltf, .glb, .csv, .json)")
+    p.add_argument("--sample", metavar="NAME",
+                   help="check a sample file shipped with QuatLab instead (e.g. AnimatedTriangle; "
+                   "--sample list lists them)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     add_order_argument(p)
     p.set_defaults(func=run)
@@ -41,6 +45,19 @@ def run(args) -> int:
     from quatlab.app.io.track_audit import audit_file
     from quatlab.app.io.tracks import KeyframeFileError
 
+    if args.sample is not None:
+        if args.file is not None:
+            return fail(PROG, "give either FILE or --sample NAME, not both")
+        samples = sample_files()
+        if args.sample == "list":
+            for name, path in samples.items():
+                print(f"{name:20s} {path}")
+            return 0
+        if args.sample not in samples:
+            return fail(PROG, f"no sample {args.sample!r}; samples: {', '.join(samples)}")
+        args.file = str(samples[args.sample])
+    elif args.file is None:
+        return fail(PROG, "give a FILE to check (or --sample NAME)")
     try:
         keyframes = load_keyframes(args.file, order=args.order)
     except (KeyframeFileError, OSError) as exc:
@@ -59,6 +76,18 @@ def run(args) -> int:
         # status still says whether there are findings.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit flush
     return status
+
+
+def sample_files() -> dict:
+    """The sample keyframe files shipped in the package: name -> path (docs/formats.md)."""
+    from importlib import resources
+
+    folder = resources.files("quatlab.assets").joinpath("samples")
+    return {
+        p.name.rsplit(".", 1)[0]: p
+        for p in sorted(folder.iterdir(), key=lambda p: p.name)
+        if p.name.endswith((".gltf", ".glb"))
+    }
 
 
 def _print_json(file: str, reports) -> None:
