@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -19,8 +20,8 @@ def test_python_dash_m_quatlab_runs_the_command():
 
 
 def test_samples_ship_with_their_licences(capsys):
-    from quatlab.app.commands.cli import main
     from quatlab.app.commands.check import sample_files
+    from quatlab.app.commands.cli import main
 
     samples = sample_files()
     assert {"AnimatedTriangle", "BoxAnimated"} <= set(samples)
