@@ -14,7 +14,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from gltf_forge import with_bin
 
 from quatlab.app.io import keyframe_files as KF
