@@ -1,4 +1,4 @@
-"""``fix`` round trips checked by the Khronos glTF validator: no output has a message its input lacks.
+"""``fix`` round trips checked by the Khronos glTF validator: no new message in any output.
 
 The validator (npm ``gltf-validator``, pinned) is installed by scripts/setup.sh into
 node_modules/; ``.ci/run`` sets QUATLAB_REQUIRE_VALIDATOR=1 so that CI fails instead of

@@ -150,6 +150,28 @@ def _time_message(i: int, t0: float, t1: float) -> str:
 _SHARED: dict[tuple, tuple] = {}
 
 
+def key_audit(values: np.ndarray, tol: float) -> A.KeyAudit:
+    """:func:`quatlab.math.audit.audit_keys` of read-only ``values``, computed once per array.
+
+    ``check`` and ``fix`` (and the keyframe view) audit the same loaded track
+    more than once; read-only arrays cannot change, so their audit is kept
+    while they live.
+    """
+    if values.flags.writeable:
+        return A.audit_keys(values, half_turn_tol=tol)
+    key = (id(values), tol)
+    hit = _AUDITS.get(key)
+    if hit is not None and hit[0]() is values:
+        return hit[1]
+    report = A.audit_keys(values, half_turn_tol=tol)
+    _AUDITS[key] = (weakref.ref(values), report)
+    weakref.finalize(values, _AUDITS.pop, key, None)
+    return report
+
+
+_AUDITS: dict[tuple, tuple] = {}
+
+
 def _share_key(track: Track):
     arrays = (track.values, track.times, track.in_tangents, track.out_tangents)
     if any(a is not None and a.flags.writeable for a in arrays):
@@ -193,7 +215,7 @@ def audit_track(track: Track) -> list[Finding]:
 
 def _audit_track(track: Track) -> list[Finding]:
     tol = max(A.HALF_TURN_TOLERANCE, track.quantum)
-    report = A.audit_keys(track.values, half_turn_tol=tol)
+    report = key_audit(track.values, tol)
     bad_tangent = np.zeros(len(track), dtype=bool)
     if track.in_tangents is not None:
         bad_tangent = ~(
@@ -208,15 +230,16 @@ def _audit_track(track: Track) -> list[Finding]:
         "sign_flip": report.sign_flip,
         "half_turn": report.half_turn,
     }
-    # Every finding as (first key, kind) in report order, as arrays: the
-    # messages are built only for the first MAX_FINDINGS, so memory stays
-    # bounded by the limit, not by the track (a million bad keys).
+    # Every finding as (first key, kind), in report order: messages are built
+    # only for the first MAX_FINDINGS, so memory stays bounded by the limit, not
+    # by the track (a million bad keys). Each kind's keys are sorted already,
+    # so the first MAX_FINDINGS overall are among each kind's first MAX_FINDINGS.
     keys = [np.flatnonzero(masks[kind]) for kind in FINDING_KINDS]
-    first = np.concatenate(keys)
-    kind_of = np.concatenate([np.full(len(k), n, dtype=np.int8) for n, k in enumerate(keys)])
-    total = len(first)
-    order = np.lexsort((kind_of, first))
-    shown = order[:MAX_FINDINGS] if total > MAX_FINDINGS else order
+    total = sum(len(k) for k in keys)
+    heads = [k[:MAX_FINDINGS] for k in keys]
+    first = np.concatenate(heads)
+    kind_of = np.concatenate([np.full(len(k), n, dtype=np.int8) for n, k in enumerate(heads)])
+    shown = np.lexsort((kind_of, first))[:MAX_FINDINGS]
 
     def message(kind: str, i: int) -> str:
         if kind == "time_order":
@@ -233,10 +256,11 @@ def _audit_track(track: Track) -> list[Finding]:
         span = (i,) if kind in ("zero", "non_finite", "non_unit") else (i, i + 1)
         findings.append(Finding(kind, span, message(kind, i)))
     if total > MAX_FINDINGS:
-        rest = order[MAX_FINDINGS:]
-        counts = np.bincount(kind_of[rest], minlength=len(FINDING_KINDS))
-        what = ", ".join(f"{int(n):,} {FINDING_KINDS[k]}" for k, n in enumerate(counts) if n)
-        lo, hi = int(first[rest].min()), int(first[rest].max())
+        taken = np.bincount(kind_of[shown], minlength=len(FINDING_KINDS))
+        counts = [len(k) - int(t) for k, t in zip(keys, taken, strict=True)]
+        what = ", ".join(f"{n:,} {FINDING_KINDS[k]}" for k, n in enumerate(counts) if n)
+        lo = min(int(k[t]) for k, t in zip(keys, taken, strict=True) if len(k) > t)
+        hi = max(int(k[-1]) for k, t in zip(keys, taken, strict=True) if len(k) > t)
         findings.append(Finding(
             "more", (lo, hi),
             f"{total - MAX_FINDINGS:,} more findings past the first {MAX_FINDINGS:,} of this "
@@ -295,7 +319,7 @@ def fix_track(track: Track, *, normalize: bool = False) -> TrackFix:
     >>> fix.fixed.values[:, 0]
     array([1., 1., 1.])
     """
-    report = A.audit_keys(track.values, half_turn_tol=max(A.HALF_TURN_TOLERANCE, track.quantum))
+    report = key_audit(track.values, max(A.HALF_TURN_TOLERANCE, track.quantum))
     values, flipped = A.sign_continuity(track.values, audit=report)
     changes: dict = {"values": values}
     if track.in_tangents is not None:
@@ -312,6 +336,8 @@ def fix_track(track: Track, *, normalize: bool = False) -> TrackFix:
     # A half turn has two equally long ways; negating one of its keys (and not
     # the other) swaps which way a naive NLERP player spins.
     reversed_half_turns = np.flatnonzero(report.half_turn & (flipped[:-1] != flipped[1:]))
+    for arr in changes.values():
+        arr.flags.writeable = False  # new arrays, ours alone: the Track shares, not copies
     fixed = dataclasses.replace(track, **changes)
     return TrackFix(track, fixed, np.flatnonzero(flipped), np.flatnonzero(normalized),
                     reversed_half_turns)
