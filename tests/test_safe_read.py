@@ -184,3 +184,14 @@ def test_read_regular_bounds_the_size(tmp_path):
     assert safe_read.read_regular(p, length=10) == b"x" * 10
     with pytest.raises(safe_read.FileRefused, match="byteLength says 1001|says 1001"):
         safe_read.read_regular(p, length=1001)
+
+
+def test_read_text_for_sessions(tmp_path):
+    (tmp_path / "s.json").write_bytes(b'\xef\xbb\xbf{"format": "quatlab-session"}')
+    assert safe_read.read_text(tmp_path / "s.json").startswith('{"format"')
+    os.mkfifo(tmp_path / "f.json")
+    box = _with_timeout(lambda: safe_read.read_text(tmp_path / "f.json"))
+    assert isinstance(box.get("error"), safe_read.FileRefused)
+    (tmp_path / "b.json").write_bytes(b"\xff\xfe")
+    with pytest.raises(safe_read.FileRefused, match="not UTF-8"):
+        safe_read.read_text(tmp_path / "b.json")

@@ -30,7 +30,7 @@ import stat
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["FileRefused", "read_regular", "resolve_relative_uri", "MAX_FILE_BYTES"]
+__all__ = ["FileRefused", "read_regular", "read_text", "resolve_relative_uri", "MAX_FILE_BYTES"]
 
 #: Largest file a reader loads whole (keyframe files, sessions): far beyond any
 #: real animation file, small enough that a mistake cannot exhaust memory.
@@ -98,6 +98,19 @@ def read_regular(path, *, limit: int = MAX_FILE_BYTES, length: int | None = None
     if length is None and size > limit:
         raise FileRefused(path, f"file is more than the {limit} bytes allowed")
     return b"".join(chunks)
+
+
+def read_text(path, *, limit: int = 64 << 20) -> str:
+    """A UTF-8 text file (a session) read by :func:`read_regular`, at most ``limit`` bytes.
+
+    For the GUI's "Open session": a FIFO or device is refused at once instead
+    of blocking the GUI thread. Raises :class:`FileRefused` (a ValueError).
+    """
+    data = read_regular(path, limit=limit)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FileRefused(path, f"is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 def resolve_relative_uri(asset, uri: str) -> Path:
