@@ -332,8 +332,10 @@ def test_channels_skipped_and_shared_accessors(tmp_path):
     fixes = [TA.fix_track(t) for t in kf.tracks]
     kf.write_copy(tmp_path / "o.gltf", [f.fixed for f in fixes])
     assert all(TA.audit_track(t) == [] for t in KF.load_keyframes(tmp_path / "o.gltf").tracks)
-    with pytest.raises(kt.KeyframeFileError, match="shared by several tracks"):
+    with pytest.raises(kt.KeyframeFileError, match="shared by several tracks") as info:
         kf.write_copy(tmp_path / "p.gltf", [fixes[0].fixed, kf.tracks[1]])
+    # The message names the tracks that share it, so they can be fixed together.
+    assert "'Joint'" in str(info.value) and "'Mover'" in str(info.value)
 
 
 def test_no_rotation_tracks(tmp_path):

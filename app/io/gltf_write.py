@@ -86,6 +86,9 @@ class GltfWriter:
     def _patch(self, tracks: list[Track]) -> tuple[list, set[int], list]:
         """Buffers with the tracks' keys stored, which of them changed, min/max edits."""
         wanted: dict[int, np.ndarray] = {}
+        users: dict[int, list[str]] = {}
+        for old_track, source in zip(self.tracks, self._sources, strict=True):
+            users.setdefault(source.output, []).append(old_track.label)
         for track, source in zip(tracks, self._sources, strict=True):
             elements = track.values
             if track.interpolation == "CUBICSPLINE":
@@ -94,9 +97,12 @@ class GltfWriter:
             elements = Q.to_xyzw(elements)
             previous = wanted.setdefault(source.output, elements)
             if not np.array_equal(previous, elements, equal_nan=True):
+                names = "; ".join(users[source.output][:6])
+                more = " ..." if len(users[source.output]) > 6 else ""
                 raise Invalid(
                     f"accessors[{source.output}] is shared by several tracks that were "
-                    f"corrected differently"
+                    f"corrected differently ({names}{more}); fix them together (the same "
+                    f"correction for all of them)"
                 )
         buffers: list = [b.data for b in self._buffers]
         changed: set[int] = set()
