@@ -23,10 +23,14 @@ import time
 
 import numpy as np
 
+from quatlab.app.io.track_audit import audit_track, fix_track
+from quatlab.app.io.tracks import Track
 from quatlab.math import audit
 from quatlab.math import quaternion as Q
 
 TARGET_RATIO = 10.0
+#: audit_track + fix_track of one track of all the keys, against a copy of them.
+TRACK_TARGET_RATIO = 10.0
 
 
 def make_tracks(tracks: int, keys: int, seed: int = 7) -> tuple[np.ndarray, np.ndarray]:
@@ -84,7 +88,27 @@ def main(argv: list[str] | None = None) -> int:
     print(f"throughput:              {n / t_work / 1e6:8.1f} M keys/s")
     print(f"keys negated by the fix: {int(flipped.sum()):,}")
     print(f"target: <= {TARGET_RATIO:.0f}x copy -> {'met' if ratio <= TARGET_RATIO else 'MISSED'}")
-    return 0 if ratio <= TARGET_RATIO else 1
+
+    # What `quatlab fix` runs on one track of all the keys: the file-level
+    # audit (findings, capped per track) and fix_track, against the same copy.
+    track = Track(times=np.arange(n) / 30.0, values=values.reshape(-1, 4))
+    flat = track.values
+    t_copy1 = median_seconds(flat.copy, args.repeats)
+    # A fresh track each time (outside the timing): the audit of a loaded,
+    # read-only track is kept once computed, which must not flatter the figure.
+    samples = []
+    for _ in range(args.repeats):
+        fresh = Track(times=track.times.copy(), values=flat.copy())
+        start = time.perf_counter()
+        audit_track(fresh)
+        fix_track(fresh)
+        samples.append(time.perf_counter() - start)
+    t_track = statistics.median(samples)
+    track_ratio = t_track / t_copy1
+    print(f"one {n:,}-key track, audit_track + fix_track: {t_track * 1e3:8.2f} ms "
+          f"({track_ratio:5.1f}x copy; target <= {TRACK_TARGET_RATIO:.0f}x -> "
+          f"{'met' if track_ratio <= TRACK_TARGET_RATIO else 'MISSED'})")
+    return 0 if ratio <= TARGET_RATIO and track_ratio <= TRACK_TARGET_RATIO else 1
 
 
 if __name__ == "__main__":

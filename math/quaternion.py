@@ -494,12 +494,18 @@ def log(q) -> np.ndarray:
     q = as_quaternion(q, "q", normalized=False)
     n = np.linalg.norm(q, axis=-1)
     v = q[..., 1:]
-    vn = np.linalg.norm(v, axis=-1)
+    # |v| and the axis through the largest component: squares of components
+    # below ~1e-154 are subnormal and lose digits, which would bend the axis
+    # (and, near q = -1, the angle pi) by up to 1e-11; and phi / |v| itself
+    # would overflow for a vector part near the smallest doubles.
+    big = np.max(np.abs(v), axis=-1)
+    unit = np.where(big > 0, big, 1.0)
+    scaled = v / unit[..., None]
+    scaled_norm = np.linalg.norm(scaled, axis=-1)
+    vn = unit * scaled_norm
     phi = np.arctan2(vn, q[..., 0])
-    # phi / |v| -> 1/|q| as |v| -> 0 (phi ~ |v| / w).
-    safe = np.where(vn > 0, vn, 1.0)
-    factor = np.where(vn > 0, phi / safe, 1.0 / n)
-    vec = factor[..., None] * v
+    axis = scaled / np.where(scaled_norm > 0, scaled_norm, 1.0)[..., None]
+    vec = np.where((vn > 0)[..., None], phi[..., None] * axis, v / n[..., None])
     # Negative real axis: log(-r) = (log r, pi * x) by convention.
     neg_real = (vn == 0) & (q[..., 0] < 0)
     vec = np.where(neg_real[..., None], np.array([np.pi, 0.0, 0.0]), vec)

@@ -162,7 +162,10 @@ def test_fix_reports_what_it_cannot_repair(tmp_path, capsys):
     assert run(["fix", str(BOX), str(out)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "animation #0, node #2: negated key 1"
-    assert lines[1] == "  still half_turn (keys 0-1)"
+    # Key 1 was negated across a half turn: naive players now spin the other way.
+    assert lines[1].startswith("  note: half turn at keys 0-1: ")
+    assert "spins the other way" in lines[1]
+    assert lines[2] == "  still half_turn (keys 0-1)"
     assert run(["check", str(out), "--json"]) == 1
 
 

@@ -740,6 +740,18 @@ def test_log_real_quaternions():
     assert np.allclose(Q.exp(neg), [-2.0, 0, 0, 0], atol=1e-15)
 
 
+@pytest.mark.parametrize("e", [5.48161247e-157, 2.22507386e-309])
+def test_log_of_a_tiny_vector_part_keeps_its_axis_and_angle(e):
+    # Hypothesis found both: components 5.5e-157 have subnormal squares, and |v| lost
+    # digits, so exp(log(q)) came back 7e-12 off near q = -1; at 2.2e-309 the angle
+    # over |v| overflowed to inf.
+    q = np.array([-1.0, e, e, e])
+    lg = Q.log(q)
+    np.testing.assert_allclose(np.linalg.norm(lg[1:]), np.pi, rtol=1e-15)
+    np.testing.assert_allclose(lg[1:], np.full(3, np.pi / np.sqrt(3)), rtol=1e-15)
+    assert np.allclose(Q.exp(lg), q, rtol=0, atol=1e-15)
+
+
 @PROPERTY
 @given(quats, scales)
 def test_exp_log_round_trip(q, scale):

@@ -300,9 +300,20 @@ def test_reading_off_thread_returns_raises_and_keeps_the_loop_running(qtbot):
     timer.stop()
 
 
-def test_opening_a_big_file_lets_the_window_paint(view):
-    # RobotExpressive's JSON takes most of a second to parse: it is read on a worker
-    # thread and the rig built on another, so the event loop keeps turning meanwhile.
+def test_opening_a_big_file_lets_the_window_paint(view, monkeypatch):
+    # A big file takes a while to read: it is read on a worker thread and the rig built
+    # on another, so the event loop keeps turning meanwhile. The read is made slow here
+    # (RobotExpressive itself now parses in tens of milliseconds), so the count of
+    # event-loop turns does not depend on the machine's speed.
+    import time
+
+    real = KV.load_keyframes
+
+    def slow_read(path, **kw):
+        time.sleep(0.3)
+        return real(path, **kw)
+
+    monkeypatch.setattr(KV, "load_keyframes", slow_read)
     ticks = []
     timer = QtCore.QTimer()
     timer.timeout.connect(lambda: ticks.append(1))

@@ -1,4 +1,4 @@
-"""``quatlab check``: audit the rotation keyframes of a glTF, GLB, CSV or JSON file.
+"""``quatlab check``: audit the rotation keyframes of a glTF, GLB, BVH, CSV or JSON file or folder.
 
 Exit status: 0 when there are no findings, 1 when there are, 2 when the file
 cannot be read (one line on stderr).
@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 from quatlab.app.commands.check_dir import add_dir_arguments
-from quatlab.app.commands.common import add_order_argument
+from quatlab.app.commands.common import add_order_argument, shown
 
 __all__ = ["add_parser", "run"]
 
@@ -28,8 +29,11 @@ def add_parser(subparsers):
             "1 findings, 2 the file cannot be read."
         ),
     )
-    p.add_argument("file", metavar="FILE",
+    p.add_argument("file", metavar="FILE", nargs="?",
                    help="keyframe file (.gltf, .glb, .csv, .json, .bvh) or a folder of them")
+    p.add_argument("--sample", metavar="NAME",
+                   help="check a sample file shipped with QuatLab instead (e.g. AnimatedTriangle; "
+                   "--sample list lists them)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     add_order_argument(p)
     add_dir_arguments(p)  # FILE may be a folder (docs/formats.md, "quatlab check DIR")
@@ -38,27 +42,68 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
-    if os.path.isdir(args.file):
-        from quatlab.app.commands.check_dir import run_dir
-
-        return run_dir(args)
     from quatlab.app.commands.common import fail
     from quatlab.app.io.bvh_keyframes import audit_keyframes
     from quatlab.app.io.keyframe_files import load_keyframes
     from quatlab.app.io.tracks import KeyframeFileError
 
+    if args.sample is not None:
+        if args.file is not None:
+            return fail(PROG, "give either FILE or --sample NAME, not both")
+        samples = sample_files()
+        if args.sample == "list":
+            for name, path in samples.items():
+                print(f"{name:20s} {path}")
+            return 0
+        if args.sample not in samples:
+            return fail(PROG, f"no sample {args.sample!r}; samples: {', '.join(samples)}")
+        args.file = str(samples[args.sample])
+    elif args.file is None:
+        return fail(PROG, "give a FILE to check (or --sample NAME)")
+    if os.path.isdir(args.file):
+        from quatlab.app.commands.check_dir import run_dir
+
+        return run_dir(args)
     try:
         keyframes = load_keyframes(args.file, order=args.order)
     except (KeyframeFileError, OSError) as exc:
         return fail(PROG, str(exc))
     reports = audit_keyframes(keyframes)  # BVH adds its Euler findings
     total = sum(len(r.findings) for r in reports)
-    if args.json:
-        doc = {"file": args.file, "tracks": [r.as_dict() for r in reports]}
-        print(json.dumps(doc, indent=2, allow_nan=False))
-    else:
-        _print_text(args.file, reports, total)
-    return 1 if total else 0
+    status = 1 if total else 0
+    try:
+        if args.json:
+            _print_json(args.file, reports)
+        else:
+            _print_text(args.file, reports, total)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # `quatlab check --json FILE | head`: the reader left early. The
+        # status still says whether there are findings.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit flush
+    return status
+
+
+def sample_files() -> dict:
+    """The sample keyframe files shipped in the package: name -> path (docs/formats.md)."""
+    from importlib import resources
+
+    folder = resources.files("quatlab.assets").joinpath("samples")
+    return {
+        p.name.rsplit(".", 1)[0]: p
+        for p in sorted(folder.iterdir(), key=lambda p: p.name)
+        if p.name.endswith((".gltf", ".glb"))
+    }
+
+
+def _print_json(file: str, reports) -> None:
+    """The report as one JSON document, written track by track (never whole in memory)."""
+    out = sys.stdout
+    out.write('{\n  "file": ' + json.dumps(file) + ',\n  "tracks": [')
+    for i, r in enumerate(reports):
+        text = json.dumps(r.as_dict(), indent=2, allow_nan=False)
+        out.write(("," if i else "") + "\n    " + text.replace("\n", "\n    "))
+    out.write("\n  ]\n}\n" if reports else "]\n}\n")
 
 
 def _print_text(file: str, reports, total: int) -> None:
@@ -66,10 +111,10 @@ def _print_text(file: str, reports, total: int) -> None:
 
     tracks = f"{len(reports)} rotation track{'s' * (len(reports) != 1)}"
     found = f"{total} finding{'s' * (total != 1)}" if total else "no findings"
-    print(f"{file}: {tracks}, {found}")
+    print(f"{shown(file)}: {tracks}, {found}")
     for r in reports:
         t = r.track
         summary = f"{len(r.findings)} finding{'s' * (len(r.findings) != 1)}" if r.findings else "ok"
-        print(f"  {t.label}: {t.interpolation}, {len(t)} keys ({t.storage}): {summary}")
+        print(f"  {shown(t.label)}: {t.interpolation}, {len(t)} keys ({t.storage}): {summary}")
         for f in r.findings:
             print(f"    {f.kind} (keys {format_keys(f.keys)}): {f.message}")

@@ -15,7 +15,7 @@ import os
 import sys
 
 from quatlab.app import __version__
-from quatlab.app.commands.common import OneLineParser
+from quatlab.app.commands.common import OneLineParser, fail
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
@@ -62,7 +62,14 @@ def main(argv: list[str] | None = None) -> int:
             # `quatlab check --json FILE | head`: the reader left; not an error.
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit flush
             return 0
-    args = _gui_parser().parse_args(argv)
+    parser = _gui_parser()
+    args = parser.parse_args(argv)
+    if args.file is not None and not os.path.lexists(args.file):
+        if not os.path.splitext(args.file)[1] and os.sep not in args.file:
+            # A mistyped subcommand, not a file: say so as argparse would.
+            choices = ", ".join(repr(c) for c in COMMANDS)
+            parser.error(f"argument COMMAND: invalid choice: {args.file!r} (choose from {choices})")
+        return fail("quatlab", f"{args.file}: no such file")
     from quatlab.app.commands.window import run_window
 
     return run_window(file=args.file, preset=args.preset, t=args.t)

@@ -38,7 +38,8 @@ def run_euler_filter(args) -> int:
         keyframes = load_keyframes(args.input)
         assert isinstance(keyframes, BvhKeyframeFile)
         motion = keyframes.filtered_motion()
-        written = keyframes.write_copy(args.output, keyframes.tracks)
+        written = keyframes.write_copy(args.output, keyframes.tracks,
+                                       force=getattr(args, "force", False))
     except (KeyframeFileError, OSError) as exc:
         return fail(PROG, str(exc))
 

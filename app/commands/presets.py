@@ -17,7 +17,8 @@ def add_parser(subparsers):
 
 
 def _fmt(q) -> str:
-    return "(" + ", ".join(f"{x:+.6g}" for x in q) + ")"
+    # + 0.0 turns -0.0 into 0.0: a stored -0 is the same number, printed "+0".
+    return "(" + ", ".join(f"{float(x) + 0.0:+.6g}" for x in q) + ")"
 
 
 def run(args) -> int:

@@ -76,7 +76,8 @@ def run_window(file: str | None = None, preset: str | None = None, t: float | No
     if why is not None:
         again = shlex.join(["xvfb-run", "-a", *sys.argv])
         return fail("quatlab", f"{why}; on a machine without a screen run it under a "
-                    f"virtual one: {again}")
+                    f"virtual one: {again} (nothing will be visible), or save a picture with "
+                    f"`xvfb-run -a quatlab screenshot -o quatlab.png`")
     from quatlab.app.qt.window import MainWindow, make_app
 
     app = make_app()

@@ -32,7 +32,7 @@ import secrets
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["write_files", "atomic_write"]
+__all__ = ["write_files", "atomic_write", "clean_stale_temps", "temp_name"]
 
 
 def _exists_error(path: Path) -> FileExistsError:
@@ -51,24 +51,74 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
+#: Temporary files are ``NAME.quatlab-PID-RANDOM.partial`` beside ``NAME``: a
+#: user who finds one (after a power cut or a kill) sees what it is, and the
+#: next write of ``NAME`` removes those whose process is gone.
+_TEMP_INFIX = ".quatlab-"
+_TEMP_SUFFIX = ".partial"
+
+
+def temp_name(path: Path) -> Path:
+    """A fresh temporary name beside ``path`` (see :data:`_TEMP_INFIX`)."""
+    return path.with_name(f"{path.name}{_TEMP_INFIX}{os.getpid()}-{secrets.token_hex(4)}"
+                          f"{_TEMP_SUFFIX}")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # someone else's process, or we cannot tell: leave its files alone
+    return True
+
+
+def clean_stale_temps(path: Path) -> list[Path]:
+    """Remove our own leftover temporaries of ``path`` whose writing process has ended."""
+    removed = []
+    prefix = path.name + _TEMP_INFIX
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return removed
+    for name in names:
+        if not (name.startswith(prefix) and name.endswith(_TEMP_SUFFIX)):
+            continue
+        pid_text = name[len(prefix) : -len(_TEMP_SUFFIX)].split("-", 1)[0]
+        if not pid_text.isdigit() or int(pid_text) == os.getpid() or _pid_alive(int(pid_text)):
+            continue
+        stale = path.with_name(name)
+        with contextlib.suppress(OSError):
+            if os.path.isfile(stale) and not os.path.islink(stale):
+                os.unlink(stale)
+                removed.append(stale)
+    return removed
+
+
 def _temp_for(path: Path, data: bytes) -> Path:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     while True:
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        tmp = temp_name(path)
         try:
             # 0o666 lets the umask decide, as for any file the user creates.
             fd = os.open(tmp, flags, 0o666)
             break
         except FileExistsError:
             continue
+        except OSError as exc:
+            # Name the file the caller asked for, not our temporary.
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
         raise
     return tmp
 
@@ -82,6 +132,8 @@ def write_files(items: Sequence[tuple[os.PathLike | str, bytes]], *, force: bool
     did not exist before), so a failed call leaves nothing behind.
     """
     paths = [Path(p) for p, _ in items]
+    for p in paths:
+        clean_stale_temps(p)
     if not force:
         for p in paths:
             if os.path.lexists(p):

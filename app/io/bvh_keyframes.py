@@ -43,7 +43,6 @@ from pathlib import Path
 import numpy as np
 
 from quatlab.app.io import bvh as B
-from quatlab.app.io.atomic import atomic_write
 from quatlab.app.io.track_audit import audit_file, audit_track
 from quatlab.app.io.tracks import (
     FINDING_KINDS,
@@ -152,7 +151,7 @@ class BvhKeyframeFile(KeyframeFile):
         """The Euler-filtered motion ``(F, C)`` that :meth:`write_copy` writes."""
         return B.filtered_motion(self.bvh)
 
-    def _write(self, out: Path, tracks: list[Track]) -> list[Path]:
+    def _encode(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
         for new, old in zip(tracks, self.tracks, strict=True):
             dots = np.abs(np.einsum("ij,ij->i", new.values, old.values))
             if not np.all(np.abs(dots - 1.0) <= _SAME_ROTATION):
@@ -165,8 +164,7 @@ class BvhKeyframeFile(KeyframeFile):
             data = B.format_bvh(self.bvh, self.filtered_motion())
         except B.BvhError as exc:
             raise bvh_error_to_keyframe_error(exc, self.path) from None
-        atomic_write(out, data)
-        return [out]
+        return [(out, data)]
 
 
 def load_bvh_keyframes(path) -> BvhKeyframeFile:

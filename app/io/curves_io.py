@@ -31,7 +31,8 @@ def curves_to_dict(curves: Curves) -> dict:
     [0.0, None, 360.0]
     """
     return {
-        "t": _clean(curves.t),
+        # t = i / (n - 1) to 15 significant digits: 0.35, not 0.35000000000000003.
+        "t": [float(f"{v:.15g}") for v in curves.t.tolist()],
         "dot": float(curves.dot),
         "methods": {
             m: {

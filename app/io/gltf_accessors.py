@@ -17,7 +17,7 @@ import numpy as np
 
 __all__ = ["Invalid", "Buffer", "Layout", "Source", "decode", "encode", "writable", "json_number",
            "as_int", "as_list", "item", "COMPONENTS", "WIDTH", "ROTATION_TYPES", "INDEX_TYPES",
-           "MAX_ZERO_FILLED", "GLB_MAGIC", "CHUNK_JSON", "CHUNK_BIN"]
+           "MAX_ZERO_FILLED", "zero_filled_limit", "GLB_MAGIC", "CHUNK_JSON", "CHUNK_BIN"]
 
 GLB_MAGIC = b"glTF"
 CHUNK_JSON = 0x4E4F534A
@@ -38,6 +38,19 @@ INDEX_TYPES = (5121, 5123, 5125)
 #: Accessors without a buffer view are zero-filled in memory; a count this
 #: large would only come from a corrupt file.
 MAX_ZERO_FILLED = 1 << 24
+#: Zero-filled elements any file may declare, however small it is.
+ZERO_FILLED_FLOOR = 1 << 16
+#: ... and per byte of the file's real data beyond that.
+ZERO_FILLED_PER_BYTE = 16
+
+
+def zero_filled_limit(file_bytes: int) -> int:
+    """How many zero-filled elements a file of ``file_bytes`` (with its buffers) may declare.
+
+    >>> zero_filled_limit(324), zero_filled_limit(10**6), zero_filled_limit(10**9)
+    (65536, 16000000, 16777216)
+    """
+    return min(MAX_ZERO_FILLED, max(ZERO_FILLED_FLOOR, ZERO_FILLED_PER_BYTE * file_bytes))
 
 
 class Invalid(Exception):

@@ -22,7 +22,6 @@ import contextlib
 import json
 import struct
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 import numpy as np
 import pygltflib
@@ -33,7 +32,6 @@ from quatlab.app.io.gltf_accessors import (
     COMPONENTS,
     GLB_MAGIC,
     INDEX_TYPES,
-    MAX_ZERO_FILLED,
     ROTATION_TYPES,
     WIDTH,
     Buffer,
@@ -44,20 +42,64 @@ from quatlab.app.io.gltf_accessors import (
     as_list,
     decode,
     item,
+    zero_filled_limit,
 )
+from quatlab.app.io.gltf_document import build_document
 from quatlab.app.io.gltf_write import GltfWriter
+from quatlab.app.io.safe_read import FileRefused, read_regular, resolve_relative_uri
 from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, Track, decode_utf8
 from quatlab.math import quaternion as Q
 
 __all__ = ["GltfFile", "load_gltf", "load_glb", "looks_like_gltf", "GLB_MAGIC"]
 
 
+#: Required extensions QuatLab can honour: they change nothing it reads
+#: (materials, textures, lights), or it implements them (KHR_mesh_quantization:
+#: integer vertex attributes; rotation outputs may be normalized integers
+#: anyway). KHR_draco_mesh_compression compresses only mesh geometry, never
+#: animation data. Any other required extension may change how buffers or
+#: animation data are read (EXT_meshopt_compression, KHR_animation_pointer...),
+#: so a file requiring it is refused rather than misread.
+HONOURED_EXTENSIONS = frozenset({
+    "KHR_mesh_quantization", "KHR_texture_transform", "KHR_texture_basisu",
+    "KHR_lights_punctual", "KHR_materials_unlit", "KHR_materials_emissive_strength",
+    "KHR_materials_clearcoat", "KHR_materials_transmission", "KHR_materials_volume",
+    "KHR_materials_ior", "KHR_materials_specular", "KHR_materials_sheen",
+    "KHR_materials_iridescence", "KHR_materials_anisotropy", "KHR_materials_dispersion",
+    "KHR_materials_variants", "KHR_materials_pbrSpecularGlossiness", "KHR_draco_mesh_compression",
+    "EXT_texture_webp", "EXT_texture_avif",
+})
+
+
+def _check_required_extensions(required) -> None:
+    if required is None:
+        return
+    if not isinstance(required, list) or not all(isinstance(e, str) for e in required):
+        raise Invalid("extensionsRequired must be an array of strings")
+    unknown = [e for e in required if e not in HONOURED_EXTENSIONS]
+    if unknown:
+        raise Invalid(
+            f"the file requires the extension{'s' * (len(unknown) > 1)} {', '.join(unknown)}, "
+            f"which QuatLab does not implement (it may change how buffers or animation data "
+            f"are read); refusing rather than misreading the keys"
+        )
+
+
 def looks_like_gltf(data: bytes) -> bool:
     """Whether JSON ``data`` is a glTF document (an object with ``"asset"``), not a track file."""
+    return is_gltf_document(parse_json(data))
+
+
+def parse_json(data: bytes):
+    """``data`` as JSON, or None when it is not UTF-8 JSON."""
     try:
-        doc = json.loads(data.decode("utf-8"))
+        return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        return False
+        return None
+
+
+def is_gltf_document(doc) -> bool:
+    """Whether parsed JSON is a glTF document (an object with ``"asset"``), not a track file."""
     return isinstance(doc, dict) and "asset" in doc and "tracks" not in doc
 
 
@@ -75,9 +117,15 @@ class GltfFile(GltfWriter, KeyframeFile):
                 json_bytes, bin_chunk = data, None
             self._text = decode_utf8(path, json_bytes, "the glTF JSON")
             self._gltf = self._parse(self._text)
+            self._lists: dict[str, list] = {}
             self._buffers = self._load_buffers(Path(path), bin_chunk)
+            self._file_bytes = len(data) + sum(
+                len(b.data) for b in self._buffers if b.kind == "file"
+            )
+            self._zero_limit = zero_filled_limit(self._file_bytes)
             self._layouts: dict[int, Layout] = {}
             self._decoded: dict[int, np.ndarray] = {}
+            self._shared: dict[tuple, np.ndarray] = {}
             tracks, self._sources = self._rotation_tracks()
         except Invalid as exc:
             raise KeyframeFileError(path, str(exc)) from None
@@ -127,13 +175,13 @@ class GltfFile(GltfWriter, KeyframeFile):
             raise Invalid("not a glTF file: no asset.version")
         if not version.startswith("2."):
             raise Invalid(f"glTF version {version} is not supported (expected 2.x)")
+        _check_required_extensions(doc.get("extensionsRequired"))
         try:
-            # pygltflib builds its object model from the document; on shapes it
-            # does not expect (an object where an array belongs...) it raises
-            # whatever its decoder hits, so all of those mean "not valid glTF".
-            return pygltflib.GLTF2.from_json(text, infer_missing=True)
-        except (ValueError, TypeError, AttributeError, KeyError, ArithmeticError) as exc:
-            raise Invalid(f"invalid glTF document ({type(exc).__name__}: {exc})") from None
+            # The JSON is parsed once; pygltflib's objects are built from it
+            # directly, keeping every value as written (docs/formats.md).
+            return build_document(doc)
+        except (ValueError, TypeError) as exc:
+            raise Invalid(f"invalid glTF document ({exc})") from None
 
     def _load_buffers(self, path: Path, bin_chunk: bytes | None) -> list[Buffer]:
         buffers = []
@@ -150,11 +198,12 @@ class GltfFile(GltfWriter, KeyframeFile):
             else:
                 file = self._resolve(path, uri, what)
                 try:
-                    entry = Buffer(file.read_bytes(), "file", uri=uri, file=file)
-                except OSError as exc:
-                    raise Invalid(
-                        f"{what}: cannot read {file}: {exc.strerror or exc}"
-                    ) from None
+                    # Never more than the declared length: a longer file is
+                    # read only that far, a shorter one is refused.
+                    data = read_regular(file, length=declared, length_name="byteLength")
+                except FileRefused as exc:
+                    raise Invalid(f"{what} ({uri!r}): {exc.problem}") from None
+                entry = Buffer(data, "file", uri=uri, file=file)
             if len(entry.data) < declared:
                 raise Invalid(
                     f"{what} has {len(entry.data)} bytes but byteLength says {declared}"
@@ -174,17 +223,27 @@ class GltfFile(GltfWriter, KeyframeFile):
 
     @staticmethod
     def _resolve(path: Path, uri: str, what: str) -> Path:
-        parts = urlsplit(uri)
-        if parts.scheme or parts.netloc or uri.startswith("/"):
-            raise Invalid(f"{what}: only relative file URIs are supported, got {uri!r}")
-        return path.parent / unquote(parts.path)
+        # docs/formats.md, "Safety rules for readers and writers".
+        if not isinstance(uri, str):
+            raise Invalid(f"{what}.uri must be a string, got {uri!r}")
+        try:
+            return resolve_relative_uri(path, uri)
+        except ValueError as exc:
+            raise Invalid(f"{what}: {exc}") from None
 
     # ----------------------------------------------------------------- accessors
+
+    def _list(self, name: str, cls: type) -> list:
+        """A top-level array, validated once (lookups per channel stay O(1))."""
+        got = self._lists.get(name)
+        if got is None:
+            got = self._lists[name] = as_list(getattr(self._gltf, name), name, cls)
+        return got
 
     def accessor_layout(self, index, what: str, *, types: tuple[str, ...],
                         components: tuple[int, ...], normalized: bool) -> Layout:
         """The validated layout of ``accessors[index]`` (checked against ``types``, ...)."""
-        accessors = as_list(self._gltf.accessors, "accessors", pygltflib.Accessor)
+        accessors = self._list("accessors", pygltflib.Accessor)
         i, acc = item(accessors, index, what, "accessors")
         if i in self._layouts:
             return self._check_kind(self._layouts[i], acc, what, types, components, normalized)
@@ -214,8 +273,12 @@ class GltfFile(GltfWriter, KeyframeFile):
                     f"which has {length}"
                 )
             base = (b, start + offset, stride)
-        elif count > MAX_ZERO_FILLED:
-            raise Invalid(f"{a}.count {count} is too large for an accessor without a bufferView")
+        elif count > self._zero_limit:
+            raise Invalid(
+                f"{a}.count {count} is too large for an accessor without a bufferView in a "
+                f"file of {self._file_bytes} bytes (at most {self._zero_limit} zero-filled "
+                f"elements: 16 per byte of data, at least 65,536, at most 2**24)"
+            )
         indices = values_at = None
         if acc.sparse is not None:
             indices, values_at = self._sparse(acc.sparse, a, count, elem)
@@ -239,7 +302,7 @@ class GltfFile(GltfWriter, KeyframeFile):
         return layout
 
     def _buffer_view(self, index, what: str) -> tuple[int, int, int, int | None]:
-        views = as_list(self._gltf.bufferViews, "bufferViews", pygltflib.BufferView)
+        views = self._list("bufferViews", pygltflib.BufferView)
         i, view = item(views, index, what, "bufferViews")
         v = f"bufferViews[{i}]"
         b, _ = item(self._buffers, view.buffer, f"{v}.buffer", "buffers")
@@ -298,14 +361,30 @@ class GltfFile(GltfWriter, KeyframeFile):
     def read_accessor(self, layout: Layout) -> np.ndarray:
         """An accessor's values as float64, normalized integers mapped to [-1, 1]; cached."""
         if layout.index not in self._decoded:
-            raw = self.read_raw(layout)
-            self._decoded[layout.index] = decode(raw, layout.component)
+            values = decode(self.read_raw(layout), layout.component)
+            values.flags.writeable = False  # shared by every track that uses it
+            self._decoded[layout.index] = values
         return self._decoded[layout.index]
+
+    def _shared_view(self, key: tuple, make) -> np.ndarray:
+        # The same view object for every track, so their audits are shared too.
+        if key not in self._shared:
+            self._shared[key] = make()
+        return self._shared[key]
+
+    def _rotations(self, layout: Layout) -> np.ndarray:
+        """An output accessor as read-only (w, x, y, z) keys, decoded once for all its tracks."""
+        key = ("wxyz", layout.index)
+        if key not in self._shared:
+            q = Q.from_xyzw(self.read_accessor(layout))
+            q.flags.writeable = False
+            self._shared[key] = q
+        return self._shared[key]
 
     # ----------------------------------------------------------------- tracks
 
     def _rotation_tracks(self) -> tuple[list[Track], list[Source]]:
-        nodes = as_list(self._gltf.nodes, "nodes", pygltflib.Node)
+        nodes = self._list("nodes", pygltflib.Node)
         tracks, sources = [], []
         for a, anim in enumerate(as_list(self._gltf.animations, "animations", pygltflib.Animation)):
             where = f"animations[{a}]"
@@ -344,12 +423,15 @@ class GltfFile(GltfWriter, KeyframeFile):
             )
         if mode == "CUBICSPLINE" and n < 2:
             raise Invalid(f"{where}: CUBICSPLINE needs at least 2 keyframes")
-        times = self.read_accessor(times_layout)[:, 0]
-        elements = Q.from_xyzw(self.read_accessor(out_layout))
+        times = self._shared_view(("times", times_layout.index),
+                                  lambda: self.read_accessor(times_layout)[:, 0])
+        elements = self._rotations(out_layout)
         kwargs = {}
         if mode == "CUBICSPLINE":
-            kwargs = {"in_tangents": elements[0::3], "out_tangents": elements[2::3]}
-            elements = elements[1::3]
+            i = out_layout.index
+            kwargs = {"in_tangents": self._shared_view(("in", i), lambda: elements[0::3]),
+                      "out_tangents": self._shared_view(("out", i), lambda: elements[2::3])}
+            elements = self._shared_view(("value", i), lambda: elements[1::3])
         divisor = COMPONENTS[out_layout.component][1]
         return Track(
             times=times,

@@ -53,6 +53,7 @@ import pygltflib
 # implementation of the glTF binary rules (docs/formats.md).
 from quatlab.app.io.gltf_accessors import GLB_MAGIC, Invalid, as_int, as_list, item
 from quatlab.app.io.gltf_read import GltfFile, load_glb, load_gltf
+from quatlab.app.io.keyframe_files import read_file
 from quatlab.app.io.tracks import KeyframeFileError
 from quatlab.math import quaternion as Q
 
@@ -461,10 +462,7 @@ def load_scene(path) -> GltfScene:
         scene graph is concerned; ``str()`` is ``"<file>: <problem>"``.
     """
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise KeyframeFileError(path, f"cannot read: {exc.strerror or exc}") from None
+    data = read_file(path)
     if data[:4] == GLB_MAGIC:
         keyframes = load_glb(path, data)
     elif path.suffix.lower() == ".glb":

@@ -9,11 +9,15 @@ change are replaced, so everything else stays byte-identical:
 
 * ``.glb``: the ``BIN`` chunk is patched in place; other chunks are kept.
 * data URI buffers: the URI gets the new base64 payload.
-* external ``.bin`` buffers that change: written as a new file beside the
-  output (``OUT.bin``, or ``OUT.<index>.bin`` for several) -- the input's
-  file is never overwritten -- and the URI points to it.
-* relative URIs of unchanged buffers and images are rewritten relative to
-  the output's directory when it differs from the input's.
+* external ``.bin`` buffers that change (and, when the output goes to
+  another folder, all of them): written as a new file beside the output
+  (``OUT.bin``, or ``OUT.<index>.bin`` for several) -- the input's file is
+  never overwritten -- and the URI points to it.
+* relative URIs of images are rewritten relative to the output's directory
+  when it differs from the input's.
+
+All files are published together or not at all
+(:func:`quatlab.app.io.atomic.write_files`, called by ``write_copy``).
 """
 
 from __future__ import annotations
@@ -27,7 +31,6 @@ from urllib.parse import quote
 
 import numpy as np
 
-from quatlab.app.io.atomic import atomic_write
 from quatlab.app.io.gltf_accessors import (
     CHUNK_BIN,
     CHUNK_JSON,
@@ -51,25 +54,25 @@ class GltfWriter:
     ``_layouts``, ``_sources``, ``_text``) and writes the copy atomically.
     """
 
-    def _write(self, out: Path, tracks: list[Track]) -> list[Path]:
+    def _encode(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
         try:
-            return self._write_checked(out, tracks)
+            return self._encode_checked(out, tracks)
         except Invalid as exc:
             raise KeyframeFileError(out, str(exc)) from None
 
-    def _write_checked(self, out: Path, tracks: list[Track]) -> list[Path]:
+    def _encode_checked(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
         buffers, changed, edits = self._patch(tracks)
-        companions = self._companions(out, changed)
+        moved = os.path.realpath(out.parent) != os.path.realpath(self.path.parent)
+        companions = self._companions(out, changed, moved)
         self.check_output_path(out, extra=companions.values())
-        edits += self._uri_edits(out.parent, buffers, changed, companions)
+        edits += self._uri_edits(out.parent, buffers, changed, companions, moved)
         try:
             text = edit_json_text(self._text, edits) if edits else self._text
         except ValueError as exc:
             raise Invalid(f"cannot edit the glTF JSON: {exc}") from None
-        written = []
-        for i, path in companions.items():
-            atomic_write(path, bytes(buffers[i]))
-            written.append(path)
+        # Companions first, the main file last; write_files publishes all of
+        # them or none.
+        items = [(path, bytes(buffers[i])) for i, path in companions.items()]
         if self.format == "glb":
             glb = [i for i in changed if self._buffers[i].kind == "glb"]
             data = self._assemble_glb(
@@ -77,13 +80,15 @@ class GltfWriter:
             )
         else:
             data = text.encode("utf-8")
-        atomic_write(out, data)
-        written.append(out)
-        return written
+        items.append((out, data))
+        return items
 
     def _patch(self, tracks: list[Track]) -> tuple[list, set[int], list]:
         """Buffers with the tracks' keys stored, which of them changed, min/max edits."""
         wanted: dict[int, np.ndarray] = {}
+        users: dict[int, list[str]] = {}
+        for old_track, source in zip(self.tracks, self._sources, strict=True):
+            users.setdefault(source.output, []).append(old_track.label)
         for track, source in zip(tracks, self._sources, strict=True):
             elements = track.values
             if track.interpolation == "CUBICSPLINE":
@@ -92,9 +97,12 @@ class GltfWriter:
             elements = Q.to_xyzw(elements)
             previous = wanted.setdefault(source.output, elements)
             if not np.array_equal(previous, elements, equal_nan=True):
+                names = "; ".join(users[source.output][:6])
+                more = " ..." if len(users[source.output]) > 6 else ""
                 raise Invalid(
                     f"accessors[{source.output}] is shared by several tracks that were "
-                    f"corrected differently"
+                    f"corrected differently ({names}{more}); fix them together (the same "
+                    f"correction for all of them)"
                 )
         buffers: list = [b.data for b in self._buffers]
         changed: set[int] = set()
@@ -104,6 +112,7 @@ class GltfWriter:
             old = self._decoded[index]
             rows = changed_rows(old, elements)
             if rows.size:
+                self._refuse_compressed(index)
                 # Only the keys that changed are encoded and stored, so the
                 # bytes of every other element stay exactly as they were.
                 changed |= layout.write(buffers, rows, encode(elements[rows], layout.component))
@@ -111,29 +120,55 @@ class GltfWriter:
                                             layout.read(buffers))
         return buffers, changed, edits
 
-    def _companions(self, out: Path, changed: set[int]) -> dict[int, Path]:
-        """New files for changed external buffers: the input's files are never rewritten."""
-        files = [i for i in sorted(changed) if self._buffers[i].kind == "file"]
+    def _refuse_compressed(self, index: int) -> None:
+        """A changed accessor must not have a compressed copy that loaders prefer."""
+        acc = self._gltf.accessors[index]
+        refs = [acc.bufferView]
+        if acc.sparse is not None:
+            refs += [getattr(acc.sparse.indices, "bufferView", None),
+                     getattr(acc.sparse.values, "bufferView", None)]
+        for ref in refs:
+            if ref is None:
+                continue
+            ext = self._gltf.bufferViews[ref].extensions or {}
+            for name in ("EXT_meshopt_compression", "KHR_meshopt_compression"):
+                if isinstance(ext, dict) and name in ext:
+                    raise Invalid(
+                        f"accessors[{index}] is stored in bufferViews[{ref}], which has "
+                        f"{name} data: the fix could change only the uncompressed fallback, "
+                        f"and loaders that implement {name} would still play the old keys; "
+                        f"decompress the file first"
+                    )
+
+    def _companions(self, out: Path, changed: set[int], moved: bool) -> dict[int, Path]:
+        """New files beside the output for external buffers: the input's are never rewritten.
+
+        Changed buffers always get one; when the output goes to another folder,
+        unchanged ones are copied too, so the output never refers back into the
+        input's folder (which a reader would refuse: docs/formats.md, "Safety
+        rules for readers and writers").
+        """
+        files = [
+            i for i, b in enumerate(self._buffers) if b.kind == "file" and (moved or i in changed)
+        ]
         return {
             i: out.with_name(out.stem + (".bin" if len(files) == 1 else f".{i}.bin"))
             for i in files
         }
 
     def _uri_edits(self, out_dir: Path, buffers: list, changed: set[int],
-                   companions: dict[int, Path]) -> list:
-        moved = os.path.realpath(out_dir) != os.path.realpath(self.path.parent)
+                   companions: dict[int, Path], moved: bool) -> list:
         edits = []
         for i, buf in enumerate(self._buffers):
             if buf.kind == "data" and i in changed:
                 prefix = buf.uri.partition(",")[0]
                 payload = base64.b64encode(bytes(buffers[i])).decode("ascii")
                 edits.append((["buffers", i, "uri"], f"{prefix},{payload}"))
-            elif buf.kind == "file" and i in changed:
+            elif i in companions:
                 edits.append((["buffers", i, "uri"], quote(companions[i].name)))
-            elif buf.kind == "file" and moved:
-                edits.append((["buffers", i, "uri"], relative_uri(buf.file, out_dir)))
         if moved:
-            # Keep relative references working from the output's directory.
+            # Keep relative image references working from the output's directory
+            # (QuatLab never reads images; other viewers do).
             for j, image in enumerate(self._gltf.images or []):
                 uri = getattr(image, "uri", None)
                 if isinstance(uri, str) and not uri.startswith("data:"):
@@ -153,7 +188,8 @@ class GltfWriter:
             if not all(np.isfinite(new)):
                 continue  # NaN data has no min or max to write; keep what was there
             if len(old) != len(new) or any(
-                json_number(o, layout.component) != v for o, v in zip(old, new, strict=True)
+                type(o) not in (int, float) or json_number(o, layout.component) != v
+                for o, v in zip(old, new, strict=True)
             ):
                 edits.append((["accessors", layout.index, key], new))
         return edits

@@ -10,10 +10,23 @@ from __future__ import annotations
 from pathlib import Path
 
 from quatlab.app.io import bvh_keyframes, gltf_read, table_io
+from quatlab.app.io.safe_read import FileRefused, read_regular
 from quatlab.app.io.track_audit import fix_track
 from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, TrackFix
 
-__all__ = ["load_keyframes", "fix_file"]
+__all__ = ["load_keyframes", "fix_file", "read_file"]
+
+
+def read_file(path) -> bytes:
+    """The bytes of a keyframe file, read by the safe reader (:func:`read_regular`).
+
+    Regular files only (a FIFO or device never blocks), size bounded; any
+    problem is a :class:`KeyframeFileError` naming the file.
+    """
+    try:
+        return read_regular(path)
+    except FileRefused as exc:
+        raise KeyframeFileError(path, exc.problem) from None
 
 
 def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
@@ -26,10 +39,7 @@ def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
     path = Path(path)
     if path.suffix.lower() == ".bvh":   # read by its own guarded reader (docs/formats.md, BVH)
         return bvh_keyframes.load_bvh_keyframes(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise KeyframeFileError(path, f"cannot read: {exc.strerror or exc}") from None
+    data = read_file(path)
     suffix = path.suffix.lower()
     if data[:4] == gltf_read.GLB_MAGIC:
         return gltf_read.load_glb(path, data, order=order)
@@ -40,9 +50,10 @@ def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
     if suffix == ".csv":
         return table_io.load_csv(path, data, order=order)
     if suffix == ".json":
-        if gltf_read.looks_like_gltf(data):
+        doc = gltf_read.parse_json(data)  # parsed once, whichever reader takes it
+        if gltf_read.is_gltf_document(doc):
             return gltf_read.load_gltf(path, data, order=order)
-        return table_io.load_json(path, data, order=order)
+        return table_io.load_json(path, data, order=order, doc=doc)
     raise KeyframeFileError(
         path, f"unsupported file type {path.suffix!r} (expected .gltf, .glb, .csv, .json or .bvh)"
     )

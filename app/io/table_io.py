@@ -29,13 +29,13 @@ lines (comments, header, time fields) and every other JSON byte are kept.
 from __future__ import annotations
 
 import codecs
+import itertools
 import json
 from pathlib import Path
 
 import numpy as np
 
-from quatlab.app.io.atomic import atomic_write
-from quatlab.app.io.json_text import edit_json_text
+from quatlab.app.io.json_text import apply_spans, element_edits
 from quatlab.app.io.tracks import (
     KeyframeFile,
     KeyframeFileError,
@@ -77,6 +77,11 @@ class CsvTrackFile(KeyframeFile):
     def __init__(self, path: Path, data: bytes, *, order: str | None):
         self._bom = data.startswith(codecs.BOM_UTF8)
         text = decode_utf8(path, data[len(codecs.BOM_UTF8) if self._bom else 0 :])
+        if text.startswith("\ufeff"):
+            raise KeyframeFileError(
+                path, "starts with two byte-order marks (U+FEFF); save it as UTF-8 with at "
+                "most one"
+            )
         self._lines = text.splitlines(keepends=True)
         self._rows: list[int] = []  # line index of each key
         declared = None
@@ -122,7 +127,7 @@ class CsvTrackFile(KeyframeFile):
         values = _from_stored(np.array(stored), self.order)
         super().__init__(path, [Track(times=times, values=values, storage="text")])
 
-    def _write(self, out: Path, tracks: list[Track]) -> list[Path]:
+    def _encode(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
         (track,) = tracks
         lines = list(self._lines)
         stored = _to_stored(track.values, self.order)
@@ -133,8 +138,7 @@ class CsvTrackFile(KeyframeFile):
             time_field = body.split(",", 1)[0]
             lines[self._rows[k]] = ",".join([time_field, *map(repr, stored[k].tolist())]) + ending
         data = "".join(lines).encode("utf-8")
-        atomic_write(out, (codecs.BOM_UTF8 if self._bom else b"") + data)
-        return [out]
+        return [(out, (codecs.BOM_UTF8 if self._bom else b"") + data)]
 
 
 def _is_number(text: str) -> bool:
@@ -154,21 +158,60 @@ def _number_list(value, what: str, length: int | None = None) -> list[float]:
         raise ValueError(f"{what} must be an array of {size}numbers")
     for v in value:
         if type(v) not in (int, float):
-            raise ValueError(f"{what} must contain only numbers, got {v!r}")
+            raise ValueError(f"{what} must contain only numbers, got {_short(v)}")
+        if type(v) is int and not -_FLOAT_MAX <= v <= _FLOAT_MAX:
+            raise ValueError(f"{what}: the integer {_short(v)} is too large for a number "
+                             f"QuatLab can compute with (at most about 1.8e308)")
     return [float(v) for v in value]
 
 
+_FLOAT_MAX = int(np.finfo(np.float64).max)
+
+
+def _short(v) -> str:
+    text = repr(v) if not isinstance(v, int) or v.bit_length() < 200 else f"{str(v)[:12]}..."
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _numbers(value, what: str, width: int | None = None) -> np.ndarray:
+    """``value`` (a JSON array of numbers, or of ``width``-number arrays) as float64.
+
+    One vectorized pass when every element is a plain number; otherwise the
+    element-by-element check finds and names the first bad one.
+    """
+    if isinstance(value, list):
+        rows = value if width is None else (
+            value if all(type(v) is list and len(v) == width for v in value) else None
+        )
+        flat = rows if width is None else (
+            None if rows is None else list(itertools.chain.from_iterable(rows))
+        )
+        if flat is not None and set(map(type, flat)) <= {int, float}:
+            try:
+                return np.array(value, dtype=np.float64).reshape(
+                    (len(value),) if width is None else (len(value), width))
+            except OverflowError:
+                pass  # a huge integer: named below
+    if width is None:
+        return np.array(_number_list(value, what), dtype=np.float64)
+    if not isinstance(value, list):
+        raise ValueError(f"{what} must be an array of [{width} numbers]")
+    return np.array([_number_list(v, f"{what}[{k}]", width) for k, v in enumerate(value)],
+                    dtype=np.float64).reshape(len(value), width)
+
+
 class JsonTrackFile(KeyframeFile):
-    """A JSON track file (see the module documentation)."""
+    """A JSON track file (see the module documentation); ``doc``: its JSON, when parsed already."""
 
     format = "json"
 
-    def __init__(self, path: Path, data: bytes, *, order: str | None):
+    def __init__(self, path: Path, data: bytes, *, order: str | None, doc=None):
         self._text = decode_utf8(path, data)
-        try:
-            doc = json.loads(self._text)
-        except (ValueError, RecursionError) as exc:
-            raise KeyframeFileError(path, f"the JSON does not parse ({exc})") from None
+        if doc is None:
+            try:
+                doc = json.loads(self._text)
+            except (ValueError, RecursionError) as exc:
+                raise KeyframeFileError(path, f"the JSON does not parse ({exc})") from None
         if not isinstance(doc, dict):
             raise KeyframeFileError(path, "expected a JSON object with \"tracks\" or \"times\"")
         if "tracks" in doc:
@@ -195,12 +238,9 @@ class JsonTrackFile(KeyframeFile):
     def _track(self, entry, where: str) -> Track:
         if not isinstance(entry, dict):
             raise ValueError(f"{where} must be an object")
-        times = _number_list(entry.get("times"), f"{where}.times")
-        raw = entry.get("values")
-        if not isinstance(raw, list):
-            raise ValueError(f"{where}.values must be an array of [4 numbers]")
-        values = [_number_list(v, f"{where}.values[{k}]", 4) for k, v in enumerate(raw)]
-        if not times or len(times) != len(values):
+        times = _numbers(entry.get("times"), f"{where}.times")
+        values = _numbers(entry.get("values"), f"{where}.values", 4)
+        if len(times) == 0 or len(times) != len(values):
             raise ValueError(
                 f"{where} needs as many values as times, at least one (got {len(times)} times, "
                 f"{len(values)} values)"
@@ -216,21 +256,21 @@ class JsonTrackFile(KeyframeFile):
             names[key] = name
         return Track(
             times=times,
-            values=_from_stored(np.array(values), self.order),
+            values=_from_stored(values, self.order),
             interpolation=mode,
             animation=names["animation"],
             node_name=names["node"],
             storage="text",
         )
 
-    def _write(self, out: Path, tracks: list[Track]) -> list[Path]:
-        edits = []
+    def _encode(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
+        spans = []
         for prefix, old, new in zip(self._prefixes, self.tracks, tracks, strict=True):
-            stored = _to_stored(new.values, self.order)
-            for k in changed_rows(old.values, new.values):
-                edits.append(([*prefix, "values", int(k)], stored[k].tolist()))
-        atomic_write(out, edit_json_text(self._text, edits).encode("utf-8"))
-        return [out]
+            rows = changed_rows(old.values, new.values)
+            if rows.size:
+                stored = _to_stored(new.values[rows], self.order)
+                spans += element_edits(self._text, [*prefix, "values"], rows.tolist(), stored)
+        return [(out, apply_spans(self._text, spans).encode("utf-8"))]
 
 
 def load_csv(path, data: bytes, *, order: str | None = None) -> CsvTrackFile:
@@ -238,6 +278,9 @@ def load_csv(path, data: bytes, *, order: str | None = None) -> CsvTrackFile:
     return CsvTrackFile(Path(path), data, order=order)
 
 
-def load_json(path, data: bytes, *, order: str | None = None) -> JsonTrackFile:
-    """Load JSON tracks from the file's bytes (see the module documentation)."""
-    return JsonTrackFile(Path(path), data, order=order)
+def load_json(path, data: bytes, *, order: str | None = None, doc=None) -> JsonTrackFile:
+    """Load JSON tracks from the file's bytes (see the module documentation).
+
+    ``doc`` is the parsed JSON when the caller has it already (parsed once).
+    """
+    return JsonTrackFile(Path(path), data, order=order, doc=doc)

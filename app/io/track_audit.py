@@ -22,6 +22,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections.abc import Iterable
 
 import numpy as np
@@ -29,7 +30,11 @@ import numpy as np
 from quatlab.app.io.tracks import FINDING_KINDS, Finding, KeyframeFile, Track, TrackFix, TrackReport
 from quatlab.math import audit as A
 
-__all__ = ["audit_track", "audit_file", "format_keys", "fix_track"]
+__all__ = ["audit_track", "audit_file", "format_keys", "fix_track", "MAX_FINDINGS"]
+
+#: Findings described one by one per track; the rest are counted in one
+#: summary finding (kind ``"more"``), so a huge broken track cannot exhaust memory.
+MAX_FINDINGS = 1000
 
 
 # --------------------------------------------------------------------------- audit
@@ -140,6 +145,40 @@ def _time_message(i: int, t0: float, t1: float) -> str:
     )
 
 
+#: Findings of tracks whose arrays are shared read-only data (several channels
+#: on one accessor): computed once, held while the arrays live.
+_SHARED: dict[tuple, tuple] = {}
+
+
+def key_audit(values: np.ndarray, tol: float) -> A.KeyAudit:
+    """:func:`quatlab.math.audit.audit_keys` of read-only ``values``, computed once per array.
+
+    ``check`` and ``fix`` (and the keyframe view) audit the same loaded track
+    more than once; read-only arrays cannot change, so their audit is kept
+    while they live.
+    """
+    if values.flags.writeable:
+        return A.audit_keys(values, half_turn_tol=tol)
+    key = (id(values), tol)
+    hit = _AUDITS.get(key)
+    if hit is not None and hit[0]() is values:
+        return hit[1]
+    report = A.audit_keys(values, half_turn_tol=tol)
+    _AUDITS[key] = (weakref.ref(values), report)
+    weakref.finalize(values, _AUDITS.pop, key, None)
+    return report
+
+
+_AUDITS: dict[tuple, tuple] = {}
+
+
+def _share_key(track: Track):
+    arrays = (track.values, track.times, track.in_tangents, track.out_tangents)
+    if any(a is not None and a.flags.writeable for a in arrays):
+        return None, ()
+    return (*map(id, arrays), track.interpolation, track.quantum), arrays
+
+
 def audit_track(track: Track) -> list[Finding]:
     """Findings of one track, sorted by key and then by :data:`FINDING_KINDS` order.
 
@@ -154,34 +193,82 @@ def audit_track(track: Track) -> list[Finding]:
     >>> box = Track(times=[1.25, 2.5], values=[[-1, 0, 0, 0], [4.49e-11, 1, 0, 0]])
     >>> [(f.kind, f.keys) for f in audit_track(box)]
     [('half_turn', (0, 1))]
+
+    Past :data:`MAX_FINDINGS` findings the rest are summarised in one
+    finding of kind ``"more"`` whose keys are the first and last key it covers.
+    Tracks on the same read-only arrays share their findings.
     """
+    key, arrays = _share_key(track)
+    hit = _SHARED.get(key) if key is not None else None
+    if hit is not None and all(
+        (r is None) == (a is None) and (r is None or r() is a)
+        for r, a in zip(hit[0], arrays, strict=True)
+    ):
+        return list(hit[1])
+    findings = _audit_track(track)
+    if key is not None:
+        refs = tuple(None if a is None else weakref.ref(a) for a in arrays)
+        _SHARED[key] = (refs, tuple(findings))
+        weakref.finalize(track.values, _SHARED.pop, key, None)
+    return findings
+
+
+def _audit_track(track: Track) -> list[Finding]:
     tol = max(A.HALF_TURN_TOLERANCE, track.quantum)
-    report = A.audit_keys(track.values, half_turn_tol=tol)
+    report = key_audit(track.values, tol)
     bad_tangent = np.zeros(len(track), dtype=bool)
     if track.in_tangents is not None:
         bad_tangent = ~(
             np.isfinite(track.in_tangents).all(axis=-1) & np.isfinite(track.out_tangents).all(-1)
         )
-    findings: list[tuple[int, int, Finding]] = []
-
-    def add(kind: str, keys: tuple[int, ...], message: str) -> None:
-        findings.append((keys[0], FINDING_KINDS.index(kind), Finding(kind, keys, message)))
-
-    order = A.time_order(track.times)
-    for i in np.flatnonzero(order):
-        add("time_order", (int(i), int(i) + 1), _time_message(i, *track.times[i : i + 2]))
     non_finite = report.non_finite | bad_tangent
-    key_masks = (("zero", report.zero), ("non_finite", non_finite), ("non_unit", report.non_unit))
-    for kind, mask in key_masks:
-        for i in np.flatnonzero(mask):
-            message = _key_message(kind, track, i, report.norms[i], not report.non_finite[i])
-            add(kind, (int(i),), message)
-    for i in np.flatnonzero(report.sign_flip):
-        add("sign_flip", (int(i), int(i) + 1), _sign_flip_message(track, i, report.dots[i]))
-    for i in np.flatnonzero(report.half_turn):
-        add("half_turn", (int(i), int(i) + 1), _half_turn_message(track, i, report.dots[i], tol))
-    findings.sort(key=lambda item: item[:2])
-    return [f for _, _, f in findings]
+    masks = {
+        "time_order": A.time_order(track.times),
+        "zero": report.zero,
+        "non_finite": non_finite,
+        "non_unit": report.non_unit,
+        "sign_flip": report.sign_flip,
+        "half_turn": report.half_turn,
+    }
+    # Every finding as (first key, kind), in report order: messages are built
+    # only for the first MAX_FINDINGS, so memory stays bounded by the limit, not
+    # by the track (a million bad keys). Each kind's keys are sorted already,
+    # so the first MAX_FINDINGS overall are among each kind's first MAX_FINDINGS.
+    # The quaternion kinds, in report order (the Euler kinds are a BVH file's own).
+    kinds = [kind for kind in FINDING_KINDS if kind in masks]
+    keys = [np.flatnonzero(masks[kind]) for kind in kinds]
+    total = sum(len(k) for k in keys)
+    heads = [k[:MAX_FINDINGS] for k in keys]
+    first = np.concatenate(heads)
+    kind_of = np.concatenate([np.full(len(k), n, dtype=np.int8) for n, k in enumerate(heads)])
+    shown = np.lexsort((kind_of, first))[:MAX_FINDINGS]
+
+    def message(kind: str, i: int) -> str:
+        if kind == "time_order":
+            return _time_message(i, *track.times[i : i + 2])
+        if kind == "sign_flip":
+            return _sign_flip_message(track, i, report.dots[i])
+        if kind == "half_turn":
+            return _half_turn_message(track, i, report.dots[i], tol)
+        return _key_message(kind, track, i, report.norms[i], not report.non_finite[i])
+
+    findings = []
+    for j in shown:
+        kind, i = kinds[kind_of[j]], int(first[j])
+        span = (i,) if kind in ("zero", "non_finite", "non_unit") else (i, i + 1)
+        findings.append(Finding(kind, span, message(kind, i)))
+    if total > MAX_FINDINGS:
+        taken = np.bincount(kind_of[shown], minlength=len(kinds))
+        counts = [len(k) - int(t) for k, t in zip(keys, taken, strict=True)]
+        what = ", ".join(f"{n:,} {kinds[k]}" for k, n in enumerate(counts) if n)
+        lo = min(int(k[t]) for k, t in zip(keys, taken, strict=True) if len(k) > t)
+        hi = max(int(k[-1]) for k, t in zip(keys, taken, strict=True) if len(k) > t)
+        findings.append(Finding(
+            "more", (lo, hi),
+            f"{total - MAX_FINDINGS:,} more findings past the first {MAX_FINDINGS:,} of this "
+            f"track ({what}) between keys {lo} and {hi}; each is described like those above."
+        ))
+    return findings
 
 
 def audit_file(keyframes: KeyframeFile) -> list[TrackReport]:
@@ -234,7 +321,7 @@ def fix_track(track: Track, *, normalize: bool = False) -> TrackFix:
     >>> fix.fixed.values[:, 0]
     array([1., 1., 1.])
     """
-    report = A.audit_keys(track.values)
+    report = key_audit(track.values, max(A.HALF_TURN_TOLERANCE, track.quantum))
     values, flipped = A.sign_continuity(track.values, audit=report)
     changes: dict = {"values": values}
     if track.in_tangents is not None:
@@ -243,6 +330,28 @@ def fix_track(track: Track, *, normalize: bool = False) -> TrackFix:
         changes["out_tangents"] = track.out_tangents * sign
     normalized = np.zeros(len(track), dtype=bool)
     if normalize:
-        changes["values"], normalized = A.normalize_keys(values)
+        scaled, candidates = A.normalize_keys(values)
+        # Only keys whose stored value changes count (and change): a float32
+        # unit key rescaled in float64 stores the same bytes again.
+        normalized = candidates & _stored_differs(track, values, scaled)
+        changes["values"] = np.where(normalized[:, None], scaled, values)
+    # A half turn has two equally long ways; negating one of its keys (and not
+    # the other) swaps which way a naive NLERP player spins.
+    reversed_half_turns = np.flatnonzero(report.half_turn & (flipped[:-1] != flipped[1:]))
+    for arr in changes.values():
+        arr.flags.writeable = False  # new arrays, ours alone: the Track shares, not copies
     fixed = dataclasses.replace(track, **changes)
-    return TrackFix(track, fixed, np.flatnonzero(flipped), np.flatnonzero(normalized))
+    return TrackFix(track, fixed, np.flatnonzero(flipped), np.flatnonzero(normalized),
+                    reversed_half_turns)
+
+
+def _stored_differs(track: Track, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """Rows whose value as the file stores it (float32, integer steps, text) differs."""
+    if track.storage == "float":
+        with np.errstate(over="ignore", invalid="ignore"):
+            a, b = old.astype(np.float32), new.astype(np.float32)
+    elif track.quantum > 0:
+        a, b = np.round(old / track.quantum), np.round(new / track.quantum)
+    else:
+        a, b = old, new
+    return ~((a == b) | (np.isnan(a) & np.isnan(b))).all(axis=1)

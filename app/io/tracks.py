@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+from quatlab.app.io.atomic import write_files
+
 __all__ = [
     "KeyframeFileError",
     "Track",
@@ -57,7 +59,12 @@ class KeyframeFileError(ValueError):
 
 
 def _frozen_array(value, shape_tail: tuple[int, ...], name: str) -> np.ndarray:
-    arr = np.array(value, dtype=np.float64)  # a copy: the track owns its data
+    if isinstance(value, np.ndarray) and value.dtype == np.float64 and not value.flags.writeable:
+        # Already read-only (a reader's decoded accessor, shared by every track
+        # that uses it): sharing it costs no memory and nobody can change it.
+        arr = value
+    else:
+        arr = np.array(value, dtype=np.float64)  # a copy: the track owns its data
     if arr.ndim != 1 + len(shape_tail) or arr.shape[1:] != shape_tail:
         want = "(N" + "".join(f", {n}" for n in shape_tail) + ")"
         raise ValueError(f"{name} must have shape {want}, got {arr.shape}")
@@ -69,8 +76,10 @@ def _frozen_array(value, shape_tail: tuple[int, ...], name: str) -> np.ndarray:
 class Track:
     """One rotation channel: ``N`` key times and keys in (w, x, y, z) order.
 
-    Arrays are float64 copies and read-only, so a track can be shared
-    between views safely; derive changed tracks with :func:`dataclasses.replace`.
+    Arrays are float64 and read-only, so a track can be shared between views
+    safely; derive changed tracks with :func:`dataclasses.replace`. Writable
+    input is copied; read-only float64 arrays (the readers' decoded
+    accessors) are shared, so tracks on one accessor cost its memory once.
 
     Attributes
     ----------
@@ -195,8 +204,13 @@ class TrackFix:
     fixed: Track
     #: Indices of keys (with their tangents) that were negated.
     flipped: np.ndarray
-    #: Indices of keys scaled to unit length.
+    #: Indices of keys scaled to unit length (only those whose stored value changed).
     normalized: np.ndarray
+    #: Segments ``i`` (keys i, i + 1) that are half turns and whose relative sign the
+    #: fix changed: a naive NLERP player now spins the other way round.
+    reversed_half_turns: np.ndarray = dataclasses.field(
+        default_factory=lambda: np.zeros(0, dtype=np.intp)
+    )
 
     @property
     def changed(self) -> bool:
@@ -209,7 +223,7 @@ class TrackFix:
 class KeyframeFile:
     """A loaded keyframe file: its rotation :attr:`tracks` and what is needed to write a copy.
 
-    Subclasses (one per format) implement :meth:`_write`.
+    Subclasses (one per format) implement :meth:`_encode`.
     """
 
     #: Format name: ``"gltf"``, ``"glb"``, ``"csv"`` or ``"json"``.
@@ -224,28 +238,50 @@ class KeyframeFile:
         """Every file this document was read from (the file and, for glTF, its resources)."""
         return (self.path,)
 
-    def write_copy(self, out, tracks: Sequence[Track]) -> list[Path]:
+    def write_copy(self, out, tracks: Sequence[Track], *, force: bool = False) -> list[Path]:
         """Write the file to ``out`` with ``tracks``' keys in place of the loaded ones.
 
         ``tracks`` must match :attr:`tracks` one to one (same length and times,
         e.g. the ``fixed`` tracks of :func:`fix_track`): only rotation key
         values (and CUBICSPLINE tangents) are written back; everything else
         is kept. ``out`` must be a new path with the input's extension, never
-        the input itself (also not through a symlink or hard link); files are
-        written atomically. Returns the files written (glTF may add a
-        ``.bin`` beside ``out``).
+        the input itself (also not through a symlink or hard link). An
+        existing ``out`` (or companion ``.bin``) is replaced only with
+        ``force`` (see :meth:`existing_outputs` to ask first). All files are
+        written atomically and together, or none is
+        (:func:`quatlab.app.io.atomic.write_files`). Returns the files
+        written (glTF may add a ``.bin`` beside ``out``).
         """
         out = Path(out)
-        self._check_tracks(tracks)
-        self._check_output(out)
+        items = self._planned(out, tracks)
+        if not force:
+            existing = [p for p, _ in items if os.path.lexists(p)]
+            if existing:
+                raise KeyframeFileError(out, _would_replace(existing))
         try:
-            return self._write(out, list(tracks))
+            write_files(items, force=force)
+        except FileExistsError as exc:
+            raise KeyframeFileError(out, _would_replace([Path(exc.filename)])) from None
         except OSError as exc:
             raise KeyframeFileError(
                 exc.filename or out, f"cannot write: {exc.strerror or exc}"
             ) from None
+        return [p for p, _ in items]
 
-    def _write(self, out: Path, tracks: list[Track]) -> list[Path]:
+    def existing_outputs(self, out, tracks: Sequence[Track]) -> list[Path]:
+        """The files :meth:`write_copy` would replace (empty when it creates only new files).
+
+        A "replace them?" question asks about these, then passes ``force=True``.
+        """
+        return [p for p, _ in self._planned(Path(out), tracks) if os.path.lexists(p)]
+
+    def _planned(self, out: Path, tracks: Sequence[Track]) -> list[tuple[Path, bytes]]:
+        self._check_tracks(tracks)
+        self._check_output(out)
+        return self._encode(out, list(tracks))
+
+    def _encode(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
+        """The files of the copy, ``(path, bytes)``, the main file last."""
         raise NotImplementedError
 
     def _check_tracks(self, tracks: Sequence[Track]) -> None:
@@ -279,6 +315,12 @@ class KeyframeFile:
         if out.is_dir():
             raise KeyframeFileError(out, "is a directory; give a file name")
         self.check_output_path(out)
+
+
+def _would_replace(existing: Sequence[Path]) -> str:
+    names = ", ".join(str(p) for p in existing)
+    return f"already exists; writing would replace {names}: pass --force to replace (or choose " \
+        f"another name)"
 
 
 def _same_file(a: Path, b: Path) -> bool:
