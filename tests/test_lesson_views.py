@@ -298,7 +298,7 @@ def test_blend_plots_markers_and_integer_ticks(blend_view):
     for v in m.VARIANTS:
         x, y = _plotted(blend_view, "angle", v)
         _assert_same(x, m.s)
-        _assert_same(y, np.degrees(getattr(m.sweep, f"{v}_angle")))
+        _assert_same(y, m.angles[v])
     _assert_same(_plotted(blend_view, "speed", "reference")[1], m.sweep.reference)
     assert [ln.value() for ln in blend_view.plots._key_lines["angle"]] == pytest.approx([1.0])
     axis = blend_view.plots.plots["speed"].getAxis("left")
@@ -417,7 +417,7 @@ def test_blend_negated_pose_moves_the_naive_sum_only(blend_view):
     assert np.degrees(angle_between(old["blend"], new["blend"])) < 1e-6
     # Same axis-angle, the other stored sign of w.
     assert readout.replace("+0.50", "-0.50") == blend_view.pose_readouts[1].text()
-    _assert_same(_plotted(blend_view, "angle", "naive")[1], np.degrees(m.sweep.naive_angle))
+    _assert_same(_plotted(blend_view, "angle", "naive")[1], m.angles["naive"])
 
 
 def test_blend_weight_change_changes_pixels(blend_view):
@@ -732,3 +732,23 @@ def test_euler_outer_and_inner_rings_differ_unless_locked(euler_view, order):
     m.set_preset("pitch90_lock")
     assert euler_view.gimbal.locked
     assert euler_view.gimbal.colours[0] == euler_view.gimbal.colours[2] == LOCK_COLOUR
+
+
+def test_blend_negated_pose_plots_the_rotation_not_the_sign(blend_view):
+    """A pose stored as -q: the plotted curve moves only as far as the blended rotation does."""
+    from scipy.spatial.transform import Rotation
+
+    blend_view.preset_box.setCurrentIndex(blend_view.preset_box.findData("negated_input"))
+    m = blend_view.model
+    x, y = _plotted(blend_view, "angle", "blend")
+    q = m.sweep.blend
+    ok = np.all(np.isfinite(q), axis=1)
+    r0 = Rotation.from_quat(np.roll(m.quats[0], -1))
+    want = np.degrees((r0.inv() * Rotation.from_quat(np.roll(q[ok], -1, axis=1))).magnitude())
+    np.testing.assert_allclose(y[ok], want, atol=1e-9)
+    # No sample-to-sample jump larger than the rotation's own step (the old
+    # path angle went 28 -> 332 deg while the blend turned 0.28 deg).
+    step = np.degrees((Rotation.from_quat(np.roll(q[ok][1:], -1, axis=1)).inv()
+                       * Rotation.from_quat(np.roll(q[ok][:-1], -1, axis=1))).magnitude())
+    assert np.all(np.abs(np.diff(y[ok])) <= step + 1e-9)
+    assert blend_view.plots.plots["angle"].getAxis("left").labelText.startswith("rotation")

@@ -12,7 +12,22 @@ from quatlab.math import blend as B
 from quatlab.math.interpolate import InterpolationCollapseError
 from quatlab.math.quaternion import angle_between, from_axis_angle, to_axis_angle
 
-__all__ = ["BlendModel"]
+__all__ = ["BlendModel", "rotation_angle_deg"]
+
+
+def rotation_angle_deg(q0, quats) -> np.ndarray:
+    """Rotation angle (degrees, [0, 180]) from ``q0`` to each row of ``quats``; NaN stays NaN.
+
+    Sign-invariant (:func:`~quatlab.math.quaternion.angle_between`): a pose
+    stored as ``-q`` reads the same as ``q``, so a curve of it moves only when
+    the rotation does (docs/conventions.md: q and -q are one rotation).
+    """
+    quats = np.asarray(quats, dtype=np.float64)
+    out = np.full(quats.shape[:-1], np.nan)
+    ok = np.all(np.isfinite(quats), axis=-1)
+    if np.any(ok):
+        out[ok] = np.degrees(angle_between(q0, quats[ok]))
+    return out
 
 
 class BlendModel(LessonModel):
@@ -63,6 +78,11 @@ class BlendModel(LessonModel):
         self.s = np.linspace(0.0, len(waypoints) - 1, self.SAMPLES)
         self.sweep = B.blend_sweep(self.quats, B.weights_path(waypoints, self.SAMPLES),
                                    reference=p["reference"])
+        # What the plots draw: the rotation angle from pose 0, not the sweep's
+        # sign-aware path angle, which reads a pose stored as -q as a jump of
+        # 360 deg minus the angle while the blended rotation barely moves.
+        self.angles = {v: rotation_angle_deg(self.quats[0], getattr(self.sweep, v))
+                       for v in self.VARIANTS}
         self._evaluate()
 
     def _evaluate(self) -> None:
@@ -75,7 +95,7 @@ class BlendModel(LessonModel):
         # plots' own, and with the reference already chosen it keeps it.
         one = B.blend_sweep(self.quats, self.weights[None], reference=self.reference)
         self.current = {v: getattr(one, v)[0] for v in self.VARIANTS}
-        self.current_angle = {v: float(np.degrees(getattr(one, f"{v}_angle")[0]))
+        self.current_angle = {v: float(rotation_angle_deg(self.quats[0], self.current[v]))
                               for v in self.VARIANTS}
 
     # -- edits ---------------------------------------------------------------------
@@ -173,7 +193,7 @@ class BlendModel(LessonModel):
         a = self.current_angle
         lines.append(
             f"Weights ({shown}), reference pose {self.reference}: the kept-reference blend is "
-            f"{a['blend']:.1f}° from pose 0 (path angle, as plotted); the naive sum "
+            f"{a['blend']:.1f}° of rotation from pose 0 (as plotted); the naive sum "
             f"{self._versus_kept('naive')}, align-to-first {self._versus_kept('align_first')}.")
         sw = self.switch
         if sw is not None:

@@ -102,9 +102,11 @@ class BlendView(LessonPanel):
         self.show_preset(m.preset)
         self.set_axes("sweep", None, m.param_range, {"speed": "reference pose"},
                       (-0.3, n - 0.7))
+        # Sign-free: a pose stored as -q must not draw as a jump (docs/conventions.md).
+        self.plots.set_y_axis("angle", "rotation from pose 0 (deg)", (0.0, 180.0))
         self.plots.set_series("angle", [
-            Series(v, LABELS[v], COLOURS[v], DASHED[v], m.s,
-                   np.degrees(getattr(m.sweep, f"{v}_angle"))) for v in m.VARIANTS])
+            Series(v, LABELS[v], COLOURS[v], DASHED[v], m.s, m.angles[v])
+            for v in m.VARIANTS])
         self.plots.set_series("speed", [
             Series("reference", "reference pose", "#000000", False, m.s,
                    m.sweep.reference.astype(float))])
