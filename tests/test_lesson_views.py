@@ -251,7 +251,7 @@ def test_euler_plots_are_the_model_arrays(euler_view):
     c = euler_view.model.comparison
     _assert_same(_plotted(euler_view, "angle", "euler")[1], np.degrees(c.euler_angle))
     _assert_same(_plotted(euler_view, "angle", "slerp")[1], np.degrees(c.slerp_angle))
-    _assert_same(_plotted(euler_view, "speed", "yaw")[1], np.degrees(c.slerp_euler[:, 0]))
+    _assert_same(_plotted(euler_view, "speed", "angle0")[1], np.degrees(c.slerp_euler[:, 0]))
     wraps = [ln.value() for ln in euler_view.plots._key_lines["angle"]]
     assert wraps == pytest.approx(euler_view.model.wrap_times())
     assert len(wraps) == 1
@@ -262,7 +262,7 @@ def test_euler_lock_text_and_pixels(euler_view):
     before = _grab(euler_view.scene)
     euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("pitch90_lock"))
     text = euler_view.explanation.text()
-    assert "Gimbal lock" in text and "only yaw − roll matters (= 20.0°)" in text
+    assert "Gimbal lock" in text and "only Y − Z″ matters (= 20.0°)" in text
     assert np.any(_grab(euler_view.scene) != before)
     euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("near_lock"))
     assert "Gimbal lock" not in euler_view.explanation.text()
@@ -457,8 +457,7 @@ def test_euler_gimbal_rings_follow_the_euler_pose(euler_view):
 
 
 def test_euler_gimbal_lock_is_highlighted(euler_view):
-    from quatlab.rendering.gimbal import LOCK_COLOUR
-    from quatlab.rendering.style import AXIS_COLORS
+    from quatlab.rendering.gimbal import ANGLE_COLOURS, LOCK_COLOUR
 
     before = _grab(euler_view.scene)
     euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("pitch90_lock"))
@@ -472,13 +471,13 @@ def test_euler_gimbal_lock_is_highlighted(euler_view):
     assert gimbal.locked and gimbal.lock_axis.visible()
     axis = gimbal.lock_axis.pos[1] - gimbal.lock_axis.pos[0]
     assert abs(axis @ pivots[0]) == pytest.approx(np.linalg.norm(axis), rel=1e-6)
-    assert gimbal.colours == [LOCK_COLOUR, AXIS_COLORS[0], LOCK_COLOUR]  # middle ring turns on X
+    assert gimbal.colours == [LOCK_COLOUR, ANGLE_COLOURS[1], LOCK_COLOUR]
     assert "locked" in euler_view.gimbal_legend.text()
     assert "(highlighted)" in euler_view.explanation.text()
     assert np.any(_grab(euler_view.scene) != before)
     euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("near_lock"))
     assert not gimbal.locked
-    assert gimbal.colours == [AXIS_COLORS[1], AXIS_COLORS[0], AXIS_COLORS[2]]
+    assert gimbal.colours == list(ANGLE_COLOURS)
 
 
 def test_euler_gimbal_checkbox_hides_the_rings(euler_view):
@@ -683,7 +682,7 @@ def test_euler_order_combo_recomputes_against_scipy(euler_view, order):
     _same_rotation(c.slerp_quats[-1], _scipy_quat(order, end))
     _same_rotation(c.euler_quats[-1], _scipy_quat(order, end))
     _assert_same(_plotted(euler_view, "angle", "slerp")[1], np.degrees(c.slerp_angle))
-    _assert_same(_plotted(euler_view, "speed", "yaw")[1], np.degrees(c.slerp_euler[:, 0]))
+    _assert_same(_plotted(euler_view, "speed", "angle0")[1], np.degrees(c.slerp_euler[:, 0]))
     assert euler_view.angle_spins["start"][0].prefix() == f"{order[0]} "
     assert "changed from" in euler_view.explanation.text()
     assert m.readout().order == order
@@ -752,3 +751,33 @@ def test_blend_negated_pose_plots_the_rotation_not_the_sign(blend_view):
                        * Rotation.from_quat(np.roll(q[ok][:-1], -1, axis=1))).magnitude())
     assert np.all(np.abs(np.diff(y[ok])) <= step + 1e-9)
     assert blend_view.plots.plots["angle"].getAxis("left").labelText.startswith("rotation")
+
+
+def test_euler_angles_are_named_by_their_axes_and_colours_mean_one_thing(euler_view):
+    from quatlab.rendering.gimbal import ANGLE_COLOURS, LOCK_COLOUR
+    from quatlab.rendering.style import METHOD_COLORS
+
+    m = euler_view.model
+    m.set_order("xyz")
+    m.set_angles([10.0, 20.0, 30.0], [10.0, 20.0, 30.0])
+    text = euler_view.explanation.text()
+    # Extrinsic x-y-z: the first angle turns about x, not "yaw" (a position name).
+    assert "10.0° about x, 20.0° about y, 30.0° about z" in text
+    assert not any(w in text for w in ("yaw", "pitch", "roll"))
+    assert "about x" in euler_view.gimbal_legend.text()
+    m.set_order("ZYX")
+    assert "10.0° about Z, 20.0° about Y′, 30.0° about X″" in euler_view.explanation.text()
+    assert euler_view.angle_spins["start"][1].toolTip() == "The start angle about Y′"
+    # One meaning per colour across both plots: orange is the Euler lerp only.
+    colours = [euler_view.plots.curve_item(p, k).opts["pen"].color().name().upper()
+               for p, keys in (("angle", ("euler", "slerp")),
+                               ("speed", ("angle0", "angle1", "angle2"))) for k in keys]
+    assert len(set(colours)) == 5
+    assert [euler_view.plots._series["speed"][f"angle{i}"].label for i in range(3)] == [
+        "SLERP, about Z", "SLERP, about Y′", "SLERP, about X″"]
+    # The rings (and the lock) share no colour with any method, nor with each other.
+    methods = {c.upper() for c in METHOD_COLORS.values()}
+    assert not ({c.upper() for c in (*ANGLE_COLOURS, LOCK_COLOUR)} & methods)
+    assert len({*ANGLE_COLOURS, LOCK_COLOUR}) == 4
+    assert set(euler_view.gimbal.colours) == set(ANGLE_COLOURS)
+    assert set(colours[2:]) == {c.upper() for c in ANGLE_COLOURS}
