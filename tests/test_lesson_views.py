@@ -781,3 +781,72 @@ def test_euler_angles_are_named_by_their_axes_and_colours_mean_one_thing(euler_v
     assert len({*ANGLE_COLOURS, LOCK_COLOUR}) == 4
     assert set(euler_view.gimbal.colours) == set(ANGLE_COLOURS)
     assert set(colours[2:]) == {c.upper() for c in ANGLE_COLOURS}
+
+
+def _deg_from_pose0(q0, q):
+    from scipy.spatial.transform import Rotation
+
+    r = Rotation.from_quat(np.roll(q0, -1)).inv() * Rotation.from_quat(np.roll(q, -1))
+    return float(np.degrees(r.magnitude()))
+
+
+def test_blend_plots_follow_weights_set_by_hand(blend_view):
+    """After a hand edit the curves run through the blends the text describes, at the cursor."""
+    from quatlab.math import blend as B
+
+    blend_view.preset_box.setCurrentIndex(blend_view.preset_box.findData("negated_input"))
+    m = blend_view.model
+    _weight(blend_view, 1, 0.6)
+    w = m.weights
+    assert w.tolist() == pytest.approx([0.5, 0.6, 0.2])
+    assert blend_view.plots.plots["angle"].getAxis("bottom").labelText.startswith("pose 1 weight")
+    want = {"blend": B.blend(m.quats, w, reference=m.quats[m.reference]),
+            "naive": B.naive_weighted_sum(m.quats, w), "align_first": B.align_to_first(m.quats, w)}
+    for v, q in want.items():
+        x, y = _plotted(blend_view, "angle", v)
+        assert x.min() == pytest.approx(0.0) and x.max() == pytest.approx(1.0)
+        at = int(np.argmin(np.abs(x - 0.6)))
+        assert x[at] == pytest.approx(0.6)
+        assert y[at] == pytest.approx(_deg_from_pose0(m.quats[0], q), abs=1e-6)
+        assert f"{m.current_angle['blend']:.1f}°" in blend_view.explanation.text()
+    assert blend_view.plots._t == pytest.approx(0.6)
+    # The far end of the curve is pose 1's weight at 1 with the others held.
+    x, y = _plotted(blend_view, "angle", "blend")
+    end = B.blend(m.quats, [0.5, 1.0, 0.2], reference=m.quats[m.reference])
+    assert y[-1] == pytest.approx(_deg_from_pose0(m.quats[0], end), abs=1e-6)
+    # The sweep slider plays the preset again, and the plots with it.
+    blend_view.slider.spin.setValue(1.0)
+    _assert_same(_plotted(blend_view, "angle", "blend")[0], m.s)
+
+
+def test_blend_listing_control_reorders_the_inputs(blend_view):
+    """Order dependence: choosing a listing moves align-to-first, never the kept reference."""
+    blend_view.preset_box.setCurrentIndex(blend_view.preset_box.findData("order_dependence"))
+    m, box = blend_view.model, blend_view.listing_box
+    assert box.isVisibleTo(blend_view) and box.count() == 3
+    got = {}
+    for k, first in enumerate((0, 1, 2)):
+        box.setCurrentIndex(k)
+        box.activated.emit(k)
+        assert m.order[0] == first
+        q = m.at_param()
+        got[k] = {v: _deg_from_pose0(m.base_poses[0], q[v]) for v in m.VARIANTS}
+        assert f"aligns to pose {first}" in blend_view.explanation.text()
+    # Equal weights on 0, 120, 240 deg about Z: aligned to pose 0 the sum is
+    # pose 0; aligned to pose 1 or 2 it is 120 deg away (hand-worked).
+    assert [got[k]["align_first"] for k in range(3)] == pytest.approx([0, 120, 120], abs=1e-9)
+    assert [got[k]["blend"] for k in range(3)] == pytest.approx([0, 0, 0], abs=1e-9)
+    # The plot is no longer flat: align-to-first steps with the listing.
+    x, y = _plotted(blend_view, "angle", "align_first")
+    assert np.nanmax(y) - np.nanmin(y) == pytest.approx(120, abs=1e-9)
+    assert np.ptp(_plotted(blend_view, "angle", "blend")[1]) < 1e-9
+    blend_view.preset_box.setCurrentIndex(blend_view.preset_box.findData("reference_switch"))
+    assert not box.isVisibleTo(blend_view)
+
+
+def test_blend_plot_drag_after_a_hand_edit_moves_that_weight(blend_view):
+    m = blend_view.model
+    _weight(blend_view, 2, 0.3)
+    blend_view.plots.cursorMoved.emit(0.8)
+    assert m.hand == 2 and m.weights[2] == pytest.approx(0.8)
+    assert m.weights[:2].tolist() == pytest.approx([1.0, 0.5])
