@@ -127,7 +127,11 @@ class BlendView(LessonPanel):
         self._drawn_plot = p
         n = len(m.weights)
         x = p["x"]
-        self.plots.set_x_axis(p["x_name"], None, (float(x.min()), float(x.max())))
+        lo, hi = float(x.min()), float(x.max())
+        if p["ticks"]:
+            # Room for the first and last listing's tick text at the ends.
+            lo, hi = lo - 0.25, hi + 0.25
+        self.plots.set_x_axis(p["x_name"], None, (lo, hi))
         self.plots.set_y_axis("speed", "reference pose", (-0.3, n - 0.7))
         # Sign-free: a pose stored as -q must not draw as a jump (docs/conventions.md).
         self.plots.set_y_axis("angle", "rotation from pose 0 (deg)", (0.0, 180.0))
