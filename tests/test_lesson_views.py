@@ -585,12 +585,22 @@ def integrate_view(qtbot):
     return _show(qtbot, IntegrateView(IntegrateModel("first_order_20hz")))
 
 
+def _log_abs(y):
+    y = np.abs(np.asarray(y, float))
+    out = np.full(y.shape, np.nan)
+    out[y > 0] = np.log10(y[y > 0])
+    return out
+
+
 def _assert_plots_are_the_model(view):
     m = view.model
     x, y = _plotted(view, "angle", "q")
     _assert_same(x, np.arange(m.steps + 1))
-    _assert_same(y, m.run.norm_drift)
-    _assert_same(_plotted(view, "angle", "R")[1], m.matrix.orthonormality_error)
+    # The drift plot is logarithmic: it draws log10 |y|, and an exact zero
+    # (step 0) has no place on it.
+    _assert_same(y, _log_abs(m.run.norm_drift))
+    _assert_same(_plotted(view, "angle", "R")[1], _log_abs(m.matrix.orthonormality_error))
+    assert view.plots.plots["angle"].getAxis("left").logMode
     _assert_same(_plotted(view, "speed", "q")[1], m.run.angle_error_deg)
     _assert_same(_plotted(view, "speed", "R")[1], np.degrees(m.matrix.angle_error))
 
