@@ -196,7 +196,8 @@ class GreatCircleView(QtWidgets.QWidget):
         # them; a light plate keeps it readable over a radius or chord.
         self.angle_text.setPos(0.0, -0.6)
         self.angle_text.setHtml(
-            f"<span style='font-size:11pt'>∠(q0, q1) = {np.degrees(omega):.1f}°<br>"
+            f"<span style='font-size:11pt'>∠(q0, q1) = {np.degrees(omega):.1f}° on S3<br>"
+            f"= a turn of 2 × {np.degrees(omega):.1f}° = {2 * np.degrees(omega):.1f}°<br>"
             f"cos = dot(q0, q1) = {s.dot:+.4f}</span>")
         self.on_t()
 

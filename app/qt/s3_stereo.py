@@ -12,16 +12,83 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.opengl as gl
-from PyQt6 import QtCore, QtWidgets
+from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.qt.s3_circle import ENDPOINT_COLOUR as _ENDPOINT_COLOUR
 from quatlab.math import quaternion as Q
 from quatlab.math import s3
 from quatlab.math.curves import METHOD_LABELS, METHODS
 from quatlab.rendering.gl_view import GLWindowView
-from quatlab.rendering.style import METHOD_COLORS, SCENE_BACKGROUND, rgba
+from quatlab.rendering.labels import Label, LabelLayer, label_font
+from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND, rgba
 
-__all__ = ["StereographicView", "POLES", "split_finite"]
+__all__ = ["StereographicView", "POLES", "split_finite", "frame_paths", "turning_text"]
+
+#: Short names for the labels at the methods' points (the table says the rest).
+_SHORT = {"naive_nlerp": "naive N", "shortest_nlerp": "short N", "naive_slerp": "naive S",
+          "shortest_slerp": "short S"}
+#: The camera looks at the paths' plane face-on, tilted this much towards the
+#: default view so the picture keeps some depth.
+_TILT = 0.3
+_DEFAULT_DIRECTION = np.array([np.cos(np.radians(22)) * np.cos(np.radians(-55)),
+                               np.cos(np.radians(22)) * np.sin(np.radians(-55)),
+                               np.sin(np.radians(22))])
+
+
+def turning_text(q0, q1) -> str:
+    """The half-angle relation for these keys, in words (docs/conventions.md).
+
+    A unit quaternion turns by twice its angle on S3: ``q0`` and ``q1`` an
+    angle W apart on S3 are a turn of 2W apart, so the naive paths (to the
+    stored q1) turn 2W and the shortest (to the nearer of q1, -q1)
+    2 min(W, 180 deg - W).
+
+    >>> c, s = np.cos(np.radians(170)), np.sin(np.radians(170))   # -(20 deg about z)
+    >>> text = turning_text([1, 0, 0, 0], [c, 0, 0, s])
+    >>> text.startswith("170.0° on S3 = 340.0° of turning"), text.split("; ")[1]
+    (True, 'the short way: 10.0° on S3 = 20.0° of turning')
+    """
+    w = float(np.degrees(np.arccos(np.clip(np.dot(q0, q1), -1.0, 1.0))))
+    short = min(w, 180.0 - w)
+    return (f"{w:.1f}° on S3 = {2 * w:.1f}° of turning (naive, to the stored q1); the short "
+            f"way: {short:.1f}° on S3 = {2 * short:.1f}° of turning")
+
+
+def frame_paths(points: np.ndarray, limit: float) -> tuple[np.ndarray, float, float, float]:
+    """Camera ``(centre, distance, elevation_deg, azimuth_deg)`` that frames ``points`` (N, 3).
+
+    Points farther than ``limit`` from the origin are left out (a point
+    next to the pole maps very far away). The centre is the middle of the
+    points' bounding box together with the unit ball, the distance fits their
+    radius about it, and the view direction is the normal of the plane the
+    points lie in (the image of a great circle is a circle or a line), tilted
+    by :data:`_TILT` towards the default view: a circle is seen round, not
+    foreshortened into a line. For points on a line any direction across it
+    will do; the default one, with the line's direction removed, is taken.
+    """
+    pts = np.asarray(points, float)
+    pts = pts[np.all(np.isfinite(pts), axis=-1)]
+    pts = pts[np.linalg.norm(pts, axis=-1) <= limit]
+    box = np.vstack([pts, [[-1, -1, -1], [1, 1, 1]]]) if pts.size else np.array(
+        [[-1.0, -1, -1], [1, 1, 1]])
+    centre = 0.5 * (box.min(axis=0) + box.max(axis=0))
+    radius = max(float(np.max(np.linalg.norm(box - centre, axis=-1))), 1.0)
+    d = _DEFAULT_DIRECTION
+    if len(pts) >= 3:
+        _, sv, vt = np.linalg.svd(pts - pts.mean(axis=0), full_matrices=False)
+        if sv[1] > 0.05 * sv[0]:
+            n = vt[2]
+        else:
+            n = d - (d @ vt[0]) * vt[0]
+        n = n / np.linalg.norm(n)
+        if n @ d < 0:
+            n = -n
+        d = n + _TILT * d
+        d = d / np.linalg.norm(d)
+    elevation = float(np.degrees(np.arcsin(np.clip(d[2], -1.0, 1.0))))
+    azimuth = float(np.degrees(np.arctan2(d[1], d[0])))
+    # 60 deg field of view: the radius fits at distance r / sin(30 deg), plus margin.
+    return centre, 2.2 * radius, elevation, azimuth
 
 #: Projection poles offered by the stereographic panel: label -> pole(q0).
 #: "w = -1" is the textbook choice (the identity lands on the origin);
@@ -108,9 +175,24 @@ class StereographicView(QtWidgets.QWidget):
         for pts in (np.c_[c, z], np.c_[c[:, 0], z, c[:, 1]], np.c_[z, c]):
             self.view.addItem(gl.GLLinePlotItem(pos=pts, color=(0, 0, 0, 0.22), width=1.0,
                                                 antialias=True, mode="line_strip"))
-        axes = np.array([[-1, 0, 0], [1, 0, 0], [0, -1, 0], [0, 1, 0], [0, 0, -1], [0, 0, 1]],
-                        float)
-        self.view.addItem(gl.GLLinePlotItem(pos=axes, color=(0, 0, 0, 0.12), mode="lines"))
+        # Axes of R3 (the projected x, y, z of the quaternion's vector part)
+        # in the gizmo colours, labelled at their ends; resized with the frame.
+        self.axes = gl.GLLinePlotItem(mode="lines", width=1.5, antialias=True,
+                                      color=np.repeat([rgba(c, 0.7) for c in AXIS_COLORS], 2,
+                                                      axis=0))
+        self.view.addItem(self.axes)
+        self.layer = LabelLayer()
+        self.layer.setDepthValue(1000)  # after everything it names
+        self.view.addItem(self.layer)
+        bold = label_font(11.0, QtGui.QFont.Weight.DemiBold)
+        self.labels: dict[str, Label] = {}
+        for name in ("q0", "q1", "−q1"):
+            self.labels[name] = self._label(bold, (8.0, -6.0), name, _ENDPOINT_COLOUR, 3)
+        for m in METHODS:
+            self.labels[m] = self._label(label_font(10.0, QtGui.QFont.Weight.Normal),
+                                         (8.0, 6.0), _SHORT[m], METHOD_COLORS[m], 1)
+        for k, axis in enumerate("xyz"):
+            self.labels[axis] = self._label(bold, (4.0, -4.0), axis, AXIS_COLORS[k], 2)
         self.segments: dict[str, list[gl.GLLinePlotItem]] = {m: [] for m in METHODS}
         self._pool: dict[str, list[gl.GLLinePlotItem]] = {}
         # Points are small lit spheres: GLScatterPlotItem sprites come out
@@ -121,6 +203,13 @@ class StereographicView(QtWidgets.QWidget):
         for item in (*self.points.values(), *self.markers.values()):
             self.view.addItem(item)
 
+        self.turning = QtWidgets.QLabel()
+        self.turning.setObjectName("half_angle")
+        self.turning.setWordWrap(True)
+        self.turning.setContentsMargins(6, 2, 6, 0)
+        self.turning.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
+                                   QtWidgets.QSizePolicy.Policy.Preferred)
+        layout.addWidget(self.turning)
         self.axis_angle = QtWidgets.QLabel()
         self.axis_angle.setObjectName("axis_angle")
         self.axis_angle.setTextFormat(QtCore.Qt.TextFormat.RichText)
@@ -130,6 +219,17 @@ class StereographicView(QtWidgets.QWidget):
         self.axis_angle.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
                                       QtWidgets.QSizePolicy.Policy.Preferred)
         layout.addWidget(self.axis_angle)
+
+    def _label(self, font, offset, text, colour, priority) -> Label:
+        label = Label(font, offset, text=text, color=QtGui.QColor(colour), priority=priority)
+        self.layer.labels.append(label)
+        return label
+
+    @staticmethod
+    def _show_label(label: Label, pos) -> None:
+        label.visible = pos is not None
+        if pos is not None:
+            label.pos = np.asarray(pos, float)
 
     @property
     def pole(self) -> np.ndarray:
@@ -161,17 +261,31 @@ class StereographicView(QtWidgets.QWidget):
             self.segments[m] = pool[: len(runs)]
         ends = self.project(np.stack([s.q0, s.q1, -s.q1]))
         ok = np.all(np.isfinite(ends), axis=-1)
-        # Frame the endpoints and the unit ball, within _MAX_FRAME_RADIUS.
-        radius = np.linalg.norm(ends[ok], axis=-1) if ok.any() else np.zeros(1)
-        self._frame = float(np.clip(np.max(radius, initial=1.0), 1.0, _MAX_FRAME_RADIUS))
+        # Frame the paths, the endpoints and the unit ball, within _MAX_FRAME_RADIUS.
+        paths = np.vstack([self.project(curves[m].quats) for m in METHODS] + [ends])
+        self._obstacles = [run for m in METHODS for run in split_finite(
+            self.project(curves[m].quats))]
+        centre, distance, elevation, azimuth = frame_paths(paths, _MAX_FRAME_RADIUS)
+        self._frame = float(np.clip(distance / 4.4, 1.0, _MAX_FRAME_RADIUS))
+        self.layer.obstacles = self._obstacles
+        for name, p, good in zip(("q0", "q1", "−q1"), ends, ok, strict=True):
+            self._show_label(self.labels[name], p if good else None)
+        reach = max(1.2, distance / 2.6)
+        axes = np.zeros((6, 3))
+        for k in range(3):
+            axes[2 * k + 1, k] = reach
+        self.axes.setData(pos=axes)
+        for k, axis in enumerate("xyz"):
+            self._show_label(self.labels[axis], axes[2 * k + 1])
+        self.turning.setText(f"<b>Half angle:</b> {turning_text(s.q0, s.q1)}.")
         self._ends_html = "<br>".join(
             f"<b>{name}</b> " + (f"({p[0]:+.2f}, {p[1]:+.2f}, {p[2]:+.2f})" if good
                                  else "at infinity (the pole)")
             for name, p, good in zip(self.points, ends, ok, strict=True))
         for item, p, visible in zip(self.points.values(), ends, ok, strict=True):
             _place(item, p if visible else None, self._frame)
-        self.view.setCameraPosition(pos=pg.Vector(0, 0, 0), distance=2.4 * self._frame,
-                                    elevation=22, azimuth=-55)
+        self.view.setCameraPosition(pos=pg.Vector(*centre), distance=distance,
+                                    elevation=elevation, azimuth=azimuth)
         self.on_t()
 
     def on_t(self) -> None:
@@ -181,6 +295,7 @@ class StereographicView(QtWidgets.QWidget):
             q = at[m].quats[0]
             p = self.project(q) if np.all(np.isfinite(q)) else np.full(3, np.nan)
             _place(self.markers[m], p if np.all(np.isfinite(p)) else None, self._frame)
+            self._show_label(self.labels[m], p if np.all(np.isfinite(p)) else None)
             rows.append(_axis_angle_row(m, q))
         self.axis_angle.setText(
             f"Black balls (projected):<br>{self._ends_html}<br>"
