@@ -860,3 +860,20 @@ def test_blend_plot_drag_after_a_hand_edit_moves_that_weight(blend_view):
     blend_view.plots.cursorMoved.emit(0.8)
     assert m.hand == 2 and m.weights[2] == pytest.approx(0.8)
     assert m.weights[:2].tolist() == pytest.approx([1.0, 0.5])
+
+
+def test_lesson_tab_reframes_its_bodies_on_a_preset_change(qtbot, euler_view):
+    scene = euler_view.scene
+    scene.reset_camera()
+    fitted = scene.opts["distance"]
+    scene.setCameraParams(distance=3 * fitted)
+    scene._camera_touched = True  # as a student's wheel would
+    euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("pitch90_lock"))
+    qtbot.waitUntil(lambda: scene.opts["distance"] < 2 * fitted)
+    def camera():
+        c = scene.opts["center"]
+        return scene.opts["distance"], c.x(), c.y(), c.z()
+
+    got = camera()
+    scene.reset_camera()  # what framing these bodies gives
+    assert got == pytest.approx(camera())
