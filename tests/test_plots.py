@@ -410,13 +410,19 @@ def _send_mouse(widget, kind, pos, button, buttons):
     QtWidgets.QApplication.sendEvent(widget, ev)
 
 
+def _hover(plots, x, y):
+    """A plain mouse move (no button) over the angle plot at (x, y), sent to the viewport."""
+    none = QtCore.Qt.MouseButton.NoButton
+    _send_mouse(view_of(plots).viewport(), QtCore.QEvent.Type.MouseMove,
+                _viewport_pos(plots, "angle", x, y), none, none)
+
+
 def test_hover_shows_every_methods_value_at_the_pointer(qtbot, plots, neg20):
     plots.set_curves(neg20)
     show(qtbot, plots)
     box = plots.inspector.boxes["angle"]
     assert not box.isVisible()
-    qtbot.mouseMove(view_of(plots).viewport(), _viewport_pos(plots, "angle", 0.5, 90.0))
-    QtWidgets.QApplication.processEvents()
+    _hover(plots, 0.5, 90.0)
     assert box.isVisible() and not plots.inspector.boxes["speed"].isVisible()
     text = box.toPlainText()
     # Reference figures: at t = 0.5 the naive methods have swept 170 deg, the
@@ -427,8 +433,7 @@ def test_hover_shows_every_methods_value_at_the_pointer(qtbot, plots, neg20):
         assert f"{plots._series['angle'][m].label}: {want:.4g}" in text
     # A hidden curve is not listed.
     plots.set_method_visible("naive_slerp", False)
-    qtbot.mouseMove(view_of(plots).viewport(), _viewport_pos(plots, "angle", 0.5, 60.0))
-    QtWidgets.QApplication.processEvents()
+    _hover(plots, 0.5, 60.0)
     assert "naive SLERP" not in box.toPlainText()
 
 
