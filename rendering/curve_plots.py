@@ -44,6 +44,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.math.curves import METHOD_LABELS, METHODS, Curves
 from quatlab.rendering.plot_export import PlotExport
+from quatlab.rendering.plot_hover import PlotInspector
 from quatlab.rendering.plot_items import LineSample, ScrubViewBox, method_pen, nan_runs, swatch_icon
 from quatlab.rendering.series import PLOTS, Series, check_plot, curve_series
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED
@@ -118,6 +119,8 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         self._y_label: dict[str, str | None] = {p: None for p in PLOTS}
         self._top: dict[str, float] = {p: 1.0 for p in PLOTS}
         self._brushes: dict[str, QtGui.QBrush] = {}
+        #: Log y axis per plot (set_y_axis(..., log=True)): curves drawn as log10 |y|.
+        self._log: dict[str, bool] = {p: False for p in PLOTS}
 
         self._view = pg.GraphicsLayoutWidget()
         self._view.setBackground(BACKGROUND)
@@ -137,7 +140,8 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         self._cursor_lines: dict[str, pg.InfiniteLine] = {}
         self._dots: dict[str, pg.ScatterPlotItem] = {}
         for col, plot in enumerate(PLOTS):
-            item = self._view.ci.addPlot(row=1, col=col, viewBox=ScrubViewBox(self._on_user_x))
+            item = self._view.ci.addPlot(row=1, col=col,
+                                         viewBox=ScrubViewBox(self._on_user_x, self.reset_view))
             self._setup_plot(plot, item)
 
         self._checks_row = QtWidgets.QHBoxLayout()
@@ -145,6 +149,8 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         self._checks_row.setSpacing(14)
         self._checks_row.addWidget(QtWidgets.QLabel("Show:"))
         self._checks_row.addStretch(1)
+        #: Hover readout, zoom and pan, and the "whole range" button (plot_hover).
+        self.inspector = PlotInspector(self)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -260,7 +266,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         self._refresh()
 
     def set_y_axis(self, plot: str, label: str | None = None,
-                   y_range: str | tuple[float, float] = "default") -> None:
+                   y_range: str | tuple[float, float] = "default", *, log: bool = False) -> None:
         """Title and range of one plot's y axis, for quantities other than angle and speed.
 
         Parameters
@@ -276,6 +282,11 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
             range policy of the module docstring. ``"auto"``: the finite
             values of the shown curves, min to max. ``(lo, hi)``: fixed. In
             every mode a curve that leaves the top is labelled with its peak.
+        log : bool
+            A logarithmic y axis for quantities that span decades (drift of
+            1e-16 to 1e-2): the curves show ``|y|`` (zero has no place on it
+            and leaves a gap), a fixed ``y_range`` is in the data's units, and
+            the hover readout still gives the signed values.
         """
         check_plot(plot)
         if not (isinstance(y_range, str) and y_range in ("default", "auto")):
@@ -287,8 +298,30 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
             y_range = (lo, hi)
         self._y_label[plot] = label
         self._y_mode[plot] = y_range
+        relog = self._log[plot] != bool(log)
+        if relog:
+            self._log[plot] = bool(log)
+            self._store(plot, list(self._series[plot].values()))
         self._label_axes(plot)
         self._refresh()
+        if relog:  # after the range is in log units, or the axis overflows 10 ** 360
+            self.plots[plot].getAxis("left").setLogMode(bool(log))
+
+    def view_y(self, plot: str, y) -> np.ndarray:
+        """``y`` in ``plot``'s view coordinates: itself, or log10 |y| on a log axis."""
+        y = np.asarray(y, dtype=np.float64)
+        if not self._log[plot]:
+            return y
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.log10(np.abs(y))
+        return np.where(np.isfinite(out), out, np.nan)
+
+    def reset_view(self) -> None:
+        """Undo zoom and pan: the whole x range and each plot's own y range policy."""
+        for plot in PLOTS:
+            self.plots[plot].setXRange(*self._x_range, padding=0.02)
+            self._update_y_range(plot)
+        self.inspector.view_reset()
 
     def set_markers(self, xs: Iterable[float]) -> None:
         """Vertical key markers (thin grey lines) at ``xs`` in both plots."""
@@ -328,7 +361,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
             item.setPen(method_pen(s.colour, s.dashed, phase))
             # Dashed above solid; the wide solid phase below the thin one.
             item.setZValue(2.0 + 0.01 * (phase % 2) if s.dashed else 1.01 - 0.01 * (phase % 2))
-            item.setData(s.x, s.y)
+            item.setData(s.x, self.view_y(plot, s.y))
         for name, item in items.items():
             if name not in self._series[plot]:
                 item.setData([], [])
@@ -431,10 +464,11 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         if angle_default:
             lo, top = 0.0, 360.0
         elif isinstance(mode, tuple):
-            lo, top = mode
+            lo, top = (float(v) for v in self.view_y(plot, mode)) if self._log[plot] else mode
         else:
             shown = self._shown(plot)
             values = np.concatenate([s.y for s in shown]) if shown else np.empty(0)
+            values = self.view_y(plot, values)
             values = values[np.isfinite(values)]
             if mode == "auto":
                 lo, top = ((float(values.min()), float(values.max())) if values.size
@@ -518,8 +552,8 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         top = self._top[plot]
         for s in self._shown(plot):
             finite = np.isfinite(s.y)
-            if not finite.any() or s.y[finite].max() <= top:
-                continue
+            if self._log[plot] or not finite.any() or s.y[finite].max() <= top:
+                continue  # (on a log axis every decade fits: nothing leaves the top)
             k = int(np.nanargmax(s.y))
             peak = f"{s.y[k]:,.0f}" if abs(s.y[k]) >= 100 else f"{s.y[k]:.3g}"
             self._label(plot, row, float(s.x[k]), s.colour,
@@ -581,6 +615,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
                     y = float(np.interp(self._t, s.x, s.y))
                 else:
                     continue
+                y = float(self.view_y(plot, y))
                 if np.isfinite(y):
                     xs.append(self._t)
                     ys.append(y)

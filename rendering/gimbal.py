@@ -1,9 +1,12 @@
 """A three-ring gimbal in the 3D scene, drawn from :func:`quatlab.math.gimbal.gimbal_rings`.
 
-Each ring is a thin lit torus in the colour of the axis it turns about (X
-red, Y green, Z blue, as the joint gizmos), centred on the chain root; in
-proper Euler orders (Z-X-Z) the inner ring shares the outer ring's axis
-letter and is drawn paler, so outer and inner are told apart until the lock. A
+Each ring is a thin lit torus in the colour of the Euler angle that turns
+it (:data:`ANGLE_COLOURS`: first, second, third angle of the order), the
+same colour the lesson's plot of the Euler readout gives that angle,
+centred on the chain root. None of these is a method colour or an axis
+colour, so no ring reads as a method (docs/curves.md) or as "the X gizmo"; a
+proper Euler order (Z-X-Z) turns two rings about one letter, and they still
+differ because they are different angles. A
 ring's plane is the one :class:`~quatlab.math.gimbal.GimbalRings` gives
 (``normals``); its pivot (``pivots``) runs through two short axle stubs,
 bridging the ring to the ring outside it, or for the outer ring to the base.
@@ -30,33 +33,34 @@ from quatlab.math.gimbal import GimbalRings
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.gl_items import LIT_SHADER  # lit like the bones they carry
 from quatlab.rendering.gl_view import GLWindowView
-from quatlab.rendering.style import AXIS_COLORS, rgba
+from quatlab.rendering.style import rgba
 
-__all__ = ["RADII", "LOCK_COLOUR", "ring_frames", "ring_points", "torus", "GimbalItems"]
+__all__ = ["RADII", "ANGLE_COLOURS", "LOCK_COLOUR", "ring_frames", "ring_points", "torus",
+           "GimbalItems"]
 
 #: Ring radii, outer to inner, in root-bone lengths: inside the root bone's
 #: reach so the bone pokes out of the gimbal like a carried instrument, and
 #: far enough apart that three nested rings read as three.
 RADII = (1.15, 0.95, 0.75)
 
-#: The two rings whose pivots coincide at the lock (Okabe-Ito reddish
-#: purple): none of the axis colours, so the warning cannot be read as "the X
-#: ring", and far from the Euler chain's orange, which vermillion was not.
-LOCK_COLOUR = "#CC79A7"
+#: First, second and third Euler angle (and the ring each turns): black,
+#: Okabe-Ito sky blue and a mid grey. The Okabe-Ito hues left once the four
+#: methods (docs/curves.md) and the Euler lesson's orange are taken; they
+#: differ in lightness too, so they stay apart for every colour-vision
+#: deficiency and in grey-scale.
+ANGLE_COLOURS = ("#000000", "#56B4E9", "#8C8C8C")
+
+#: The two rings whose pivots coincide at the lock: Okabe-Ito yellow, the
+#: one hue left, unlike every method colour (naive SLERP's reddish purple
+#: was this colour before), every angle colour and the Euler chain's orange.
+LOCK_COLOUR = "#F0E442"
 
 _TUBE = 0.03                  # tube radius of a ring
 _STUB = 0.22                  # length of the outer ring's axle beyond it, to the base
 _AXLE_WIDTH = 4.0
 _LOCK_AXIS_WIDTH = 3.0
 _SEGMENTS, _SIDES = 96, 10    # torus resolution: round at the lesson's zoom
-_AXIS_INDEX = {"X": 0, "Y": 1, "Z": 2}
 
-
-def _pale(hex_colour: str, amount: float = 0.55) -> str:
-    """``hex_colour`` mixed with white: the same hue, told apart by lightness."""
-    rgb = np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)], dtype=float)
-    mixed = np.round(rgb + amount * (255.0 - rgb)).astype(int)
-    return "#" + "".join(f"{c:02X}" for c in mixed)
 
 
 def ring_frames(rings: GimbalRings) -> np.ndarray:
@@ -140,11 +144,7 @@ class GimbalItems:
         """Pose the rings as ``rings`` says; ``locked`` highlights the outer and inner ring."""
         self.locked = bool(locked)
         frames = ring_frames(rings)
-        base = [AXIS_COLORS[_AXIS_INDEX[letter]] for letter in rings.axis_letters]
-        if base[2] == base[0]:
-            # Proper Euler orders (Z-X-Z) turn the outer and inner ring about
-            # the same letter: a paler inner ring keeps the two apart.
-            base[2] = _pale(base[2])
+        base = [ANGLE_COLOURS[i] for i in rings.angle_index]
         self.colours = [LOCK_COLOUR if locked and k != 1 else c for k, c in enumerate(base)]
         for item, frame, colour in zip(self.rings, frames, self.colours, strict=True):
             m = np.eye(4)

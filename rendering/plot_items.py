@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PyQt6 import QtCore, QtGui
+from PyQt6 import QtCore, QtGui, QtWidgets
 from pyqtgraph.graphicsItems.LegendItem import ItemSample
 
 __all__ = ["method_pen", "nan_runs", "ScrubViewBox", "LineSample", "swatch_icon"]
@@ -43,27 +43,64 @@ def nan_runs(y: np.ndarray) -> list[tuple[int, int]]:
 
 
 class ScrubViewBox(pg.ViewBox):
-    """A ViewBox where a left click or drag anywhere reports the x under the mouse.
+    """A ViewBox where the left button scrubs and the others look closer.
 
-    Pan and zoom are off: in a lesson the plots always show the whole [0, 1],
-    and a drag is more useful as scrubbing t than as losing the view.
+    * left click or drag: reports the x under the mouse (``on_x``), as
+      before: scrubbing t is the lesson's main gesture, so it keeps the
+      button a student tries first;
+    * wheel: zooms both axes about the pointer, as a map or photo viewer does;
+    * right or middle drag: pans (the two buttons a left-handed gesture
+      cannot collide with);
+    * double click: back to the whole range (``on_reset``), as the plots'
+      "whole range" button does.
+
+    Zoom and pan emit ``sigRangeChangedManually``; pyqtgraph's context menu
+    stays off (its "View All" would ignore the lesson's range policy).
     """
 
-    def __init__(self, on_x, **kwargs):
-        super().__init__(enableMouse=False, enableMenu=False, **kwargs)
+    def __init__(self, on_x, on_reset=None, **kwargs):
+        super().__init__(enableMouse=True, enableMenu=False, **kwargs)
         self._on_x = on_x
+        self._on_reset = on_reset
+        self._last_click: tuple[float, QtCore.QPointF] | None = None
 
     def _report(self, ev) -> None:
         ev.accept()
         self._on_x(self.mapSceneToView(ev.scenePos()).x())
 
+    def _second_click(self, ev) -> bool:
+        """Whether ``ev`` completes a double click. pyqtgraph delivers the second
+        press of a double click as a plain click under Qt 6, so time and place decide."""
+        last, self._last_click = self._last_click, (ev.time(), ev.screenPos())
+        if ev.double():
+            return True
+        if last is None:
+            return False
+        interval = QtWidgets.QApplication.doubleClickInterval() / 1000.0
+        near = (ev.screenPos() - last[1]).manhattanLength() <= 6
+        return ev.time() - last[0] <= interval and near
+
     def mouseClickEvent(self, ev):
-        if ev.button() == QtCore.Qt.MouseButton.LeftButton:
+        if ev.button() != QtCore.Qt.MouseButton.LeftButton:
+            return
+        if self._on_reset is not None and self._second_click(ev):
+            ev.accept()
+            self._last_click = None
+            self._on_reset()
+        else:
             self._report(ev)
 
     def mouseDragEvent(self, ev, axis=None):
         if ev.button() == QtCore.Qt.MouseButton.LeftButton:
             self._report(ev)
+        elif ev.button() in (QtCore.Qt.MouseButton.RightButton,
+                             QtCore.Qt.MouseButton.MiddleButton):
+            ev.accept()
+            last = self.mapSceneToView(ev.lastScenePos())
+            now = self.mapSceneToView(ev.scenePos())
+            self._resetTarget()
+            self.translateBy(x=last.x() - now.x(), y=last.y() - now.y())
+            self.sigRangeChangedManually.emit([True, True])
 
 
 class LineSample(ItemSample):

@@ -272,7 +272,7 @@ def test_euler_plots_are_the_model_arrays(euler_view):
     c = euler_view.model.comparison
     _assert_same(_plotted(euler_view, "angle", "euler")[1], np.degrees(c.euler_angle))
     _assert_same(_plotted(euler_view, "angle", "slerp")[1], np.degrees(c.slerp_angle))
-    _assert_same(_plotted(euler_view, "speed", "yaw")[1], np.degrees(c.slerp_euler[:, 0]))
+    _assert_same(_plotted(euler_view, "speed", "angle0")[1], np.degrees(c.slerp_euler[:, 0]))
     wraps = [ln.value() for ln in euler_view.plots._key_lines["angle"]]
     assert wraps == pytest.approx(euler_view.model.wrap_times())
     assert len(wraps) == 1
@@ -283,7 +283,7 @@ def test_euler_lock_text_and_pixels(euler_view):
     before = _grab(euler_view.scene)
     euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("pitch90_lock"))
     text = euler_view.explanation.text()
-    assert "Gimbal lock" in text and "only yaw − roll matters (= 20.0°)" in text
+    assert "Gimbal lock" in text and "only Y − Z″ matters (= 20.0°)" in text
     assert np.any(_grab(euler_view.scene) != before)
     euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("near_lock"))
     assert "Gimbal lock" not in euler_view.explanation.text()
@@ -319,7 +319,7 @@ def test_blend_plots_markers_and_integer_ticks(blend_view):
     for v in m.VARIANTS:
         x, y = _plotted(blend_view, "angle", v)
         _assert_same(x, m.s)
-        _assert_same(y, np.degrees(getattr(m.sweep, f"{v}_angle")))
+        _assert_same(y, m.angles[v])
     _assert_same(_plotted(blend_view, "speed", "reference")[1], m.sweep.reference)
     assert [ln.value() for ln in blend_view.plots._key_lines["angle"]] == pytest.approx([1.0])
     axis = blend_view.plots.plots["speed"].getAxis("left")
@@ -438,7 +438,7 @@ def test_blend_negated_pose_moves_the_naive_sum_only(blend_view):
     assert np.degrees(angle_between(old["blend"], new["blend"])) < 1e-6
     # Same axis-angle, the other stored sign of w.
     assert readout.replace("+0.50", "-0.50") == blend_view.pose_readouts[1].text()
-    _assert_same(_plotted(blend_view, "angle", "naive")[1], np.degrees(m.sweep.naive_angle))
+    _assert_same(_plotted(blend_view, "angle", "naive")[1], m.angles["naive"])
 
 
 def test_blend_weight_change_changes_pixels(blend_view):
@@ -478,8 +478,7 @@ def test_euler_gimbal_rings_follow_the_euler_pose(euler_view):
 
 
 def test_euler_gimbal_lock_is_highlighted(euler_view):
-    from quatlab.rendering.gimbal import LOCK_COLOUR
-    from quatlab.rendering.style import AXIS_COLORS
+    from quatlab.rendering.gimbal import ANGLE_COLOURS, LOCK_COLOUR
 
     before = _grab(euler_view.scene)
     euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("pitch90_lock"))
@@ -493,13 +492,13 @@ def test_euler_gimbal_lock_is_highlighted(euler_view):
     assert gimbal.locked and gimbal.lock_axis.visible()
     axis = gimbal.lock_axis.pos[1] - gimbal.lock_axis.pos[0]
     assert abs(axis @ pivots[0]) == pytest.approx(np.linalg.norm(axis), rel=1e-6)
-    assert gimbal.colours == [LOCK_COLOUR, AXIS_COLORS[0], LOCK_COLOUR]  # middle ring turns on X
+    assert gimbal.colours == [LOCK_COLOUR, ANGLE_COLOURS[1], LOCK_COLOUR]
     assert "locked" in euler_view.gimbal_legend.text()
     assert "(highlighted)" in euler_view.explanation.text()
     assert np.any(_grab(euler_view.scene) != before)
     euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("near_lock"))
     assert not gimbal.locked
-    assert gimbal.colours == [AXIS_COLORS[1], AXIS_COLORS[0], AXIS_COLORS[2]]
+    assert gimbal.colours == list(ANGLE_COLOURS)
 
 
 def test_euler_gimbal_checkbox_hides_the_rings(euler_view):
@@ -607,12 +606,22 @@ def integrate_view(qtbot):
     return _show(qtbot, IntegrateView(IntegrateModel("first_order_20hz")))
 
 
+def _log_abs(y):
+    y = np.abs(np.asarray(y, float))
+    out = np.full(y.shape, np.nan)
+    out[y > 0] = np.log10(y[y > 0])
+    return out
+
+
 def _assert_plots_are_the_model(view):
     m = view.model
     x, y = _plotted(view, "angle", "q")
     _assert_same(x, np.arange(m.steps + 1))
-    _assert_same(y, m.run.norm_drift)
-    _assert_same(_plotted(view, "angle", "R")[1], m.matrix.orthonormality_error)
+    # The drift plot is logarithmic: it draws log10 |y|, and an exact zero
+    # (step 0) has no place on it.
+    _assert_same(y, _log_abs(m.run.norm_drift))
+    _assert_same(_plotted(view, "angle", "R")[1], _log_abs(m.matrix.orthonormality_error))
+    assert view.plots.plots["angle"].getAxis("left").logMode
     _assert_same(_plotted(view, "speed", "q")[1], m.run.angle_error_deg)
     _assert_same(_plotted(view, "speed", "R")[1], np.degrees(m.matrix.angle_error))
 
@@ -704,7 +713,7 @@ def test_euler_order_combo_recomputes_against_scipy(euler_view, order):
     _same_rotation(c.slerp_quats[-1], _scipy_quat(order, end))
     _same_rotation(c.euler_quats[-1], _scipy_quat(order, end))
     _assert_same(_plotted(euler_view, "angle", "slerp")[1], np.degrees(c.slerp_angle))
-    _assert_same(_plotted(euler_view, "speed", "yaw")[1], np.degrees(c.slerp_euler[:, 0]))
+    _assert_same(_plotted(euler_view, "speed", "angle0")[1], np.degrees(c.slerp_euler[:, 0]))
     assert euler_view.angle_spins["start"][0].prefix() == f"{order[0]} "
     assert "changed from" in euler_view.explanation.text()
     assert m.readout().order == order
@@ -753,3 +762,139 @@ def test_euler_outer_and_inner_rings_differ_unless_locked(euler_view, order):
     m.set_preset("pitch90_lock")
     assert euler_view.gimbal.locked
     assert euler_view.gimbal.colours[0] == euler_view.gimbal.colours[2] == LOCK_COLOUR
+
+
+def test_blend_negated_pose_plots_the_rotation_not_the_sign(blend_view):
+    """A pose stored as -q: the plotted curve moves only as far as the blended rotation does."""
+    from scipy.spatial.transform import Rotation
+
+    blend_view.preset_box.setCurrentIndex(blend_view.preset_box.findData("negated_input"))
+    m = blend_view.model
+    x, y = _plotted(blend_view, "angle", "blend")
+    q = m.sweep.blend
+    ok = np.all(np.isfinite(q), axis=1)
+    r0 = Rotation.from_quat(np.roll(m.quats[0], -1))
+    want = np.degrees((r0.inv() * Rotation.from_quat(np.roll(q[ok], -1, axis=1))).magnitude())
+    np.testing.assert_allclose(y[ok], want, atol=1e-9)
+    # No sample-to-sample jump larger than the rotation's own step (the old
+    # path angle went 28 -> 332 deg while the blend turned 0.28 deg).
+    step = np.degrees((Rotation.from_quat(np.roll(q[ok][1:], -1, axis=1)).inv()
+                       * Rotation.from_quat(np.roll(q[ok][:-1], -1, axis=1))).magnitude())
+    assert np.all(np.abs(np.diff(y[ok])) <= step + 1e-9)
+    assert blend_view.plots.plots["angle"].getAxis("left").labelText.startswith("rotation")
+
+
+def test_euler_angles_are_named_by_their_axes_and_colours_mean_one_thing(euler_view):
+    from quatlab.rendering.gimbal import ANGLE_COLOURS, LOCK_COLOUR
+    from quatlab.rendering.style import METHOD_COLORS
+
+    m = euler_view.model
+    m.set_order("xyz")
+    m.set_angles([10.0, 20.0, 30.0], [10.0, 20.0, 30.0])
+    text = euler_view.explanation.text()
+    # Extrinsic x-y-z: the first angle turns about x, not "yaw" (a position name).
+    assert "10.0° about x, 20.0° about y, 30.0° about z" in text
+    assert not any(w in text for w in ("yaw", "pitch", "roll"))
+    assert "about x" in euler_view.gimbal_legend.text()
+    m.set_order("ZYX")
+    assert "10.0° about Z, 20.0° about Y′, 30.0° about X″" in euler_view.explanation.text()
+    assert euler_view.angle_spins["start"][1].toolTip() == "The start angle about Y′"
+    # One meaning per colour across both plots: orange is the Euler lerp only.
+    colours = [euler_view.plots.curve_item(p, k).opts["pen"].color().name().upper()
+               for p, keys in (("angle", ("euler", "slerp")),
+                               ("speed", ("angle0", "angle1", "angle2"))) for k in keys]
+    assert len(set(colours)) == 5
+    assert [euler_view.plots._series["speed"][f"angle{i}"].label for i in range(3)] == [
+        "SLERP, about Z", "SLERP, about Y′", "SLERP, about X″"]
+    # The rings (and the lock) share no colour with any method, nor with each other.
+    methods = {c.upper() for c in METHOD_COLORS.values()}
+    assert not ({c.upper() for c in (*ANGLE_COLOURS, LOCK_COLOUR)} & methods)
+    assert len({*ANGLE_COLOURS, LOCK_COLOUR}) == 4
+    assert set(euler_view.gimbal.colours) == set(ANGLE_COLOURS)
+    assert set(colours[2:]) == {c.upper() for c in ANGLE_COLOURS}
+
+
+def _deg_from_pose0(q0, q):
+    from scipy.spatial.transform import Rotation
+
+    r = Rotation.from_quat(np.roll(q0, -1)).inv() * Rotation.from_quat(np.roll(q, -1))
+    return float(np.degrees(r.magnitude()))
+
+
+def test_blend_plots_follow_weights_set_by_hand(blend_view):
+    """After a hand edit the curves run through the blends the text describes, at the cursor."""
+    from quatlab.math import blend as B
+
+    blend_view.preset_box.setCurrentIndex(blend_view.preset_box.findData("negated_input"))
+    m = blend_view.model
+    _weight(blend_view, 1, 0.6)
+    w = m.weights
+    assert w.tolist() == pytest.approx([0.5, 0.6, 0.2])
+    assert blend_view.plots.plots["angle"].getAxis("bottom").labelText.startswith("pose 1 weight")
+    want = {"blend": B.blend(m.quats, w, reference=m.quats[m.reference]),
+            "naive": B.naive_weighted_sum(m.quats, w), "align_first": B.align_to_first(m.quats, w)}
+    for v, q in want.items():
+        x, y = _plotted(blend_view, "angle", v)
+        assert x.min() == pytest.approx(0.0) and x.max() == pytest.approx(1.0)
+        at = int(np.argmin(np.abs(x - 0.6)))
+        assert x[at] == pytest.approx(0.6)
+        assert y[at] == pytest.approx(_deg_from_pose0(m.quats[0], q), abs=1e-6)
+        assert f"{m.current_angle['blend']:.1f}°" in blend_view.explanation.text()
+    assert blend_view.plots._t == pytest.approx(0.6)
+    # The far end of the curve is pose 1's weight at 1 with the others held.
+    x, y = _plotted(blend_view, "angle", "blend")
+    end = B.blend(m.quats, [0.5, 1.0, 0.2], reference=m.quats[m.reference])
+    assert y[-1] == pytest.approx(_deg_from_pose0(m.quats[0], end), abs=1e-6)
+    # The sweep slider plays the preset again, and the plots with it.
+    blend_view.slider.spin.setValue(1.0)
+    _assert_same(_plotted(blend_view, "angle", "blend")[0], m.s)
+
+
+def test_blend_listing_control_reorders_the_inputs(blend_view):
+    """Order dependence: choosing a listing moves align-to-first, never the kept reference."""
+    blend_view.preset_box.setCurrentIndex(blend_view.preset_box.findData("order_dependence"))
+    m, box = blend_view.model, blend_view.listing_box
+    assert box.isVisibleTo(blend_view) and box.count() == 3
+    got = {}
+    for k, first in enumerate((0, 1, 2)):
+        box.setCurrentIndex(k)
+        box.activated.emit(k)
+        assert m.order[0] == first
+        q = m.at_param()
+        got[k] = {v: _deg_from_pose0(m.base_poses[0], q[v]) for v in m.VARIANTS}
+        assert f"aligns to pose {first}" in blend_view.explanation.text()
+    # Equal weights on 0, 120, 240 deg about Z: aligned to pose 0 the sum is
+    # pose 0; aligned to pose 1 or 2 it is 120 deg away (hand-worked).
+    assert [got[k]["align_first"] for k in range(3)] == pytest.approx([0, 120, 120], abs=1e-9)
+    assert [got[k]["blend"] for k in range(3)] == pytest.approx([0, 0, 0], abs=1e-9)
+    # The plot is no longer flat: align-to-first steps with the listing.
+    x, y = _plotted(blend_view, "angle", "align_first")
+    assert np.nanmax(y) - np.nanmin(y) == pytest.approx(120, abs=1e-9)
+    assert np.ptp(_plotted(blend_view, "angle", "blend")[1]) < 1e-9
+    blend_view.preset_box.setCurrentIndex(blend_view.preset_box.findData("reference_switch"))
+    assert not box.isVisibleTo(blend_view)
+
+
+def test_blend_plot_drag_after_a_hand_edit_moves_that_weight(blend_view):
+    m = blend_view.model
+    _weight(blend_view, 2, 0.3)
+    blend_view.plots.cursorMoved.emit(0.8)
+    assert m.hand == 2 and m.weights[2] == pytest.approx(0.8)
+    assert m.weights[:2].tolist() == pytest.approx([1.0, 0.5])
+
+
+def test_lesson_tab_reframes_its_bodies_on_a_preset_change(qtbot, euler_view):
+    scene = euler_view.scene
+    scene.reset_camera()
+    fitted = scene.opts["distance"]
+    scene.setCameraParams(distance=3 * fitted)
+    scene._camera_touched = True  # as a student's wheel would
+    euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("pitch90_lock"))
+    qtbot.waitUntil(lambda: scene.opts["distance"] < 2 * fitted)
+    def camera():
+        c = scene.opts["center"]
+        return scene.opts["distance"], c.x(), c.y(), c.z()
+
+    got = camera()
+    scene.reset_camera()  # what framing these bodies gives
+    assert got == pytest.approx(camera())

@@ -392,3 +392,125 @@ def test_y_axis_title_and_range_modes(plots):
     assert angle.viewRange()[1][0] <= 0 and angle.viewRange()[1][1] >= 360
     with pytest.raises(ValueError, match="y_range"):
         plots.set_y_axis("speed", None, (1.0, 1.0))
+
+
+# -- interrogation: hover, zoom, pan, log ----------------------------------------------
+
+
+def _viewport_pos(plots, plot, x, y):
+    box = plots.plots[plot].getViewBox()
+    return view_of(plots).mapFromScene(box.mapViewToScene(QtCore.QPointF(x, y)))
+
+
+def _send_mouse(widget, kind, pos, button, buttons):
+    g = QtCore.QPointF(widget.mapToGlobal(pos))
+    ev = QtGui.QMouseEvent(kind, QtCore.QPointF(pos), g, button, buttons,
+                           QtCore.Qt.KeyboardModifier.NoModifier)
+    QtWidgets.QApplication.sendEvent(widget, ev)
+
+
+def _hover(plots, x, y):
+    """A plain mouse move (no button) over the angle plot at (x, y), sent to the viewport.
+
+    pyqtgraph drops mouse moves that come within 1/mouseRateLimit s (10 ms) of the
+    last one, by the wall clock: wait that long first, as a real pointer would.
+    """
+    import time
+
+    time.sleep(1.5 / pg.getConfigOption("mouseRateLimit"))
+    none = QtCore.Qt.MouseButton.NoButton
+    _send_mouse(view_of(plots).viewport(), QtCore.QEvent.Type.MouseMove,
+                _viewport_pos(plots, "angle", x, y), none, none)
+
+
+def test_hover_shows_every_methods_value_at_the_pointer(qtbot, plots, neg20):
+    plots.set_curves(neg20)
+    show(qtbot, plots)
+    box = plots.inspector.boxes["angle"]
+    assert not box.isVisible()
+    _hover(plots, 0.5, 90.0)
+    assert box.isVisible() and not plots.inspector.boxes["speed"].isVisible()
+    text = box.toPlainText()
+    # Reference figures: at t = 0.5 the naive methods have swept 170 deg, the
+    # shortest ones 10 deg; all four are listed.
+    assert "t = 0.5" in text
+    for m in METHODS:
+        want = 170 if m.startswith("naive") else 10
+        assert f"{plots._series['angle'][m].label}: {want:.4g}" in text
+    # A hidden curve is not listed.
+    plots.set_method_visible("naive_slerp", False)
+    _hover(plots, 0.5, 60.0)
+    assert "naive SLERP" not in box.toPlainText()
+
+
+def test_wheel_zooms_right_drag_pans_and_double_click_resets(qtbot, plots, neg20):
+    plots.set_curves(neg20)
+    show(qtbot, plots)
+    viewport = view_of(plots).viewport()
+    vb = plots.plots["angle"].getViewBox()
+    whole = vb.viewRange()
+    button = plots.inspector.reset_button
+    assert not button.isEnabled()
+    pos = _viewport_pos(plots, "angle", 0.25, 180.0)
+    wheel = QtGui.QWheelEvent(QtCore.QPointF(pos), QtCore.QPointF(viewport.mapToGlobal(pos)),
+                              QtCore.QPoint(0, 0), QtCore.QPoint(0, 240),
+                              QtCore.Qt.MouseButton.NoButton,
+                              QtCore.Qt.KeyboardModifier.NoModifier,
+                              QtCore.Qt.ScrollPhase.NoScrollPhase, False)
+    QtWidgets.QApplication.sendEvent(viewport, wheel)
+    (x0, x1), (y0, y1) = vb.viewRange()
+    assert x1 - x0 < 0.8 * (whole[0][1] - whole[0][0])
+    assert y1 - y0 < 0.8 * (whole[1][1] - whole[1][0])
+    assert x0 < 0.25 < x1  # about the pointer
+    assert button.isEnabled()
+    # Right drag pans and does not scrub.
+    before = vb.viewRange()[0]
+    right = QtCore.Qt.MouseButton.RightButton
+    start, end = pos, pos + QtCore.QPoint(120, 0)
+    with qtbot.assertNotEmitted(plots.cursorMoved):
+        _send_mouse(viewport, QtCore.QEvent.Type.MouseButtonPress, start, right, right)
+        for k in range(1, 7):
+            _send_mouse(viewport, QtCore.QEvent.Type.MouseMove, start + QtCore.QPoint(20 * k, 0),
+                        QtCore.Qt.MouseButton.NoButton, right)
+        _send_mouse(viewport, QtCore.QEvent.Type.MouseButtonRelease, end, right,
+                    QtCore.Qt.MouseButton.NoButton)
+    after = vb.viewRange()[0]
+    assert after[0] < before[0] - 0.01  # dragged right: the view moved to smaller x
+    assert after[1] - after[0] == pytest.approx(before[1] - before[0], rel=1e-6)
+    # Left click still scrubs while zoomed.
+    with qtbot.waitSignal(plots.cursorMoved) as blocker:
+        qtbot.mouseClick(viewport, QtCore.Qt.MouseButton.LeftButton,
+                         pos=_viewport_pos(plots, "angle", float(np.mean(after)), 180.0))
+    assert blocker.args[0] == pytest.approx(float(np.mean(after)), abs=0.01)
+    # Double click (as Qt delivers one: press, release, press, double click,
+    # release): the whole range again, and the button says so.
+    left, none = QtCore.Qt.MouseButton.LeftButton, QtCore.Qt.MouseButton.NoButton
+    for kind in ("MouseButtonPress", "MouseButtonRelease", "MouseButtonPress",
+                 "MouseButtonDblClick", "MouseButtonRelease"):
+        _send_mouse(viewport, getattr(QtCore.QEvent.Type, kind), pos, left,
+                    none if kind.endswith("Release") else left)
+    np.testing.assert_allclose(vb.viewRange(), whole, atol=1e-9)
+    assert not button.isEnabled()
+    QtWidgets.QApplication.sendEvent(viewport, wheel)
+    button.click()
+    np.testing.assert_allclose(vb.viewRange(), whole, atol=1e-9)
+
+
+def test_log_y_axis_spans_decades(qtbot, plots):
+    x = np.arange(5.0)
+    drift = np.array([0.0, -1e-16, 1e-12, 3e-8, 1e-2])  # signed, with an exact zero
+    plots.set_x_axis("step", None, (0.0, 4.0))
+    plots.set_series("angle", [Series("q", "q", "#E69F00", False, x, drift)])
+    plots.set_y_axis("angle", "|q| - 1", "auto", log=True)
+    _, y = plots.curve_item("angle", "q").getData()
+    np.testing.assert_allclose(y[1:], [-16.0, -12.0, np.log10(3e-8), -2.0])
+    assert np.isnan(y[0])
+    assert plots.plots["angle"].getAxis("left").logMode
+    lo, hi = plots.plots["angle"].viewRange()[1]
+    assert lo <= -16.0 and -2.0 <= hi < 0.0
+    plots.set_cursor(4.0)
+    assert plots._dots["angle"].getData()[1].tolist() == pytest.approx([-2.0])
+    # The hover readout gives the signed value, not the |y| drawn.
+    assert plots.inspector.values_at("angle", 1.0)[0][2] == pytest.approx(-1e-16)
+    plots.set_y_axis("angle", "|q| - 1", "auto")
+    np.testing.assert_array_equal(plots.curve_item("angle", "q").getData()[1], drift)

@@ -190,3 +190,58 @@ def test_hidden_tab_follows_its_scrubber_only_when_shown(make_view):
     # ... and catch up when shown
     np.testing.assert_allclose(np.c_[view.great_circle.markers["shortest_slerp"].getData()],
                                s3.to_plane(state.q1, view.great_circle.basis)[None], atol=1e-12)
+
+
+def _camera_direction(view):
+    o = view.stereo.view.opts
+    e, a = np.radians(o["elevation"]), np.radians(o["azimuth"])
+    return np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
+
+
+def test_stereographic_panel_labels_axes_and_half_angle(make_view):
+    state, view = make_view()
+    st = view.stereo
+    texts = {lb.text for lb in st.layer.labels if lb.visible}
+    assert {"q0", "q1", "−q1", "x", "y", "z"} <= texts
+    assert len(texts & {"naive N", "short N", "naive S", "short S"}) == 4
+    np.testing.assert_allclose(st.labels["q0"].pos, st.project(state.q0), atol=1e-12)
+    np.testing.assert_allclose(st.labels["shortest_slerp"].pos,
+                               st.project(state.at_t()["shortest_slerp"].quats[0]), atol=1e-12)
+    # Painted: every label got a plate, and no two plates overlap.
+    st.view.grabFramebuffer()
+    rects = [lb.rect for lb in st.layer.labels if lb.visible]
+    assert all(r is not None for r in rects)
+    for i, a in enumerate(rects):
+        for b in rects[i + 1:]:
+            assert not a.intersects(b)
+    # negated-20: dot = -cos(10 deg), 170 deg apart on S3, a turn of 340 deg
+    # the naive way and 20 deg the short way (hand-worked).
+    text = st.turning.text()
+    assert "170.0° on S3 = 340.0° of turning" in text and "10.0° on S3 = 20.0° of turning" in text
+    assert st.turning.isVisible()
+
+
+def test_stereographic_camera_looks_at_the_oblique_circle_face_on(make_view):
+    state, view = make_view()
+    view.stereo.pole_box.setCurrentIndex(list(s3_view.POLES).index("oblique"))
+    pts = view.stereo.project(state.curves["naive_slerp"].quats)
+    pts = pts[np.all(np.isfinite(pts), axis=1)]
+    # The image of a great circle is a circle: its plane's normal, by SVD.
+    normal = np.linalg.svd(pts - pts.mean(axis=0))[2][2]
+    cos = abs(float(_camera_direction(view) @ normal))
+    assert cos > np.cos(np.radians(20))  # seen within 20 deg of face-on
+    # And the camera frames the path: every point of it lies in front of the
+    # camera, inside the 60 deg field of view.
+    o = view.stereo.view.opts
+    centre = np.array([o["center"].x(), o["center"].y(), o["center"].z()])
+    eye = centre + o["distance"] * _camera_direction(view)
+    to_pts = pts - eye
+    ang = np.degrees(np.arccos((to_pts @ (centre - eye)) / (
+        np.linalg.norm(to_pts, axis=1) * np.linalg.norm(centre - eye))))
+    assert ang.max() < 30.0
+
+
+def test_great_circle_states_the_half_angle(make_view):
+    _, view = make_view()
+    text = view.great_circle.angle_text.toPlainText()
+    assert "170.0° on S3" in text and "2 × 170.0° = 340.0°" in text

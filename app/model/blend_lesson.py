@@ -12,7 +12,22 @@ from quatlab.math import blend as B
 from quatlab.math.interpolate import InterpolationCollapseError
 from quatlab.math.quaternion import angle_between, from_axis_angle, to_axis_angle
 
-__all__ = ["BlendModel"]
+__all__ = ["BlendModel", "rotation_angle_deg"]
+
+
+def rotation_angle_deg(q0, quats) -> np.ndarray:
+    """Rotation angle (degrees, [0, 180]) from ``q0`` to each row of ``quats``; NaN stays NaN.
+
+    Sign-invariant (:func:`~quatlab.math.quaternion.angle_between`): a pose
+    stored as ``-q`` reads the same as ``q``, so a curve of it moves only when
+    the rotation does (docs/conventions.md: q and -q are one rotation).
+    """
+    quats = np.asarray(quats, dtype=np.float64)
+    out = np.full(quats.shape[:-1], np.nan)
+    ok = np.all(np.isfinite(quats), axis=-1)
+    if np.any(ok):
+        out[ok] = np.degrees(angle_between(q0, quats[ok]))
+    return out
 
 
 class BlendModel(LessonModel):
@@ -36,6 +51,8 @@ class BlendModel(LessonModel):
     PRESETS = B.PRESETS
     VARIANTS = ("blend", "naive", "align_first")
     SAMPLES = 401
+    #: Samples of a hand-edited weight's sweep, each side of its value.
+    HAND_SAMPLES = 101
 
     def _apply_preset(self) -> None:
         p = B.PRESETS[self.preset]
@@ -45,6 +62,13 @@ class BlendModel(LessonModel):
         self.reference = B.choose_reference(self.weights, p["reference"])
         self.switch: dict | None = None
         self.param = None
+        #: The listing the blends read the poses in (``order[k]`` is listed
+        #: k-th). Only align-to-first cares; presets with "orders" play them.
+        self.orders = [list(o) for o in p.get("orders", [])]
+        self.order = np.arange(len(self.base_poses))
+        #: The pose whose weight was last set by hand (the plots then sweep
+        #: it), None while the plots play the preset's sweep or listings.
+        self.hand: int | None = None
 
     def _initial_param(self) -> float:
         # The sweep starts where the preset's weights are (for the presets
@@ -60,10 +84,25 @@ class BlendModel(LessonModel):
         p = B.PRESETS[self.preset]
         # A preset without a sweep holds its weights still: the lesson is the listing.
         waypoints = p.get("sweep", [p["weights"], p["weights"]])
-        self.s = np.linspace(0.0, len(waypoints) - 1, self.SAMPLES)
+        last = len(self.orders) - 1 if self.orders else len(waypoints) - 1
+        self.s = np.linspace(0.0, last, self.SAMPLES)
         self.sweep = B.blend_sweep(self.quats, B.weights_path(waypoints, self.SAMPLES),
                                    reference=p["reference"])
+        # What the plots draw: the rotation angle from pose 0, not the sweep's
+        # sign-aware path angle, which reads a pose stored as -q as a jump of
+        # 360 deg minus the angle while the blended rotation barely moves.
+        self.angles = {v: rotation_angle_deg(self.quats[0], getattr(self.sweep, v))
+                       for v in self.VARIANTS}
         self._evaluate()
+        self._plot_curves()
+
+    def _blends(self, weights, reference: int, order) -> B.BlendSweep:
+        """:func:`~quatlab.math.blend.blend_sweep` of rows of ``weights`` with the poses listed
+        in ``order``; ``reference`` is a pose index (it follows its pose, not its slot)."""
+        order = np.asarray(order)
+        slot = int(np.flatnonzero(order == reference)[0])
+        return B.blend_sweep(self.quats[order], np.asarray(weights)[..., order],
+                             reference=slot)
 
     def _evaluate(self) -> None:
         """The three blends at the current weights and reference (NaN: no result)."""
@@ -73,10 +112,64 @@ class BlendModel(LessonModel):
             return
         # One row of blend_sweep: its NaN-on-collapse and path angles are the
         # plots' own, and with the reference already chosen it keeps it.
-        one = B.blend_sweep(self.quats, self.weights[None], reference=self.reference)
+        one = self._blends(self.weights[None], self.reference, self.order)
         self.current = {v: getattr(one, v)[0] for v in self.VARIANTS}
-        self.current_angle = {v: float(np.degrees(getattr(one, f"{v}_angle")[0]))
+        self.current_angle = {v: float(rotation_angle_deg(self.quats[0], self.current[v]))
                               for v in self.VARIANTS}
+
+    def _plot_curves(self) -> None:
+        """``self.plot``: what the plots show, always through the current weights and listing.
+
+        The preset's sweep until a weight is set by hand; the listings for a
+        preset that has them; after a hand edit of pose i, pose i's weight
+        from 0 to 1 with the others held, the reference carried from the
+        current one each way from the current value (what moving that slider
+        on would give), so the cursor sits on the blends the text describes.
+        """
+        if self.hand is not None:
+            self.plot = self._hand_curves(self.hand)
+        elif self.orders:
+            rows = [self._blends(self.weights[None], self.reference, o) for o in self.orders]
+            k = np.rint(self.s).astype(int)
+            self.plot = {
+                "x": self.s, "x_name": "listing",
+                "ticks": [(float(i), ", ".join(map(str, o))) for i, o in enumerate(self.orders)],
+                "angles": {v: rotation_angle_deg(self.quats[0],
+                                                 np.array([getattr(r, v)[0] for r in rows])[k])
+                           for v in self.VARIANTS},
+                "reference": np.full(self.s.shape, float(self.reference)),
+                "switches": np.array([]), "cursor": None}
+        else:
+            self.plot = {"x": self.s, "x_name": "sweep", "ticks": None, "angles": self.angles,
+                         "reference": self.sweep.reference.astype(float),
+                         "switches": self.switch_params(), "cursor": None}
+
+    def _hand_curves(self, i: int) -> dict:
+        w = self.weights
+        halves, switches = [], []
+        # Down to 0, then up to 1; rows with every weight zero have no blend (NaN).
+        for end in (0.0, 1.0):
+            x = np.linspace(w[i], end, self.HAND_SAMPLES)
+            rows = np.repeat(w[None], x.size, axis=0)
+            rows[:, i] = x
+            live = rows.sum(axis=1) > 0
+            blends = {v: np.full((x.size, 4), np.nan) for v in self.VARIANTS}
+            refs = np.full(x.size, np.nan)
+            if live.any():
+                sweep = self._blends(rows[live], self.reference, self.order)
+                for v in self.VARIANTS:
+                    blends[v][live] = getattr(sweep, v)
+                refs[live] = self.order[sweep.reference]
+                moved = np.flatnonzero(refs[live] != self.reference)
+                switches += [x[live][moved[0]]] if moved.size else []
+            halves.append((x, blends, refs))
+        (xd, down, rd), (xu, up, ru) = halves
+        angles = {v: rotation_angle_deg(self.quats[0], np.concatenate(
+            [down[v][::-1], up[v][1:]])) for v in self.VARIANTS}
+        return {"x": np.concatenate([xd[::-1], xu[1:]]), "x_name": f"pose {i} weight",
+                "ticks": None, "angles": angles,
+                "reference": np.concatenate([rd[::-1], ru[1:]]),
+                "switches": np.array(sorted(switches)), "cursor": float(w[i])}
 
     # -- edits ---------------------------------------------------------------------
 
@@ -91,6 +184,8 @@ class BlendModel(LessonModel):
         self._evaluate()
         if self.reference != old:
             self._note_switch(old)
+        self.hand = i
+        self._plot_curves()
         self.events.emit("param")
 
     def _note_switch(self, old: int) -> None:
@@ -117,9 +212,19 @@ class BlendModel(LessonModel):
         i = self.index()
         self.weights = self.sweep.weights[i].copy()
         self.reference = int(self.sweep.reference[i])
+        if self.orders:
+            self.order = np.array(self.orders[int(round(self.param))])
         self.switch = None
+        self.hand = None
         self._evaluate()
+        self._plot_curves()
         self.events.emit("param")
+
+    def set_listing(self, k: int) -> None:
+        """List the poses as ``orders[k]`` (presets with "orders"): the sweep slider at ``k``."""
+        if not 0 <= k < len(self.orders):
+            raise ValueError(f"listing must lie in [0, {len(self.orders) - 1}], got {k!r}")
+        self.set_param(float(k))
 
     # -- questions -----------------------------------------------------------------
 
@@ -161,11 +266,17 @@ class BlendModel(LessonModel):
         p, w = B.PRESETS[self.preset], self.weights
         # The description narrates the preset's own sweep and signs: once the
         # student left them it could contradict the numbers that follow.
-        if self.on_sweep and not self.negated.any():
+        if self.hand is None and self.on_sweep and not self.negated.any():
             lines = [p["description"]]
+        elif self.hand is not None:
+            lines = [f"Weights set by hand: the plots sweep pose {self.hand}'s weight from 0 to "
+                     "1 with the others held, the cursor at its value (the sweep slider plays "
+                     "the preset again)."]
         else:
-            lines = ["Weights or signs set by hand; the plots still show the preset's sweep "
-                     "(move the sweep slider to play it again)."]
+            lines = ["Signs set by hand: the plots show the preset's sweep of these poses."]
+        if self.orders:
+            lines.append("Poses listed as " + ", ".join(map(str, self.order))
+                         + f": align-to-first aligns to pose {self.order[0]}.")
         shown = ", ".join(f"{x:.2f}" for x in w)
         if not np.any(w > 0):
             lines.append(f"The weights are ({shown}): all zero, so there is nothing to blend.")
@@ -173,7 +284,7 @@ class BlendModel(LessonModel):
         a = self.current_angle
         lines.append(
             f"Weights ({shown}), reference pose {self.reference}: the kept-reference blend is "
-            f"{a['blend']:.1f}° from pose 0 (path angle, as plotted); the naive sum "
+            f"{a['blend']:.1f}° of rotation from pose 0 (as plotted); the naive sum "
             f"{self._versus_kept('naive')}, align-to-first {self._versus_kept('align_first')}.")
         sw = self.switch
         if sw is not None:
@@ -184,7 +295,7 @@ class BlendModel(LessonModel):
                 text += (f" Raising pose {sw['old']} again does not switch back: pose "
                          f"{sw['new']} stays the reference while its weight is positive.")
             lines.append(text)
-        elif self.on_sweep and self.sweep.switches.size:
+        elif self.hand is None and not self.orders and self.sweep.switches.size:
             lines.append("The reference changed at the grey line(s): "
                          f"sweep {', '.join(f'{x:.2f}' for x in self.switch_params())}.")
         return " ".join(lines)

@@ -12,7 +12,23 @@ from quatlab.math import gimbal as G
 from quatlab.math.interpolate import slerp
 from quatlab.math.quaternion import EULER_ORDERS, from_euler
 
-__all__ = ["EulerModel"]
+__all__ = ["EulerModel", "angle_names"]
+
+
+def angle_names(order: str) -> tuple[str, str, str]:
+    """The three angles of ``order`` named by the axis each turns about, not by position.
+
+    Intrinsic orders (upper case) turn about axes the earlier turns moved,
+    marked with primes: ``"ZYX"`` -> Z, Y′, X″. Extrinsic orders (lower
+    case) turn about the fixed axes: ``"xyz"`` -> x, y, z; a proper Euler
+    order repeats its first axis, numbered then: ``"zxz"`` -> z₁, x, z₂.
+    "Yaw, pitch, roll" would name positions, and read "yaw about x" for ``"xyz"``.
+    """
+    if order.isupper():
+        return order[0], order[1] + "′", order[2] + "″"
+    if order[0] == order[2]:
+        return order[0] + "₁", order[1], order[2] + "₂"
+    return order[0], order[1], order[2]
 
 
 class EulerModel(LessonModel):
@@ -67,8 +83,13 @@ class EulerModel(LessonModel):
         return {"euler": from_euler(self.angles_at_param(), self.order),
                 "slerp": slerp(q0, q1, self.param)}
 
+    @property
+    def angle_names(self) -> tuple[str, str, str]:
+        """The order's angles named by their axes (see :func:`angle_names`)."""
+        return angle_names(self.order)
+
     def readout(self) -> G.GimbalReadout:
-        return G.gimbal_readout(self.angles_at_param(), self.order)
+        return G.gimbal_readout(self.angles_at_param(), self.order, names=self.angle_names)
 
     def _order_text(self) -> str:
         kind = "intrinsic" if self.order.isupper() else "extrinsic (fixed axes)"
@@ -81,17 +102,20 @@ class EulerModel(LessonModel):
 
     def explanation(self) -> str:
         c, r = self.comparison, self.readout()
-        yaw, pitch, roll = np.degrees(r.angles)
+        degs = np.degrees(r.angles)
+        names = self.angle_names
         expr = r.expression.replace("-", "−")
         preset = G.PRESETS[self.preset]
         lines = [f"Order or angles changed from “{preset['label']}” (choose it again to "
                  f"restore it); {self._order_text()}." if self.modified
                  else preset["description"],
-                 f"At t = {self.param:.2f} the Euler angles are yaw {yaw:.1f}°, "
-                 f"pitch {pitch:.1f}°, roll {roll:.1f}°."]
+                 f"At t = {self.param:.2f} the Euler angles ({self._order_text()}) are "
+                 + ", ".join(f"{d:.1f}° about {n}" for n, d in zip(names, degs, strict=True))
+                 + "."]
         if r.locked:
-            lines.append(f"<b>Gimbal lock:</b> pitch is {pitch:+.0f}°, so the yaw and roll "
-                         f"rings turn about one shared axis (highlighted) and only {expr} matters "
+            lines.append(f"<b>Gimbal lock:</b> the middle angle (about {names[1]}) is "
+                         f"{degs[1]:+.0f}°, so the rings of the {names[0]} and {names[2]} angles "
+                         f"turn about one shared axis (highlighted) and only {expr} matters "
                          f"(= {np.degrees(r.combined):.1f}°); one degree of freedom is gone.")
         else:
             lines.append(f"{np.degrees(r.margin):.1f}° from the lock; at the lock only "

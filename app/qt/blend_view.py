@@ -43,12 +43,13 @@ ROOTS = {key: ROOT + [0.0, y, 0.0] for key, y in
 class BlendView(LessonPanel):
     def __init__(self, model: BlendModel, parent=None) -> None:
         self.model = model
-        super().__init__(model.preset_items(), model.set_preset, "play sweep", model.set_param,
+        super().__init__(model.preset_items(), model.set_preset, "play sweep", self._plot_scrubbed,
                          parent, param_tooltip="Play the preset's sweep of weights (waypoint i "
                          "at i): sets the weight sliders as it moves")
         self.legend.setText(legend_html([(POSE_COLOUR, "input poses")]
                                         + [(COLOURS[k], LABELS[k]) for k in COLOURS]))
         self._build_pose_rows()
+        self._drawn_plot = None
         # The columns run along Y: seen from nearer the X axis and higher up
         # they spread across the screen instead of into its depth, and the
         # curls in the ground plane read as curls.
@@ -57,6 +58,13 @@ class BlendView(LessonPanel):
         model.events.connect("data", self.on_data)
         model.events.connect("param", self.on_param)
         self.on_data()
+
+    def _plot_scrubbed(self, x: float) -> None:
+        """A click or drag on the plots moves their x: a hand-set weight, or the sweep."""
+        if self.model.hand is not None:
+            self.model.set_weight(self.model.hand, x)
+        else:
+            self.model.set_param(x)
 
     def _build_pose_rows(self) -> None:
         """Weight slider, −q toggle and readout per pose, in a grid so the columns line up."""
@@ -86,7 +94,18 @@ class BlendView(LessonPanel):
             self.pose_readouts.append(readout)
         grid.setColumnStretch(0, 3)
         grid.setColumnStretch(2, 2)
-        self.add_option_row().addWidget(box)
+        row = self.add_option_row()
+        row.addWidget(box)
+        # The listing align-to-first depends on (presets that list orders).
+        self.listing_label = QtWidgets.QLabel("listed as")
+        self.listing_box = QtWidgets.QComboBox()
+        self.listing_box.setObjectName("blend_listing")
+        self.listing_box.setToolTip("The order the poses are passed to the blend: align-to-first "
+                                    "aligns to whichever comes first; the kept reference does not "
+                                    "care")
+        self.listing_box.activated.connect(self.model.set_listing)
+        row.addWidget(self.listing_label)
+        row.addWidget(self.listing_box)
 
     def _integer_ticks(self) -> None:
         # The reference is a pose index: only whole numbers mean anything.
@@ -95,21 +114,44 @@ class BlendView(LessonPanel):
         n = len(self.model.weights)
         self.plots.plots["speed"].getAxis("left").setTicks(
             [[(float(i), str(i)) for i in range(n)], []])
+        ticks = self._drawn_plot["ticks"] if self._drawn_plot else None
+        for name in ("angle", "speed"):
+            self.plots.plots[name].getAxis("bottom").setTicks(None if ticks is None
+                                                              else [ticks, []])
+
+    def _show_plot(self) -> None:
+        """Draw ``model.plot`` (the curves through the current weights) if it is new."""
+        m, p = self.model, self.model.plot
+        if p is self._drawn_plot:
+            return
+        self._drawn_plot = p
+        n = len(m.weights)
+        x = p["x"]
+        lo, hi = float(x.min()), float(x.max())
+        if p["ticks"]:
+            # Room for the first and last listing's tick text at the ends.
+            lo, hi = lo - 0.25, hi + 0.25
+        self.plots.set_x_axis(p["x_name"], None, (lo, hi))
+        self.plots.set_y_axis("speed", "reference pose", (-0.3, n - 0.7))
+        # Sign-free: a pose stored as -q must not draw as a jump (docs/conventions.md).
+        self.plots.set_y_axis("angle", "rotation from pose 0 (deg)", (0.0, 180.0))
+        self.plots.set_series("angle", [
+            Series(v, LABELS[v], COLOURS[v], DASHED[v], x, p["angles"][v]) for v in m.VARIANTS])
+        self.plots.set_series("speed", [
+            Series("reference", "reference pose", "#000000", False, x, p["reference"])])
+        self.plots.set_markers(p["switches"])
+        self._integer_ticks()
 
     def on_data(self) -> None:
         m = self.model
-        n = len(m.weights)
         self.show_preset(m.preset)
-        self.set_axes("sweep", None, m.param_range, {"speed": "reference pose"},
-                      (-0.3, n - 0.7))
-        self.plots.set_series("angle", [
-            Series(v, LABELS[v], COLOURS[v], DASHED[v], m.s,
-                   np.degrees(getattr(m.sweep, f"{v}_angle"))) for v in m.VARIANTS])
-        self.plots.set_series("speed", [
-            Series("reference", "reference pose", "#000000", False, m.s,
-                   m.sweep.reference.astype(float))])
-        self._integer_ticks()
-        self.plots.set_markers(m.switch_params())
+        self.set_axes("sweep", None, m.param_range)
+        self._drawn_plot = None
+        self.listing_box.clear()
+        for o in m.orders:
+            self.listing_box.addItem(", ".join(map(str, o)))
+        for w in (self.listing_box, self.listing_label):
+            w.setVisible(bool(m.orders))
         for v in m.VARIANTS:
             # No tip trails: they would trace the preset's sweep, which the
             # plots show already, and mislead once the weights are set by hand.
@@ -136,7 +178,11 @@ class BlendView(LessonPanel):
             # The label in 3D says which input the kept blend aligns to.
             self.scene.set_label(f"pose{i}", f"pose {i}{' (reference)' if ref else ''}")
         self.slider.set_value(m.param)
-        self.plots.set_cursor(m.param)
+        if m.orders:
+            self.listing_box.setCurrentIndex(int(round(m.param)))
+        self._show_plot()
+        cursor = m.plot["cursor"]  # None: the sweep slider's own value
+        self.plots.set_cursor(m.param if cursor is None else cursor)
         self.explanation.setText(m.explanation())
 
 

@@ -12,19 +12,19 @@ from PyQt6 import QtWidgets
 
 from quatlab.app.model.euler_lesson import EulerModel
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
-from quatlab.math.gimbal import ANGLE_NAMES, gimbal_rings
-from quatlab.rendering.gimbal import LOCK_COLOUR, GimbalItems
+from quatlab.math.gimbal import gimbal_rings
+from quatlab.rendering.gimbal import ANGLE_COLOURS, LOCK_COLOUR, GimbalItems
 from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS
 
 VIEW_NAME = "euler"
 TITLE = "Euler angles"
 
-#: SLERP keeps the two-key lesson's colour; Euler lerp is the "naive" orange.
+#: SLERP keeps the two-key lesson's colour; Euler lerp is the "naive" orange,
+#: and orange means nothing else in this tab: SLERP's Euler readout draws
+#: each angle in its gimbal ring's colour (ANGLE_COLOURS).
 COLOURS = {"euler": "#E69F00", "slerp": METHOD_COLORS["shortest_slerp"]}
 LABELS = {"euler": "Euler angles, lerped", "slerp": "SLERP"}
-#: One Okabe-Ito colour per angle of SLERP's Euler readout.
-ANGLE_COLOURS = dict(zip(ANGLE_NAMES, ("#E69F00", "#56B4E9", "#000000"), strict=True))
 
 
 class EulerView(LessonPanel):
@@ -105,7 +105,7 @@ class EulerView(LessonPanel):
                     spin.setValue(float(np.degrees(a)))
                     # Which axis each angle turns about changes with the order.
                     spin.setPrefix(f"{m.order[k]} ")
-                    spin.setToolTip(f"{ANGLE_NAMES[k]}: the {end} angle about {m.order[k]}")
+                    spin.setToolTip(f"The {end} angle about {m.angle_names[k]}")
         finally:
             for w in widgets:
                 w.blockSignals(False)
@@ -122,8 +122,8 @@ class EulerView(LessonPanel):
                    np.degrees(getattr(c, f"{k}_angle"))) for k in COLOURS])
         readout = np.degrees(c.slerp_euler)
         self.plots.set_series("speed", [
-            Series(n, f"SLERP {n}", ANGLE_COLOURS[n], False, c.t, readout[:, i])
-            for i, n in enumerate(ANGLE_NAMES)])
+            Series(f"angle{i}", f"SLERP, about {n}", ANGLE_COLOURS[i], False, c.t, readout[:, i])
+            for i, n in enumerate(self.model.angle_names)])
         self.plots.set_markers(self.model.wrap_times())
         for k, path in (("euler", c.euler_quats), ("slerp", c.slerp_quats)):
             self.scene.set_path(k, path, COLOURS[k])
@@ -144,11 +144,16 @@ class EulerView(LessonPanel):
     def _gimbal_legend(self, rings) -> str:
         """Which ring turns by which angle, in the rings' current colours."""
         names = ("outer", "middle", "inner")
-        text = legend_html([
-            (c, f"{names[k]} ring: {ANGLE_NAMES[rings.angle_index[k]]} about "
-                f"{rings.axis_letters[k]}") for k, c in enumerate(self.gimbal.colours)])
+        angles = self.model.angle_names
+        # Only the mark takes the ring's colour: the light ones (sky blue,
+        # the lock's yellow) would not read as text.
+        text = "&nbsp; ".join(
+            f"<span style='color:{c}'>■</span> {names[k]} ring: the angle about "
+            f"{angles[rings.angle_index[k]]}" for k, c in enumerate(self.gimbal.colours))
         if self.gimbal.locked:
-            text += f"&nbsp; <b style='color:{LOCK_COLOUR}'>— locked: one shared axis</b>"
+            # Yellow text would not read on white: dark text on a yellow mark.
+            text += (f"&nbsp; <b style='background-color:{LOCK_COLOUR}; color:#000000'>"
+                     "&nbsp;locked: one shared axis&nbsp;</b>")
         return text
 
 

@@ -185,6 +185,7 @@ class IntegrateView(LessonPanel):
         self.set_axes("step", None, m.param_range,
                       {"angle": "|q| − 1   and   ‖RᵀR − I‖", "speed": "angle error (deg)"},
                       y_range="auto")
+        self.plots.set_y_axis("angle", "| |q| − 1 |   and   ‖RᵀR − I‖   (log)", "auto", log=True)
         q_label, r_label = "quaternion q", f"matrix R ({m.dtype})"
         self.plots.set_series("angle", [
             Series("q", q_label, COLOURS["integrated"], False, x, run.norm_drift),

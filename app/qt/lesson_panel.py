@@ -132,10 +132,23 @@ class LessonPanel(QtWidgets.QWidget):
         self._index_just_changed = False
 
     def show_preset(self, key: str) -> None:
-        """Select ``key`` in the combo without reporting it (the model chose it)."""
+        """Select ``key`` in the combo without reporting it (the model chose it).
+
+        A new preset also re-frames the 3D view on its bodies (even after the
+        student moved the camera: it is another picture), once the view has
+        drawn them: the views call this first and set their chains after.
+        """
         self.preset_box.blockSignals(True)
         self.preset_box.setCurrentIndex(self.preset_box.findData(key))
         self.preset_box.blockSignals(False)
+        if key != getattr(self, "_framed_preset", key):
+            if not hasattr(self, "_frame_timer"):
+                # Owned by the panel, so it cannot fire after the scene is gone.
+                self._frame_timer = QtCore.QTimer(self)
+                self._frame_timer.setSingleShot(True)
+                self._frame_timer.timeout.connect(self.scene.reset_camera)
+            self._frame_timer.start(0)
+        self._framed_preset = key
 
     def add_option_row(self) -> QtWidgets.QHBoxLayout:
         """A new row of controls under the toolbar (and under earlier option rows).
