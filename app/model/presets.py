@@ -118,4 +118,5 @@ def get(name: str) -> Preset:
     for p in all_presets():
         if p.name == name:
             return p
-    raise ValueError(f"unknown preset {name!r}; choose one of: {', '.join(names())}")
+    raise ValueError(_("unknown preset {name!r}; choose one of: {names}").format(
+        name=name, names=", ".join(names())))
