@@ -51,7 +51,9 @@ def test_the_hemisphere_explanation_reads_chinese_with_its_numbers(zh):
     assert "半球" in first and "长弧" in first and "最短弧方法" in first
     assert "340.0°" in first and "20.0°" in first
     assert "hemisphere" not in first and "the long arc" not in first
-    assert "角速度" in _plain(paras[1])   # why NLERP's speed is not constant
+    speed = _plain(paras[1])             # why NLERP's speed is not constant
+    assert "角速度" in speed and "离球面最远。这里最短弧 NLERP" in speed
+    assert "。 " not in speed and "。 " not in first   # no Western space after a full stop
 
 
 def test_the_explanation_is_english_again_after_switching_back(zh):
@@ -174,6 +176,7 @@ def test_the_wrap_lesson_explains_in_chinese(qtbot, zh):
     text = _plain(WrapModel("yaw_wrap").explanation())
     assert "欧拉角通道" in text and "四元数关键帧" in text and "表示跳变" in text
     assert "20.00°" in text       # SLERP turns the true 20° between yaw 170° and 190°
+    assert "。 " not in text
 
 
 # --------------------------------------------------------------------------- commands

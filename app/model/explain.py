@@ -21,7 +21,7 @@ from quatlab.app.i18n import _
 from quatlab.math.curves import Curves
 from quatlab.math.quaternion import angle_between
 
-__all__ = ["explain", "explain_at_t", "NEAR_ZERO_DOT", "ANGLE_DIGITS"]
+__all__ = ["explain", "explain_at_t", "sentences", "NEAR_ZERO_DOT", "ANGLE_DIGITS"]
 
 #: |dot| below this (and not exactly 0) is called "a rounding error away from 0".
 NEAR_ZERO_DOT = 1e-6
@@ -116,18 +116,30 @@ def _speed_paragraph(lo: float, hi: float, slerp: float) -> str:
     numbers = _("shortest NLERP's speed goes from {lo} to {hi} °/t (×{ratio})").format(
         lo=f"{lo:.{digits}f}", hi=f"{hi:.{digits}f}", ratio=f"{hi / lo:.{max(3, digits)}f}")
     if spread < _FLAT_SPEED:
-        return (
-            _("<b>Why NLERP's speed is not constant, and why here it almost is:</b>") + " "
-            + chord + " "
-            + _("Here the keys are only {slerp:.2f}° apart, so the chord hugs the arc: "
-                "{numbers}, a spread of {spread:.2g} %, too small to see next to "
-                "SLERP's constant {slerp:.2f} °/t. The spread grows with the angle "
-                "(×2 for a half turn).").format(slerp=slerp, numbers=numbers,
-                                                spread=100 * spread)
-        )
-    return (_("<b>Why NLERP's speed is not constant:</b>") + " " + chord + " "
-            + _("Here {numbers}; SLERP walks the arc itself at a constant {slerp:.1f} °/t.")
-            .format(numbers=numbers, slerp=slerp))
+        heading = _("<b>Why NLERP's speed is not constant, and why here it almost is:</b>")
+        here = _("Here the keys are only {slerp:.2f}° apart, so the chord hugs the arc: "
+                 "{numbers}, a spread of {spread:.2g} %, too small to see next to "
+                 "SLERP's constant {slerp:.2f} °/t. The spread grows with the angle "
+                 "(×2 for a half turn).").format(slerp=slerp, numbers=numbers,
+                                                 spread=100 * spread)
+    else:
+        heading = _("<b>Why NLERP's speed is not constant:</b>")
+        here = _("Here {numbers}; SLERP walks the arc itself at a constant {slerp:.1f} °/t."
+                 ).format(numbers=numbers, slerp=slerp)
+    # Sentences are joined by the translation's own rule (Chinese puts no space after 。).
+    return sentences(heading, chord, here)
+
+
+def sentences(*parts: str) -> str:
+    """Sentences one after another, joined as the current language joins them.
+
+    >>> sentences("One.", "Two.", "Three.")
+    'One. Two. Three.'
+    """
+    text = parts[0]
+    for part in parts[1:]:
+        text = _("{sentence} {next}").format(sentence=text, next=part)
+    return text
 
 
 def _turned(state, method: str, q_t: np.ndarray) -> bool:

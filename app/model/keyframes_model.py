@@ -49,6 +49,7 @@ from quatlab.app.i18n import N_, _
 from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.io.track_audit import audit_track, fix_track, format_keys
 from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, Track
+from quatlab.app.model.explain import sentences
 from quatlab.app.model.history import History
 from quatlab.app.model.state import Events, LessonState
 from quatlab.math import audit as A
@@ -385,9 +386,10 @@ class KeyframesModel:
             i=i, j=i + 1, track=track.label, dot=seg.dot[i], t=TROUBLE_T)
         if track.interpolation != "LINEAR":
             # The lesson blends with NLERP and SLERP only.
-            text += " " + _("This track is {interpolation}: the lesson shows how a runtime "
-                            "blending the two keys would turn, not the file's own "
-                            "interpolation.").format(interpolation=track.interpolation)
+            text = sentences(text, _("This track is {interpolation}: the lesson shows how a "
+                                     "runtime blending the two keys would turn, not the file's "
+                                     "own interpolation.").format(
+                interpolation=track.interpolation))
         return text
 
     # ------------------------------------------------------------------ fixing
@@ -415,10 +417,12 @@ class KeyframesModel:
         self._history.record(self._tracks, what)
         self._set_current(tuple(new))
         # The lesson keeps the keys it was given; say how to see the fixed ones.
-        again = (" " + _("Select the segment again to see the fixed keys in the lesson.")
-                 if self.selected_segment is not None else "")
-        self._say(_("Fixed signs ({changes}); the rotations are unchanged. Export fixed… "
-                    "writes the copy.").format(changes="; ".join(changed)) + again)
+        text = _("Fixed signs ({changes}); the rotations are unchanged. Export fixed… "
+                 "writes the copy.").format(changes="; ".join(changed))
+        if self.selected_segment is not None:
+            text = sentences(text, _("Select the segment again to see the fixed keys in the "
+                                     "lesson."))
+        self._say(text)
         return negated
 
     def _set_current(self, tracks: tuple[Track, ...]) -> None:
@@ -481,9 +485,11 @@ class KeyframesModel:
         left = sum(len(self.findings(i)) for i in range(len(self._tracks)))
         text = (_("Exported with sign fixes to {files}.") if self.modified
                 else _("Exported unchanged (nothing was fixed) to {files}."))
-        tail = (" " + (_("{n} finding remains.") if left == 1 else _("{n} findings remain."))
-                .format(n=left) if left else "")
-        self._say(text.format(files=names) + tail)
+        text = text.format(files=names)
+        if left:
+            text = sentences(text, (_("{n} finding remains.") if left == 1
+                                    else _("{n} findings remain.")).format(n=left))
+        self._say(text)
         return written
 
     # ------------------------------------------------------------------ messages

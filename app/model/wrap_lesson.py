@@ -34,6 +34,7 @@ import dataclasses
 import numpy as np
 
 from quatlab.app.i18n import N_, _
+from quatlab.app.model.explain import sentences
 from quatlab.app.model.lesson_base import LessonModel
 from quatlab.math.curves import nlerp_path, path_angle
 from quatlab.math.interpolate import slerp
@@ -197,12 +198,13 @@ class WrapModel(LessonModel):
         how = (_("we stored the second key as −q to show it") if c.negated else
                _("the frame-by-frame conversion put it there by itself"))
         return "<br>".join([
-            _(preset["description"]) + " "
-            + _("SLERP on the shortest arc turns {angle:.2f}°.").format(angle=turn),
-            _("<b>Euler channels</b> ({order}) go ({start}) → ({end}): a per-channel lerp walks "
-              "the numbers, not the rotation, and turns the joint {angle:.1f}° in all.").format(
-                order="-".join(c.order), start=a0, end=a1, angle=c.swept["euler"])
-            + " " + _(preset["euler_fix"]),
+            sentences(_(preset["description"]),
+                      _("SLERP on the shortest arc turns {angle:.2f}°.").format(angle=turn)),
+            sentences(_("<b>Euler channels</b> ({order}) go ({start}) → ({end}): a per-channel "
+                        "lerp walks the numbers, not the rotation, and turns the joint "
+                        "{angle:.1f}° in all.").format(order="-".join(c.order), start=a0,
+                                                       end=a1, angle=c.swept["euler"]),
+                      _(preset["euler_fix"])),
             _("<b>Quaternion keys</b> of the same poses have dot {dot:.3f} &lt; 0 ({how}): q and "
               "−q are one rotation, two points of S<sup>3</sup>, and a naive lerp of the "
               "components takes the far way round, {angle:.1f}°. That is a <i>sign</i>; negating "
