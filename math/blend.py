@@ -61,14 +61,24 @@ __all__ = [
     "blend_sweep",
 ]
 
+
+def N_(message: str) -> str:
+    """Mark a preset text for translation; the lesson translates it where it shows it.
+
+    A local stand-in for ``quatlab.app.i18n.N_``: math imports nothing of the app
+    (docs/architecture.md, "Translations").
+    """
+    return message
+
+
 #: Lesson presets (JSON-able; ``docs/presets.md``, "Blending"). Poses as axis
 #: (x, y, z) and angle in degrees, converted with
 #: :func:`quatlab.math.quaternion.from_axis_angle`, so a pose of more than 180
 #: degrees is stored with w < 0 as a converter would give it.
 PRESETS = {
     "reference_switch": {
-        "label": "Reference switch: 0, 120, 240 deg about Z",
-        "description": (
+        "label": N_("Reference switch: 0, 120, 240 deg about Z"),
+        "description": N_(
             "The weight of pose 0 (the reference) falls to zero and rises again. At zero "
             "the reference passes to pose 1 by stable index and stays there: the blend "
             "jumps by 180 deg and ends elsewhere than it started with the same weights."
@@ -80,8 +90,8 @@ PRESETS = {
         "sweep": [[1.0, 0.5, 0.5], [0.0, 0.5, 0.5], [1.0, 0.5, 0.5]],
     },
     "order_dependence": {
-        "label": "Order dependence of 'align to the first input'",
-        "description": (
+        "label": N_("Order dependence of 'align to the first input'"),
+        "description": N_(
             "Equal weights on 0, 120 and 240 deg about Z. Aligning to whichever pose is "
             "listed first gives 0, 120 or 240 deg depending on the listing; the kept "
             "reference gives the same answer in any order."
@@ -93,8 +103,8 @@ PRESETS = {
         "orders": [[0, 1, 2], [1, 0, 2], [2, 0, 1]],
     },
     "negated_input": {
-        "label": "A pose stored as -q",
-        "description": (
+        "label": N_("A pose stored as -q"),
+        "description": N_(
             "Three nearby poses, the second stored negated (an importer's choice). The "
             "naive sum is dragged the long way; the aligned blends ignore the sign."
         ),

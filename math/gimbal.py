@@ -79,12 +79,22 @@ ANGLE_NAMES = ("yaw", "pitch", "roll")
 #: Samples of :func:`compare_paths` over [0, 1]; odd, so t = 0.5 is one.
 DEFAULT_SAMPLES = 181
 
+
+def N_(message: str) -> str:
+    """Mark a preset text for translation; the lesson translates it where it shows it.
+
+    A local stand-in for ``quatlab.app.i18n.N_``: math imports nothing of the app
+    (docs/architecture.md, "Translations").
+    """
+    return message
+
+
 #: Lesson presets (JSON-able; ``docs/presets.md``, "Euler angles"): Euler angles
 #: in degrees.
 PRESETS = {
     "pitch90_lock": {
-        "label": "Gimbal lock: pitch +90 in Y-X-Z",
-        "description": (
+        "label": N_("Gimbal lock: pitch +90 in Y-X-Z"),
+        "description": N_(
             "R = Ry(yaw) Rx(pitch) Rz(roll) at pitch 90: only yaw - roll matters. "
             "Adding 10 deg to yaw and to roll gives the same matrix, and the "
             "interpolation between them does not move at all."
@@ -94,8 +104,8 @@ PRESETS = {
         "end_deg": [40.0, 90.0, 20.0],
     },
     "yaw_wrap": {
-        "label": "Yaw across +-180 deg",
-        "description": (
+        "label": N_("Yaw across +-180 deg"),
+        "description": N_(
             "170 deg to -170 deg of yaw is a 20 deg turn. Linear Euler interpolation "
             "turns 340 deg through 0; SLERP turns 20 deg, and its Euler readout wraps "
             "from +180 to -180 on the way."
@@ -105,8 +115,8 @@ PRESETS = {
         "end_deg": [-170.0, 0.0, 0.0],
     },
     "equivalent_triplet": {
-        "label": "Two names for pitch 120",
-        "description": (
+        "label": N_("Two names for pitch 120"),
+        "description": N_(
             "(180, 60, 180) is the pose (0, 120, 0): from (0, 60, 0) SLERP tilts 60 deg, "
             "linear Euler interpolation swings yaw and roll half a turn each and strays "
             "30 deg from it."
@@ -116,8 +126,8 @@ PRESETS = {
         "end_deg": [180.0, 60.0, 180.0],
     },
     "near_lock": {
-        "label": "Near the lock (pitch 85)",
-        "description": (
+        "label": N_("Near the lock (pitch 85)"),
+        "description": N_(
             "Close to the lock yaw and roll almost cancel: linear Euler interpolation "
             "sweeps twice the angle SLERP needs."
         ),
@@ -126,8 +136,8 @@ PRESETS = {
         "end_deg": [60.0, 85.0, -60.0],
     },
     "extrinsic_xyz_lock": {
-        "label": "Extrinsic x-y-z: y at 90",
-        "description": (
+        "label": N_("Extrinsic x-y-z: y at 90"),
+        "description": N_(
             "Fixed axes, R = Rz(c) Ry(b) Rx(a): the lock is where the middle angle is 90 "
             "in this order too, but the gimbal is built the other way round (the outer "
             "ring takes the z angle). At b = 90 only a - c matters: adding 60 deg to both "

@@ -80,12 +80,22 @@ STEPS = ("exact", "first_order")
 #: second, so a slider-driven view stays responsive.
 MAX_STEPS = 200_000
 
+
+def N_(message: str) -> str:
+    """Mark a preset text for translation; the lesson translates it where it shows it.
+
+    A local stand-in for ``quatlab.app.i18n.N_``: math imports nothing of the app
+    (docs/architecture.md, "Translations").
+    """
+    return message
+
+
 #: Lesson presets (JSON-able; ``docs/presets.md``, "Integration"). Angular
 #: velocities in degrees per second, ``dt`` in seconds.
 PRESETS = {
     "first_order_20hz": {
-        "label": "First-order step at 20 Hz, no renormalization",
-        "description": (
+        "label": N_("First-order step at 20 Hz, no renormalization"),
+        "description": N_(
             "At 20 Hz the first-order update q + dt/2 q ω drifts visibly: |q| "
             "grows every step and the orientation lags behind the exact spin."
         ),
@@ -98,8 +108,8 @@ PRESETS = {
         "renormalize": False,
     },
     "first_order_renormalized": {
-        "label": "First-order step, renormalized every step",
-        "description": (
+        "label": N_("First-order step, renormalized every step"),
+        "description": N_(
             "Renormalizing keeps |q| = 1 but not the angle: each step turns by "
             "2 atan(|ω| dt / 2) instead of |ω| dt, so the lag still grows linearly."
         ),
@@ -112,8 +122,8 @@ PRESETS = {
         "renormalize": True,
     },
     "exact_world_tumble": {
-        "label": "Exact step, world frame, oblique axis",
-        "description": (
+        "label": N_("Exact step, world frame, oblique axis"),
+        "description": N_(
             "The exponential increment multiplied in from the left: |q| stays 1 "
             "to rounding and the angle error stays at rounding level."
         ),
@@ -126,8 +136,8 @@ PRESETS = {
         "renormalize": False,
     },
     "matrix_float32": {
-        "label": "Rotation matrix accumulated in float32",
-        "description": (
+        "label": N_("Rotation matrix accumulated in float32"),
+        "description": N_(
             "Every matrix product rounds; after thousands of steps R^T R drifts "
             "from I. Gram-Schmidt keeping the first column restores it."
         ),

@@ -148,12 +148,22 @@ SIGN_MODES = ("aware", "unaware_controls", "stored")
 #: Default samples per segment of :func:`compute_track`.
 SAMPLES_PER_SEGMENT = 120
 
+
+def N_(message: str) -> str:
+    """Mark a preset text for translation; the lesson translates it where it shows it.
+
+    A local stand-in for ``quatlab.app.i18n.N_``: math imports nothing of the app
+    (docs/architecture.md, "Translations").
+    """
+    return message
+
+
 #: Lesson presets (JSON-able; ``docs/presets.md``, "Tracks"): key times in seconds
 #: and keys (w, x, y, z).
 PRESETS = {
     "four_keys": {
-        "label": "Four keys, unequal turns",
-        "description": (
+        "label": N_("Four keys, unequal turns"),
+        "description": N_(
             "Turns of 90, 60 and 120 deg per second about changing axes: piecewise "
             "SLERP jumps in speed (and direction) at every key, SQUAD does not."
         ),
@@ -166,8 +176,8 @@ PRESETS = {
         ],
     },
     "negated_key": {
-        "label": "Four keys, key 2 stored as -q",
-        "description": (
+        "label": N_("Four keys, key 2 stored as -q"),
+        "description": N_(
             "The same rotations with key 2 negated, as an exporter may write it. The "
             "sign-aware curves do not change; SQUAD with control points from the stored "
             "signs (as numpy-quaternion's squad computes them) leaves the path by 40 deg."
@@ -181,8 +191,8 @@ PRESETS = {
         ],
     },
     "uneven_times": {
-        "label": "Uneven key times",
-        "description": (
+        "label": N_("Uneven key times"),
+        "description": N_(
             "Keys at 0, 0.5, 2.5 and 3 s. With the usual uniform tangents SQUAD's "
             "speed jumps at the keys; time-scaled tangents make it continuous."
         ),
@@ -195,8 +205,8 @@ PRESETS = {
         ],
     },
     "gltf_animated_triangle": {
-        "label": "glTF AnimatedTriangle (real asset)",
-        "description": (
+        "label": N_("glTF AnimatedTriangle (real asset)"),
+        "description": N_(
             "Khronos glTF-Sample-Assets AnimatedTriangle (CC0, Marco Hutter): five "
             "LINEAR keys about Z, stored (x, y, z, w) as (0,0,0,1) (0,0,.707,.707) "
             "(0,0,1,0) (0,0,.707,-.707) (0,0,0,1). The last pair has dot -0.707: sign-aware "

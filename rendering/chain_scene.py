@@ -72,6 +72,7 @@ from OpenGL import GL
 from PyQt6 import QtCore, QtGui
 from pyqtgraph.opengl.GLGraphicsItem import GLOptions
 
+from quatlab.app.i18n import _
 from quatlab.math import quaternion as Q
 from quatlab.rendering.bone_mesh import (
     as_rgba,
@@ -356,7 +357,7 @@ class ChainScene(GLWindowView):
             positions, matrices = self._frames(q, chain.root)
             for k, bone in enumerate(chain.bones):
                 bone.setTransform(frame_transform(matrices[k], positions[k]))
-            pos, _ = self._gizmo
+            pos, _colors = self._gizmo
             starts = np.repeat(positions[:-1], 2, axis=0)        # (2 per joint, 3)
             ends = np.einsum("kij,aj->kai", matrices, pos[1::2]).reshape(-1, 3) + starts
             verts = np.empty((2 * len(starts), 3), np.float32)
@@ -371,7 +372,8 @@ class ChainScene(GLWindowView):
         # to the viewport says which chain is missing and why.
         chain.note.visible = chain.wanted and q is not None and not defined
         if chain.note.visible:
-            chain.note.text = chain.missing or f"{chain.text}: no rotation at this t"
+            chain.note.text = chain.missing or _("{chain}: no rotation at this t").format(
+                chain=chain.text)
         self._stack_notes()
         self._pose_turn(chain)
         self._label_layer.obstacles = list(self._obstacles.values())
@@ -431,7 +433,7 @@ class ChainScene(GLWindowView):
             # No axis at all: nothing turned (or a whole turn to -q0, the same pose).
             chain.turn.setVisible(False)
             chain.angle_label.pos = chain.root.copy()
-            chain.angle_label.text = ("0° (−q0: same pose)" if degrees > 359.995
+            chain.angle_label.text = (_("0° (−q0: same pose)") if degrees > 359.995
                                       else "0°")
             return
         verts = self._turn_verts(chain, axis, angle)
@@ -631,7 +633,7 @@ class ChainScene(GLWindowView):
         if chain.path is None or self._turn_reference is None:
             return
         for q in chain.path[::-1]:
-            axis, _ = turn_of(self._turn_reference, q)
+            axis, _angle = turn_of(self._turn_reference, q)
             if axis is not None:
                 chain.turn_axis = axis
                 return
@@ -682,7 +684,7 @@ class ChainScene(GLWindowView):
             score = self._view_score(distance, back)
             if best is None or score > best[0]:
                 best = (score, center, distance, elevation, azimuth)
-        _, center, distance, elevation, azimuth = best
+        _score, center, distance, elevation, azimuth = best
         self.setCameraParams(center=QtGui.QVector3D(*center), distance=distance,
                              elevation=elevation, azimuth=azimuth, fov=fov)
         self._camera_touched = False
@@ -728,7 +730,7 @@ class ChainScene(GLWindowView):
                 continue
             path = chain.path[np.all(np.isfinite(chain.path), axis=-1)]
             path = path[np.linspace(0, len(path) - 1, min(_FIT_SAMPLES, len(path))).astype(int)]
-            joints, _ = chain_frames(path, self._n_bones, self._bone_length,
+            joints, _frames = chain_frames(path, self._n_bones, self._bone_length,
                                      root_only=self._root_only)
             marker = marker_trail(path, self._n_bones, self._bone_length,
                                   root_only=self._root_only)

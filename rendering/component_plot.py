@@ -15,6 +15,7 @@ import numpy as np
 import pyqtgraph as pg
 from PyQt6 import QtCore, QtWidgets
 
+from quatlab.app.i18n import _
 from quatlab.rendering.style import AXIS_COLORS, BACKGROUND, FOREGROUND, METHOD_COLORS
 
 __all__ = ["ComponentPlot", "COMPONENT_COLORS"]
@@ -40,9 +41,9 @@ class ComponentPlot(pg.PlotWidget):
         item.setMenuEnabled(False)
         item.setMouseEnabled(x=True, y=False)
         item.showGrid(x=True, y=True, alpha=0.18)
-        item.setLabel("bottom", "time (s)", color=FOREGROUND)
+        item.setLabel("bottom", _("time (s)"), color=FOREGROUND)
         item.getAxis("bottom").enableAutoSIPrefix(False)  # never "time (s) (x0.001)"
-        item.setLabel("left", "stored key components", color=FOREGROUND)
+        item.setLabel("left", _("stored key components"), color=FOREGROUND)
         item.setYRange(-1.05, 1.05, padding=0)
         self.legend = item.addLegend(offset=(4, 4), colCount=4, labelTextColor=FOREGROUND)
         self._before = [item.plot(pen=pg.mkPen(c, width=1.2, style=QtCore.Qt.PenStyle.DashLine))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from PyQt6 import QtCore, QtGui
 
+from quatlab.app.i18n import _
 from quatlab.rendering.labels import LabelLayer
 
 __all__ = ["place_labels", "PlacedLabelLayer", "CANDIDATES"]
@@ -111,7 +112,8 @@ class PlacedLabelLayer(LabelLayer):
             painter.setFont(font)
             painter.setPen(QtGui.QColor("#505050"))
             painter.drawText(QtCore.QPointF(8, height - 8),
-                             f"+{self.hidden} more label{'s' * (self.hidden != 1)} "
-                             f"(no room; zoom in)")
+                             (_("+{n} more label (no room; zoom in)") if self.hidden == 1
+                              else _("+{n} more labels (no room; zoom in)")).format(
+                                 n=self.hidden))
         painter.end()
 

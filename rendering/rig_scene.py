@@ -41,6 +41,7 @@ import pyqtgraph.opengl as gl
 from OpenGL import GL
 from PyQt6 import QtCore, QtGui
 
+from quatlab.app.i18n import _
 from quatlab.app.model.rig_playback import DIFFERENCE_DEG
 from quatlab.rendering.bone_mesh import BoneGeometry, bone_geometry
 from quatlab.rendering.gl_items import LIT_SHADER, OVERLAY, BoneItem, GhostItem
@@ -494,4 +495,4 @@ class RigScene(GLWindowView):
 
 def _node_name(rig, i: int) -> str:
     name = rig.names[i]
-    return name if name else f"node #{int(rig.gltf_index[i])}"
+    return name if name else _("node #{index}").format(index=int(rig.gltf_index[i]))

@@ -25,7 +25,10 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import unicodedata
 from pathlib import Path
+
+from quatlab.app.i18n import _
 
 __all__ = [
     "SUFFIXES",
@@ -34,6 +37,8 @@ __all__ = [
     "check_one",
     "check_files",
     "run_dir",
+    "pad",
+    "text_width",
 ]
 
 PROG = "quatlab check"
@@ -50,7 +55,7 @@ def add_dir_arguments(parser) -> None:
     """``--jobs N`` for ``quatlab check`` on a folder."""
     parser.add_argument(
         "--jobs", type=_positive, default=1, metavar="N",
-        help="with a folder: check files in N processes (default 1)",
+        help=_("with a folder: check files in N processes (default 1)"),
     )
 
 
@@ -60,9 +65,11 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(_("{text!r} is not a whole number").format(
+            text=text)) from None
     if not 1 <= value <= 256:
-        raise argparse.ArgumentTypeError(f"{value} is not between 1 and 256")
+        raise argparse.ArgumentTypeError(_("{value} is not between 1 and 256").format(
+            value=value))
     return value
 
 
@@ -88,7 +95,8 @@ def walk_keyframe_files(root) -> tuple[list[Path], list[tuple[Path, str]]]:
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
-            skipped.append((folder, f"folder cannot be listed: {exc.strerror or exc}"))
+            skipped.append((folder, _("folder cannot be listed: {error}").format(
+                error=exc.strerror or exc)))
             continue
         subfolders = []
         for entry in entries:
@@ -110,9 +118,10 @@ def walk_keyframe_files(root) -> tuple[list[Path], list[tuple[Path, str]]]:
                 if entry.is_file(follow_symlinks=False):
                     files.append(path)
                 else:
-                    skipped.append((path, "not a regular file (FIFO, device or socket)"))
+                    skipped.append((path, _("not a regular file (FIFO, device or socket)")))
             except OSError as exc:
-                skipped.append((path, f"cannot be examined: {exc.strerror or exc}"))
+                skipped.append((path, _("cannot be examined: {error}").format(
+                    error=exc.strerror or exc)))
         stack.extend(reversed(subfolders))
     files.sort(key=lambda p: p.parts)
     return files, skipped
@@ -129,15 +138,15 @@ def _symlink_reason(path: Path, real_root: str) -> str | None:
     """None when the symlink ``path`` may be checked, else why it is skipped."""
     target = os.path.realpath(path)
     if os.path.commonpath([real_root, target]) != real_root:
-        return "symlink to outside the folder (not followed)"
+        return _("symlink to outside the folder (not followed)")
     try:
         mode = os.stat(target).st_mode
     except OSError:
-        return "broken symlink"
+        return _("broken symlink")
     if stat.S_ISDIR(mode):
-        return "symlink to a folder (not followed)"
+        return _("symlink to a folder (not followed)")
     if not stat.S_ISREG(mode):
-        return "symlink to something that is not a regular file"
+        return _("symlink to something that is not a regular file")
     return None
 
 
@@ -167,14 +176,15 @@ def check_one(path, order: str | None = None) -> dict:
     try:
         # A file swapped for a FIFO after the walk must not block a worker.
         if not stat.S_ISREG(os.stat(path).st_mode):
-            raise KeyframeFileError(path, "not a regular file (FIFO, device or socket)")
+            raise KeyframeFileError(path, _("not a regular file (FIFO, device or socket)"))
         reports = audit_keyframes(load_keyframes(path, order=order))
     except (KeyframeFileError, OSError) as exc:
         out["error"] = str(exc) if isinstance(exc, KeyframeFileError) else \
-            f"{path}: cannot read: {exc.strerror or exc}"
+            _("{file}: cannot read: {error}").format(file=path, error=exc.strerror or exc)
         return out
     except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the folder
-        out["error"] = f"{path}: unexpected {type(exc).__name__} while reading: {exc}"
+        out["error"] = _("{file}: unexpected {kind} while reading: {error}").format(
+            file=path, kind=type(exc).__name__, error=exc)
         return out
     kinds = Counter(f.kind for r in reports for f in r.findings)
     out.update(status="findings" if kinds else "ok", tracks=len(reports),
@@ -244,7 +254,8 @@ class _Progress:
             return
         width = 30
         filled = int(width * done / self.total)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} files")
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
+                          + _("{done}/{total} files").format(done=done, total=self.total))
         self.stream.flush()
         self.last = now
         self.drawn = True
@@ -256,19 +267,46 @@ class _Progress:
             self.drawn = False
 
 
+def text_width(text: str) -> int:
+    """Terminal columns ``text`` takes: CJK (wide) characters count two.
+
+    >>> text_width("files"), text_width("文件")
+    (5, 4)
+    """
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, width: int, align: str = "<") -> str:
+    """``text`` padded to ``width`` terminal columns (:func:`text_width`).
+
+    >>> pad("ab", 4, ">"), pad("文件", 6) + "|"
+    ('  ab', '文件  |')
+    """
+    room = max(0, width - text_width(text))
+    if align == ">":
+        return " " * room + text
+    if align == "^":
+        return " " * (room // 2) + text + " " * (room - room // 2)
+    return text + " " * room
+
+
 def _line(r: dict) -> str:
     if r["status"] == "unreadable":
-        return f"{r['file']}: unreadable: {_problem(r)}"
-    tracks = f"{r['tracks']} rotation track{'s' * (r['tracks'] != 1)}"
+        return _("{file}: unreadable: {problem}").format(file=r["file"], problem=_problem(r))
+    tracks = (_("{n} rotation track") if r["tracks"] == 1 else _("{n} rotation tracks")).format(
+        n=r["tracks"])
     if r["status"] == "ok":
-        return f"{r['file']}: {tracks}, no findings"
+        return _("{file}: {tracks}, no findings").format(file=r["file"], tracks=tracks)
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(r["kinds"].items()))
-    return f"{r['file']}: {tracks}, {r['findings']} finding{'s' * (r['findings'] != 1)} ({kinds})"
+    findings = (_("{n} finding") if r["findings"] == 1 else _("{n} findings")).format(
+        n=r["findings"])
+    return _("{file}: {tracks}, {findings} ({kinds})").format(
+        file=r["file"], tracks=tracks, findings=findings, kinds=kinds)
 
 
 def _problem(r: dict) -> str:
     prefix = f"{r['file']}: "
-    err = r["error"] or "unreadable"
+    err = r["error"] or _("unreadable")
     return err[len(prefix):] if err.startswith(prefix) else err
 
 
@@ -283,23 +321,32 @@ def _summary_table(results: list[dict], skipped: int) -> list[str]:
         c[r["status"]] += 1
         c["count"] += r["findings"]
     total = sum(rows.values(), Counter())
-    head = f"{'format':<8}{'files':>7}{'clean':>7}{'flagged':>9}{'unreadable':>12}{'findings':>10}"
-    out = ["", head, "-" * len(head)]
-    for fmt, c in sorted(rows.items()) + [("total", total)]:
-        if fmt == "total":
-            out.append("-" * len(head))
-        out.append(f"{fmt:<8}{c['files']:>7}{c['ok']:>7}{c['findings']:>9}"
-                   f"{c['unreadable']:>12}{c['count']:>10}")
+    widths = (8, 7, 7, 9, 12, 10)
+    head = pad(_("format"), widths[0]) + "".join(
+        pad(" " + name, w, ">") for name, w in zip(
+            (_("files"), _("clean"), _("flagged"), _("unreadable"), _("findings")), widths[1:],
+            strict=True))
+    rule = "-" * text_width(head)
+    out = ["", head, rule]
+    for fmt, c in sorted(rows.items()) + [(None, total)]:
+        if fmt is None:
+            out.append(rule)
+        out.append(pad(fmt or _("total"), widths[0]) + "".join(
+            f"{v:>{w}}" for v, w in zip((c["files"], c["ok"], c["findings"], c["unreadable"],
+                                         c["count"]), widths[1:], strict=True)))
     kinds = Counter()
     for r in results:
         kinds.update(r["kinds"])
     if kinds:
-        out.append("findings by kind: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()))
+        out.append(_("findings by kind: {kinds}").format(
+            kinds=", ".join(f"{k} {n}" for k, n in kinds.most_common())))
     if skipped:
-        out.append(f"skipped {skipped} entr{'ies' if skipped != 1 else 'y'} (see above)")
+        out.append((_("skipped {n} entry (see above)") if skipped == 1
+                    else _("skipped {n} entries (see above)")).format(n=skipped))
     bad = [r for r in results if r["status"] == "unreadable"]
     if bad:
-        out.append(f"unreadable ({len(bad)}): " + ", ".join(r["file"] for r in bad))
+        out.append(_("unreadable ({n}): {files}").format(
+            n=len(bad), files=", ".join(r["file"] for r in bad)))
     return out
 
 
@@ -316,7 +363,7 @@ def run_dir(args) -> int:
             if args.json:
                 print(json.dumps({"file": str(path), "status": "skipped", "reason": reason}))
             else:
-                print(f"{path}: skipped: {reason}")
+                print(_("{file}: skipped: {reason}").format(file=path, reason=reason))
         for r in check_files(files, order=args.order, jobs=args.jobs, progress=bar):
             results.append(r)
             bar.clear()
@@ -331,11 +378,14 @@ def run_dir(args) -> int:
                                       "unreadable": counts["unreadable"],
                                       "skipped": len(skipped), "exit": status}}))
     elif not results:
-        print(f"{root}: no keyframe files ({', '.join(SUFFIXES)}) in this folder")
+        print(_("{folder}: no keyframe files ({suffixes}) in this folder").format(
+            folder=root, suffixes=", ".join(SUFFIXES)))
     else:
         print("\n".join(_summary_table(results, len(skipped))))
     if counts["unreadable"]:
-        print(f"{PROG}: {counts['unreadable']} file{'s' * (counts['unreadable'] != 1)} could "
-              f"not be read: " + ", ".join(r["file"] for r in results
-                                           if r["status"] == "unreadable"), file=sys.stderr)
+        print(PROG + ": " + (_("{n} file could not be read: {files}") if counts["unreadable"] == 1
+                             else _("{n} files could not be read: {files}")).format(
+            n=counts["unreadable"], files=", ".join(r["file"] for r in results
+                                                     if r["status"] == "unreadable")),
+              file=sys.stderr)
     return status

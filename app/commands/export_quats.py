@@ -14,6 +14,8 @@ No Qt.
 
 from __future__ import annotations
 
+from quatlab.app.i18n import _
+
 __all__ = ["add_parser", "run"]
 
 PROG = "quatlab export-quats"
@@ -22,8 +24,8 @@ PROG = "quatlab export-quats"
 def add_parser(subparsers):
     p = subparsers.add_parser(
         "export-quats",
-        help="export a BVH's rotations as sign-continuous (w, x, y, z) tracks (.csv or .npy)",
-        description=(
+        help=_("export a BVH's rotations as sign-continuous (w, x, y, z) tracks (.csv or .npy)"),
+        description=_(
             "Convert every joint's rotation channels of IN (a BVH file) to quaternions "
             "(w, x, y, z), make each joint's track sign-continuous (no key in the opposite "
             "hemisphere of the previous frame's) and write OUT: .csv with named columns, or "
@@ -31,9 +33,9 @@ def add_parser(subparsers):
             "order. Exit status 2 when IN cannot be read or OUT cannot be written."
         ),
     )
-    p.add_argument("input", metavar="IN", help="BVH file (.bvh)")
-    p.add_argument("output", metavar="OUT", help="new .csv or .npy file")
-    p.add_argument("--force", action="store_true", help="replace OUT (and its .json) if present")
+    p.add_argument("input", metavar="IN", help=_("BVH file (.bvh)"))
+    p.add_argument("output", metavar="OUT", help=_("new .csv or .npy file"))
+    p.add_argument("--force", action="store_true", help=_("replace OUT (and its .json) if present"))
     p.set_defaults(func=run)
     return p
 
@@ -52,11 +54,12 @@ def run(args) -> int:
 
     src, out = Path(args.input), Path(args.output)
     if src.suffix.lower() != ".bvh":
-        return fail(PROG, f"{src}: export-quats reads BVH files (.bvh): their joints share one "
-                          f"frame clock, so the tracks make one (frames, joints, 4) array")
+        return fail(PROG, _("{file}: export-quats reads BVH files (.bvh): their joints share "
+                            "one frame clock, so the tracks make one (frames, joints, 4) "
+                            "array").format(file=src))
     suffix = out.suffix.lower()
     if suffix not in (".csv", ".npy"):
-        return fail(PROG, f"{out}: the output must end in .csv or .npy")
+        return fail(PROG, _("{file}: the output must end in .csv or .npy").format(file=out))
     try:
         bvh = load_bvh_keyframes(src).bvh
     except KeyframeFileError as exc:
@@ -71,12 +74,17 @@ def run(args) -> int:
             X.write_npy(out, bvh.names, q, frame_time=bvh.frame_time, force=args.force)
             written = [out, X.sidecar_path(out)]
     except FileExistsError as exc:
-        return fail(PROG, f"{exc.filename}: exists; pass --force to replace it")
+        return fail(PROG, _("{file}: exists; pass --force to replace it").format(
+            file=exc.filename))
     except (OSError, ValueError) as exc:
         where = getattr(exc, "filename", None) or out
-        return fail(PROG, f"{where}: cannot write: {getattr(exc, 'strerror', None) or exc}")
-    print(f"{src}: {bvh.n_frames} frames x {bvh.n_joints} joints, quaternions (w, x, y, z); "
-          f"{negated} key{'s' * (negated != 1)} negated to make the tracks sign-continuous")
+        return fail(PROG, _("{file}: cannot write: {error}").format(
+            file=where, error=getattr(exc, "strerror", None) or exc))
+    print((_("{file}: {frames} frames x {joints} joints, quaternions (w, x, y, z); "
+             "{n} key negated to make the tracks sign-continuous") if negated == 1 else
+           _("{file}: {frames} frames x {joints} joints, quaternions (w, x, y, z); "
+             "{n} keys negated to make the tracks sign-continuous")).format(
+        file=src, frames=bvh.n_frames, joints=bvh.n_joints, n=negated))
     for path in written:
-        print(f"wrote {path}")
+        print(_("wrote {file}").format(file=path))
     return 0

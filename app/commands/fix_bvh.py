@@ -12,6 +12,8 @@ read or OUT cannot be written. No Qt.
 
 from __future__ import annotations
 
+from quatlab.app.i18n import _
+
 __all__ = ["run_euler_filter"]
 
 PROG = "quatlab fix"
@@ -30,10 +32,11 @@ def run_euler_filter(args) -> int:
     from quatlab.app.io.tracks import KeyframeFileError
 
     if Path(args.input).suffix.lower() != ".bvh":
-        return fail(PROG, f"{args.input}: --euler-filter applies to BVH files (.bvh) only")
+        return fail(PROG, _("{file}: --euler-filter applies to BVH files (.bvh) only").format(
+            file=args.input))
     if getattr(args, "normalize", False):
-        return fail(PROG, f"{args.input}: --normalize does not apply to BVH files: they store "
-                          f"Euler angles, not quaternions")
+        return fail(PROG, _("{file}: --normalize does not apply to BVH files: they store Euler "
+                            "angles, not quaternions").format(file=args.input))
     try:
         keyframes = load_keyframes(args.input)
         assert isinstance(keyframes, BvhKeyframeFile)
@@ -56,18 +59,20 @@ def run_euler_filter(args) -> int:
         changed_any = True
         chans = [bvh.channels[j][c - start[j]] for c in cols[diff.any(axis=0)]]
         frames = np.flatnonzero(diff.any(axis=1))
-        print(f"{bvh.names[j]}: Euler filter rewrote {', '.join(chans)} "
-              f"in frames {format_keys(frames)}")
+        print(_("{joint}: Euler filter rewrote {channels} in frames {frames}").format(
+            joint=bvh.names[j], channels=", ".join(chans), frames=format_keys(frames)))
     if not changed_any:
-        print(f"{args.input}: Euler channels already continuous; copied unchanged")
+        print(_("{file}: Euler channels already continuous; copied unchanged").format(
+            file=args.input))
     # What is left, read back from the bytes written (the file, not our arrays).
     try:
         again = B.read_bvh(written[0])
     except B.BvhError as exc:       # not expected: the writer keeps the grammar
-        return fail(PROG, f"the written copy does not read back: {exc}")
+        return fail(PROG, _("the written copy does not read back: {error}").format(error=exc))
     left = [(j, f) for j, f in B.audit_rotations(again) if f.kind in EULER_KINDS]
     for j, f in left:
-        print(f"  still {EULER_KINDS[f.kind]} ({again.names[j]}, frame {f.frame})")
+        print("  " + _("still {kind} ({joint}, frame {frame})").format(
+            kind=EULER_KINDS[f.kind], joint=again.names[j], frame=f.frame))
     for path in written:
-        print(f"wrote {path}")
+        print(_("wrote {file}").format(file=path))
     return 0

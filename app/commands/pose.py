@@ -15,6 +15,9 @@ from __future__ import annotations
 import json
 import math
 
+from quatlab.app.commands.check_dir import pad as _pad
+from quatlab.app.i18n import _
+
 __all__ = ["add_parser", "run", "format_report"]
 
 PROG = "quatlab pose"
@@ -23,22 +26,23 @@ PROG = "quatlab pose"
 def add_parser(subparsers):
     p = subparsers.add_parser(
         "pose",
-        help="world matrices of every node (and skin joint positions) at a time",
-        description=(
+        help=_("world matrices of every node (and skin joint positions) at a time"),
+        description=_(
             "Pose a glTF (.gltf/.glb) file at time S of an animation, as a spec-conforming "
             "player (glTF 2.0 interpolation, shortest-arc SLERP) or as a naive runtime "
             "(rotation keys blended as stored) plays it, and print every node's world "
             "transform and each skin joint's world position."
         ),
     )
-    p.add_argument("file", metavar="FILE", help="glTF file (.gltf, .glb)")
+    p.add_argument("file", metavar="FILE", help=_("glTF file (.gltf, .glb)"))
     p.add_argument("--animation", default=None, metavar="NAME|INDEX",
-                   help="animation by name or index (default: the first)")
+                   help=_("animation by name or index (default: the first)"))
     p.add_argument("--time", required=True, type=float, metavar="S",
-                   help="time in seconds, inside the animation's key range")
+                   help=_("time in seconds, inside the animation's key range"))
     p.add_argument("--player", choices=("spec", "naive"), default="spec",
-                   help="spec (glTF 2.0, default) or naive (rotation keys blended as stored)")
-    p.add_argument("--json", action="store_true", help="print the pose as JSON")
+                   help=_("spec (glTF 2.0, default) or naive (rotation keys blended as "
+                          "stored)"))
+    p.add_argument("--json", action="store_true", help=_("print the pose as JSON"))
     p.set_defaults(func=run)
     return p
 
@@ -53,8 +57,8 @@ def run(args) -> int:
             from quatlab.app.model.bvh_pose import pose_report_bvh
 
             if args.animation is not None:
-                return fail(PROG, f"{args.file}: a BVH file holds one motion; "
-                                  "--animation does not apply")
+                return fail(PROG, _("{file}: a BVH file holds one motion; --animation does "
+                                    "not apply").format(file=args.file))
             report = pose_report_bvh(args.file, args.time, args.player)
         else:
             report = pose_report(args.file, args.animation, args.time, args.player)
@@ -97,27 +101,30 @@ def format_report(report: dict) -> str:
     """The readable table ``quatlab pose`` prints (the JSON report as text)."""
     anim = report["animation"]
     if anim is None:
-        what = "no animation (rest pose)"
+        what = _("no animation (rest pose)")
     else:
-        what = (f"animation {_name(anim['name'], anim['index'])} "
-                f"[{anim['start']:g}, {anim['end']:g}] s")
-    lines = [f"{report['file']}: {what}, time {report['time']:g} s, {report['player']} player",
-             ""]
+        what = _("animation {name} [{start:g}, {end:g}] s").format(
+            name=_name(anim["name"], anim["index"]), start=anim["start"], end=anim["end"])
+    lines = [_("{file}: {what}, time {time:g} s, {player} player").format(
+        file=report["file"], what=what, time=report["time"], player=report["player"]), ""]
     names = [_name(n["name"], n["index"]) for n in report["nodes"]]
     width = max([4, *(len(n) for n in names)])
-    lines.append(f"{'node':<{width}}  {'parent':>6}  {'world position (x, y, z)':^29}  "
-                 f"{'world rotation (w, x, y, z)':^39}  {'scale':>9}  {'turn (°)':>8}")
+    lines.append("  ".join((
+        _pad(_("node"), width), _pad(_("parent"), 6, ">"),
+        _pad(_("world position (x, y, z)"), 29, "^"),
+        _pad(_("world rotation (w, x, y, z)"), 39, "^"), _pad(_("scale"), 9, ">"),
+        _pad(_("turn (°)"), 8, ">"))))
     for node, name in zip(report["nodes"], names, strict=True):
         pos, q, scale = _decompose(node["world"])
         parent = "—" if node["parent"] is None else f"#{node['parent']}"
         angle = math.degrees(2 * math.atan2(math.sqrt(max(0.0, 1 - q[0] ** 2)), q[0]))
         same = abs(scale[0] - scale[1]) < 1e-6 and abs(scale[0] - scale[2]) < 1e-6
-        sc = _num(scale[0]) if same else "  non-uniform"[-9:]
+        sc = _num(scale[0]) if same else _pad(_("non-uniform"), 9, ">")
         lines.append(f"{name:<{width}}  {parent:>6}  {' '.join(_num(v) for v in pos)}  "
                      f"{' '.join(_num(v) for v in q)}  {sc}  {angle:8.2f}")
     for skin in report["skins"]:
-        lines += ["", f"skin {_name(skin['name'], skin['index'])}: "
-                      f"{len(skin['joints'])} joints, world positions"]
+        lines += ["", _("skin {name}: {n} joints, world positions").format(
+            name=_name(skin["name"], skin["index"]), n=len(skin["joints"]))]
         jn = [_name(j["name"], j["node"]) for j in skin["joints"]]
         jw = max([5, *(len(n) for n in jn)])
         for j, name in zip(skin["joints"], jn, strict=True):

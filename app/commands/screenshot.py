@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from quatlab.app.i18n import _
+
 __all__ = ["add_parser", "run", "render_window"]
 
 PROG = "quatlab screenshot"
@@ -12,26 +14,27 @@ PROG = "quatlab screenshot"
 def add_parser(subparsers):
     p = subparsers.add_parser(
         "screenshot",
-        help="render the window to a PNG (needs a display; use Xvfb on a server)",
-        description="Render the whole QuatLab window, 3D viewport included, to a PNG file.",
+        help=_("render the window to a PNG (needs a display; use Xvfb on a server)"),
+        description=_("Render the whole QuatLab window, 3D viewport included, to a PNG file."),
     )
-    p.add_argument("-o", "--output", help="PNG file to write (a new file; written atomically)")
-    p.add_argument("--preset", default=None, help="preset to show (default: negated-20)")
-    p.add_argument("--t", type=float, default=0.5, help="t in [0, 1] (default 0.5)")
-    p.add_argument("--size", default="1400x900", help="window size WxH (default 1400x900)")
-    p.add_argument("--view", default="main", help="which view to show (see --list-views)")
-    p.add_argument("--open", dest="open_file", default=None, help="keyframe file to open first")
+    p.add_argument("-o", "--output", help=_("PNG file to write (a new file; written atomically)"))
+    p.add_argument("--preset", default=None, help=_("preset to show (default: negated-20)"))
+    p.add_argument("--t", type=float, default=0.5, help=_("t in [0, 1] (default 0.5)"))
+    p.add_argument("--size", default="1400x900", help=_("window size WxH (default 1400x900)"))
+    p.add_argument("--view", default="main", help=_("which view to show (see --list-views)"))
+    p.add_argument("--open", dest="open_file", default=None, help=_("keyframe file to open first"))
     p.add_argument("--time", type=float, default=None, metavar="S",
-                   help="keyframes view: the rig's time in seconds (glTF files)")
+                   help=_("keyframes view: the rig's time in seconds (glTF files)"))
     p.add_argument("--animation", default=None, metavar="NAME|INDEX",
-                   help="keyframes view: the animation the rig plays")
+                   help=_("keyframes view: the animation the rig plays"))
     p.add_argument("--track", type=int, default=None, metavar="N",
-                   help="keyframes view: select track N (from 0, as `quatlab check` lists them)")
+                   help=_("keyframes view: select track N (from 0, as `quatlab check` lists "
+                          "them)"))
     p.add_argument("--players", choices=("both", "spec", "naive"), default=None,
-                   help="keyframes view: which players the rig view shows")
+                   help=_("keyframes view: which players the rig view shows"))
     p.add_argument("--fix", action="store_true",
-                   help="keyframes view: apply Fix all tracks before rendering")
-    p.add_argument("--list-views", action="store_true", help="list the views and exit")
+                   help=_("keyframes view: apply Fix all tracks before rendering"))
+    p.add_argument("--list-views", action="store_true", help=_("list the views and exit"))
     p.set_defaults(func=run)
     return p
 
@@ -40,9 +43,11 @@ def _parse_size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise ValueError(f"--size must look like 1400x900, got {text!r}") from None
+        raise ValueError(_("--size must look like 1400x900, got {text!r}").format(
+            text=text)) from None
     if not (200 <= w <= 8000 and 200 <= h <= 8000):
-        raise ValueError(f"--size must be between 200x200 and 8000x8000, got {text!r}")
+        raise ValueError(_("--size must be between 200x200 and 8000x8000, got {text!r}").format(
+            text=text))
     return w, h
 
 
@@ -54,7 +59,7 @@ def render_window(win, size: tuple[int, int]):
     win.resize(*size)
     win.show()
     # A few rounds of events: layout, the GL context's first frame, then a repaint.
-    for _ in range(5):
+    for _round in range(5):
         app.processEvents()
     win.repaint()
     app.processEvents()
@@ -66,21 +71,22 @@ def _set_keyframes_view(win, args) -> str | None:
     view = win.views.get("keyframes")
     panel = getattr(view, "rig_panel", None)
     if view is None or panel is None:
-        return "this build has no keyframes view"
+        return _("this build has no keyframes view")
     if not args.open_file:
-        return "--time, --animation, --track, --players and --fix need --open FILE"
+        return _("--time, --animation, --track, --players and --fix need --open FILE")
     if not panel.wait_loaded():
-        return f"{args.open_file}: the rig did not load in time"
+        return _("{file}: the rig did not load in time").format(file=args.open_file)
     pb, model = panel.playback, view.model
     needs_rig = args.time is not None or args.animation is not None or args.players
     if pb.rig is None and needs_rig:
-        return f"{args.open_file}: no rig to show ({panel.status.text()})"
+        return _("{file}: no rig to show ({status})").format(file=args.open_file,
+                                                                  status=panel.status.text())
     if args.fix:
         model.fix_signs(None)
     if args.track is not None:
         if not 0 <= args.track < len(model.tracks):
-            return (f"{args.open_file}: no track {args.track} (the file has "
-                    f"{len(model.tracks)} rotation tracks)")
+            return _("{file}: no track {track} (the file has {n} rotation tracks)").format(
+                file=args.open_file, track=args.track, n=len(model.tracks))
         model.select_track(args.track)
     if args.animation is not None:
         try:
@@ -94,7 +100,8 @@ def _set_keyframes_view(win, args) -> str | None:
         lo, hi = pb.range
         if not lo <= args.time <= hi:
             name = pb.animation.name or f"#{pb.animation.index}"
-            return f"--time {args.time:g} is outside animation {name!r} [{lo:g}, {hi:g}]"
+            return _("--time {time:g} is outside animation {name!r} [{lo:g}, {hi:g}]").format(
+                time=args.time, name=name, lo=lo, hi=hi)
         pb.set_time(args.time)
     return None
 
@@ -108,11 +115,13 @@ def run(args) -> int:
             print(v)
         return 0
     if not args.output:
-        return fail(PROG, "-o FILE.png is required")
+        return fail(PROG, _("-o FILE.png is required"))
     if not args.output.lower().endswith(".png"):
-        return fail(PROG, f"the output must be a .png file, got {args.output!r}")
+        return fail(PROG, _("the output must be a .png file, got {file!r}").format(
+            file=args.output))
     if args.view not in view_names():
-        return fail(PROG, f"unknown view {args.view!r}; choose one of: {', '.join(view_names())}")
+        return fail(PROG, _("unknown view {view!r}; choose one of: {views}").format(
+            view=args.view, views=", ".join(view_names())))
     try:
         size = _parse_size(args.size)
         from quatlab.app.model import presets
@@ -122,7 +131,8 @@ def run(args) -> int:
     except ValueError as exc:
         return fail(PROG, str(exc).replace("t must", "--t must"))
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-        return fail(PROG, "no display: run under Xvfb, e.g. `xvfb-run -a quatlab screenshot ...`")
+        return fail(PROG, _("no display: run under Xvfb, e.g. `xvfb-run -a quatlab screenshot "
+                            "...`"))
     os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
     from PyQt6 import QtCore
 
@@ -145,15 +155,18 @@ def run(args) -> int:
     img = render_window(win, size)
     if (img.width(), img.height()) != size:
         hint = win.minimumSizeHint()
-        return fail(PROG, f"--size {size[0]}x{size[1]} is smaller than the window can be "
-                          f"({hint.width()}x{hint.height()} at least)")
+        return fail(PROG, _("--size {w}x{h} is smaller than the window can be ({mw}x{mh} at "
+                            "least)").format(w=size[0], h=size[1], mw=hint.width(),
+                                             mh=hint.height()))
     buf = QtCore.QBuffer()
     buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
     img.save(buf, "PNG")
     try:
         atomic_write(args.output, bytes(buf.data()))
     except OSError as exc:
-        return fail(PROG, f"cannot write {args.output}: {exc.strerror or exc}")
-    print(f"wrote {args.output} ({img.width()}x{img.height()}, view {args.view})")
+        return fail(PROG, _("cannot write {file}: {error}").format(file=args.output,
+                                                                   error=exc.strerror or exc))
+    print(_("wrote {file} ({w}x{h}, view {view})").format(file=args.output, w=img.width(),
+                                                          h=img.height(), view=args.view))
     win.close()
     return 0

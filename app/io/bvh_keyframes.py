@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
+from quatlab.app.i18n import N_, _
 from quatlab.app.io import bvh as B
 from quatlab.app.io.track_audit import audit_file, audit_track
 from quatlab.app.io.tracks import (
@@ -67,12 +68,12 @@ EULER_KINDS = {"wrap": "euler_wrap", "flip": "euler_flip", "gimbal": "gimbal_loc
 # What a player that blends rotations (not channels) does, appended to the
 # per-channel lerp sentence of each Euler finding.
 _ROTATION_PLAYER = {
-    "wrap": " A player that converts each frame to a rotation and blends on the shortest arc "
-            "(quaternion SLERP with the hemisphere check) is not affected.",
-    "flip": " A player that converts each frame to a rotation and blends on the shortest arc "
-            "is not affected.",
-    "gimbal": " Blending converted quaternions is well defined here; only the channels are "
-              "unstable, so resampling or editing them is risky.",
+    "wrap": N_("A player that converts each frame to a rotation and blends on the shortest "
+               "arc (quaternion SLERP with the hemisphere check) is not affected."),
+    "flip": N_("A player that converts each frame to a rotation and blends on the shortest "
+               "arc is not affected."),
+    "gimbal": N_("Blending converted quaternions is well defined here; only the channels are "
+                 "unstable, so resampling or editing them is risky."),
 }
 
 # Tolerance on |dot| of a written track's key against the file's key: sign
@@ -127,7 +128,7 @@ class BvhKeyframeFile(KeyframeFile):
                 if kind is None:          # sign_flip: audit_track finds it on the track
                     continue
                 keys = (f.frame,) if f.kind == "gimbal" else (f.frame - 1, f.frame)
-                message = f.message + "." + _ROTATION_PLAYER[f.kind]
+                message = f.message + ". " + _(_ROTATION_PLAYER[f.kind])
                 per_joint.setdefault(j, []).append(Finding(kind, keys, message))
             self._euler = {j: tuple(fs) for j, fs in per_joint.items()}
         return self._euler.get(self.joints[track], ())
@@ -157,8 +158,9 @@ class BvhKeyframeFile(KeyframeFile):
             if not np.all(np.abs(dots - 1.0) <= _SAME_ROTATION):
                 raise KeyframeFileError(
                     out,
-                    f"{old.label}: a BVH copy keeps the file's rotations (the Euler filter only "
-                    f"changes how they are stored); edited rotations cannot be written",
+                    _("{track}: a BVH copy keeps the file's rotations (the Euler filter only "
+                      "changes how they are stored); edited rotations cannot be written").format(
+                        track=old.label),
                 )
         try:
             data = B.format_bvh(self.bvh, self.filtered_motion())

@@ -42,6 +42,7 @@ import os
 
 import numpy as np
 
+from quatlab.app.i18n import _
 from quatlab.app.io import bvh as B
 from quatlab.app.io.bvh_keyframes import bvh_error_to_keyframe_error
 from quatlab.app.io.tracks import KeyframeFileError
@@ -87,8 +88,8 @@ def pose_report_bvh(path, time: float = 0.0, player: str = "spec") -> dict:
     unreadable file, an unknown player or a time outside the motion.
     """
     if player not in PLAYERS:
-        raise KeyframeFileError(path, f"player must be one of {', '.join(PLAYERS)}, "
-                                f"got {player!r}")
+        raise KeyframeFileError(path, _("player must be one of {players}, got {player!r}")
+                                .format(players=", ".join(PLAYERS), player=player))
     try:
         bvh = B.read_bvh(path)
     except B.BvhError as exc:
@@ -96,10 +97,11 @@ def pose_report_bvh(path, time: float = 0.0, player: str = "spec") -> dict:
     end = max(bvh.n_frames - 1, 0) * bvh.frame_time
     time = float(time)
     if not 0.0 <= time <= end:
-        raise KeyframeFileError(path, f"time {time:g} is outside the motion [0, {end:g}] "
-                                f"({bvh.n_frames} frames of {bvh.frame_time:g} s)")
+        raise KeyframeFileError(path, _("time {time:g} is outside the motion [0, {end:g}] "
+                                        "({frames} frames of {step:g} s)").format(
+            time=time, end=end, frames=bvh.n_frames, step=bvh.frame_time))
     if bvh.n_frames == 0:
-        raise KeyframeFileError(path, "the motion has no frames")
+        raise KeyframeFileError(path, _("the motion has no frames"))
     world = bvh_world_at(bvh, time, player)
     nodes = [{"index": j, "name": bvh.names[j],
               "parent": None if bvh.parents[j] < 0 else int(bvh.parents[j]),

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from quatlab.app.i18n import _
 from quatlab.math.curves import Curves
 from quatlab.math.quaternion import angle_between
 
-__all__ = ["explain", "explain_at_t", "NEAR_ZERO_DOT", "ANGLE_DIGITS"]
+__all__ = ["explain", "explain_at_t", "sentences", "NEAR_ZERO_DOT", "ANGLE_DIGITS"]
 
 #: |dot| below this (and not exactly 0) is called "a rounding error away from 0".
 NEAR_ZERO_DOT = 1e-6
@@ -52,44 +53,44 @@ def explain(state) -> list[str]:
     curves: Curves = state.curves
     paras: list[str] = []
     if d <= -1 + 1e-12:
-        paras.append(
-            f"<b>q1 = −q0</b> (dot = {d:.4f}): both keys are the <i>same rotation</i>, "
+        paras.append(_(
+            "<b>q1 = −q0</b> (dot = {dot:.4f}): both keys are the <i>same rotation</i>, "
             "stored with opposite signs. The naive blend (1 − t)·q0 + t·q1 = (1 − 2t)·q0 "
             "shrinks to the <b>zero quaternion at t = 0.5</b>, which has no direction and "
             "cannot be normalized: naive NLERP <b>collapses</b> there (the gap in the plots) "
             "and naive SLERP has no unique great circle to follow. The shortest methods flip "
             "q1 back to q0 first, so the joint never moves."
-        )
+        ).format(dot=d))
     elif d < 0 and abs(d) < NEAR_ZERO_DOT:
-        paras.append(
-            f"<b>dot(q0, q1) = {d:.2e}</b>, a rounding error below 0: the rotations are "
-            f"half a turn ({_deg(short)}) apart, so both arcs are equally long. The shortest "
+        paras.append(_(
+            "<b>dot(q0, q1) = {dot:.2e}</b>, a rounding error below 0: the rotations are "
+            "half a turn ({angle}) apart, so both arcs are equally long. The shortest "
             "methods flip q1 because dot &lt; 0 and turn one way; the naive methods turn the "
             "other way. Which one a runtime takes hinges on the sign of a rounding error in "
             "the file: a half turn stored like this is ambiguous; add a key in the middle."
-        )
+        ).format(dot=d, angle=_deg(short)))
     elif d < 0:
         long = 2 * np.pi - short
-        paras.append(
-            f"<b>dot(q0, q1) = {d:.4f} &lt; 0</b>: q1 lies in the opposite hemisphere of the "
-            f"4D unit sphere. q1 and −q1 are the same rotation, but the naive methods "
-            f"interpolate the stored components and walk the long arc: the joint sweeps "
-            f"<b>{_deg(long)}</b> (= 360° − {_deg(short)}) instead of {_deg(short)}. "
+        paras.append(_(
+            "<b>dot(q0, q1) = {dot:.4f} &lt; 0</b>: q1 lies in the opposite hemisphere of the "
+            "4D unit sphere. q1 and −q1 are the same rotation, but the naive methods "
+            "interpolate the stored components and walk the long arc: the joint sweeps "
+            "<b>{long}</b> (= 360° − {short}) instead of {short}. "
             "The shortest methods flip q1 to −q1 first (dot &gt; 0), then interpolate."
-        )
+        ).format(dot=d, long=_deg(long), short=_deg(short)))
     elif d == 0:
-        paras.append(
+        paras.append(_(
             "<b>dot(q0, q1) = 0</b>: the rotations differ by a half turn and both arcs are "
             "180° long. There is no shorter way; the rule flips only when dot &lt; 0, so at "
             "exactly 0 the stored sign is kept and every platform agrees. Naive and "
             "shortest coincide here."
-        )
+        ))
     else:
-        paras.append(
-            f"<b>dot(q0, q1) = {d:.4f} ≥ 0</b>: both keys lie in the same hemisphere, so the "
-            f"naive and the shortest methods coincide and sweep {_deg(short)}. Press "
+        paras.append(_(
+            "<b>dot(q0, q1) = {dot:.4f} ≥ 0</b>: both keys lie in the same hemisphere, so the "
+            "naive and the shortest methods coincide and sweep {angle}. Press "
             "<b>−q</b> on either endpoint to see the long way appear."
-        )
+        ).format(dot=d, angle=_deg(short)))
     sn = curves["shortest_nlerp"].speed
     if np.all(np.isfinite(sn)) and short > 1e-9:
         paras.append(_speed_paragraph(float(np.degrees(sn.min())), float(np.degrees(sn.max())),
@@ -109,21 +110,36 @@ def _speed_paragraph(lo: float, hi: float, slerp: float) -> str:
     digits = 1
     while digits < 8 and f"{lo:.{digits}f}" == f"{hi:.{digits}f}":
         digits += 1
-    chord = ("NLERP walks the straight chord between the keys and projects it onto the "
-             "sphere; equal steps along the chord become longer arcs in the middle, where "
-             "the chord is farthest from the sphere.")
-    numbers = (f"shortest NLERP's speed goes from {lo:.{digits}f} to {hi:.{digits}f} °/t "
-               f"(×{hi / lo:.{max(3, digits)}f})")
+    chord = _("NLERP walks the straight chord between the keys and projects it onto the "
+              "sphere; equal steps along the chord become longer arcs in the middle, where "
+              "the chord is farthest from the sphere.")
+    numbers = _("shortest NLERP's speed goes from {lo} to {hi} °/t (×{ratio})").format(
+        lo=f"{lo:.{digits}f}", hi=f"{hi:.{digits}f}", ratio=f"{hi / lo:.{max(3, digits)}f}")
     if spread < _FLAT_SPEED:
-        return (
-            "<b>Why NLERP's speed is not constant, and why here it almost is:</b> " + chord
-            + f" Here the keys are only {slerp:.2f}° apart, so the chord hugs the arc: "
-            f"{numbers}, a spread of {100 * spread:.2g} %, too small to see next to "
-            f"SLERP's constant {slerp:.2f} °/t. The spread grows with the angle "
-            "(×2 for a half turn)."
-        )
-    return ("<b>Why NLERP's speed is not constant:</b> " + chord + f" Here {numbers}; "
-            f"SLERP walks the arc itself at a constant {slerp:.1f} °/t.")
+        heading = _("<b>Why NLERP's speed is not constant, and why here it almost is:</b>")
+        here = _("Here the keys are only {slerp:.2f}° apart, so the chord hugs the arc: "
+                 "{numbers}, a spread of {spread:.2g} %, too small to see next to "
+                 "SLERP's constant {slerp:.2f} °/t. The spread grows with the angle "
+                 "(×2 for a half turn).").format(slerp=slerp, numbers=numbers,
+                                                 spread=100 * spread)
+    else:
+        heading = _("<b>Why NLERP's speed is not constant:</b>")
+        here = _("Here {numbers}; SLERP walks the arc itself at a constant {slerp:.1f} °/t."
+                 ).format(numbers=numbers, slerp=slerp)
+    # Sentences are joined by the translation's own rule (Chinese puts no space after 。).
+    return sentences(heading, chord, here)
+
+
+def sentences(*parts: str) -> str:
+    """Sentences one after another, joined as the current language joins them.
+
+    >>> sentences("One.", "Two.", "Three.")
+    'One. Two. Three.'
+    """
+    text = parts[0]
+    for part in parts[1:]:
+        text = _("{sentence} {next}").format(sentence=text, next=part)
+    return text
 
 
 def _turned(state, method: str, q_t: np.ndarray) -> bool:
@@ -182,13 +198,15 @@ def explain_at_t(state) -> str:
         # the sphere, reached by a sign change or by turning the long way.
         far = np.isfinite(a) and a - 180.0 > 0.5 * 10.0**-ANGLE_DIGITS
         if not np.isfinite(a):
-            text = "— (no rotation exists at this t)"
+            text = _("— (no rotation exists at this t)")
         elif far and not _turned(state, m, q):
-            text = (f"{0:.{ANGLE_DIGITS}f}°, not turned: its quaternion went to −q0 "
-                    "(360° on the plot), the same pose")
+            text = _("{angle}°, not turned: its quaternion went to −q0 (360° on the plot), "
+                     "the same pose").format(angle=f"{0:.{ANGLE_DIGITS}f}")
         elif far:
-            text = f"{a:.{ANGLE_DIGITS}f}°, really turning the long way round"
+            text = _("{angle}°, really turning the long way round").format(
+                angle=f"{a:.{ANGLE_DIGITS}f}")
         else:
             text = f"{a:.{ANGLE_DIGITS}f}°"
-        rows.append(f"{at[m].label}: {text}")
-    return f"At <b>t = {state.t:.3f}</b> the joint has turned by " + "; ".join(rows) + "."
+        rows.append(_("{method}: {angle}").format(method=_(at[m].label), angle=text))
+    return _("At <b>t = {t:.3f}</b> the joint has turned by {rows}.").format(
+        t=state.t, rows=_("; ").join(rows))

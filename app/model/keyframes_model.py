@@ -45,9 +45,11 @@ from pathlib import Path
 
 import numpy as np
 
+from quatlab.app.i18n import N_, _
 from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.io.track_audit import audit_track, fix_track, format_keys
 from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, Track
+from quatlab.app.model.explain import sentences
 from quatlab.app.model.history import History
 from quatlab.app.model.state import Events, LessonState
 from quatlab.math import audit as A
@@ -64,6 +66,7 @@ __all__ = [
     "BROKEN_KEY_KINDS",
     "severity",
     "describe_kinds",
+    "kind_name",
 ]
 
 #: Where a selected segment puts the lesson's t: for a sign flip the midpoint
@@ -98,6 +101,25 @@ def severity(kinds) -> str | None:
     return None
 
 
+#: What each finding kind is called in the tables and texts (translated where shown).
+KIND_NAMES = {
+    "time_order": N_("time order"), "zero": N_("zero"), "non_finite": N_("non finite"),
+    "non_unit": N_("non unit"), "sign_flip": N_("sign flip"), "half_turn": N_("half turn"),
+    "euler_wrap": N_("euler wrap"), "euler_flip": N_("euler flip"),
+    "gimbal_lock": N_("gimbal lock"),
+}
+
+
+def kind_name(kind: str) -> str:
+    """A finding kind in words, in the current language (``"sign_flip"`` -> ``"sign flip"``).
+
+    >>> kind_name("half_turn"), kind_name("something_new")
+    ('half turn', 'something new')
+    """
+    name = KIND_NAMES.get(kind)
+    return _(name) if name else kind.replace("_", " ")
+
+
 def describe_kinds(kinds) -> str:
     """Finding kinds counted, for a table cell.
 
@@ -105,7 +127,7 @@ def describe_kinds(kinds) -> str:
     '2 sign flip, 1 non unit'
     """
     counts = Counter(kinds)
-    return ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in counts.items())
+    return ", ".join(_("{n} {kind}").format(n=n, kind=kind_name(k)) for k, n in counts.items())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -152,8 +174,8 @@ class Segments:
 
     def flag_text(self, i: int) -> str:
         """Human flags of segment ``i``, e.g. ``"sign flip; non unit q3"``."""
-        own = [f.kind.replace("_", " ") for f in self.findings[i] if f.kind in SEGMENT_KINDS]
-        keys = [f"{f.kind.replace('_', ' ')} q{f.keys[0]}" for f in self.findings[i]
+        own = [kind_name(f.kind) for f in self.findings[i] if f.kind in SEGMENT_KINDS]
+        keys = [f"{kind_name(f.kind)} q{f.keys[0]}" for f in self.findings[i]
                 if f.kind in KEY_KINDS]
         return "; ".join(own + keys)
 
@@ -225,8 +247,8 @@ class KeyframesModel:
         self._segments: dict[Track, Segments] = {}
         self.selected_track: int | None = None
         self.selected_segment: int | None = None
-        self.message = Message("Open a glTF, GLB, BVH, CSV or JSON keyframe file to audit its "
-                               "rotation tracks.")
+        self.message = Message(_("Open a glTF, GLB, BVH, CSV or JSON keyframe file to audit "
+                                 "its rotation tracks."))
 
     # ------------------------------------------------------------------ loading
     def load(self, path, order: str | None = None, *, read=load_keyframes) -> KeyframeFile:
@@ -240,12 +262,15 @@ class KeyframesModel:
         try:
             keyframes = read(path, order=order)
         except (KeyframeFileError, OSError) as exc:
-            kept = f" Still showing {self.file.path.name}." if self.file else ""
-            self._say(f"Not opened: {exc}.{kept}", error=True)
+            text = (_("Not opened: {error}. Still showing {file}.") if self.file
+                    else _("Not opened: {error}."))
+            self._say(text.format(error=exc, file=self.file.path.name if self.file else ""),
+                      error=True)
             raise
         self.file = keyframes
         self._install(keyframes.tracks)
-        self._say(f"Opened {keyframes.path.name}: {self.summary()}")
+        self._say(_("Opened {file}: {summary}").format(file=keyframes.path.name,
+                                                      summary=self.summary()))
         return keyframes
 
     def set_tracks(self, tracks) -> None:
@@ -296,13 +321,14 @@ class KeyframesModel:
         """One line: how many tracks, how many with findings, findings by kind."""
         n = len(self._tracks)
         if not n:
-            return "no rotation tracks"
+            return _("no rotation tracks")
         kinds = [f.kind for i in range(n) for f in self.findings(i)]
         flagged = sum(1 for i in range(n) if self.findings(i))
-        head = f"{n} rotation track{'s' if n != 1 else ''}"
+        head = (_("{n} rotation track") if n == 1 else _("{n} rotation tracks")).format(n=n)
         if not kinds:
-            return f"{head}, no findings"
-        return f"{head}, {flagged} with findings ({describe_kinds(kinds)})"
+            return _("{tracks}, no findings").format(tracks=head)
+        return _("{tracks}, {flagged} with findings ({kinds})").format(
+            tracks=head, flagged=flagged, kinds=describe_kinds(kinds))
 
     # ------------------------------------------------------------------ selection
     def select_track(self, index: int | None) -> None:
@@ -345,8 +371,8 @@ class KeyframesModel:
             try:
                 lesson.set_endpoints(q0, q1)
             except ValueError as exc:
-                self._say(f"Segment {index}→{index + 1} cannot be shown in the lesson: {exc}.",
-                          error=True)
+                self._say(_("Segment {i}→{j} cannot be shown in the lesson: {error}.").format(
+                    i=index, j=index + 1, error=exc), error=True)
                 return False
         lesson.set_t(TROUBLE_T)
         self._say(self._segment_message(index))
@@ -355,12 +381,15 @@ class KeyframesModel:
     def _segment_message(self, i: int) -> str:
         track = self._tracks[self.selected_track]
         seg = self.segments(self.selected_track)
-        text = (f"Segment {i}→{i + 1} of {track.label} is in the lesson: q0 = key {i}, "
-                f"q1 = key {i + 1} as stored (dot {seg.dot[i]:.4g}), t = {TROUBLE_T}.")
+        text = _("Segment {i}→{j} of {track} is in the lesson: q0 = key {i}, q1 = key {j} as "
+                 "stored (dot {dot:.4g}), t = {t}.").format(
+            i=i, j=i + 1, track=track.label, dot=seg.dot[i], t=TROUBLE_T)
         if track.interpolation != "LINEAR":
             # The lesson blends with NLERP and SLERP only.
-            text += (f" This track is {track.interpolation}: the lesson shows how a runtime "
-                     f"blending the two keys would turn, not the file's own interpolation.")
+            text = sentences(text, _("This track is {interpolation}: the lesson shows how a "
+                                     "runtime blending the two keys would turn, not the file's "
+                                     "own interpolation.").format(
+                interpolation=track.interpolation))
         return text
 
     # ------------------------------------------------------------------ fixing
@@ -378,19 +407,22 @@ class KeyframesModel:
             if fix.flipped.size:
                 new[i] = fix.fixed
                 negated += int(fix.flipped.size)
-                changed.append(f"{fix.fixed.label}: negated key {format_keys(fix.flipped)}")
-        scope = "all tracks" if track is None else self._tracks[track].label
+                changed.append(_("{track}: negated key {keys}").format(
+                    track=fix.fixed.label, keys=format_keys(fix.flipped)))
+        scope = _("all tracks") if track is None else self._tracks[track].label
         if not negated:
-            self._say(f"Signs already continuous in {scope}: nothing to fix.")
+            self._say(_("Signs already continuous in {scope}: nothing to fix.").format(scope=scope))
             return 0
-        what = f"fix signs of {scope}"
+        what = _("fix signs of {scope}").format(scope=scope)
         self._history.record(self._tracks, what)
         self._set_current(tuple(new))
         # The lesson keeps the keys it was given; say how to see the fixed ones.
-        again = (" Select the segment again to see the fixed keys in the lesson."
-                 if self.selected_segment is not None else "")
-        self._say(f"Fixed signs ({'; '.join(changed)}); the rotations are unchanged. "
-                  f"Export fixed… writes the copy.{again}")
+        text = _("Fixed signs ({changes}); the rotations are unchanged. Export fixed… "
+                 "writes the copy.").format(changes="; ".join(changed))
+        if self.selected_segment is not None:
+            text = sentences(text, _("Select the segment again to see the fixed keys in the "
+                                     "lesson."))
+        self._say(text)
         return negated
 
     def _set_current(self, tracks: tuple[Track, ...]) -> None:
@@ -418,14 +450,14 @@ class KeyframesModel:
         previous = self._history.undo(self._tracks)
         if previous is not None:
             self._set_current(previous)
-            self._say(f"Undid: {what}.")
+            self._say(_("Undid: {action}.").format(action=what))
 
     def redo(self) -> None:
         what = self._history.redo_label
         following = self._history.redo(self._tracks)
         if following is not None:
             self._set_current(following)
-            self._say(f"Redid: {what}.")
+            self._say(_("Redid: {action}.").format(action=what))
 
     # ------------------------------------------------------------------ export
     def default_export_path(self) -> Path | None:
@@ -443,17 +475,21 @@ class KeyframesModel:
         atomically. Raises KeyframeFileError (and sets an error message).
         """
         if self.file is None:
-            raise KeyframeFileError(out, "no keyframe file is open")
+            raise KeyframeFileError(out, _("no keyframe file is open"))
         try:
             written = self.file.write_copy(out, self._tracks)
         except KeyframeFileError as exc:
-            self._say(f"Not exported: {exc}.", error=True)
+            self._say(_("Not exported: {error}.").format(error=exc), error=True)
             raise
         names = ", ".join(str(p) for p in written)
         left = sum(len(self.findings(i)) for i in range(len(self._tracks)))
-        state = "with sign fixes" if self.modified else "unchanged (nothing was fixed)"
-        tail = f" {left} finding{'s' if left != 1 else ''} remain." if left else ""
-        self._say(f"Exported {state} to {names}.{tail}")
+        text = (_("Exported with sign fixes to {files}.") if self.modified
+                else _("Exported unchanged (nothing was fixed) to {files}."))
+        text = text.format(files=names)
+        if left:
+            text = sentences(text, (_("{n} finding remains.") if left == 1
+                                    else _("{n} findings remain.")).format(n=left))
+        self._say(text)
         return written
 
     # ------------------------------------------------------------------ messages

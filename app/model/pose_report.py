@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 
+from quatlab.app.i18n import _
 from quatlab.app.io.tracks import KeyframeFileError
 from quatlab.app.model.rig import load_rig
 from quatlab.app.model.rig_players import PLAYERS, evaluate
@@ -58,16 +59,17 @@ def pose_report(path, animation=None, time: float = 0.0, player: str = "spec") -
     """
     rig = load_rig(path)
     if player not in PLAYERS:
-        raise KeyframeFileError(path, f"player must be one of {', '.join(PLAYERS)}, "
-                                f"got {player!r}")
+        raise KeyframeFileError(path, _("player must be one of {players}, got {player!r}")
+                                .format(players=", ".join(PLAYERS), player=player))
     anim = None
     if animation is not None or rig.animations:
         anim = rig.animation(0 if animation is None else animation)
     time = float(time)
     if anim is not None and not (anim.start <= time <= anim.end):
         label = repr(anim.name) if anim.name else f"#{anim.index}"
-        raise KeyframeFileError(path, f"time {time:g} is outside animation {label} "
-                                f"[{anim.start:g}, {anim.end:g}]")
+        raise KeyframeFileError(path, _("time {time:g} is outside animation {animation} "
+                                        "[{start:g}, {end:g}]").format(
+            time=time, animation=label, start=anim.start, end=anim.end))
     pose = evaluate(rig, anim, time, player)
     nodes = []
     for g in range(len(rig)):

@@ -33,6 +33,8 @@ import dataclasses
 
 import numpy as np
 
+from quatlab.app.i18n import N_, _
+from quatlab.app.model.explain import sentences
 from quatlab.app.model.lesson_base import LessonModel
 from quatlab.math.curves import nlerp_path, path_angle
 from quatlab.math.interpolate import slerp
@@ -46,12 +48,12 @@ METHODS = ("euler", "naive", "slerp")
 #: Presets: the order (BVH channel order, intrinsic) and the two triples in degrees.
 PRESETS = {
     "yaw_wrap": {
-        "label": "Yaw 170° → −170°",
-        "description": (
+        "label": N_("Yaw 170° → −170°"),
+        "description": N_(
             "A joint turning 20° about Z, from yaw 170° to 190°, stored as 170° and −170° "
             "because the exporter keeps every angle in [−180°, 180°)."
         ),
-        "euler_fix": (
+        "euler_fix": N_(
             "Angles are coordinates in R<sup>3</sup> cut at ±180°: crossing the cut is a "
             "<i>representation jump</i>; adding 360° to the channel (the Euler filter) removes it."
         ),
@@ -60,13 +62,13 @@ PRESETS = {
         "end_deg": (-170.0, 20.0, 0.0),
     },
     "mocap_lefthip": {
-        "label": "Real capture: LeftHip, frames 210 → 211",
-        "description": (
+        "label": N_("Real capture: LeftHip, frames 210 → 211"),
+        "description": N_(
             "A real motion capture (the BVH test capture of docs/formats.md, “BVH”): the "
             "LeftHip's Zrotation goes from −180° to 179.87° between frames 210 and 211, a "
             "0.17° turn of the hip."
         ),
-        "euler_fix": (
+        "euler_fix": N_(
             "Angles are coordinates in R<sup>3</sup> cut at ±180°: crossing the cut is a "
             "<i>representation jump</i>; adding 360° to the channel (the Euler filter) removes it."
         ),
@@ -75,13 +77,13 @@ PRESETS = {
         "end_deg": (179.87, -39.12, -173.79),
     },
     "triple_switch": {
-        "label": "The other Euler triple",
-        "description": (
+        "label": N_("The other Euler triple"),
+        "description": N_(
             "A 10° turn whose second key the exporter wrote as the other Euler triple of its "
             "pose, (a + 180°, 180° − b, c + 180°): every channel jumps although the pose "
             "barely moves."
         ),
-        "euler_fix": (
+        "euler_fix": N_(
             "Every pose has two Euler triples, two points of R<sup>3</sup>: switching between "
             "them is a <i>representation jump</i>; choosing the triple closest to the previous "
             "frame (the Euler filter) removes it."
@@ -135,7 +137,7 @@ def compare(start_deg, end_deg, order: str, samples: int = _SAMPLES) -> WrapComp
     negated = bool(np.dot(q0, q1) >= 0.0)
     if negated:
         q1 = -q1                         # the double cover's counterpart of the wrap
-    naive, _ = nlerp_path(q0, q1, t)
+    naive, _speed = nlerp_path(q0, q1, t)
     quats = {
         "euler": from_euler(np.radians(euler), order),
         "naive": naive,
@@ -175,7 +177,7 @@ class WrapModel(LessonModel):
         """The three rotations (w, x, y, z) at the slider; naive is NaN at its collapse."""
         c, t = self.comparison, float(self.param)
         euler = c.start_deg + t * (c.end_deg - c.start_deg)
-        naive, _ = nlerp_path(c.q0, c.q1, np.array([t]))
+        naive, _speed = nlerp_path(c.q0, c.q1, np.array([t]))
         return {"euler": from_euler(np.radians(euler), c.order), "naive": naive[0],
                 "slerp": slerp(c.q0, -c.q1, t)}
 
@@ -191,19 +193,24 @@ class WrapModel(LessonModel):
         a1 = ", ".join(f"{x:.2f}°" for x in c.end_deg)
         turn = c.swept["slerp"]
         at = self.angles_at_param()
-        naive_now = ("has no rotation (the blended components pass through zero)"
+        naive_now = (_("has no rotation (the blended components pass through zero)")
                      if not np.isfinite(at["naive"]) else f"{at['naive']:.1f}°")
-        how = ("we stored the second key as −q to show it" if c.negated else
-               "the frame-by-frame conversion put it there by itself")
+        how = (_("we stored the second key as −q to show it") if c.negated else
+               _("the frame-by-frame conversion put it there by itself"))
         return "<br>".join([
-            preset["description"] + f" SLERP on the shortest arc turns {turn:.2f}°.",
-            f"<b>Euler channels</b> ({'-'.join(c.order)}) go ({a0}) → ({a1}): a per-channel "
-            f"lerp walks the numbers, not the rotation, and turns the joint "
-            f"{c.swept['euler']:.1f}° in all. " + preset["euler_fix"],
-            f"<b>Quaternion keys</b> of the same poses have dot {c.key_dot:.3f} &lt; 0 ({how}): "
-            f"q and −q are one rotation, two points of S<sup>3</sup>, and a naive lerp of the "
-            f"components takes the far way round, {c.swept['naive']:.1f}°. That is a "
-            f"<i>sign</i>; negating the key (sign continuity) removes it.",
-            f"At t = {self.param:.2f}: Euler lerp is {at['euler']:.1f}° from the start pose, "
-            f"naive NLERP {naive_now}, SLERP {at['slerp']:.2f}°.",
+            sentences(_(preset["description"]),
+                      _("SLERP on the shortest arc turns {angle:.2f}°.").format(angle=turn)),
+            sentences(_("<b>Euler channels</b> ({order}) go ({start}) → ({end}): a per-channel "
+                        "lerp walks the numbers, not the rotation, and turns the joint "
+                        "{angle:.1f}° in all.").format(order="-".join(c.order), start=a0,
+                                                       end=a1, angle=c.swept["euler"]),
+                      _(preset["euler_fix"])),
+            _("<b>Quaternion keys</b> of the same poses have dot {dot:.3f} &lt; 0 ({how}): q and "
+              "−q are one rotation, two points of S<sup>3</sup>, and a naive lerp of the "
+              "components takes the far way round, {angle:.1f}°. That is a <i>sign</i>; negating "
+              "the key (sign continuity) removes it.").format(
+                dot=c.key_dot, how=how, angle=c.swept["naive"]),
+            _("At t = {t:.2f}: Euler lerp is {euler:.1f}° from the start pose, naive NLERP "
+              "{naive}, SLERP {slerp:.2f}°.").format(
+                t=self.param, euler=at["euler"], naive=naive_now, slerp=at["slerp"]),
         ])

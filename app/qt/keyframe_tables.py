@@ -7,6 +7,8 @@ from collections.abc import Callable
 import numpy as np
 from PyQt6 import QtCore, QtGui, QtWidgets
 
+from quatlab.app.i18n import _
+
 __all__ = ["CellTable", "table_view", "format_number", "format_dot"]
 
 
@@ -75,9 +77,9 @@ class CellTable(QtCore.QAbstractTableModel):
         if orientation != QtCore.Qt.Orientation.Horizontal:
             return None
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
-            return self._headers[section][0]
+            return _(self._headers[section][0])
         if role == QtCore.Qt.ItemDataRole.ToolTipRole:
-            return self._headers[section][1]
+            return _(self._headers[section][1])
         return None
 
 

@@ -25,8 +25,9 @@ from pathlib import Path
 import numpy as np
 from PyQt6 import QtCore, QtWidgets
 
+from quatlab.app.i18n import N_, _
 from quatlab.app.io.keyframe_files import load_keyframes
-from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, severity
+from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, kind_name, severity
 from quatlab.app.qt.background import run_off_thread
 from quatlab.app.qt.keyframe_tables import CellTable, format_dot, format_number, table_view
 from quatlab.app.qt.rig_view import RigPanel
@@ -35,9 +36,9 @@ from quatlab.app.qt.timeline import HIGHLIGHT, KEY_TICK, OK_BAR, ROW_TINT, Timel
 __all__ = ["VIEW_NAME", "TITLE", "KeyframesView", "create"]
 
 VIEW_NAME = "keyframes"
-TITLE = "Keyframes"
+TITLE = N_("Keyframes")
 
-ORDER_CHOICES = (("as declared", None), ("wxyz", "wxyz"), ("xyzw", "xyzw"))
+ORDER_CHOICES = ((N_("as declared"), None), ("wxyz", "wxyz"), ("xyzw", "xyzw"))
 #: Findings explained in full below the table; a long track's thousand sign
 #: flips would bury the first ones (the table and timeline still show all).
 DETAILS_LIMIT = 30
@@ -47,22 +48,24 @@ class KeyframesView(QtWidgets.QWidget):
     """Shows a :class:`KeyframesModel`; ``jump`` switches to the two-key lesson."""
 
     TRACK_HEADERS = [
-        ("animation", "glTF animation (name and index)"),
-        ("node", "Target node (name and index)"),
-        ("interpolation", "How the file says to interpolate: LINEAR (SLERP for rotations), "
-                          "STEP or CUBICSPLINE"),
-        ("keys", "Number of rotation keys"),
-        ("findings", "What the audit found (hover a row for the details)"),
+        (N_("animation"), N_("glTF animation (name and index)")),
+        (N_("node"), N_("Target node (name and index)")),
+        (N_("interpolation"), N_("How the file says to interpolate: LINEAR (SLERP for "
+                                 "rotations), STEP or CUBICSPLINE")),
+        (N_("keys"), N_("Number of rotation keys")),
+        (N_("findings"), N_("What the audit found (hover a row for the details)")),
     ]
     SEGMENT_HEADERS = [
-        ("segment", "Keys i → i+1"),
-        ("t₀ (s)", "Time of key i"),
-        ("t₁ (s)", "Time of key i+1"),
-        ("dot", "dot(q_i, q_i+1) of the normalized keys: negative = opposite hemispheres"),
-        ("naive (°)", "Rotation swept when blending the stored components (naive NLERP/"
-                      "SLERP): 360° − shortest when dot < 0"),
-        ("shortest (°)", "Angle between the two rotations: what a shortest-arc blend turns"),
-        ("flags", "Findings of the segment and of its two keys"),
+        (N_("segment"), N_("Keys i → i+1")),
+        (N_("t₀ (s)"), N_("Time of key i")),
+        (N_("t₁ (s)"), N_("Time of key i+1")),
+        (N_("dot"), N_("dot(q_i, q_i+1) of the normalized keys: negative = opposite "
+                       "hemispheres")),
+        (N_("naive (°)"), N_("Rotation swept when blending the stored components (naive "
+                             "NLERP/SLERP): 360° − shortest when dot < 0")),
+        (N_("shortest (°)"), N_("Angle between the two rotations: what a shortest-arc blend "
+                                "turns")),
+        (N_("flags"), N_("Findings of the segment and of its two keys")),
     ]
 
     def __init__(self, model: KeyframesModel, jump: Callable[[], None] | None = None,
@@ -81,23 +84,23 @@ class KeyframesView(QtWidgets.QWidget):
         layout.setSpacing(4)
 
         top = QtWidgets.QHBoxLayout()
-        self.open_button = QtWidgets.QPushButton("Open keyframes…")
+        self.open_button = QtWidgets.QPushButton(_("Open keyframes…"))
         self.open_button.setObjectName("kf_open")
-        self.open_button.setToolTip("Open a glTF (.gltf, .glb), CSV or JSON keyframe file; "
-                                    "you can also drop a file on the window")
+        self.open_button.setToolTip(_("Open a glTF (.gltf, .glb), CSV or JSON keyframe file; "
+                                      "you can also drop a file on the window"))
         # The window's File > Open keyframes (dialog and error box): one place
         # asks for files and reports what is wrong with them.
         if open_file is not None:
             self.open_button.clicked.connect(lambda: open_file())
         self.open_button.setVisible(open_file is not None)
         top.addWidget(self.open_button)
-        top.addWidget(QtWidgets.QLabel("CSV/JSON order"))
+        top.addWidget(QtWidgets.QLabel(_("CSV/JSON order")))
         self.order_box = QtWidgets.QComboBox()
         self.order_box.setObjectName("kf_order")
-        self.order_box.setToolTip("Component order of CSV and JSON tracks that do not declare "
-                                  "it (glTF always stores x, y, z, w)")
+        self.order_box.setToolTip(_("Component order of CSV and JSON tracks that do not declare "
+                                    "it (glTF always stores x, y, z, w)"))
         for text, value in ORDER_CHOICES:
-            self.order_box.addItem(text, value)
+            self.order_box.addItem(_(text), value)
         top.addWidget(self.order_box)
         self.file_label = QtWidgets.QLabel()
         self.file_label.setObjectName("kf_file")
@@ -116,11 +119,11 @@ class KeyframesView(QtWidgets.QWidget):
         # Only the swatches are coloured: the pale "ok" colour is unreadable as text.
         self.legend = QtWidgets.QLabel("&nbsp; ".join(
             f"<span style='color:{c}'>{mark}</span> {t}" for mark, c, t in (
-                ("■", HIGHLIGHT["sign_flip"], "sign flip (naive turns the long way)"),
-                ("■", HIGHLIGHT["warning"], "half turn, time order or broken key"),
-                ("■", OK_BAR, "ok"),
-                ("│", KEY_TICK, "key"),
-            )) + "&nbsp; <i>click a segment to load it</i>")
+                ("■", HIGHLIGHT["sign_flip"], _("sign flip (naive turns the long way)")),
+                ("■", HIGHLIGHT["warning"], _("half turn, time order or broken key")),
+                ("■", OK_BAR, _("ok")),
+                ("│", KEY_TICK, _("key")),
+            )) + "&nbsp; <i>" + _("click a segment to load it") + "</i>")
         self.legend.setObjectName("kf_legend")
         self.legend.setWordWrap(True)  # so the tab can give the rig panel the room
         self.timeline = Timeline(self)
@@ -182,26 +185,30 @@ class KeyframesView(QtWidgets.QWidget):
             return b
 
         self.fix_button = button(
-            "Fix signs", "kf_fix", "Negate keys so each lies in its predecessor's hemisphere, in "
-            "the selected track (same rotations; naive runtimes stop turning the long way)",
+            _("Fix signs"), "kf_fix", _("Negate keys so each lies in its predecessor's "
+                                        "hemisphere, in the selected track (same rotations; "
+                                        "naive runtimes stop turning the long way)"),
             lambda: self.model.fix_signs(self.model.selected_track))
-        self.fix_all_button = button("Fix all tracks", "kf_fix_all", "Fix signs in every track",
+        self.fix_all_button = button(_("Fix all tracks"), "kf_fix_all",
+                                     _("Fix signs in every track"),
                                      lambda: self.model.fix_signs(None))
-        self.undo_button = button("Undo", "kf_undo", "", self.model.undo)
-        self.redo_button = button("Redo", "kf_redo", "", self.model.redo)
+        self.undo_button = button(_("Undo"), "kf_undo", "", self.model.undo)
+        self.redo_button = button(_("Redo"), "kf_redo", "", self.model.redo)
         self.export_button = button(
-            "Export fixed…", "kf_export", "Write a copy with the current keys to a new file "
-            "(never over the input)", self.export_dialog)
+            _("Export fixed…"), "kf_export", _("Write a copy with the current keys to a new "
+                                               "file (never over the input)"),
+            self.export_dialog)
         self.squad_button = button(
-            "Open track in SQUAD lesson", "kf_squad", "Interpolate the selected track, keys as "
-            "stored, by piecewise NLERP and SLERP, SQUAD and sign-unaware SQUAD",
+            _("Open track in SQUAD lesson"), "kf_squad",
+            _("Interpolate the selected track, keys as stored, by piecewise NLERP and SLERP, "
+              "SQUAD and sign-unaware SQUAD"),
             self._open_in_squad)
         self.squad_button.setVisible(open_track is not None)
         actions.addStretch(1)
-        self.jump_box = QtWidgets.QCheckBox("jump to the lesson on select")
+        self.jump_box = QtWidgets.QCheckBox(_("jump to the lesson on select"))
         self.jump_box.setObjectName("kf_jump")
-        self.jump_box.setToolTip("Clicking a segment also switches to the two-key lesson "
-                                 "(arrow keys in the table only load it, so you can browse)")
+        self.jump_box.setToolTip(_("Clicking a segment also switches to the two-key lesson "
+                                   "(arrow keys in the table only load it, so you can browse)"))
         self.jump_box.setChecked(True)
         actions.addWidget(self.jump_box)
         layout.addLayout(actions)
@@ -236,8 +243,9 @@ class KeyframesView(QtWidgets.QWidget):
         if default is None:
             return
         suffix = default.suffix
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(
-            self, "Export fixed copy", str(default), f"{suffix[1:]} file (*{suffix})")
+        path, _filter = QtWidgets.QFileDialog.getSaveFileName(
+            self, _("Export fixed copy"), str(default),
+            _("{kind} file (*{suffix})").format(kind=suffix[1:], suffix=suffix))
         if not path:
             return
         out = Path(path)
@@ -247,7 +255,7 @@ class KeyframesView(QtWidgets.QWidget):
         try:
             self.model.export(out)
         except (OSError, ValueError) as exc:
-            QtWidgets.QMessageBox.warning(self, "Could not export", str(exc))
+            QtWidgets.QMessageBox.warning(self, _("Could not export"), str(exc))
 
     # ------------------------------------------------------------------ user -> model
     def _open_in_squad(self) -> None:
@@ -259,7 +267,8 @@ class KeyframesView(QtWidgets.QWidget):
             self._open_track(track.times, track.values, track.label)
         except ValueError as exc:
             # A broken key or times out of order: the lesson keeps its track.
-            self.message.setText(f"Cannot open {track.label} in the SQUAD lesson: {exc}")
+            self.message.setText(_("Cannot open {track} in the SQUAD lesson: {error}").format(
+                track=track.label, error=exc))
             self.message.setStyleSheet(f"color: {HIGHLIGHT['sign_flip']}; font-weight: bold;")
 
     def _track_chosen(self, current: QtCore.QModelIndex, _previous=None) -> None:
@@ -314,25 +323,26 @@ class KeyframesView(QtWidgets.QWidget):
             if c == 3:
                 return str(len(t))
             kinds = [f.kind for f in m.findings(r)]
-            return describe_kinds(kinds) if kinds else "none"
+            return describe_kinds(kinds) if kinds else _("none")
 
         def tint(r: int) -> str | None:
             level = severity(f.kind for f in m.findings(r))
             return ROW_TINT.get(level) if level else None
 
         def tip(r: int) -> str:
-            return "\n\n".join(f"keys {', '.join(map(str, f.keys))}: {f.message}"
-                               for f in m.findings(r))
+            return "\n\n".join(_("keys {keys}: {message}").format(
+                keys=", ".join(map(str, f.keys)), message=f.message) for f in m.findings(r))
 
         self.track_model.reset(len(tracks), cell, tint, tip)
         self.track_table.resizeColumnsToContents()
         if m.file is not None:
-            flag = " — fixed, not exported" if m.modified else ""
-            self.file_label.setText(f"<b>{escape(m.file.path.name)}</b> ({m.file.format}) — "
-                                    f"{m.summary()}{flag}")
+            text = (_("<b>{file}</b> ({format}) — {summary} — fixed, not exported") if m.modified
+                    else _("<b>{file}</b> ({format}) — {summary}"))
+            self.file_label.setText(text.format(file=escape(m.file.path.name),
+                                                format=m.file.format, summary=m.summary()))
             self.file_label.setToolTip(str(m.file.path))
         else:
-            self.file_label.setText(escape(m.summary()) if tracks else "no file open")
+            self.file_label.setText(escape(m.summary()) if tracks else _("no file open"))
         has_track = m.selected_track is not None
         self.fix_button.setEnabled(has_track)
         self.squad_button.setEnabled(has_track)
@@ -340,8 +350,10 @@ class KeyframesView(QtWidgets.QWidget):
         self.export_button.setEnabled(m.file is not None)
         self.undo_button.setEnabled(m.can_undo)
         self.redo_button.setEnabled(m.can_redo)
-        self.undo_button.setToolTip(f"Undo: {m.undo_text}" if m.can_undo else "Nothing to undo")
-        self.redo_button.setToolTip(f"Redo: {m.redo_text}" if m.can_redo else "Nothing to redo")
+        self.undo_button.setToolTip(_("Undo: {action}").format(action=m.undo_text)
+                                    if m.can_undo else _("Nothing to undo"))
+        self.redo_button.setToolTip(_("Redo: {action}").format(action=m.redo_text)
+                                    if m.can_redo else _("Nothing to redo"))
 
     def _fill_segments(self) -> None:
         m = self.model
@@ -407,35 +419,41 @@ class KeyframesView(QtWidgets.QWidget):
     def _fill_details(self) -> None:
         m = self.model
         if m.selected_track is None:
-            self.details.setHtml("<p>No track selected.</p>" if m.file else
-                                 "<p>Open a keyframe file (button above, File menu, or drop "
-                                 "it on the window) to audit its rotation keys.</p>")
+            self.details.setHtml("<p>" + (_("No track selected.") if m.file else
+                                          _("Open a keyframe file (button above, File menu, or "
+                                            "drop it on the window) to audit its rotation "
+                                            "keys.")) + "</p>")
             return
         track = m.tracks[m.selected_track]
         if m.selected_segment is None:
             findings = m.findings(m.selected_track)
-            head = (f"<p><b>{escape(track.label)}</b>: {len(track)} keys, "
-                    f"{track.interpolation}.</p>")
+            head = "<p>" + _("<b>{track}</b>: {n} keys, {interpolation}.").format(
+                track=escape(track.label), n=len(track), interpolation=track.interpolation) + "</p>"
             if not findings:
-                self.details.setHtml(head + "<p>No findings: every segment turns the short "
-                                            "way for naive and shortest-arc blends alike.</p>")
+                self.details.setHtml(head + "<p>" + _("No findings: every segment turns the "
+                                                      "short way for naive and shortest-arc "
+                                                      "blends alike.") + "</p>")
                 return
-            body = "".join(f"<p><b>{f.kind.replace('_', ' ')}</b> (keys "
-                           f"{', '.join(map(str, f.keys))}): {escape(f.message)}</p>"
-                           for f in findings[:DETAILS_LIMIT])
+            body = "".join("<p>" + _("<b>{kind}</b> (keys {keys}): {message}").format(
+                kind=kind_name(f.kind), keys=", ".join(map(str, f.keys)),
+                message=escape(f.message)) + "</p>" for f in findings[:DETAILS_LIMIT])
             if len(findings) > DETAILS_LIMIT:
-                body += (f"<p>… and {len(findings) - DETAILS_LIMIT} more: the flags column "
-                         f"and the timeline show them all.</p>")
-            self.details.setHtml(head + body + "<p><i>Select a segment to load its keys into "
-                                               "the two-key lesson.</i></p>")
+                body += "<p>" + _("… and {n} more: the flags column and the timeline show "
+                                  "them all.").format(n=len(findings) - DETAILS_LIMIT) + "</p>"
+            self.details.setHtml(head + body + "<p><i>" + _("Select a segment to load its keys "
+                                                            "into the two-key lesson.")
+                                 + "</i></p>")
             return
         s = m.selected_segment
         seg = m.segments(m.selected_track)
-        head = (f"<p><b>Segment {s} → {s + 1}</b> of {escape(track.label)}: dot "
-                f"{format_dot(seg.dot[s])}, naive {format_number(seg.naive_deg[s], '.1f')}°, "
-                f"shortest {format_number(seg.shortest_deg[s], '.1f')}°.</p>")
-        body = "".join(f"<p><b>{f.kind.replace('_', ' ')}</b>: {escape(f.message)}</p>"
-                       for f in seg.findings[s]) or "<p>No findings on this segment.</p>"
+        head = "<p>" + _("<b>Segment {i} → {j}</b> of {track}: dot {dot}, naive {naive}°, "
+                         "shortest {shortest}°.").format(
+            i=s, j=s + 1, track=escape(track.label), dot=format_dot(seg.dot[s]),
+            naive=format_number(seg.naive_deg[s], ".1f"),
+            shortest=format_number(seg.shortest_deg[s], ".1f")) + "</p>"
+        body = "".join("<p>" + _("<b>{kind}</b>: {message}").format(
+            kind=kind_name(f.kind), message=escape(f.message)) + "</p>"
+            for f in seg.findings[s]) or "<p>" + _("No findings on this segment.") + "</p>"
         self.details.setHtml(head + body)
 
     def on_message(self) -> None:
@@ -452,7 +470,7 @@ def create(window) -> QtWidgets.QWidget:
     def open_track(times, keys, name) -> None:
         # Looked up when clicked: the tabs are built after this one.
         if "squad" not in window.views:
-            raise ValueError("this build has no SQUAD lesson")
+            raise ValueError(_("this build has no SQUAD lesson"))
         window.views["squad"].load_track(times, keys, name)
         window.show_view("squad")
 

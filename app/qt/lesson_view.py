@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PyQt6 import QtWidgets
 
+from quatlab.app.i18n import _
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt.lesson_panel import scene_over_plots
 from quatlab.app.qt.scrubber import Scrubber
@@ -34,30 +35,31 @@ class LessonView(QtWidgets.QWidget):
         # Scene toolbar: which family drives the chains, root-only, camera reset.
         bar = QtWidgets.QHBoxLayout()
         bar.setContentsMargins(6, 2, 6, 0)
-        bar.addWidget(QtWidgets.QLabel("Chains show:"))
+        bar.addWidget(QtWidgets.QLabel(_("Chains show:")))
         self.family_buttons = {}
         group = QtWidgets.QButtonGroup(self)
         for fam in ("slerp", "nlerp"):
             b = QtWidgets.QRadioButton(fam.upper())
             b.setObjectName(f"family_{fam}")
-            b.setToolTip(f"Drive the naive and the shortest chain with {fam.upper()}")
+            b.setToolTip(_("Drive the naive and the shortest chain with {method}").format(
+                method=fam.upper()))
             b.toggled.connect(lambda on, f=fam: on and state.set_chain_family(f))
             group.addButton(b)
             bar.addWidget(b)
             self.family_buttons[fam] = b
-        self.root_only = QtWidgets.QCheckBox("root joint only")
+        self.root_only = QtWidgets.QCheckBox(_("root joint only"))
         self.root_only.setObjectName("root_only")
-        self.root_only.setToolTip("Rotate only the root joint, so the chain turns as one rigid "
-                                  "body about the axis drawn at its root (unchecked: every "
-                                  "joint shares the rotation, so the effect compounds along "
-                                  "the chain)")
+        self.root_only.setToolTip(_("Rotate only the root joint, so the chain turns as one "
+                                    "rigid body about the axis drawn at its root (unchecked: "
+                                    "every joint shares the rotation, so the effect compounds "
+                                    "along the chain)"))
         self.root_only.toggled.connect(state.set_root_only)
         bar.addWidget(self.root_only)
         bar.addStretch(1)
         self.legend = QtWidgets.QLabel()
         bar.addWidget(self.legend)
-        reset = QtWidgets.QPushButton("Reset camera")
-        reset.setToolTip("Back to the default view (R)")
+        reset = QtWidgets.QPushButton(_("Reset camera"))
+        reset.setToolTip(_("Back to the default view (R)"))
         bar.addWidget(reset)
         layout.addLayout(bar)
 
@@ -119,11 +121,12 @@ class LessonView(QtWidgets.QWidget):
 
     def _missing(self, method: str) -> str:
         """Why ``method`` has no pose at the current t (shown only when it has none)."""
-        name = METHOD_LABELS[method]
+        name = _(METHOD_LABELS[method])
         if method.endswith("nlerp"):
-            return (f"{name}: no pose at t = {self.state.t:.3f}, "
-                    "(1 − t)·q0 + t·q1 = 0 has no direction")
-        return f"{name}: no pose for 0 < t < 1, q1 = −q0 gives SLERP no unique arc"
+            return _("{method}: no pose at t = {t:.3f}, (1 − t)·q0 + t·q1 = 0 has no "
+                     "direction").format(method=name, t=self.state.t)
+        return _("{method}: no pose for 0 < t < 1, q1 = −q0 gives SLERP no unique arc").format(
+            method=name)
 
     def on_options(self) -> None:
         s = self.state
@@ -134,11 +137,12 @@ class LessonView(QtWidgets.QWidget):
             self.plots.set_method_visible(m, on)
         naive, shortest = self._families()
         for key, method in (("naive", naive), ("shortest", shortest)):
-            self.scene.set_label(key, METHOD_LABELS[method])
+            self.scene.set_label(key, _(METHOD_LABELS[method]))
         self.legend.setText(
-            f"<span style='color:{METHOD_COLORS[naive]}'>■ naive</span>&nbsp; "
-            f"<span style='color:{METHOD_COLORS[shortest]}'>■ shortest</span>&nbsp; "
-            "<span style='color:#888'>□ ghosts t = 0, 1 · ticks every 0.1 of t</span>"
+            f"<span style='color:{METHOD_COLORS[naive]}'>■ " + _("naive") + "</span>&nbsp; "
+            f"<span style='color:{METHOD_COLORS[shortest]}'>■ " + _("shortest") + "</span>&nbsp; "
+            "<span style='color:#888'>□ " + _("ghosts t = 0, 1 · ticks every 0.1 of t")
+            + "</span>"
         )
         self._update_trails()
         self.on_t()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PyQt6 import QtCore, QtGui, QtWidgets
 
+from quatlab.app.i18n import _
 from quatlab.app.model.state import LessonState, format_quaternion
 from quatlab.math.curves import METHOD_LABELS, METHODS
 from quatlab.rendering.style import METHOD_COLORS
@@ -16,7 +17,7 @@ class Readouts(QtWidgets.QGroupBox):
     """Numbers that follow ``state``: the endpoint relation and the four methods at t."""
 
     def __init__(self, state: LessonState, parent=None) -> None:
-        super().__init__("Readouts", parent)
+        super().__init__(_("Readouts"), parent)
         self.state = state
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
@@ -27,11 +28,11 @@ class Readouts(QtWidgets.QGroupBox):
         layout.addWidget(self.summary)
         self.table = QtWidgets.QTableWidget(len(METHODS), 3)
         self.table.setObjectName("method_table")
-        self.table.setHorizontalHeaderLabels(["q(t) (w, x, y, z)", "angle °", "°/t"])
-        self.table.setVerticalHeaderLabels([METHOD_LABELS[m] for m in METHODS])
+        self.table.setHorizontalHeaderLabels([_("q(t) (w, x, y, z)"), _("angle °"), _("°/t")])
+        self.table.setVerticalHeaderLabels([_(METHOD_LABELS[m]) for m in METHODS])
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setToolTip("Each method at the current t: the quaternion, the path angle "
-                              "swept from q0, and the angular speed 2|dq/dt|")
+        self.table.setToolTip(_("Each method at the current t: the quaternion, the path angle "
+                                "swept from q0, and the angular speed 2|dq/dt|"))
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
         # Fixed sizes, measured once for the widest text a cell can hold: with
@@ -65,15 +66,16 @@ class Readouts(QtWidgets.QGroupBox):
         s = self.state
         d = s.dot
         if d < 0:
-            hemi = "opposite hemispheres: shortest methods use <b>−q1</b>"
+            hemi = _("opposite hemispheres: shortest methods use <b>−q1</b>")
         elif d == 0:
-            hemi = "dot = 0: sign kept by the rule (no flip)"
+            hemi = _("dot = 0: sign kept by the rule (no flip)")
         else:
-            hemi = "same hemisphere: shortest = naive"
+            hemi = _("same hemisphere: shortest = naive")
         self.summary.setText(
             f"dot(q0, q1) = <b>{d:+.7f}</b> — {hemi}<br>"
-            f"angle between the rotations: <b>{np.degrees(s.angle):.4f}°</b>"
-            + (f"<br>preset: <i>{s.preset}</i>" if s.preset else "")
+            + _("angle between the rotations: <b>{angle:.4f}°</b>").format(
+                angle=np.degrees(s.angle))
+            + ("<br>" + _("preset: <i>{preset}</i>").format(preset=s.preset) if s.preset else "")
         )
         self.refresh_t()
 
@@ -83,7 +85,8 @@ class Readouts(QtWidgets.QGroupBox):
             c = at[m]
             q = c.quats[0]
             ok = np.all(np.isfinite(q))
-            missing = "undefined (collapse)" if m.endswith("nlerp") else "undefined (antipodes)"
+            missing = _("undefined (collapse)") if m.endswith("nlerp") else _(
+                "undefined (antipodes)")
             cells = (
                 format_quaternion(q, 3) if ok else missing,
                 f"{c.angle_deg[0]:.2f}" if ok else "—",

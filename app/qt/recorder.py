@@ -12,6 +12,8 @@ from collections.abc import Iterator
 import numpy as np
 from PyQt6 import QtGui, QtWidgets
 
+from quatlab.app.i18n import _
+
 __all__ = ["image_to_rgb", "sweep_values", "sweep_frames"]
 
 
@@ -31,7 +33,7 @@ def sweep_values(lo: float, hi: float, n_frames: int) -> np.ndarray:
     [0.0, 0.25, 0.5, 0.75, 1.0]
     """
     if n_frames < 2:
-        raise ValueError(f"an animation needs at least 2 frames, got {n_frames}")
+        raise ValueError(_("an animation needs at least 2 frames, got {n}").format(n=n_frames))
     return lo + (hi - lo) * np.arange(n_frames) / (n_frames - 1)
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from PyQt6 import QtCore, QtWidgets
 
+from quatlab.app.i18n import N_, _
 from quatlab.app.model.keyframes_model import KeyframesModel
 from quatlab.app.model.rig import load_rig, rig_of
 from quatlab.app.model.rig_curves import track_curves
@@ -40,8 +41,8 @@ __all__ = ["RigPanel", "RigLoader", "RIG_FORMATS", "PLAYER_LABELS"]
 
 #: Keyframe file formats that carry a rig (a scene graph to draw).
 RIG_FORMATS = ("gltf", "glb")
-PLAYER_LABELS = {"both": "both players", "spec": "spec player only",
-                 "naive": "naive runtime only"}
+PLAYER_LABELS = {"both": N_("both players"), "spec": N_("spec player only"),
+                 "naive": N_("naive runtime only")}
 
 
 class RigLoader(QtCore.QThread):
@@ -83,8 +84,8 @@ def _wait_for_loaders() -> None:
 
 def _time_parameter(playback: RigPlayback) -> BoundParameter:
     p = BoundParameter(lambda: playback.time, playback.set_time, lambda: playback.range,
-                       playback.events, "time", name="time", decimals=3, suffix="s",
-                       tooltip="Time in the animation (seconds); the arrows step one frame")
+                       playback.events, "time", name=_("time"), decimals=3, suffix="s",
+                       tooltip=_("Time in the animation (seconds); the arrows step one frame"))
     p.real_time = True  # 1x plays the animation at its own speed
     return p
 
@@ -107,28 +108,29 @@ class RigPanel(QtWidgets.QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(3)
         top = QtWidgets.QHBoxLayout()
-        top.addWidget(QtWidgets.QLabel("Animation"))
+        top.addWidget(QtWidgets.QLabel(_("Animation")))
         self.animation_box = QtWidgets.QComboBox()
         self.animation_box.setObjectName("rig_animation")
-        self.animation_box.setToolTip("Which animation of the file to play")
+        self.animation_box.setToolTip(_("Which animation of the file to play"))
         self.animation_box.setMinimumContentsLength(14)
         self.animation_box.currentIndexChanged.connect(self._animation_chosen)
         top.addWidget(self.animation_box)
-        top.addWidget(QtWidgets.QLabel("Show"))
+        top.addWidget(QtWidgets.QLabel(_("Show")))
         self.players_box = QtWidgets.QComboBox()
         self.players_box.setObjectName("rig_players")
-        self.players_box.setToolTip("Both players (the naive runtime as a ghost over the spec "
-                                    "player), or either alone")
+        self.players_box.setToolTip(_("Both players (the naive runtime as a ghost over the "
+                                      "spec player), or either alone"))
         for key in SHOWN_PLAYERS:
-            self.players_box.addItem(PLAYER_LABELS[key], key)
+            self.players_box.addItem(_(PLAYER_LABELS[key]), key)
         self.players_box.currentIndexChanged.connect(
             lambda i: self.playback.set_players(self.players_box.itemData(i)))
         top.addWidget(self.players_box)
         self.legend = QtWidgets.QLabel(
-            f"<span style='color:{SPEC_COLOR}'>■</span> spec player (shortest-arc SLERP) "
-            f"&nbsp;<span style='color:{NAIVE_COLOR}'>■</span> naive runtime (ghost) "
-            f"&nbsp;<span style='color:{NAIVE_COLOR}'>●</span> joints differing "
-            f"&gt; {DIFFERENCE_DEG:g}° &nbsp;◉ selected")
+            f"<span style='color:{SPEC_COLOR}'>■</span> " + _("spec player (shortest-arc SLERP)")
+            + f" &nbsp;<span style='color:{NAIVE_COLOR}'>■</span> " + _("naive runtime (ghost)")
+            + f" &nbsp;<span style='color:{NAIVE_COLOR}'>●</span> "
+            + _("joints differing &gt; {angle}°").format(angle=f"{DIFFERENCE_DEG:g}")
+            + " &nbsp;◉ " + _("selected"))
         self.legend.setObjectName("rig_legend")
         top.addStretch(1)
         layout.addLayout(top)
@@ -140,9 +142,9 @@ class RigPanel(QtWidgets.QWidget):
         self.scene.nodeClicked.connect(self._node_clicked)
         self.node_list = QtWidgets.QListWidget()
         self.node_list.setObjectName("rig_nodes")
-        self.node_list.setToolTip("Joints and animated nodes; choose one to select its track")
+        self.node_list.setToolTip(_("Joints and animated nodes; choose one to select its track"))
         self.node_list.currentRowChanged.connect(self._node_row_chosen)
-        self.status = QtWidgets.QLabel("Open a glTF or GLB file to see its rig here.")
+        self.status = QtWidgets.QLabel(_("Open a glTF or GLB file to see its rig here."))
         self.status.setObjectName("rig_status")
         self.status.setWordWrap(True)
         self.status.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
@@ -171,8 +173,8 @@ class RigPanel(QtWidgets.QWidget):
         self.curves = CurvePlots()
         self.curves.setObjectName("rig_curves")
         self.curves.cursorMoved.connect(self.playback.set_time)
-        self.curves.set_y_axis("angle", "angle from key 0 (deg)", (0.0, 185.0))
-        self.curves.set_y_axis("speed", "angular speed (deg / s)")
+        self.curves.set_y_axis("angle", _("angle from key 0 (deg)"), (0.0, 185.0))
+        self.curves.set_y_axis("speed", _("angular speed (deg / s)"))
         for plot in self.curves.plots.values():
             # Seconds as seconds: a 0.7 s clip must not read "time (s) (x0.001)".
             plot.getAxis("bottom").enableAutoSIPrefix(False)
@@ -225,11 +227,11 @@ class RigPanel(QtWidgets.QWidget):
         f = self.model.file
         if f is None or f.format not in RIG_FORMATS:
             self.playback.set_rig(None)
-            self.status.setText("The 3D view plays glTF and GLB files; this file has tracks "
-                                "only." if f is not None else
-                                "Open a glTF or GLB file to see its rig here.")
+            self.status.setText(_("The 3D view plays glTF and GLB files; this file has tracks "
+                                  "only.") if f is not None else
+                                _("Open a glTF or GLB file to see its rig here."))
             return
-        self.status.setText(f"Loading {f.path.name} in 3D…")
+        self.status.setText(_("Loading {file} in 3D…").format(file=f.path.name))
         self.status.setVisible(True)
         # Not parented to the panel: a running thread must outlive a panel
         # closed meanwhile (Qt aborts on destroying a running QThread).
@@ -262,7 +264,7 @@ class RigPanel(QtWidgets.QWidget):
     def _failed(self, generation: int, message: str) -> None:
         if generation == self._generation:
             self.playback.set_rig(None)
-            self.status.setText(f"No 3D view: {message}")
+            self.status.setText(_("No 3D view: {error}").format(error=message))
             self.status.setVisible(True)
 
     # ------------------------------------------------------------------ playback -> widgets
@@ -309,8 +311,9 @@ class RigPanel(QtWidgets.QWidget):
         if hi > lo:
             self.curves.set_cursor(t)
         fps = pb.fps
-        self.frame_label.setText(f"frame {round((t - lo) * fps)} / {round((hi - lo) * fps)} "
-                                 f"at {fps:g} fps" if pb.rig is not None else "")
+        self.frame_label.setText(_("frame {i} / {n} at {fps} fps").format(
+            i=round((t - lo) * fps), n=round((hi - lo) * fps), fps=f"{fps:g}")
+            if pb.rig is not None else "")
 
     def on_keys(self) -> None:
         self.scene.set_frame(self.playback.frame())
@@ -341,7 +344,7 @@ class RigPanel(QtWidgets.QWidget):
             for i in range(len(rig)):
                 depth[i] = depth[rig.parents[i]] + 1 if rig.parents[i] >= 0 else 0
             for i in self._nodes:
-                name = rig.names[i] or f"node #{int(rig.gltf_index[i])}"
+                name = rig.names[i] or _("node #{index}").format(index=int(rig.gltf_index[i]))
                 mark = "◆ " if i in animated else "· "
                 self.node_list.addItem(" " * min(int(depth[i]), 8) + mark + name)
             rows = np.flatnonzero(self._nodes == pb.selected_node)
@@ -374,20 +377,22 @@ class RigPanel(QtWidgets.QWidget):
                                   (seg.t0[flagged], seg.t1[flagged]), (lo, hi))
         cv = track_curves(track, lo, hi, before=before)
         series = {
-            "angle": [Series("spec", "spec player", SPEC_COLOR, False, cv.t, cv.angle["spec"]),
-                      Series("naive", "naive runtime", NAIVE_COLOR, True, cv.t,
+            "angle": [Series("spec", _("spec player"), SPEC_COLOR, False, cv.t,
+                             cv.angle["spec"]),
+                      Series("naive", _("naive runtime"), NAIVE_COLOR, True, cv.t,
                              cv.angle["naive"])],
-            "speed": [Series("spec", "spec player", SPEC_COLOR, False, cv.t, cv.speed["spec"]),
-                      Series("naive", "naive runtime", NAIVE_COLOR, True, cv.t,
+            "speed": [Series("spec", _("spec player"), SPEC_COLOR, False, cv.t,
+                             cv.speed["spec"]),
+                      Series("naive", _("naive runtime"), NAIVE_COLOR, True, cv.t,
                              cv.speed["naive"])],
         }
         if before is not None:
             old = track_curves(before, lo, hi)
             for plot, values in (("angle", old.angle), ("speed", old.speed)):
-                series[plot].append(Series("before", "naive, before the fix", "#B0B0B0", True,
+                series[plot].append(Series("before", _("naive, before the fix"), "#B0B0B0", True,
                                            old.t, values["naive"]))
         if hi > lo:
-            self.curves.set_x_axis("time", "s", (lo, hi))
+            self.curves.set_x_axis(_("time"), "s", (lo, hi))
         for plot, s in series.items():
             self.curves.set_series(plot, s)
         # Keys are marked on the component plot; vertical lines at every key here

@@ -10,6 +10,7 @@ import numpy as np
 import pyqtgraph as pg
 from PyQt6 import QtCore
 
+from quatlab.app.i18n import _
 from quatlab.app.model.keyframes_model import Segments
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS
 
@@ -49,7 +50,7 @@ class Timeline(pg.PlotWidget):
         self.setObjectName("timeline")
         item = self.getPlotItem()
         item.hideAxis("left")
-        item.setLabel("bottom", "time (s)", color=FOREGROUND)
+        item.setLabel("bottom", _("time (s)"), color=FOREGROUND)
         item.getAxis("bottom").enableAutoSIPrefix(False)  # never "time (s) (x0.001)"
         item.hideButtons()
         item.setMenuEnabled(False)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from PyQt6 import QtWidgets
 
+from quatlab.app.i18n import N_, _
 from quatlab.app.model.wrap_lesson import METHODS, WrapModel
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.rendering.chain import ROOT
@@ -20,13 +21,13 @@ from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS
 
 VIEW_NAME = "wrap"
-TITLE = "Euler wrap vs double cover"
+TITLE = N_("Euler wrap vs double cover")
 
 #: Euler lerp keeps the Euler lesson's orange; the naive and SLERP colours are the two-key lesson's.
 COLOURS = {"euler": "#E69F00", "naive": METHOD_COLORS["naive_nlerp"],
            "slerp": METHOD_COLORS["shortest_slerp"]}
-LABELS = {"euler": "Euler channels, lerped", "naive": "quaternions ±q, naive NLERP",
-          "slerp": "SLERP, shortest arc"}
+LABELS = {"euler": N_("Euler channels, lerped"), "naive": N_("quaternions ±q, naive NLERP"),
+          "slerp": N_("SLERP, shortest arc")}
 #: Chain roots side by side (y), farther apart than two reaches (2 x 2.44), so the
 #: circles the tips sweep never cross and each spin is seen on its own.
 SPACING = 5.5
@@ -37,8 +38,8 @@ class WrapView(LessonPanel):
     def __init__(self, model: WrapModel, parent=None) -> None:
         self.model = model
         super().__init__(model.preset_items(), model.set_preset, "t", model.set_param, parent,
-                         param_tooltip="From the first key (t = 0) to the second (t = 1)")
-        self.legend.setText(legend_html([(COLOURS[k], LABELS[k]) for k in METHODS]))
+                         param_tooltip=_("From the first key (t = 0) to the second (t = 1)"))
+        self.legend.setText(legend_html([(COLOURS[k], _(LABELS[k])) for k in METHODS]))
         # One rigid limb per method: the turn of the joint, not a curl.
         self.scene.set_root_only(True)
         # From the front of the row (+x), a little above: the three roots run
@@ -46,7 +47,7 @@ class WrapView(LessonPanel):
         self.scene.set_default_direction(40.0, 0.0)
         for k in METHODS:
             self.scene.set_chain(k, None, COLOURS[k], root=ROOTS[k])
-            self.scene.set_label(k, LABELS[k])
+            self.scene.set_label(k, _(LABELS[k]))
         model.events.connect("data", self.on_data)
         model.events.connect("param", self.on_param)
         self.on_data()
@@ -54,11 +55,11 @@ class WrapView(LessonPanel):
     def on_data(self) -> None:
         self.show_preset(self.model.preset)
         c = self.model.comparison
-        self.set_axes("t", None, (0.0, 1.0), {"angle": "angle from the first key (deg)",
-                                             "speed": "angular speed (deg per unit t)"})
+        self.set_axes("t", None, (0.0, 1.0), {"angle": _("angle from the first key (deg)"),
+                                             "speed": _("angular speed (deg per unit t)")})
         for plot, values in (("angle", c.angle), ("speed", c.speed)):
             self.plots.set_series(plot, [
-                Series(k, LABELS[k], COLOURS[k], k == "naive", c.t, values[k]) for k in METHODS])
+                Series(k, _(LABELS[k]), COLOURS[k], k == "naive", c.t, values[k]) for k in METHODS])
         for k in METHODS:
             self.scene.set_path(k, c.quats[k], COLOURS[k])
         self.on_param()
