@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 # What a bare Debian 12 lacks for Qt (xcb) and for Xvfb (docs/environment.md).
 DEB_PACKAGES=(libegl1 libgl1 libx11-6 libdbus-1-3 libfontconfig1 libfreetype6 libglib2.0-0
   libxkbcommon0 xvfb xauth libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1
-  libxcb-render-util0 libxcb-shape0 libxkbcommon-x11-0 fonts-dejavu-core)
+  libxcb-render-util0 libxcb-shape0 libxkbcommon-x11-0 fonts-dejavu-core
+  # Simplified Chinese (View > Language, --lang zh_CN) needs a CJK font.
+  fonts-noto-cjk)
 
 PYTHON=${PYTHON:-python3}
 if command -v dpkg >/dev/null 2>&1; then

@@ -313,6 +313,35 @@ def test_export_writes_a_fixed_copy(qtbot, view, tmp_path, monkeypatch):
     assert "Exported with sign fixes" in view.message.text()
 
 
+@pytest.mark.parametrize("answer, replaced", [("No", False), ("Yes", True)])
+def test_export_over_an_existing_file_asks_first(qtbot, view, tmp_path, monkeypatch,
+                                                 warnings_shown, answer, replaced):
+    # The writer refuses to replace files unless told to; the tab asks once, naming
+    # the files, and passes that on (it used to fail with "would replace").
+    view.open(TRIANGLE)
+    view.model.fix_signs()
+    out = tmp_path / "fixed.gltf"
+    out.write_text("mine")
+    asked = []
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(out), "")))
+
+    def question(parent, title, text, *a, **k):
+        asked.append(text)
+        return getattr(QtWidgets.QMessageBox.StandardButton, answer)
+
+    monkeypatch.setattr(QtWidgets.QMessageBox, "question", staticmethod(question))
+    qtbot.mouseClick(view.export_button, QtCore.Qt.MouseButton.LeftButton)
+    assert warnings_shown == []
+    assert len(asked) == 1 and str(out) in asked[0]
+    if replaced:
+        assert not [f for r in audit_file(load_keyframes(out)) for f in r.findings
+                    if f.kind in SIGN_KINDS]
+    else:
+        assert out.read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fixed.gltf"]
+
+
 def test_export_refuses_the_input_path(qtbot, view, tmp_path, monkeypatch, warnings_shown):
     src = tmp_path / "AnimatedTriangle.gltf"
     shutil.copy(TRIANGLE, src)

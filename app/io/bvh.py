@@ -66,13 +66,12 @@ array([[ 0., 90.,  0.],
 
 from __future__ import annotations
 
-import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from quatlab.app.io import safe_read
 from quatlab.app.io.bvh_euler import audit_rotations, filtered_motion
 from quatlab.app.io.bvh_kinematics import (
     compose_world,
@@ -192,40 +191,11 @@ class BvhFile:
 
 
 def read_regular(path: Path, limit: int) -> bytes:
-    where = str(path)
+    """The file's bytes through the one safe reader (:mod:`quatlab.app.io.safe_read`)."""
     try:
-        st = os.stat(path)
-    except OSError as exc:
-        raise error_at(where, None, f"cannot read: {exc.strerror or exc}") from None
-    # Refuse FIFOs, devices and sockets before opening: opening a FIFO
-    # blocks until a writer appears, and a device may never end.
-    if not stat.S_ISREG(st.st_mode):
-        raise error_at(where, None, "not a regular file (a FIFO, device, socket or folder)")
-    if st.st_size > limit:
-        raise error_at(where, None, f"file is {st.st_size} bytes, more than the {limit} allowed")
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except OSError as exc:
-        raise error_at(where, None, f"cannot read: {exc.strerror or exc}") from None
-    try:
-        # The path may have been swapped between stat and open.
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise error_at(where, None, "not a regular file")
-        chunks = []
-        size = 0
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            size += len(chunk)
-            if size > limit:
-                raise error_at(where, None, f"file is more than the {limit} bytes allowed")
-            chunks.append(chunk)
-    except OSError as exc:
-        raise error_at(where, None, f"cannot read: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-    return b"".join(chunks)
+        return safe_read.read_regular(path, limit=limit)
+    except safe_read.FileRefused as exc:
+        raise error_at(str(path), None, exc.problem) from None
 
 
 def read_bvh(path, *, max_bytes: int = MAX_BYTES) -> BvhFile:
@@ -236,7 +206,7 @@ def read_bvh(path, *, max_bytes: int = MAX_BYTES) -> BvhFile:
     >>> read_bvh("/dev/null")
     Traceback (most recent call last):
     ...
-    quatlab.app.io.bvh_parse.BvhError: /dev/null: not a regular file (a FIFO, device, ...)
+    quatlab.app.io.bvh_parse.BvhError: /dev/null: not a regular file (a FIFO, device or socket)...
     """
     path = Path(path)
     return parse_bvh(read_regular(path, max_bytes), str(path))

@@ -467,17 +467,25 @@ class KeyframesModel:
         p = self.file.path
         return p.with_name(f"{p.stem}.fixed{p.suffix}")
 
-    def export(self, out) -> list[Path]:
+    def existing_outputs(self, out) -> list[Path]:
+        """The files an :meth:`export` to ``out`` would replace (ask before passing ``force``)."""
+        if self.file is None:
+            return []
+        return self.file.existing_outputs(out, self._tracks)
+
+    def export(self, out, *, force: bool = False) -> list[Path]:
         """Write the current tracks to ``out`` (:meth:`KeyframeFile.write_copy`).
 
-        ``out`` must be a new file with the input's extension: the input is
-        never overwritten (also not through a link), and the copy is written
-        atomically. Raises KeyframeFileError (and sets an error message).
+        ``out`` must have the input's extension and is never the input (also
+        not through a link); the copy and its companion files are written
+        atomically and together. Existing files are replaced only with
+        ``force`` (see :meth:`existing_outputs`). Raises KeyframeFileError
+        (and sets an error message).
         """
         if self.file is None:
             raise KeyframeFileError(out, _("no keyframe file is open"))
         try:
-            written = self.file.write_copy(out, self._tracks)
+            written = self.file.write_copy(out, self._tracks, force=force)
         except KeyframeFileError as exc:
             self._say(_("Not exported: {error}.").format(error=exc), error=True)
             raise

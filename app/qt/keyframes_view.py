@@ -243,9 +243,12 @@ class KeyframesView(QtWidgets.QWidget):
         if default is None:
             return
         suffix = default.suffix
+        # The dialog does not ask about replacing: a glTF copy may also replace
+        # its companion .bin, so one question below lists every file.
         path, _filter = QtWidgets.QFileDialog.getSaveFileName(
             self, _("Export fixed copy"), str(default),
-            _("{kind} file (*{suffix})").format(kind=suffix[1:], suffix=suffix))
+            _("{kind} file (*{suffix})").format(kind=suffix[1:], suffix=suffix),
+            options=QtWidgets.QFileDialog.Option.DontConfirmOverwrite)
         if not path:
             return
         out = Path(path)
@@ -253,7 +256,16 @@ class KeyframesView(QtWidgets.QWidget):
         if not out.suffix:
             out = out.with_suffix(suffix)
         try:
-            self.model.export(out)
+            existing = self.model.existing_outputs(out)
+            if existing:
+                names = "\n".join(str(p) for p in existing)
+                answer = QtWidgets.QMessageBox.question(
+                    self, _("Replace existing files?"),
+                    _("These files exist already and would be replaced:\n{files}").format(
+                        files=names))
+                if answer != QtWidgets.QMessageBox.StandardButton.Yes:
+                    return
+            self.model.export(out, force=bool(existing))
         except (OSError, ValueError) as exc:
             QtWidgets.QMessageBox.warning(self, _("Could not export"), str(exc))
 

@@ -19,7 +19,7 @@ import numpy as np
 from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.io.atomic import atomic_write
-from quatlab.app.io.bvh import read_regular  # the one bounded regular-file read
+from quatlab.app.io.safe_read import read_text  # the one bounded regular-file read
 from quatlab.app.model import presets
 from quatlab.app.model.explain import explain, explain_at_t
 from quatlab.app.model.state import LessonState
@@ -316,8 +316,7 @@ class MainWindow(QtWidgets.QMainWindow):
         try:
             # A regular file of bounded size only: a FIFO would block the
             # window forever, a device would never end (docs/formats.md).
-            raw = read_regular(Path(path), MAX_SESSION_BYTES)
-            data = json.loads(raw.decode("utf-8"))
+            data = json.loads(read_text(Path(path), limit=MAX_SESSION_BYTES))
             self.state.apply_session(data)
         except Exception as exc:  # noqa: BLE001 - any failure is the file's: say so, keep the state
             self._error(f"Could not open {Path(path).name}", exc)
