@@ -216,7 +216,15 @@ def load_rig(path) -> Rig:
 
 
 def rig_of(keyframes) -> Rig:
-    """The :class:`Rig` of a glTF file already read for its tracks (a ``GltfFile``)."""
+    """The :class:`Rig` of a file already read for its tracks: a ``GltfFile`` or a BVH file.
+
+    A ``BvhKeyframeFile`` gives its skeleton (:func:`quatlab.app.model.bvh_rig.rig_of_bvh`).
+    """
+    from quatlab.app.io.bvh_keyframes import BvhKeyframeFile  # noqa: PLC0415 - bvh_rig imports us
+    from quatlab.app.model.bvh_rig import rig_of_bvh  # noqa: PLC0415
+
+    if isinstance(keyframes, BvhKeyframeFile):
+        return rig_of_bvh(keyframes.bvh)
     return Rig.from_scene(scene_of(keyframes))
 
 

@@ -20,6 +20,13 @@ differ only by NLERP's uneven speed, a small amount that vanishes at keys
 and at each segment's midpoint. Times before the first key or after the
 last clamp.
 
+Rotation channels made from Euler-angle channels (a BVH joint,
+:mod:`quatlab.app.model.bvh_rig`) are :class:`EulerChannel`: their keys are
+the converted quaternions, so the spec player is as above, but the naive
+player lerps each stored Euler channel on its own and converts the result,
+the per-channel runtime of docs/formats.md ("BVH") that spins a joint across
+a +-180 deg wrap. glTF channels are plain :class:`Channel` and play as above.
+
 Quaternions are (w, x, y, z), Hamilton product, active rotation; matrices
 ``(..., 4, 4)`` act on column vectors, ``world = parent_world @ local`` and
 ``local = T @ R @ S``.
@@ -47,6 +54,7 @@ array([ 0.7071, -0.7071,  0.    ])
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
@@ -54,11 +62,25 @@ from quatlab.app.io.gltf_scene import Animation, Channel
 from quatlab.app.model.rig import Rig, compose_trs
 from quatlab.math import interpolate as I
 
-__all__ = ["PLAYERS", "Pose", "evaluate", "sample_channel", "difference_angles"]
+__all__ = ["PLAYERS", "Pose", "EulerChannel", "evaluate", "sample_channel", "difference_angles"]
 
 PLAYERS = ("spec", "naive")
 #: Squared length below which a naive NLERP blend has no direction (q to -q at u = 0.5).
 _COLLAPSE = 1e-12
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class EulerChannel(Channel):
+    """A LINEAR rotation channel whose keys were converted from Euler-angle channels.
+
+    ``angles`` ``(K, k)`` are the stored channels (degrees) and ``convert``
+    maps angles ``(n, k)`` to rotations ``(n, 4)`` (w, x, y, z) as the keys
+    were made. The naive player lerps ``angles`` per channel and converts
+    (module docs); the spec player SLERPs ``values`` like any channel.
+    """
+
+    angles: np.ndarray | None = None
+    convert: Callable[[np.ndarray], np.ndarray] | None = None
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -74,6 +96,7 @@ class _Group:
     values: np.ndarray  # (K, w); rotations normalized
     in_tangents: np.ndarray | None
     out_tangents: np.ndarray | None
+    euler: tuple[EulerChannel, ...] = ()  # the group's channels, when they are EulerChannels
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -93,9 +116,10 @@ def _compile(rig: Rig, anim: Animation) -> _Compiled:
         if key not in input_id:
             input_id[key] = len(inputs)
             inputs.append(ch.times)
-        by_key.setdefault((ch.path, ch.interpolation), []).append((ch, input_id[key]))
+        euler = _is_euler(ch)
+        by_key.setdefault((ch.path, ch.interpolation, euler), []).append((ch, input_id[key]))
     groups = []
-    for (path, mode), items in by_key.items():
+    for (path, mode, euler), items in by_key.items():
         chans = [c for c, _ in items]
         counts = np.array([len(c.times) for c in chans], dtype=np.int64)
         values = np.concatenate([c.values for c in chans])
@@ -112,7 +136,7 @@ def _compile(rig: Rig, anim: Animation) -> _Compiled:
             path, mode, rig.rig_index[[c.node for c in chans]],
             np.array([i for _, i in items], dtype=np.int64),
             np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64), counts,
-            values, ins, outs,
+            values, ins, outs, tuple(chans) if euler else (),
         ))
     animated = np.zeros(len(rig), dtype=bool)
     for g in groups:
@@ -213,8 +237,24 @@ def _sample(compiled: _Compiled, time: float, player: str, out: dict) -> None:
         u = u_in[g.times][:, None]
         i0 = g.offset + k
         i1 = g.offset + np.minimum(k + 1, g.count - 1)
+        if g.euler and player == "naive":
+            out[g.path][g.target] = np.concatenate([
+                _euler_lerp(c, k[n:n + 1], u[n:n + 1]) for n, c in enumerate(g.euler)])
+            continue
         out[g.path][g.target] = _blend(g.mode, g.path, player, g.values, i0, i1, u,
                                        dt_in[g.times][:, None], g.in_tangents, g.out_tangents)
+
+
+def _is_euler(ch: Channel) -> bool:
+    return (isinstance(ch, EulerChannel) and ch.angles is not None and ch.convert is not None
+            and ch.path == "rotation" and ch.interpolation == "LINEAR")
+
+
+def _euler_lerp(ch: EulerChannel, k: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """The naive per-channel player: Euler angles lerped between keys ``k`` and ``k + 1``."""
+    a = np.asarray(ch.angles, dtype=np.float64)
+    k1 = np.minimum(k + 1, len(a) - 1)
+    return ch.convert(a[k] + u * (a[k1] - a[k]))
 
 
 def _blend(mode: str, path: str, player: str, values, i0, i1, u, dt, ins, outs) -> np.ndarray:
@@ -269,6 +309,8 @@ def sample_channel(channel: Channel, times, player: str = "spec") -> np.ndarray:
     k = np.clip(np.searchsorted(keys, times, side="right") - 1, 0, len(keys) - 2)
     dt = (keys[k + 1] - keys[k])[:, None]
     u = np.clip((times - keys[k])[:, None] / dt, 0.0, 1.0)
+    if player == "naive" and _is_euler(channel):
+        return _euler_lerp(channel, k, u)
     return _blend(channel.interpolation, channel.path, player, values, k, k + 1, u, dt,
                   channel.in_tangents, channel.out_tangents)
 

@@ -21,6 +21,8 @@ big file never freezes the window; the panel says "Loading…" meanwhile.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from PyQt6 import QtCore, QtWidgets
 
@@ -40,7 +42,7 @@ from quatlab.rendering.series import Series
 __all__ = ["RigPanel", "RigLoader", "RIG_FORMATS", "PLAYER_LABELS"]
 
 #: Keyframe file formats that carry a rig (a scene graph to draw).
-RIG_FORMATS = ("gltf", "glb")
+RIG_FORMATS = ("gltf", "glb", "bvh")
 PLAYER_LABELS = {"both": N_("both players"), "spec": N_("spec player only"),
                  "naive": N_("naive runtime only")}
 
@@ -48,7 +50,7 @@ PLAYER_LABELS = {"both": N_("both players"), "spec": N_("spec player only"),
 class RigLoader(QtCore.QThread):
     """Builds a glTF rig off the GUI thread and packs its first animation (``loaded`` on success).
 
-    ``source`` is the glTF file the Keyframes tab read (a ``GltfFile``), or a path.
+    ``source`` is the file the Keyframes tab read (a ``GltfFile`` or a BVH file), or a path.
     """
 
     loaded = QtCore.pyqtSignal(int, object)
@@ -67,6 +69,12 @@ class RigLoader(QtCore.QThread):
             start = rig.animations[0].start if rig.animations else 0.0
             pose = evaluate(rig, anim, start)
             bounds = scene_bounds(rig, pose, skin_meshes(rig, pose))
+            if getattr(self.source, "format", None) == "bvh" and rig.animations:
+                # Motion capture walks about: frame the whole motion, not the first frame.
+                anim = rig.animations[0]
+                for t in np.linspace(anim.start, anim.end, 48):
+                    lo, hi = scene_bounds(rig, evaluate(rig, 0, t), [])
+                    bounds = (np.minimum(bounds[0], lo), np.maximum(bounds[1], hi))
         except Exception as exc:  # noqa: BLE001 - any failure becomes a message, not a crash
             self.failed.emit(self.generation, str(exc))
             return
@@ -258,7 +266,7 @@ class RigPanel(QtWidgets.QWidget):
             return  # another file was opened meanwhile
         rig, bounds = loaded
         self.playback.set_rig(rig, bounds)
-        self.playback.use_tracks(self.model.tracks)
+        self.playback.use_tracks(self._rig_tracks())
         self.on_track_selection()
 
     def _failed(self, generation: int, message: str) -> None:
@@ -357,7 +365,7 @@ class RigPanel(QtWidgets.QWidget):
         m, pb = self.model, self.playback
         i = m.selected_track
         track = m.tracks[i] if i is not None else None
-        if (track is None or pb.rig is None or track.animation_index != pb.animation_index):
+        if (track is None or pb.rig is None or self._animation_of(track) != pb.animation_index):
             self.components.set_track(None, None)
             for plot in ("angle", "speed"):
                 self.curves.set_series(plot, [])
@@ -406,8 +414,8 @@ class RigPanel(QtWidgets.QWidget):
         self.playback.set_animation(index)
         m = self.model
         current = m.tracks[m.selected_track] if m.selected_track is not None else None
-        if current is None or current.animation_index != index:
-            mine = [k for k, t in enumerate(m.tracks) if t.animation_index == index]
+        if current is None or self._animation_of(current) != index:
+            mine = [k for k, t in enumerate(m.tracks) if self._animation_of(t) == index]
             flagged = [k for k in mine if m.findings(k)]
             if mine:
                 m.select_track((flagged or mine)[0])
@@ -421,7 +429,7 @@ class RigPanel(QtWidgets.QWidget):
         pb.select_node(node)
         gltf = int(pb.rig.gltf_index[node])
         hits = [k for k, t in enumerate(self.model.tracks)
-                if t.animation_index == pb.animation_index and t.node_index == gltf]
+                if self._animation_of(t) == pb.animation_index and t.node_index == gltf]
         if hits:
             self._syncing = True
             try:
@@ -432,7 +440,7 @@ class RigPanel(QtWidgets.QWidget):
 
     # ------------------------------------------------------------------ keyframes model -> rig
     def on_tracks(self) -> None:
-        self.playback.use_tracks(self.model.tracks)
+        self.playback.use_tracks(self._rig_tracks())
         self._fill_curves()
 
     def on_track_selection(self) -> None:
@@ -443,21 +451,33 @@ class RigPanel(QtWidgets.QWidget):
             return
         i = m.selected_track
         track = m.tracks[i] if i is not None else None
-        if track is not None and track.animation_index is not None \
-                and track.animation_index != pb.animation_index \
-                and 0 <= track.animation_index < len(pb.rig.animations):
-            pb.set_animation(track.animation_index)
+        anim = self._animation_of(track) if track is not None else None
+        if anim is not None and anim != pb.animation_index \
+                and 0 <= anim < len(pb.rig.animations):
+            pb.set_animation(anim)
         if track is not None and track.node_index is not None \
                 and 0 <= track.node_index < len(pb.rig):
             pb.select_node(int(pb.rig.rig_index[track.node_index]))
         self._fill_curves()
+
+    def _animation_of(self, track) -> int | None:
+        """The rig animation a track belongs to: its own, or 0 (the motion) for a BVH joint."""
+        f = self.model.file
+        if track.animation_index is None and f is not None and f.format == "bvh":
+            return 0
+        return track.animation_index
+
+    def _rig_tracks(self) -> list:
+        """The tab's tracks as the rig plays them (a BVH joint's track keys the motion)."""
+        return [t if t.animation_index is not None or self._animation_of(t) is None
+                else dataclasses.replace(t, animation_index=0) for t in self.model.tracks]
 
     def plays_selected(self) -> bool:
         """Whether the rig plays the selected track (its file, its animation)."""
         m, pb = self.model, self.playback
         i = m.selected_track
         return (i is not None and pb.rig is not None
-                and m.tracks[i].animation_index == pb.animation_index)
+                and self._animation_of(m.tracks[i]) == pb.animation_index)
 
     def show_segment(self, segment: int) -> bool:
         """Move the time to the middle of ``segment`` of the selected track, if the rig plays it."""
