@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.qt.scrubber import Scrubber, ValueParameter, model_parameter
+from quatlab.rendering.flow_layout import FlowRow
 
 __all__ = ["ParamSlider", "LessonPanel", "legend_html"]
 
@@ -67,7 +68,8 @@ class LessonPanel(QtWidgets.QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
 
-        self.toolbar = QtWidgets.QHBoxLayout()
+        # Rows wrap on a narrow window rather than widening it.
+        self.toolbar = FlowRow()
         self.toolbar.setContentsMargins(6, 2, 6, 0)
         self.toolbar.addWidget(QtWidgets.QLabel("Preset"))
         self.preset_box = QtWidgets.QComboBox()
@@ -99,7 +101,7 @@ class LessonPanel(QtWidgets.QWidget):
         self.scene = ChainScene(self)
         # Layout properties go on the container: the scene is a native window.
         self.scene.widget.setObjectName("scene")
-        self.scene.widget.setMinimumSize(320, 220)
+        self.scene.widget.setMinimumSize(320, 180)
         reset.clicked.connect(self.scene.reset_camera)
         # The scrubber is bound to the model itself (subclasses set
         # ``self.model`` first): it follows "param" and plays the parameter.
@@ -107,7 +109,7 @@ class LessonPanel(QtWidgets.QWidget):
                                                tooltip=param_tooltip), self, prefix="param")
         self.plots = CurvePlots(self)
         self.plots.setObjectName("plots")
-        self.plots.setMinimumHeight(200)
+        self.plots.setMinimumHeight(180)
         # The plot's click/drag scrubs the same parameter as the slider.
         self.plots.cursorMoved.connect(on_param)
 
@@ -150,12 +152,12 @@ class LessonPanel(QtWidgets.QWidget):
             self._frame_timer.start(0)
         self._framed_preset = key
 
-    def add_option_row(self) -> QtWidgets.QHBoxLayout:
+    def add_option_row(self) -> FlowRow:
         """A new row of controls under the toolbar (and under earlier option rows).
 
         For lessons with more options than fit beside the preset combo.
         """
-        row = QtWidgets.QHBoxLayout()
+        row = FlowRow()
         row.setContentsMargins(6, 0, 6, 0)
         self.layout().insertLayout(self._rows, row)
         self._rows += 1

@@ -27,6 +27,7 @@ from quatlab.app.qt.endpoint_editor import EndpointEditor
 from quatlab.app.qt.lesson_view import LessonView
 from quatlab.app.qt.readouts import Readouts
 from quatlab.app.qt.scrubber import Scrubber
+from quatlab.rendering.flow_layout import FlowRow
 
 __all__ = ["MainWindow", "make_app", "view_names"]
 
@@ -86,6 +87,55 @@ def make_app(argv: list[str] | None = None) -> QtWidgets.QApplication:
     return app
 
 
+class _ViewPage(QtWidgets.QScrollArea):
+    """A tab page: one view in a frameless scroll area.
+
+    When the page is at least the view's minimum size (1400x900 and most
+    classroom screens) it shows exactly as the bare view would; below that,
+    scroll bars appear instead of the view being squeezed and clipped. The
+    view is sized here rather than by ``widgetResizable``, which sizes a
+    layout with wrapping rows to its preferred height, not its minimum.
+    """
+
+    def __init__(self, view: QtWidgets.QWidget, name: str) -> None:
+        super().__init__()
+        self.setObjectName(name)
+        self.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.setWidgetResizable(False)
+        self.setWidget(view)
+        # The page asks for no room of its own: the scroll bars make up the rest.
+        self.setMinimumSize(200, 150)
+        view.installEventFilter(self)
+
+    def needed(self, width: int) -> QtCore.QSize:
+        """The least size the view can have at ``width``, its wrapped rows included."""
+        view = self.widget()
+        least = view.minimumSizeHint().expandedTo(view.minimumSize())
+        w = max(width, least.width())
+        extra = sum(max(row.heightForWidth(w) - row.minimumSize().height(), 0)
+                    for row in view.findChildren(FlowRow) if row.parentWidget() is view)
+        return QtCore.QSize(w, least.height() + extra)
+
+    def _fit(self) -> None:
+        # The viewport is what the scroll bars shown leave.
+        port = self.viewport().size()
+        self.widget().resize(self.needed(port.width()).expandedTo(port))
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        self._fit()
+
+    def viewportEvent(self, ev) -> bool:  # noqa: N802 - Qt API
+        if ev.type() == QtCore.QEvent.Type.Resize:
+            self._fit()
+        return super().viewportEvent(ev)
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
+        if obj is self.widget() and ev.type() == QtCore.QEvent.Type.LayoutRequest:
+            QtCore.QTimer.singleShot(0, self._fit)
+        return False
+
+
 class MainWindow(QtWidgets.QMainWindow):
     """Editors and readouts on the left, the lesson in the middle, explanations on the right."""
 
@@ -125,29 +175,34 @@ class MainWindow(QtWidgets.QMainWindow):
         left_scroll = QtWidgets.QScrollArea()
         left_scroll.setWidget(left)
         left_scroll.setWidgetResizable(True)
-        left_scroll.setMinimumWidth(380)
+        # Narrow enough to leave the lesson room on a 1024-px projector; the
+        # splitter can also collapse it (drag its handle to the edge).
+        left_scroll.setMinimumWidth(left.minimumSizeHint().width()
+                                    + left_scroll.verticalScrollBar().sizeHint().width())
         left_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         # Middle: the views, one tab each.
         self.tabs = QtWidgets.QTabWidget()
         self.tabs.setObjectName("views")
         self.lesson = LessonView(self.state)
-        self.tabs.addTab(self.lesson, "Two keys")
         self.views = {"main": self.lesson}
+        titles = {"main": "Two keys"}
         for module in _view_modules():
             widget = module.create(self)
             widget.setObjectName(module.VIEW_NAME)
-            # A tab's toolbar may ask for more width than the middle column has
-            # at 1400x900; cap it so one view cannot widen the whole window.
-            widget.setMinimumWidth(min(widget.minimumSizeHint().width(), 600))
             self.views[module.VIEW_NAME] = widget
-            self.tabs.addTab(widget, module.TITLE)
+            titles[module.VIEW_NAME] = module.TITLE
+        # Each tab scrolls when the window is smaller than the view can be
+        # (a 1024x768 projector): nothing is squeezed under its minimum and
+        # clipped, and no view widens the whole window.
+        for name, widget in self.views.items():
+            self.tabs.addTab(_ViewPage(widget, name), titles[name])
 
         # Right: the explanation that follows the state.
         self.explanation = QtWidgets.QTextBrowser()
         self.explanation.setObjectName("explanation")
         self.explanation.setOpenExternalLinks(False)
-        self.explanation.setMinimumWidth(220)
+        self.explanation.setMinimumWidth(170)
         self.explanation.document().setDefaultStyleSheet("p { margin-bottom: 6px; }")
 
         split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
@@ -169,7 +224,10 @@ class MainWindow(QtWidgets.QMainWindow):
         split.setStretchFactor(0, 0)
         split.setStretchFactor(1, 1)
         split.setStretchFactor(2, 0)
-        split.setSizes([380, 770, 250])
+        # The lesson's toolbar fits on one line at 1400 px; narrower windows
+        # give the side panels' width to the lesson first (_fit_panels).
+        split.setSizes([380, 786, 226])
+        self._split = split
         self.setCentralWidget(split)
         self.status = self.statusBar()
         # The endpoint editors and the explanation belong to the two-key
@@ -401,7 +459,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def current_scrubber(self) -> Scrubber:
         """The scrubber of the tab shown (the two-key lesson's on tabs without one)."""
-        view = self.tabs.currentWidget()
+        view = self.current_view()
         for name in ("scrubber", "slider"):
             sc = getattr(view, name, None)
             if isinstance(sc, Scrubber):
@@ -430,6 +488,41 @@ class MainWindow(QtWidgets.QMainWindow):
         bound = self.tabs.widget(index).objectName() in self.LESSON_BOUND_VIEWS
         for panel in self._side_panels:
             panel.setVisible(bound)
+        self._fit_panels()
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        self._fit_panels()
+        # Once more after the splitter has laid out at the new size.
+        QtCore.QTimer.singleShot(0, self._fit_panels)
+
+    def _fit_panels(self) -> None:
+        """Narrow the side panels (down to their minimums) until the lesson gets its width.
+
+        The splitter keeps the side panels' widths as the window shrinks; on a
+        1024-px projector that would leave the lesson scrolling sideways while
+        the panels keep room they can spare.
+        """
+        sizes = self._split.sizes()
+        if len(sizes) != 3 or not self._side_panels[0].isVisible():
+            return
+        view = self.tabs.currentWidget().widget()
+        # At least its minimum, and the share of the width it has at 1400 px.
+        want = max(view.minimumSizeHint().width(), int(0.56 * self.width()))
+        short = want - sizes[1]
+        if short <= 0:
+            return
+        for k, panel in ((0, self._side_panels[0]), (2, self._side_panels[1])):
+            least = max(panel.minimumWidth(), panel.minimumSizeHint().width())
+            give = min(short, max(sizes[k] - least, 0))
+            sizes[k] -= give
+            sizes[1] += give
+            short -= give
+        self._split.setSizes(sizes)
+
+    def current_view(self) -> QtWidgets.QWidget:
+        """The view of the tab shown (the tab page is a scroll area around it)."""
+        return self.tabs.currentWidget().widget()
 
     def show_view(self, name: str) -> None:
         for i in range(self.tabs.count()):
