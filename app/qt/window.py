@@ -56,6 +56,10 @@ def view_names() -> list[str]:
 
 #: Size the window opens at (and screenshots default to).
 DEFAULT_SIZE = (1400, 900)
+#: Playback speed presentation mode starts the scrubbers at (a slower sweep).
+PRESENTATION_SPEED = 0.5
+#: Settings key of the window's last geometry (a QRect).
+GEOMETRY_KEY = "window/geometry"
 #: Largest session file read: a session is a few hundred bytes.
 MAX_SESSION_BYTES = 1 << 20
 
@@ -71,6 +75,22 @@ def _one_line(exc: BaseException) -> str:
     if isinstance(exc, (OSError, ValueError)):
         return text
     return f"{type(exc).__name__}: {text}"
+
+
+def fitted_geometry(saved, available: QtCore.QRect,
+                    default: tuple[int, int] = DEFAULT_SIZE) -> QtCore.QRect:
+    """Where the window opens: ``saved`` if it lies inside ``available``, else the
+    default size (shrunk to the available area) centred in it.
+
+    ``saved`` is the last geometry from the settings (a QRect, or anything
+    else when there is none or it is unreadable).
+    """
+    if isinstance(saved, QtCore.QRect) and saved.isValid() and available.contains(saved):
+        return QtCore.QRect(saved)
+    size = QtCore.QSize(*default).boundedTo(available.size())
+    rect = QtCore.QRect(QtCore.QPoint(0, 0), size)
+    rect.moveCenter(available.center())
+    return rect
 
 
 def make_app(argv: list[str] | None = None) -> QtWidgets.QApplication:
@@ -233,7 +253,13 @@ class MainWindow(QtWidgets.QMainWindow):
         # The endpoint editors and the explanation belong to the two-key
         # lesson; lessons with their own models get the whole width.
         self._side_panels = (left_scroll, right)
+        self.presenting = False
+        self._before_presenting: dict = {}
+        self._settings: QtCore.QSettings | None = None
         self.tabs.currentChanged.connect(self._on_tab_changed)
+        self._leave_shortcut = QtGui.QShortcut(QtGui.QKeySequence("Esc"), self)
+        self._leave_shortcut.activated.connect(lambda: self.set_presenting(False))
+        self._leave_shortcut.setEnabled(False)
 
         self._build_menus()
         self.setAcceptDrops(True)
@@ -293,6 +319,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self._action(v, "Chains: NLERP", lambda: self.state.set_chain_family("nlerp"), "N")
         self._action(v, "Root joint only", lambda: self.state.set_root_only(
             not self.state.root_only), "O")
+        v.addSeparator()
+        self.presentation_action = self._action(
+            v, "Presentation mode", lambda on: self.set_presenting(on), "F5",
+            "Full screen, side panels hidden, a slower playback; Esc leaves")
+        self.presentation_action.setCheckable(True)
 
         t = bar.addMenu("&Playback")
         # Every tab's scrubber answers the same keys: the one of the tab shown.
@@ -487,8 +518,58 @@ class MainWindow(QtWidgets.QMainWindow):
     def _on_tab_changed(self, index: int) -> None:
         bound = self.tabs.widget(index).objectName() in self.LESSON_BOUND_VIEWS
         for panel in self._side_panels:
-            panel.setVisible(bound)
+            panel.setVisible(bound and not self.presenting)
         self._fit_panels()
+
+    # ------------------------------------------------------------------ presentation
+    def scrubbers(self) -> list[Scrubber]:
+        """Every tab's playback scrubber."""
+        return [s for s in self.findChildren(Scrubber) if s.speed.isVisibleTo(s)]
+
+    def set_presenting(self, on: bool) -> None:
+        """Presentation mode: full screen, the side panels and the status bar hidden so
+        the 3D view and the plots get the room, and playback at PRESENTATION_SPEED.
+
+        Leaving restores the window state and the speeds it found.
+        """
+        on = bool(on)
+        self.presentation_action.setChecked(on)
+        if on == self.presenting:
+            return
+        self.presenting = on
+        self._leave_shortcut.setEnabled(on)
+        if on:
+            self._before_presenting = {
+                "state": self.windowState(),
+                "speeds": {s: s.speed.value() for s in self.scrubbers()},
+            }
+            for s in self._before_presenting["speeds"]:
+                s.speed.setValue(PRESENTATION_SPEED)
+            self.status.hide()
+            self.showFullScreen()
+        else:
+            for s, speed in self._before_presenting.get("speeds", {}).items():
+                s.speed.setValue(speed)
+            self.status.show()
+            self.setWindowState(self._before_presenting.get(
+                "state", QtCore.Qt.WindowState.WindowNoState))
+        self._on_tab_changed(self.tabs.currentIndex())
+
+    # ------------------------------------------------------------------ geometry
+    def place_on_screen(self, settings: QtCore.QSettings | None = None) -> None:
+        """Open inside the screen's available area, at the last geometry when it fits.
+
+        With ``settings`` the geometry is also saved there when the window closes.
+        """
+        self._settings = settings
+        screen = self.screen() or QtGui.QGuiApplication.primaryScreen()
+        saved = settings.value(GEOMETRY_KEY) if settings is not None else None
+        self.setGeometry(fitted_geometry(saved, screen.availableGeometry()))
+
+    def closeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        if self._settings is not None and not self.presenting:
+            self._settings.setValue(GEOMETRY_KEY, self.geometry())
+        super().closeEvent(ev)
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(ev)
