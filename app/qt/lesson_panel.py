@@ -193,7 +193,7 @@ def scene_over_plots(scene: QtWidgets.QWidget, scrubber: QtWidgets.QWidget,
     tl.setContentsMargins(0, 0, 0, 0)
     tl.addWidget(scene, 1)
     tl.addWidget(scrubber)
-    split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+    split = _SceneSplit(QtCore.Qt.Orientation.Vertical)
     split.addWidget(top)
     split.addWidget(plots)
     split.setStretchFactor(0, 5)
@@ -201,3 +201,37 @@ def scene_over_plots(scene: QtWidgets.QWidget, scrubber: QtWidgets.QWidget,
     split.setSizes([500, 400])
     split.setChildrenCollapsible(False)
     return split
+
+
+class _SceneSplit(QtWidgets.QSplitter):
+    """The scene over the plots: 5 : 4, but the plots keep room for their axis titles.
+
+    On a short window (720 px) 4/9 of the height leaves the plots too short
+    for a long y title; below SHORT px they get up to PLOTS_ROOM px, from the
+    scene, until the user drags the handle.
+    """
+
+    #: Height the plots' y titles need.
+    PLOTS_ROOM = 300
+    #: Splitter heights below which the plots are given PLOTS_ROOM.
+    SHORT = 600
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self._dragged = False
+        self.splitterMoved.connect(self._on_moved)
+
+    def _on_moved(self, *_args) -> None:
+        self._dragged = True
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        total = sum(self.sizes())
+        if self._dragged or self.count() != 2 or total >= self.SHORT:
+            return
+        top_least = self.widget(0).minimumSizeHint().height()
+        plots = max(total * 4 // 9, min(self.PLOTS_ROOM, total - top_least))
+        if plots > self.sizes()[1]:
+            self.blockSignals(True)
+            self.setSizes([total - plots, plots])
+            self.blockSignals(False)
