@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PyQt6 import QtCore, QtWidgets
+from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.qt import scrubber as scrubber_module
 from quatlab.app.qt.window import (
@@ -153,3 +153,37 @@ def test_window_saves_and_restores_its_geometry(qtbot, tmp_path):
     qtbot.addWidget(again)
     again.place_on_screen(settings)
     assert again.geometry() == target
+
+
+def test_zoom_scales_the_application_font_and_is_remembered(qtbot, tmp_path):
+    from quatlab.app.qt.window import ZOOM_KEY
+
+    settings = QtCore.QSettings(str(tmp_path / "z.ini"), QtCore.QSettings.Format.IniFormat)
+    app = QtWidgets.QApplication.instance()
+    base = app.font().pointSizeF()
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.place_on_screen(settings)
+    label = win.lesson.findChild(QtWidgets.QRadioButton, "family_slerp")
+    narrow = label.sizeHint().width()
+    try:
+        win.zoom_in_action.trigger()
+        win.zoom_in_action.trigger()
+        assert app.font().pointSizeF() == pytest.approx(base * 1.3)
+        QtWidgets.QApplication.processEvents()  # the font change reaches the widgets
+        assert label.font().pointSizeF() == pytest.approx(base * 1.3)
+        assert label.sizeHint().width() > narrow  # the widgets follow the font
+        assert float(settings.value(ZOOM_KEY)) == pytest.approx(1.3)
+        shortcuts = {a.text(): a.shortcut().toString() for a in win.findChildren(QtGui.QAction)}
+        assert shortcuts["Reset zoom"] == "Ctrl+0" and shortcuts["Zoom out"] == "Ctrl+-"
+        assert list(shortcuts.values()).count("Ctrl+0") == 1  # not shared with another action
+        again = MainWindow()
+        qtbot.addWidget(again)
+        again.place_on_screen(settings)
+        assert again.zoom == pytest.approx(1.3)
+        win.step_zoom(-1)
+        assert win.zoom == pytest.approx(1.15)
+        win.set_zoom(1.0)
+        assert app.font().pointSizeF() == pytest.approx(base)
+    finally:
+        app.setFont(win._base_font or app.font())

@@ -60,6 +60,9 @@ DEFAULT_SIZE = (1400, 900)
 PRESENTATION_SPEED = 0.5
 #: Settings key of the window's last geometry (a QRect).
 GEOMETRY_KEY = "window/geometry"
+#: Settings key of the View > Zoom factor, and the factors Zoom in / out step through.
+ZOOM_KEY = "view/zoom"
+ZOOM_STEPS = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5)
 #: Largest session file read: a session is a few hundred bytes.
 MAX_SESSION_BYTES = 1 << 20
 
@@ -256,6 +259,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.presenting = False
         self._before_presenting: dict = {}
         self._settings: QtCore.QSettings | None = None
+        self.zoom = 1.0
+        self._base_font: QtGui.QFont | None = None
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self._leave_shortcut = QtGui.QShortcut(QtGui.QKeySequence("Esc"), self)
         self._leave_shortcut.activated.connect(lambda: self.set_presenting(False))
@@ -301,9 +306,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.undo_action = self._action(e, "Undo edit", self.state.undo, keys.Undo)
         self.redo_action = self._action(e, "Redo edit", self.state.redo, keys.Redo)
         e.addSeparator()
-        self._action(e, "Negate q0", lambda: self.state.negate(0), "Ctrl+0",
+        # Ctrl+0 is View > Reset zoom, as in every browser a class knows.
+        self._action(e, "Negate q0", lambda: self.state.negate(0), "Ctrl+Alt+0",
                      "Store −q0: same rotation, other hemisphere")
-        self._action(e, "Negate q1", lambda: self.state.negate(1), "Ctrl+1",
+        self._action(e, "Negate q1", lambda: self.state.negate(1), "Ctrl+Alt+1",
                      "Store −q1: same rotation, other hemisphere")
 
         p = bar.addMenu("&Presets")
@@ -324,6 +330,12 @@ class MainWindow(QtWidgets.QMainWindow):
             v, "Presentation mode", lambda on: self.set_presenting(on), "F5",
             "Full screen, side panels hidden, a slower playback; Esc leaves")
         self.presentation_action.setCheckable(True)
+        self.zoom_in_action = self._action(v, "Zoom in", lambda: self.step_zoom(1), "Ctrl+=",
+                                           "Larger text for the back row")
+        self.zoom_in_action.setShortcuts([QtGui.QKeySequence("Ctrl+="),
+                                          QtGui.QKeySequence("Ctrl++")])
+        self._action(v, "Zoom out", lambda: self.step_zoom(-1), "Ctrl+-", "Smaller text")
+        self._action(v, "Reset zoom", lambda: self.set_zoom(1.0), "Ctrl+0", "Text at 100%")
 
         t = bar.addMenu("&Playback")
         # Every tab's scrubber answers the same keys: the one of the tab shown.
@@ -555,6 +567,31 @@ class MainWindow(QtWidgets.QMainWindow):
                 "state", QtCore.Qt.WindowState.WindowNoState))
         self._on_tab_changed(self.tabs.currentIndex())
 
+    # ------------------------------------------------------------------ zoom
+    def set_zoom(self, factor: float) -> None:
+        """Scale the application font by ``factor`` (1 = the system's); remembered
+        in the settings given to :meth:`place_on_screen`."""
+        app = QtWidgets.QApplication.instance()
+        if self._base_font is None:
+            self._base_font = QtGui.QFont(app.font())
+        factor = min(max(float(factor), ZOOM_STEPS[0]), ZOOM_STEPS[-1])
+        font = QtGui.QFont(self._base_font)
+        font.setPointSizeF(self._base_font.pointSizeF() * factor)
+        app.setFont(font)
+        self.zoom = factor
+        self.status.showMessage(f"Zoom {factor:.0%}", 3000)
+        if self._settings is not None:
+            self._settings.setValue(ZOOM_KEY, factor)
+
+    def step_zoom(self, direction: int) -> None:
+        """One step of ZOOM_STEPS up (``direction`` > 0) or down from the present zoom."""
+        if direction > 0:
+            bigger = [z for z in ZOOM_STEPS if z > self.zoom + 1e-9]
+            self.set_zoom(bigger[0] if bigger else ZOOM_STEPS[-1])
+        else:
+            smaller = [z for z in ZOOM_STEPS if z < self.zoom - 1e-9]
+            self.set_zoom(smaller[-1] if smaller else ZOOM_STEPS[0])
+
     # ------------------------------------------------------------------ geometry
     def place_on_screen(self, settings: QtCore.QSettings | None = None) -> None:
         """Open inside the screen's available area, at the last geometry when it fits.
@@ -565,6 +602,12 @@ class MainWindow(QtWidgets.QMainWindow):
         screen = self.screen() or QtGui.QGuiApplication.primaryScreen()
         saved = settings.value(GEOMETRY_KEY) if settings is not None else None
         self.setGeometry(fitted_geometry(saved, screen.availableGeometry()))
+        try:
+            zoom = float(settings.value(ZOOM_KEY, 1.0)) if settings is not None else 1.0
+        except (TypeError, ValueError):
+            zoom = 1.0  # an unreadable setting: the default
+        if zoom != 1.0:
+            self.set_zoom(zoom)
 
     def closeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         if self._settings is not None and not self.presenting:
