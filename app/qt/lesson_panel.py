@@ -212,7 +212,7 @@ class _SceneSplit(QtWidgets.QSplitter):
     """
 
     #: Height the plots' y titles need.
-    PLOTS_ROOM = 300
+    PLOTS_ROOM = 280
     #: Splitter heights below which the plots are given PLOTS_ROOM.
     SHORT = 600
 

@@ -67,7 +67,8 @@ class LessonView(QtWidgets.QWidget):
         self.scene = ChainScene(self)
         # Layout properties go on the container: the scene is a native window.
         self.scene.widget.setObjectName("scene")
-        self.scene.widget.setMinimumSize(320, 180)
+        # Tall enough for the chains to fill a 1400x720 view (the scene framing).
+        self.scene.widget.setMinimumSize(320, 240)
         self.scene.set_auto_direction(True)
         reset.clicked.connect(self.scene.reset_camera)
         self.scrubber = Scrubber(state, self)

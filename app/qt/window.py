@@ -249,7 +249,7 @@ class MainWindow(QtWidgets.QMainWindow):
         split.setStretchFactor(2, 0)
         # The lesson's toolbar fits on one line at 1400 px; narrower windows
         # give the side panels' width to the lesson first (_fit_panels).
-        split.setSizes([380, 786, 226])
+        split.setSizes([356, 824, 210])
         self._split = split
         self.setCentralWidget(split)
         self.status = self.statusBar()
