@@ -43,6 +43,7 @@ import pyqtgraph as pg
 from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.math.curves import METHOD_LABELS, METHODS, Curves
+from quatlab.rendering.flow_layout import FlowRow
 from quatlab.rendering.plot_export import PlotExport
 from quatlab.rendering.plot_hover import PlotInspector
 from quatlab.rendering.plot_items import LineSample, ScrubViewBox, method_pen, nan_runs, swatch_icon
@@ -125,8 +126,9 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         self._view = pg.GraphicsLayoutWidget()
         self._view.setBackground(BACKGROUND)
         self._view.setAntialiasing(True)
-        # Below this the speed axis title no longer fits beside its axis.
-        self._view.setMinimumHeight(270)
+        # Below this the speed axis title no longer fits beside its axis; low
+        # enough for the 3D view and the plots to share a 720-px screen.
+        self._view.setMinimumHeight(220)
         # On screen the checkbox row is the legend. Exported figures have no
         # checkboxes, so they get this legend, in its own row above the plots
         # (never over a curve); hidden, the row takes no space.
@@ -144,7 +146,8 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
                                          viewBox=ScrubViewBox(self._on_user_x, self.reset_view))
             self._setup_plot(plot, item)
 
-        self._checks_row = QtWidgets.QHBoxLayout()
+        # Wraps on a narrow window rather than widening it (1024-px projectors).
+        self._checks_row = FlowRow()
         self._checks_row.setContentsMargins(8, 4, 8, 0)
         self._checks_row.setSpacing(14)
         self._checks_row.addWidget(QtWidgets.QLabel("Show:"))

@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -317,3 +318,15 @@ def test_version(capsys):
     status, out, _ = call_main(capsys, "--version")
     assert status == 0
     assert out.startswith("quatlab ")
+
+
+def test_screenshot_size_check_is_in_logical_pixels_under_a_scale_factor(qapp, tmp_path):
+    # Under QT_SCALE_FACTOR=1.5 the grab has 1.5x the pixels of the logical
+    # --size; comparing the two refused every size ("smaller than the window").
+    out = tmp_path / "scaled.png"
+    env = dict(os.environ, QT_SCALE_FACTOR="1.5")
+    proc = subprocess.run([sys.executable, "-m", "quatlab.app", "screenshot", "-o", str(out),
+                           "--size", "1024x768"], capture_output=True, text=True, timeout=120,
+                          env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert png_size(out.read_bytes()) == (1536, 1152)

@@ -247,7 +247,7 @@ def test_track_load_track_from_the_keyframes_tab(qtbot, monkeypatch):
     kf.model.select_track(0)
     assert kf.squad_button.isEnabled()
     qtbot.mouseClick(kf.squad_button, QtCore.Qt.MouseButton.LeftButton)
-    assert win.tabs.currentWidget() is win.views["squad"]
+    assert win.current_view() is win.views["squad"]
     track = load_keyframes(path).tracks[0]
     m = win.views["squad"].model
     assert len(m.times) == 5

@@ -16,6 +16,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 
 import quatlab.app.qt.window as window_module
 from quatlab.app.model.state import LessonState
+from quatlab.app.qt.scrubber import BASE_DURATION
 from quatlab.app.qt.window import MainWindow
 
 Qt = QtCore.Qt
@@ -118,11 +119,12 @@ def test_play_forward_after_a_ping_pong_bounce(qtbot, monkeypatch, mode):
     qtbot.addWidget(win)
     sc = win.lesson.scrubber
     sc.mode.setCurrentText("ping-pong")
-    sc.advance(0.5)                       # bounces at 1: now going down
+    quarter = BASE_DURATION / 4           # seconds to move t by 0.25 at 1x
+    sc.advance(quarter)                   # bounces at 1: now going down
     assert win.state.t == pytest.approx(0.85)
     sc.mode.setCurrentText(mode)
     win.state.set_t(0.2)
-    sc.advance(0.5)
+    sc.advance(quarter)
     assert win.state.t == pytest.approx(0.45), f"{mode} mode must play forward"
 
 

@@ -8,6 +8,7 @@ from PyQt6 import QtWidgets, sip
 
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt import s3_view
+from quatlab.app.qt.scrubber import BASE_DURATION
 from quatlab.math import s3
 from quatlab.math.curves import METHODS
 from quatlab.rendering.style import METHOD_COLORS
@@ -172,8 +173,8 @@ def test_tab_scrubber_moves_t_and_the_markers(make_view):
     # t set elsewhere (the two-key tab) shows in this tab's scrubber too
     state.set_t(0.25)
     assert sc.slider.value() == 250 and sc.spin.value() == 0.25
-    # and it plays t: at 1x a second is half of [0, 1] (BASE_DURATION = 2 s)
-    sc.advance(1.0)
+    # and it plays t: at 1x, BASE_DURATION / 2 seconds is half of [0, 1]
+    sc.advance(BASE_DURATION / 2)
     assert state.t == pytest.approx(0.75)
 
 

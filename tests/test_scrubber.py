@@ -114,9 +114,11 @@ def test_whole_step_parameters_stay_integers_even_slowly(qtbot):
     assert sc.spin.singleStep() == 1 and sc.spin.decimals() == 0
     sc.mode.setCurrentText("loop")
     sc.speed.setValue(0.1)
-    # 0.1x over 40 steps is 2 steps a second: 0.1 step a 50 ms tick, so no
-    # tick alone moves it a whole step
-    for _ in range(100):
+    # 0.1x over 40 steps is 4 / BASE_DURATION steps a second: well under one
+    # step a 50 ms tick, so no tick alone moves it a whole step
+    per_second = 0.1 * 40.0 / BASE_DURATION
+    assert per_second * 0.05 < 1
+    for _ in range(round(10 / per_second / 0.05)):  # 10 steps' worth of ticks
         sc.advance(0.05)
     assert all(float(v).is_integer() for v in model.sets)
     assert model.param == 20.0  # the dropped fractions were kept, not lost
@@ -124,7 +126,7 @@ def test_whole_step_parameters_stay_integers_even_slowly(qtbot):
     assert model.param == 13.0
     # a value set from outside takes the playhead with it
     model.set_param(30.0)
-    sc.advance(0.5)
+    sc.advance(1.0 / per_second)
     assert model.param == 31.0
 
 

@@ -21,6 +21,7 @@ from scipy.spatial.transform import Rotation
 import quatlab.app.qt.window as window_module
 from quatlab.app.model import presets
 from quatlab.app.model.state import LessonState
+from quatlab.app.qt.scrubber import BASE_DURATION
 from quatlab.app.qt.window import MainWindow
 
 Qt = QtCore.Qt
@@ -433,23 +434,26 @@ def test_explanation_follows_the_state(window):
 
 # --------------------------------------------------------------------------- playback
 
+#: Seconds that move t by a quarter of [0, 1] at 1x.
+QUARTER = BASE_DURATION / 4
+
 
 def test_advance_once_stops_at_one(window):
     sc = window.lesson.scrubber
     sc.mode.setCurrentText("once")
     window.state.set_t(0.0)
-    sc.advance(0.5)
-    # The speed box's tooltip: 1x sweeps t from 0 to 1 in 2 s, so 0.5 s is 0.25.
-    assert "2 s" in sc.speed.toolTip()
+    sc.advance(QUARTER)
+    # The speed box's tooltip: 1x sweeps t from 0 to 1 in BASE_DURATION s.
+    assert f"{BASE_DURATION:g} s" in sc.speed.toolTip()
     assert window.state.t == pytest.approx(0.25)
     assert sc.slider.value() == 250
     window.state.set_t(0.9)
     sc.play_button.setChecked(True)
     assert sc.playing
-    sc.advance(0.5)
+    sc.advance(QUARTER)
     assert window.state.t == 1.0
     assert not sc.playing and not sc.play_button.isChecked()
-    sc.advance(0.5)
+    sc.advance(QUARTER)
     assert window.state.t == 1.0
     sc.play_button.setChecked(True)  # play again at the end: starts over
     assert window.state.t == 0.0
@@ -460,9 +464,9 @@ def test_advance_loop_wraps(window):
     sc = window.lesson.scrubber
     sc.mode.setCurrentText("loop")
     window.state.set_t(0.9)
-    sc.advance(0.5)
+    sc.advance(QUARTER)
     assert window.state.t == pytest.approx(0.15)
-    sc.advance(0.5)
+    sc.advance(QUARTER)
     assert window.state.t == pytest.approx(0.40)
 
 
@@ -470,14 +474,14 @@ def test_advance_ping_pong_bounces(window):
     sc = window.lesson.scrubber
     sc.mode.setCurrentText("ping-pong")
     window.state.set_t(0.9)
-    sc.advance(0.5)
+    sc.advance(QUARTER)
     assert window.state.t == pytest.approx(0.85)
-    sc.advance(0.5)
+    sc.advance(QUARTER)
     assert window.state.t == pytest.approx(0.60)
     window.state.set_t(0.1)
-    sc.advance(0.5)
+    sc.advance(QUARTER)
     assert window.state.t == pytest.approx(0.15)
-    sc.advance(0.5)
+    sc.advance(QUARTER)
     assert window.state.t == pytest.approx(0.40)
 
 
@@ -486,7 +490,7 @@ def test_speed_scales_the_step(window):
     sc.mode.setCurrentText("once")
     sc.speed.setValue(2.0)
     window.state.set_t(0.0)
-    sc.advance(0.25)
+    sc.advance(QUARTER / 2)
     assert window.state.t == pytest.approx(0.25)
 
 

@@ -39,7 +39,7 @@ def add_parser(subparsers):
 
 def run(args) -> int:
     from quatlab.app.commands.common import fail
-    from quatlab.app.commands.screenshot import _parse_size
+    from quatlab.app.commands.screenshot import _parse_size, logical_size
     from quatlab.app.io.animation_io import AnimationError, check_output, write_animation
 
     try:
@@ -81,7 +81,7 @@ def run(args) -> int:
             return fail(PROG, str(exc))
     win.show_view(args.view)
     first = render_window(win, size)
-    if (first.width(), first.height()) != size:
+    if logical_size(first) != size:
         hint = win.minimumSizeHint()
         return fail(PROG, _("--size {w}x{h} is smaller than the window can be ({mw}x{mh} at least)")
                     .format(w=size[0], h=size[1], mw=hint.width(), mh=hint.height()))

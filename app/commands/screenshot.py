@@ -6,7 +6,7 @@ import os
 
 from quatlab.app.i18n import _
 
-__all__ = ["add_parser", "run", "render_window"]
+__all__ = ["add_parser", "run", "render_window", "logical_size"]
 
 PROG = "quatlab screenshot"
 
@@ -64,6 +64,16 @@ def render_window(win, size: tuple[int, int]):
     win.repaint()
     app.processEvents()
     return win.grab_image()
+
+
+def logical_size(img) -> tuple[int, int]:
+    """``img``'s size in logical pixels, the unit of ``--size``.
+
+    A grab holds device pixels: under ``QT_SCALE_FACTOR=1.5`` a 1400x900
+    window grabs as 2100x1350. Compare like with like.
+    """
+    ratio = img.devicePixelRatio() or 1.0
+    return round(img.width() / ratio), round(img.height() / ratio)
 
 
 def _set_keyframes_view(win, args) -> str | None:
@@ -153,7 +163,7 @@ def run(args) -> int:
             return fail(PROG, problem)
     win.show_view(args.view)
     img = render_window(win, size)
-    if (img.width(), img.height()) != size:
+    if logical_size(img) != size:
         hint = win.minimumSizeHint()
         return fail(PROG, _("--size {w}x{h} is smaller than the window can be ({mw}x{mh} at "
                             "least)").format(w=size[0], h=size[1], mw=hint.width(),

@@ -108,6 +108,9 @@ def _run(app, main_window, file, preset, t) -> int:
             return fail("quatlab", str(exc))
     if app.property("quatlab_interrupted"):
         return EXIT_INTERRUPTED  # Ctrl-C while the window was being built
+    from PyQt6 import QtCore
+
+    win.place_on_screen(QtCore.QSettings())
     win.show()
     status = app.exec()
     return EXIT_INTERRUPTED if app.property("quatlab_interrupted") else status

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.qt.scrubber import Scrubber, ValueParameter, model_parameter
+from quatlab.rendering.flow_layout import FlowRow
 
 __all__ = ["ParamSlider", "LessonPanel", "legend_html"]
 
@@ -67,7 +68,8 @@ class LessonPanel(QtWidgets.QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
 
-        self.toolbar = QtWidgets.QHBoxLayout()
+        # Rows wrap on a narrow window rather than widening it.
+        self.toolbar = FlowRow()
         self.toolbar.setContentsMargins(6, 2, 6, 0)
         self.toolbar.addWidget(QtWidgets.QLabel("Preset"))
         self.preset_box = QtWidgets.QComboBox()
@@ -99,7 +101,7 @@ class LessonPanel(QtWidgets.QWidget):
         self.scene = ChainScene(self)
         # Layout properties go on the container: the scene is a native window.
         self.scene.widget.setObjectName("scene")
-        self.scene.widget.setMinimumSize(320, 220)
+        self.scene.widget.setMinimumSize(320, 180)
         reset.clicked.connect(self.scene.reset_camera)
         # The scrubber is bound to the model itself (subclasses set
         # ``self.model`` first): it follows "param" and plays the parameter.
@@ -107,7 +109,7 @@ class LessonPanel(QtWidgets.QWidget):
                                                tooltip=param_tooltip), self, prefix="param")
         self.plots = CurvePlots(self)
         self.plots.setObjectName("plots")
-        self.plots.setMinimumHeight(200)
+        self.plots.setMinimumHeight(180)
         # The plot's click/drag scrubs the same parameter as the slider.
         self.plots.cursorMoved.connect(on_param)
 
@@ -150,12 +152,12 @@ class LessonPanel(QtWidgets.QWidget):
             self._frame_timer.start(0)
         self._framed_preset = key
 
-    def add_option_row(self) -> QtWidgets.QHBoxLayout:
+    def add_option_row(self) -> FlowRow:
         """A new row of controls under the toolbar (and under earlier option rows).
 
         For lessons with more options than fit beside the preset combo.
         """
-        row = QtWidgets.QHBoxLayout()
+        row = FlowRow()
         row.setContentsMargins(6, 0, 6, 0)
         self.layout().insertLayout(self._rows, row)
         self._rows += 1
@@ -191,7 +193,7 @@ def scene_over_plots(scene: QtWidgets.QWidget, scrubber: QtWidgets.QWidget,
     tl.setContentsMargins(0, 0, 0, 0)
     tl.addWidget(scene, 1)
     tl.addWidget(scrubber)
-    split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+    split = _SceneSplit(QtCore.Qt.Orientation.Vertical)
     split.addWidget(top)
     split.addWidget(plots)
     split.setStretchFactor(0, 5)
@@ -199,3 +201,37 @@ def scene_over_plots(scene: QtWidgets.QWidget, scrubber: QtWidgets.QWidget,
     split.setSizes([500, 400])
     split.setChildrenCollapsible(False)
     return split
+
+
+class _SceneSplit(QtWidgets.QSplitter):
+    """The scene over the plots: 5 : 4, but the plots keep room for their axis titles.
+
+    On a short window (720 px) 4/9 of the height leaves the plots too short
+    for a long y title; below SHORT px they get up to PLOTS_ROOM px, from the
+    scene, until the user drags the handle.
+    """
+
+    #: Height the plots' y titles need.
+    PLOTS_ROOM = 280
+    #: Splitter heights below which the plots are given PLOTS_ROOM.
+    SHORT = 600
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self._dragged = False
+        self.splitterMoved.connect(self._on_moved)
+
+    def _on_moved(self, *_args) -> None:
+        self._dragged = True
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        total = sum(self.sizes())
+        if self._dragged or self.count() != 2 or total >= self.SHORT:
+            return
+        top_least = self.widget(0).minimumSizeHint().height()
+        plots = max(total * 4 // 9, min(self.PLOTS_ROOM, total - top_least))
+        if plots > self.sizes()[1]:
+            self.blockSignals(True)
+            self.setSizes([total - plots, plots])
+            self.blockSignals(False)

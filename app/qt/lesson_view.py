@@ -13,6 +13,7 @@ from quatlab.app.i18n import _
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt.lesson_panel import scene_over_plots
 from quatlab.app.qt.scrubber import Scrubber
+from quatlab.rendering.flow_layout import FlowRow
 from quatlab.rendering.style import METHOD_COLORS, METHOD_LABELS
 
 __all__ = ["LessonView"]
@@ -33,7 +34,7 @@ class LessonView(QtWidgets.QWidget):
         layout.setSpacing(2)
 
         # Scene toolbar: which family drives the chains, root-only, camera reset.
-        bar = QtWidgets.QHBoxLayout()
+        bar = FlowRow()  # wraps on a narrow window
         bar.setContentsMargins(6, 2, 6, 0)
         bar.addWidget(QtWidgets.QLabel(_("Chains show:")))
         self.family_buttons = {}
@@ -66,13 +67,14 @@ class LessonView(QtWidgets.QWidget):
         self.scene = ChainScene(self)
         # Layout properties go on the container: the scene is a native window.
         self.scene.widget.setObjectName("scene")
+        # Tall enough for the chains to fill a 1400x720 view (the scene framing).
         self.scene.widget.setMinimumSize(320, 240)
         self.scene.set_auto_direction(True)
         reset.clicked.connect(self.scene.reset_camera)
         self.scrubber = Scrubber(state, self)
         self.plots = CurvePlots(self)
         self.plots.setObjectName("plots")
-        self.plots.setMinimumHeight(200)
+        self.plots.setMinimumHeight(180)
 
         layout.addWidget(scene_over_plots(self.scene.widget, self.scrubber, self.plots), 1)
 

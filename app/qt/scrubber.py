@@ -26,8 +26,9 @@ __all__ = ["Scrubber", "Parameter", "BoundParameter", "ValueParameter", "t_param
 STEPS = 1000
 #: Playback modes: stop at the end, wrap to the start, or bounce.
 PLAY_MODES = ("once", "loop", "ping-pong")
-#: Seconds to sweep the whole range at speed 1x.
-BASE_DURATION = 2.0
+#: Seconds to sweep the whole range at speed 1x: slow enough for a class to
+#: follow the chains and the plot cursor together.
+BASE_DURATION = 5.0
 
 
 class Parameter(Protocol):

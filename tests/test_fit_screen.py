@@ -1,0 +1,189 @@
+"""The window on classroom screens: 1280x720 and 1024x768, presentation mode, geometry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PyQt6 import QtCore, QtGui, QtWidgets
+
+from quatlab.app.qt import scrubber as scrubber_module
+from quatlab.app.qt.window import (
+    DEFAULT_SIZE,
+    GEOMETRY_KEY,
+    PRESENTATION_SPEED,
+    MainWindow,
+    fitted_geometry,
+)
+
+TRUCK = Path(__file__).parent / "data" / "gltf" / "CesiumMilkTruck.glb"
+#: The controls a student or teacher reaches for: each must be whole on screen.
+CONTROLS = (QtWidgets.QAbstractButton, QtWidgets.QComboBox, QtWidgets.QAbstractSpinBox,
+            QtWidgets.QSlider, QtWidgets.QLineEdit)
+
+
+@pytest.fixture
+def window(qtbot):
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.open_keyframes(TRUCK)
+    win.show_view("main")
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+def _settle(qtbot):
+    for _ in range(3):
+        QtWidgets.QApplication.processEvents()
+        qtbot.wait(10)
+
+
+def _clipped_controls(page: QtWidgets.QWidget, least: int = 3) -> list[str]:
+    """Visible controls in ``page`` that are empty or not wholly shown."""
+    bad, seen = [], 0
+    for w in page.findChildren(QtWidgets.QWidget):
+        if not isinstance(w, CONTROLS) or not w.isVisible():
+            continue
+        if isinstance(w.parentWidget(), (QtWidgets.QAbstractSpinBox, QtWidgets.QComboBox)):
+            continue  # a spin box's own line edit
+        seen += 1
+        if w.width() <= 0 or w.height() <= 0 or w.visibleRegion().boundingRect() != w.rect():
+            bad.append(f"{type(w).__name__} {w.objectName() or w.toolTip()[:30]!r} "
+                       f"{w.geometry()} shown {w.visibleRegion().boundingRect()}")
+    assert seen >= least, page.objectName()  # the check saw the page's controls
+    return bad
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+def test_every_tab_fits_a_projector(window, qtbot, size):
+    win = window
+    hint = win.minimumSizeHint()
+    assert hint.width() <= size[0] and hint.height() <= size[1], hint
+    win.resize(*size)
+    _settle(qtbot)
+    assert (win.width(), win.height()) == size
+    full = win.rect()
+    for i in range(win.tabs.count()):
+        win.tabs.setCurrentIndex(i)
+        _settle(qtbot)
+        page, name = win.tabs.currentWidget(), win.tabs.currentWidget().objectName()
+        assert (win.width(), win.height()) == size, name
+        # Nothing to scroll to: the whole view is on screen.
+        assert not page.horizontalScrollBar().isVisible(), name
+        assert not page.verticalScrollBar().isVisible(), name
+        view = page.widget()
+        box = QtCore.QRect(view.mapTo(win, QtCore.QPoint(0, 0)), view.size())
+        assert full.contains(box), (name, box)
+        assert _clipped_controls(view) == [], name
+        for key in ("scene", "plots"):
+            w = view.findChild(QtWidgets.QWidget, key)
+            if w is not None and w.isVisible():
+                assert w.width() >= 200 and w.height() >= 150, (name, key, w.size())
+        if name in win.LESSON_BOUND_VIEWS:
+            for panel in win._side_panels:
+                assert panel.isVisible() and _clipped_controls(panel, 0) == [], name
+
+
+def test_side_panels_give_the_lesson_room_on_a_narrow_window(window, qtbot):
+    win = window
+    win.resize(1024, 768)
+    _settle(qtbot)
+    # The two-key lesson gets more than half the width, not what is left over.
+    assert win.tabs.width() > 0.5 * 1024, win._split.sizes()
+
+
+def test_presentation_mode_hides_the_panels_slows_playback_and_esc_leaves(window, qtbot):
+    win = window
+    left, right = win._side_panels
+    sc = win.lesson.scrubber
+    sc.speed.setValue(1.5)
+    width_before = win.tabs.width()
+    win.presentation_action.trigger()  # F5 / View > Presentation mode
+    _settle(qtbot)
+    assert win.presenting and win.presentation_action.isChecked()
+    assert not left.isVisible() and not right.isVisible()
+    assert win.tabs.width() > width_before + 300  # the 3D view and plots get the room
+    assert sc.speed.value() == PRESENTATION_SPEED
+    assert all(s.speed.value() == PRESENTATION_SPEED for s in win.scrubbers())
+    win.show_view("s3")  # a lesson-bound tab keeps its panels hidden while presenting
+    _settle(qtbot)
+    assert not left.isVisible()
+    win.show_view("main")
+    qtbot.keyClick(win, QtCore.Qt.Key.Key_Escape)
+    _settle(qtbot)
+    assert not win.presenting and not win.presentation_action.isChecked()
+    assert left.isVisible() and right.isVisible()
+    assert sc.speed.value() == 1.5  # the speed it had
+
+
+def test_presentation_speed_is_slower_than_the_default():
+    # 1x sweeps the range in BASE_DURATION seconds: several seconds, not one.
+    assert scrubber_module.BASE_DURATION >= 4.0
+    assert PRESENTATION_SPEED < 1.0
+
+
+def test_geometry_restored_only_when_it_fits_the_screen():
+    avail = QtCore.QRect(0, 0, 1280, 720)
+    saved = QtCore.QRect(40, 30, 1100, 650)
+    assert fitted_geometry(saved, avail) == saved
+    # Saved on a bigger screen: the default size shrunk to this one, centred.
+    too_big = QtCore.QRect(0, 0, 1600, 1000)
+    got = fitted_geometry(too_big, avail)
+    assert avail.contains(got) and got.size() == QtCore.QSize(1280, 720)
+    off_screen = QtCore.QRect(900, 500, 800, 600)
+    assert avail.contains(fitted_geometry(off_screen, avail))
+    assert fitted_geometry(None, QtCore.QRect(0, 0, 1920, 1200)) == QtCore.QRect(
+        QtCore.QPoint(260, 150), QtCore.QSize(*DEFAULT_SIZE))
+    assert avail.contains(fitted_geometry(b"garbage", avail))
+
+
+def test_window_saves_and_restores_its_geometry(qtbot, tmp_path):
+    settings = QtCore.QSettings(str(tmp_path / "q.ini"), QtCore.QSettings.Format.IniFormat)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.place_on_screen(settings)
+    avail = win.screen().availableGeometry()
+    assert avail.contains(win.geometry())
+    target = QtCore.QRect(avail.x() + 20, avail.y() + 20, 1100, 700)
+    win.setGeometry(target)
+    win.close()
+    assert settings.value(GEOMETRY_KEY) == target
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.place_on_screen(settings)
+    assert again.geometry() == target
+
+
+def test_zoom_scales_the_application_font_and_is_remembered(qtbot, tmp_path):
+    from quatlab.app.qt.window import ZOOM_KEY
+
+    settings = QtCore.QSettings(str(tmp_path / "z.ini"), QtCore.QSettings.Format.IniFormat)
+    app = QtWidgets.QApplication.instance()
+    base = app.font().pointSizeF()
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.place_on_screen(settings)
+    label = win.lesson.findChild(QtWidgets.QRadioButton, "family_slerp")
+    narrow = label.sizeHint().width()
+    try:
+        win.zoom_in_action.trigger()
+        win.zoom_in_action.trigger()
+        assert app.font().pointSizeF() == pytest.approx(base * 1.3)
+        QtWidgets.QApplication.processEvents()  # the font change reaches the widgets
+        assert label.font().pointSizeF() == pytest.approx(base * 1.3)
+        assert label.sizeHint().width() > narrow  # the widgets follow the font
+        assert float(settings.value(ZOOM_KEY)) == pytest.approx(1.3)
+        shortcuts = {a.text(): a.shortcut().toString() for a in win.findChildren(QtGui.QAction)}
+        assert shortcuts["Reset zoom"] == "Ctrl+0" and shortcuts["Zoom out"] == "Ctrl+-"
+        assert list(shortcuts.values()).count("Ctrl+0") == 1  # not shared with another action
+        again = MainWindow()
+        qtbot.addWidget(again)
+        again.place_on_screen(settings)
+        assert again.zoom == pytest.approx(1.3)
+        win.step_zoom(-1)
+        assert win.zoom == pytest.approx(1.15)
+        win.set_zoom(1.0)
+        assert app.font().pointSizeF() == pytest.approx(base)
+    finally:
+        app.setFont(win._base_font or app.font())
