@@ -42,9 +42,11 @@ def test_box_animated_q1_w_fits_its_field_at_1400x900(qtbot, monkeypatch):
     win.resize(1400, 900)
     win.show()
     qtbot.waitExposed(win)
-    QtWidgets.QApplication.processEvents()
+    qtbot.wait(50)  # the side panels settle their widths after the first layout
     edit = win.findChild(QtWidgets.QLineEdit, "q1_w")
     w = float(LessonState.from_preset("gltf-box-animated").entered(1)[0])
     assert w == pytest.approx(4.4897e-11, rel=1e-4)
     assert _free_pixels(edit, f"{w:.5g}") < 0          # the defect: "4.4897e-11" is clipped
-    assert _free_pixels(edit, compact_number(w)) >= 0  # the fix: "4.49e-11" is whole
+    # The fix: what the field shows is whole and keeps the exponent.
+    assert edit.text().endswith("e-11") and float(edit.text()) == pytest.approx(w, rel=0.02)
+    assert _free_pixels(edit, edit.text()) >= 0

@@ -12,6 +12,7 @@ import numpy as np
 from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.io.parse import ORDERS, parse_number, parse_quaternion
+from quatlab.app.model.number_text import compact_number
 from quatlab.app.model.state import LessonState
 from quatlab.math.quaternion import (
     EULER_ORDERS,
@@ -24,6 +25,10 @@ from quatlab.math.quaternion import (
 __all__ = ["EndpointEditor"]
 
 _COMPONENTS = ("w", "x", "y", "z")
+
+
+#: Characters of an exponent form ("4.5e-11") a component field shows whole.
+EXPONENT_CHARS = 7
 
 
 def _fmt(x: float, digits: int = 6) -> str:
@@ -202,8 +207,12 @@ class EndpointEditor(QtWidgets.QGroupBox):
         q = self.state.endpoint(self.which)
         n = self.state.entered_norm(self.which)
         for e, v in zip(self.components, self.state.entered(self.which), strict=True):
-            e.setText(_fmt(v, 5))
-            e.setCursorPosition(0)  # show the sign, not the tail, when the text is long
+            # A clipped "4.4897e-11" would read as 0.449: exponent forms are
+            # shortened to what the narrowest side panel shows whole.
+            text = _fmt(v, 5)
+            if "e" in text:
+                text = compact_number(v, 5, width=EXPONENT_CHARS)
+            e.setText(text)
         self.norm_label.setText(
             f"|q| as entered = {n:.6g}" + ("" if abs(n - 1) < 1e-9 else "  → normalized")
         )
@@ -214,5 +223,7 @@ class EndpointEditor(QtWidgets.QGroupBox):
         for e, v in zip(self.euler, np.degrees(to_euler(q, self.euler_order.currentText())),
                         strict=True):
             e.setText(_fmt(v, 6))
+        for e in (*self.components, *self.axis, self.angle, *self.euler):
+            e.setCursorPosition(0)  # a narrow field shows the sign, not the tail
         if not keep_message:
             self.message.hide()

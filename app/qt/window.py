@@ -26,8 +26,17 @@ from quatlab.app.model.state import LessonState
 from quatlab.app.qt.endpoint_editor import EndpointEditor
 from quatlab.app.qt.lesson_view import LessonView
 from quatlab.app.qt.readouts import Readouts
+from quatlab.app.qt.screen_modes import (  # noqa: F401 - re-exported for callers
+    DEFAULT_SIZE,
+    GEOMETRY_KEY,
+    PRESENTATION_SPEED,
+    ZOOM_KEY,
+    ZOOM_STEPS,
+    ScreenModes,
+    ViewPage,
+    fitted_geometry,
+)
 from quatlab.app.qt.scrubber import Scrubber
-from quatlab.rendering.flow_layout import FlowRow
 
 __all__ = ["MainWindow", "make_app", "view_names"]
 
@@ -54,15 +63,7 @@ def view_names() -> list[str]:
     """Names accepted by ``--view``: ``main`` and each lesson view's."""
     return ["main"] + [m.VIEW_NAME for m in _view_modules()]
 
-#: Size the window opens at (and screenshots default to).
-DEFAULT_SIZE = (1400, 900)
-#: Playback speed presentation mode starts the scrubbers at (a slower sweep).
-PRESENTATION_SPEED = 0.5
-#: Settings key of the window's last geometry (a QRect).
-GEOMETRY_KEY = "window/geometry"
-#: Settings key of the View > Zoom factor, and the factors Zoom in / out step through.
-ZOOM_KEY = "view/zoom"
-ZOOM_STEPS = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5)
+
 #: Largest session file read: a session is a few hundred bytes.
 MAX_SESSION_BYTES = 1 << 20
 
@@ -80,22 +81,6 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
-def fitted_geometry(saved, available: QtCore.QRect,
-                    default: tuple[int, int] = DEFAULT_SIZE) -> QtCore.QRect:
-    """Where the window opens: ``saved`` if it lies inside ``available``, else the
-    default size (shrunk to the available area) centred in it.
-
-    ``saved`` is the last geometry from the settings (a QRect, or anything
-    else when there is none or it is unreadable).
-    """
-    if isinstance(saved, QtCore.QRect) and saved.isValid() and available.contains(saved):
-        return QtCore.QRect(saved)
-    size = QtCore.QSize(*default).boundedTo(available.size())
-    rect = QtCore.QRect(QtCore.QPoint(0, 0), size)
-    rect.moveCenter(available.center())
-    return rect
-
-
 def make_app(argv: list[str] | None = None) -> QtWidgets.QApplication:
     """The QApplication, created once with the attributes QuatLab needs."""
     app = QtWidgets.QApplication.instance()
@@ -110,56 +95,7 @@ def make_app(argv: list[str] | None = None) -> QtWidgets.QApplication:
     return app
 
 
-class _ViewPage(QtWidgets.QScrollArea):
-    """A tab page: one view in a frameless scroll area.
-
-    When the page is at least the view's minimum size (1400x900 and most
-    classroom screens) it shows exactly as the bare view would; below that,
-    scroll bars appear instead of the view being squeezed and clipped. The
-    view is sized here rather than by ``widgetResizable``, which sizes a
-    layout with wrapping rows to its preferred height, not its minimum.
-    """
-
-    def __init__(self, view: QtWidgets.QWidget, name: str) -> None:
-        super().__init__()
-        self.setObjectName(name)
-        self.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
-        self.setWidgetResizable(False)
-        self.setWidget(view)
-        # The page asks for no room of its own: the scroll bars make up the rest.
-        self.setMinimumSize(200, 150)
-        view.installEventFilter(self)
-
-    def needed(self, width: int) -> QtCore.QSize:
-        """The least size the view can have at ``width``, its wrapped rows included."""
-        view = self.widget()
-        least = view.minimumSizeHint().expandedTo(view.minimumSize())
-        w = max(width, least.width())
-        extra = sum(max(row.heightForWidth(w) - row.minimumSize().height(), 0)
-                    for row in view.findChildren(FlowRow) if row.parentWidget() is view)
-        return QtCore.QSize(w, least.height() + extra)
-
-    def _fit(self) -> None:
-        # The viewport is what the scroll bars shown leave.
-        port = self.viewport().size()
-        self.widget().resize(self.needed(port.width()).expandedTo(port))
-
-    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
-        super().resizeEvent(ev)
-        self._fit()
-
-    def viewportEvent(self, ev) -> bool:  # noqa: N802 - Qt API
-        if ev.type() == QtCore.QEvent.Type.Resize:
-            self._fit()
-        return super().viewportEvent(ev)
-
-    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
-        if obj is self.widget() and ev.type() == QtCore.QEvent.Type.LayoutRequest:
-            QtCore.QTimer.singleShot(0, self._fit)
-        return False
-
-
-class MainWindow(QtWidgets.QMainWindow):
+class MainWindow(ScreenModes, QtWidgets.QMainWindow):
     """Editors and readouts on the left, the lesson in the middle, explanations on the right."""
 
     def __init__(self, state: LessonState | None = None) -> None:
@@ -219,7 +155,7 @@ class MainWindow(QtWidgets.QMainWindow):
         # (a 1024x768 projector): nothing is squeezed under its minimum and
         # clipped, and no view widens the whole window.
         for name, widget in self.views.items():
-            self.tabs.addTab(_ViewPage(widget, name), titles[name])
+            self.tabs.addTab(ViewPage(widget, name), titles[name])
 
         # Right: the explanation that follows the state.
         self.explanation = QtWidgets.QTextBrowser()
@@ -533,116 +469,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self._fit_panels()
 
     # ------------------------------------------------------------------ presentation
-    def scrubbers(self) -> list[Scrubber]:
-        """Every tab's playback scrubber."""
-        return [s for s in self.findChildren(Scrubber) if s.speed.isVisibleTo(s)]
-
-    def set_presenting(self, on: bool) -> None:
-        """Presentation mode: full screen, the side panels and the status bar hidden so
-        the 3D view and the plots get the room, and playback at PRESENTATION_SPEED.
-
-        Leaving restores the window state and the speeds it found.
-        """
-        on = bool(on)
-        self.presentation_action.setChecked(on)
-        if on == self.presenting:
-            return
-        self.presenting = on
-        self._leave_shortcut.setEnabled(on)
-        if on:
-            self._before_presenting = {
-                "state": self.windowState(),
-                "speeds": {s: s.speed.value() for s in self.scrubbers()},
-            }
-            for s in self._before_presenting["speeds"]:
-                s.speed.setValue(PRESENTATION_SPEED)
-            self.status.hide()
-            self.showFullScreen()
-        else:
-            for s, speed in self._before_presenting.get("speeds", {}).items():
-                s.speed.setValue(speed)
-            self.status.show()
-            self.setWindowState(self._before_presenting.get(
-                "state", QtCore.Qt.WindowState.WindowNoState))
-        self._on_tab_changed(self.tabs.currentIndex())
-
-    # ------------------------------------------------------------------ zoom
-    def set_zoom(self, factor: float) -> None:
-        """Scale the application font by ``factor`` (1 = the system's); remembered
-        in the settings given to :meth:`place_on_screen`."""
-        app = QtWidgets.QApplication.instance()
-        if self._base_font is None:
-            self._base_font = QtGui.QFont(app.font())
-        factor = min(max(float(factor), ZOOM_STEPS[0]), ZOOM_STEPS[-1])
-        font = QtGui.QFont(self._base_font)
-        font.setPointSizeF(self._base_font.pointSizeF() * factor)
-        app.setFont(font)
-        self.zoom = factor
-        self.status.showMessage(f"Zoom {factor:.0%}", 3000)
-        if self._settings is not None:
-            self._settings.setValue(ZOOM_KEY, factor)
-
-    def step_zoom(self, direction: int) -> None:
-        """One step of ZOOM_STEPS up (``direction`` > 0) or down from the present zoom."""
-        if direction > 0:
-            bigger = [z for z in ZOOM_STEPS if z > self.zoom + 1e-9]
-            self.set_zoom(bigger[0] if bigger else ZOOM_STEPS[-1])
-        else:
-            smaller = [z for z in ZOOM_STEPS if z < self.zoom - 1e-9]
-            self.set_zoom(smaller[-1] if smaller else ZOOM_STEPS[0])
-
-    # ------------------------------------------------------------------ geometry
-    def place_on_screen(self, settings: QtCore.QSettings | None = None) -> None:
-        """Open inside the screen's available area, at the last geometry when it fits.
-
-        With ``settings`` the geometry is also saved there when the window closes.
-        """
-        self._settings = settings
-        screen = self.screen() or QtGui.QGuiApplication.primaryScreen()
-        saved = settings.value(GEOMETRY_KEY) if settings is not None else None
-        self.setGeometry(fitted_geometry(saved, screen.availableGeometry()))
-        try:
-            zoom = float(settings.value(ZOOM_KEY, 1.0)) if settings is not None else 1.0
-        except (TypeError, ValueError):
-            zoom = 1.0  # an unreadable setting: the default
-        if zoom != 1.0:
-            self.set_zoom(zoom)
-
-    def closeEvent(self, ev) -> None:  # noqa: N802 - Qt API
-        if self._settings is not None and not self.presenting:
-            self._settings.setValue(GEOMETRY_KEY, self.geometry())
-        super().closeEvent(ev)
-
-    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
-        super().resizeEvent(ev)
-        self._fit_panels()
-        # Once more after the splitter has laid out at the new size.
-        QtCore.QTimer.singleShot(0, self._fit_panels)
-
-    def _fit_panels(self) -> None:
-        """Narrow the side panels (down to their minimums) until the lesson gets its width.
-
-        The splitter keeps the side panels' widths as the window shrinks; on a
-        1024-px projector that would leave the lesson scrolling sideways while
-        the panels keep room they can spare.
-        """
-        sizes = self._split.sizes()
-        if len(sizes) != 3 or not self._side_panels[0].isVisible():
-            return
-        view = self.tabs.currentWidget().widget()
-        # At least its minimum, and the share of the width it has at 1400 px.
-        want = max(view.minimumSizeHint().width(), int(0.56 * self.width()))
-        short = want - sizes[1]
-        if short <= 0:
-            return
-        for k, panel in ((0, self._side_panels[0]), (2, self._side_panels[1])):
-            least = max(panel.minimumWidth(), panel.minimumSizeHint().width())
-            give = min(short, max(sizes[k] - least, 0))
-            sizes[k] -= give
-            sizes[1] += give
-            short -= give
-        self._split.setSizes(sizes)
-
     def current_view(self) -> QtWidgets.QWidget:
         """The view of the tab shown (the tab page is a scroll area around it)."""
         return self.tabs.currentWidget().widget()
