@@ -31,6 +31,11 @@ array([0., 1., 0.])
 Traceback (most recent call last):
 ...
 ValueError: a and b must broadcast: shapes (3, 4) and (2, 4)
+
+Why this module is a little over 500 lines: it is the one convention, and
+every function here is a primitive the others build on; Euler angles
+(:mod:`.euler`) and matrices (:mod:`.matrix`) have modules of their own and
+are re-exported here only for callers that use this one import.
 """
 
 from __future__ import annotations

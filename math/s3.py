@@ -46,6 +46,11 @@ array([[ 1.      ,  0.      ],
        [ 0.984808, -0.173648]])
 >>> round(float(np.degrees(s3.plane_angle(q0, q1))), 9)   # q1 is 170 deg away in 4D
 170.0
+
+Why this module is a little over 500 lines: the great-circle view is one
+geometry (plane basis, coordinates, chords, arcs, their projections) whose
+functions share their validation; the stereographic view lives in
+:mod:`.stereographic`.
 """
 
 from __future__ import annotations

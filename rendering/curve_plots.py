@@ -32,6 +32,13 @@ angle and speed over a clip, |q| drift) reuse it.
 Both plots live in one :class:`pyqtgraph.GraphicsLayoutWidget` rather than two
 ``PlotWidget``\\ s: one scene means pyqtgraph's exporters write the pair and
 the legend as a single PNG or SVG figure.
+
+Why this module stays whole (about 650 lines): :class:`CurvePlots` is one
+widget whose parts share one state (the series of both plots, their
+visibility, the cursor, the annotations and the y range policy). The
+separable pieces already live beside it: the data (:mod:`.series`), pens and
+the scrubbing ViewBox (:mod:`.plot_items`), hover and zoom
+(:mod:`.plot_hover`), export (:mod:`.plot_export`).
 """
 
 from __future__ import annotations
