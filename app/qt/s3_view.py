@@ -65,7 +65,7 @@ class S3View(QtWidgets.QWidget):
         split.setStretchFactor(1, 2)
         split.setSizes([600, 400])
         layout.addWidget(split, 1)
-        # Issue 6: the tab follows t live, so it scrubs and plays t itself;
+        # The tab follows t live (docs/curves.md), so it scrubs and plays t itself;
         # the same state as the two-key lesson, so both tabs stay in step.
         self.scrubber = Scrubber(state, self, prefix="s3_t")
         layout.addWidget(self.scrubber)
