@@ -92,7 +92,7 @@ from quatlab.rendering.chain import (
     segment_indices,
 )
 from quatlab.rendering.gl_items import LIT_SHADER, OVERLAY, BoneItem, GhostItem, TrailItem
-from quatlab.rendering.gl_view import GLWindowView
+from quatlab.rendering.gl_view import GLWindowView, UserCamera
 from quatlab.rendering.labels import Label, LabelLayer, label_font
 from quatlab.rendering.scene_marks import (
     TICKS,
@@ -170,7 +170,7 @@ class _Chain:
     root: np.ndarray = field(default_factory=lambda: ROOT.copy())
 
 
-class ChainScene(GLWindowView):
+class ChainScene(UserCamera, GLWindowView):
     """3D view of joint chains driven by one local rotation each.
 
     Parameters
@@ -774,19 +774,6 @@ class ChainScene(GLWindowView):
     def mousePressEvent(self, ev):
         self._camera_touched = True
         super().mousePressEvent(ev)
-
-    def wheelEvent(self, ev):
-        self._camera_touched = True
-        super().wheelEvent(ev)
-
-    def keyPressEvent(self, ev):
-        if ev.key() in (QtCore.Qt.Key.Key_R, QtCore.Qt.Key.Key_Home):
-            self.reset_camera()
-            ev.accept()
-            return
-        if ev.key() in self.noRepeatKeys:
-            self._camera_touched = True
-        super().keyPressEvent(ev)
 
 
 def _as_local(q) -> np.ndarray | None:

@@ -12,7 +12,7 @@ from OpenGL import GL
 from PyQt6 import QtCore, QtGui, QtOpenGL, QtWidgets
 from pyqtgraph.opengl.GLViewWidget import GLViewMixin
 
-__all__ = ["GLWindowView", "grab_widget"]
+__all__ = ["GLWindowView", "UserCamera", "grab_widget"]
 
 
 class GLWindowView(GLViewMixin, QtOpenGL.QOpenGLWindow):
@@ -138,6 +138,30 @@ class GLWindowView(GLViewMixin, QtOpenGL.QOpenGLWindow):
             QtCore.QCoreApplication.processEvents()
             QtCore.QThread.msleep(5)
         return self.isValid()
+
+
+class UserCamera:
+    """Mixin for a :class:`GLWindowView` with a ``reset_camera()``: the user's camera.
+
+    R or Home resets the camera; a wheel zoom or a navigation key marks it
+    ``_camera_touched``, so the view stops re-framing itself (how a press or
+    drag counts is the subclass's: a click may also pick).
+    """
+
+    _camera_touched = False
+
+    def wheelEvent(self, ev):
+        self._camera_touched = True
+        super().wheelEvent(ev)
+
+    def keyPressEvent(self, ev):
+        if ev.key() in (QtCore.Qt.Key.Key_R, QtCore.Qt.Key.Key_Home):
+            self.reset_camera()
+            ev.accept()
+            return
+        if ev.key() in self.noRepeatKeys:
+            self._camera_touched = True
+        super().keyPressEvent(ev)
 
 
 def grab_widget(widget: QtWidgets.QWidget) -> QtGui.QImage:

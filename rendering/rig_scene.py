@@ -45,7 +45,7 @@ from quatlab.app.i18n import _
 from quatlab.app.model.rig_playback import DIFFERENCE_DEG
 from quatlab.rendering.bone_mesh import BoneGeometry, bone_geometry
 from quatlab.rendering.gl_items import LIT_SHADER, OVERLAY, BoneItem, GhostItem
-from quatlab.rendering.gl_view import GLWindowView
+from quatlab.rendering.gl_view import GLWindowView, UserCamera
 from quatlab.rendering.labels import Label, label_font
 from quatlab.rendering.rig_labels import PlacedLabelLayer
 from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND, rgba
@@ -200,7 +200,7 @@ class _MeshItems:
                                        z3, np.zeros((0, 2), np.uint32)))
 
 
-class RigScene(GLWindowView):
+class RigScene(UserCamera, GLWindowView):
     """3D view of a rig's two players; see the module docstring."""
 
     nodeClicked = QtCore.pyqtSignal(int)
@@ -478,19 +478,6 @@ class RigScene(GLWindowView):
             if node is not None:
                 self.nodeClicked.emit(node)
         super().mouseReleaseEvent(ev)
-
-    def wheelEvent(self, ev):
-        self._camera_touched = True
-        super().wheelEvent(ev)
-
-    def keyPressEvent(self, ev):
-        if ev.key() in (QtCore.Qt.Key.Key_R, QtCore.Qt.Key.Key_Home):
-            self.reset_camera()
-            ev.accept()
-            return
-        if ev.key() in self.noRepeatKeys:
-            self._camera_touched = True
-        super().keyPressEvent(ev)
 
 
 def _node_name(rig, i: int) -> str:
