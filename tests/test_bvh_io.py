@@ -7,9 +7,6 @@ block) and from scipy's Rotation, never from the code under test.
 
 from __future__ import annotations
 
-import doctest
-import importlib
-import io
 import json
 import os
 import re
@@ -527,22 +524,12 @@ def test_random_files_round_trip(case, rng_key):
             r for r, s in zip(b.layout.rows, same, strict=True) if s]
 
 
-# --------------------------------------------------------------------------- layering and examples
+# --------------------------------------------------------------------------- layering
+# (the doctests of these modules run in tests/test_layering.py)
 
 
 MY_MODULES = ["quatlab.app.io.bvh", "quatlab.app.io.quat_export", "quatlab.app.io.atomic",
               "quatlab.math.euler_track"]
-
-
-@pytest.mark.parametrize("module", MY_MODULES)
-def test_doctests(module):
-    mod = importlib.import_module(module)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    out = io.StringIO()
-    for test in doctest.DocTestFinder().find(mod, module):
-        runner.run(test, out=out.write)
-    result = runner.summarize(verbose=False)
-    assert result.attempted > 0 and result.failed == 0, out.getvalue()
 
 
 def test_imports_only_numpy_stdlib_and_quatlab_math():

@@ -129,7 +129,9 @@ MUST_HAVE_EXAMPLES = set(MATH_MODULES) | {
     for name in ("model.state", "model.history", "model.presets", "io.parse", "model.explain",
                  "io.curves_io", "model.keyframes_model", "io.track_audit", "io.json_text",
                  "io.atomic", "io.animation_io", "i18n", "io.bvh_keyframes",
-                 "model.wrap_lesson", "model.bvh_pose")
+                 "model.wrap_lesson", "model.bvh_pose", "io.bvh", "io.quat_export",
+                 "io.gltf_scene", "model.rig", "model.rig_players", "model.skinning",
+                 "model.pose_report")
 }
 
 

@@ -8,12 +8,7 @@ from __future__ import annotations
 
 import base64
 import copy
-import doctest
-import importlib
-import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -253,32 +248,4 @@ def test_pose_report_of_an_unreadable_file(tmp_path):
     assert "cannot read" in one_line_error(tmp_path / "gone.glb", PR.pose_report)
 
 
-# --------------------------------------------------------------------------- layering
-
-
-MODULES = ["quatlab.app.io.gltf_scene", "quatlab.app.model.rig",
-           "quatlab.app.model.rig_players", "quatlab.app.model.skinning",
-           "quatlab.app.model.pose_report"]
-
-
-def test_rig_modules_import_no_qt():
-    code = (
-        "import importlib, sys\n"
-        f"for m in {MODULES!r}: importlib.import_module(m)\n"
-        "print(sorted({m.split('.')[0] for m in sys.modules} & {'PyQt6', 'pyqtgraph', 'OpenGL'}))"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "[]"
-
-
-@pytest.mark.parametrize("module", MODULES)
-def test_doctests(module):
-    mod = importlib.import_module(module)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    out = io.StringIO()
-    for test in doctest.DocTestFinder().find(mod, module):
-        runner.run(test, out=out.write)
-    result = runner.summarize(verbose=False)
-    assert result.attempted > 0 and result.failed == 0, out.getvalue()
+# The no-Qt import check and the doctests of the rig modules run in tests/test_layering.py.
