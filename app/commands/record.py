@@ -39,7 +39,7 @@ def add_parser(subparsers):
 
 def run(args) -> int:
     from quatlab.app.commands.common import fail
-    from quatlab.app.commands.screenshot import _parse_size, logical_size
+    from quatlab.app.commands.screenshot import _parse_size
     from quatlab.app.io.animation_io import AnimationError, check_output, write_animation
 
     try:
@@ -59,11 +59,11 @@ def run(args) -> int:
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         return fail(PROG, _("no display: run under Xvfb, e.g. `xvfb-run -a quatlab record ...`"))
     os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
-    from quatlab.app.commands.screenshot import render_window
+    from quatlab.app.commands.screenshot import show_window
     from quatlab.app.model import presets
     from quatlab.app.model.state import LessonState
     from quatlab.app.qt.recorder import sweep_frames
-    from quatlab.app.qt.window import MainWindow, make_app, view_names
+    from quatlab.app.qt.window import view_names
 
     if args.view not in view_names():
         return fail(PROG, _("unknown view {view!r}; choose one of: {views}").format(
@@ -72,19 +72,10 @@ def run(args) -> int:
         state = LessonState.from_preset(args.preset or presets.DEFAULT_PRESET)
     except ValueError as exc:
         return fail(PROG, str(exc))
-    app = make_app()  # noqa: F841 - keep a reference, or PyQt destroys the application
-    win = MainWindow(state)
-    if args.open_file:
-        try:
-            win.open_keyframes(args.open_file)
-        except (OSError, ValueError) as exc:
-            return fail(PROG, str(exc))
-    win.show_view(args.view)
-    first = render_window(win, size)
-    if logical_size(first) != size:
-        hint = win.minimumSizeHint()
-        return fail(PROG, _("--size {w}x{h} is smaller than the window can be ({mw}x{mh} at least)")
-                    .format(w=size[0], h=size[1], mw=hint.width(), mh=hint.height()))
+    shown, problem = show_window(state, args.view, size, open_file=args.open_file)
+    if problem:
+        return fail(PROG, problem)
+    win, _first = shown
     tty = sys.stderr.isatty()
 
     def frames_with_progress():

@@ -116,6 +116,42 @@ def _set_keyframes_view(win, args) -> str | None:
     return None
 
 
+#: The QApplication of the headless commands, kept alive for as long as the process runs
+#: (PyQt destroys an application nothing refers to).
+_APP = None
+
+
+def show_window(state, view: str, size: tuple[int, int], *, open_file=None, prepare=None):
+    """The window on ``state`` showing ``view`` at ``size``, as ``screenshot`` and ``record`` need.
+
+    Opens ``open_file`` first and runs ``prepare(win)`` (an error message or
+    None) before showing. Returns ``((win, first_image), None)``, or
+    ``(None, message)`` when the file cannot be opened, ``prepare`` refuses or
+    the window cannot be as small as ``size``.
+    """
+    global _APP
+    from quatlab.app.qt.window import MainWindow, make_app
+
+    _APP = make_app()
+    win = MainWindow(state)
+    if open_file:
+        try:
+            win.open_keyframes(open_file)
+        except (OSError, ValueError) as exc:
+            return None, str(exc)
+    if prepare is not None:
+        problem = prepare(win)
+        if problem:
+            return None, problem
+    win.show_view(view)
+    img = render_window(win, size)
+    if logical_size(img) != size:
+        hint = win.minimumSizeHint()
+        return None, _("--size {w}x{h} is smaller than the window can be ({mw}x{mh} at "
+                       "least)").format(w=size[0], h=size[1], mw=hint.width(), mh=hint.height())
+    return (win, img), None
+
+
 def run(args) -> int:
     from quatlab.app.commands.common import fail
     from quatlab.app.qt.window import view_names
@@ -147,27 +183,14 @@ def run(args) -> int:
     from PyQt6 import QtCore
 
     from quatlab.app.io.atomic import atomic_write
-    from quatlab.app.qt.window import MainWindow, make_app
-
-    app = make_app()  # noqa: F841 - keep a reference, or PyQt destroys the application
-    win = MainWindow(state)
-    if args.open_file:
-        try:
-            win.open_keyframes(args.open_file)
-        except (OSError, ValueError) as exc:
-            return fail(PROG, str(exc))
     rig_options = (args.time, args.animation, args.track, args.players)
-    if any(v is not None for v in rig_options) or args.fix:
-        problem = _set_keyframes_view(win, args)
-        if problem:
-            return fail(PROG, problem)
-    win.show_view(args.view)
-    img = render_window(win, size)
-    if logical_size(img) != size:
-        hint = win.minimumSizeHint()
-        return fail(PROG, _("--size {w}x{h} is smaller than the window can be ({mw}x{mh} at "
-                            "least)").format(w=size[0], h=size[1], mw=hint.width(),
-                                             mh=hint.height()))
+    prepare = (lambda win: _set_keyframes_view(win, args)) if (
+        any(v is not None for v in rig_options) or args.fix) else None
+    shown, problem = show_window(state, args.view, size, open_file=args.open_file,
+                                 prepare=prepare)
+    if problem:
+        return fail(PROG, problem)
+    win, img = shown
     buf = QtCore.QBuffer()
     buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
     img.save(buf, "PNG")
