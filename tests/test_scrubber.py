@@ -158,3 +158,21 @@ def test_lesson_tab_play_button_advances_its_parameter(qtbot):
     sc.play_button.click()
     assert not sc.playing and float(m.param).is_integer()
     assert sc.spin.value() == m.param
+
+
+def test_a_range_finer_than_the_decimals_is_set_once(qtbot):
+    # The spin box rounds its range to its decimals (1/3 -> 0.333): compared
+    # with the box, the range looked changed at every value and was re-set,
+    # re-measuring the box and re-laying out the view around it each time.
+    model = Model(lo=0.0, hi=1.0 / 3.0)
+    sc = make(qtbot, model, suffix="s")
+    calls = []
+    for name in ("setRange", "setSuffix", "setSingleStep"):
+        original = getattr(sc.spin, name)
+        setattr(sc.spin, name, lambda *a, _o=original, _n=name: (calls.append(_n), _o(*a)))
+    for k in range(1, 6):
+        model.set_param(k / 20)
+    assert sc.spin.value() == pytest.approx(0.25) and calls == []
+    model.param_range = (0.0, 0.5)
+    model.set_param(0.4)
+    assert "setRange" in calls and sc.spin.maximum() == 0.5  # a real change is still followed

@@ -90,6 +90,38 @@ def _wait_for_loaders() -> None:
         loader.wait(10000)
 
 
+class _SteadyLabel(QtWidgets.QLabel):
+    """A label of fixed size, fitted to the widest text it will show (:meth:`set_widest`).
+
+    A QLabel's ``setText`` asks its layout to re-measure it, and the frame
+    readout changes on every change of time: that re-laid out the whole tab
+    (and repainted it) at every frame of playback. A fixed size (minimum =
+    maximum) spares the layout; it is refitted when the font changes (zoom).
+    """
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._widest = ""
+        self._fit()
+
+    def set_widest(self, text: str) -> None:
+        """The longest text to expect (digits are equally wide in the UI fonts)."""
+        self._widest = text
+        self._fit()
+
+    def _fit(self) -> None:
+        metrics = self.fontMetrics()
+        margins = self.contentsMargins()
+        width = metrics.horizontalAdvance(self._widest) + metrics.averageCharWidth() \
+            + margins.left() + margins.right()
+        self.setFixedSize(max(width, 150), metrics.height() + margins.top() + margins.bottom())
+
+    def changeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().changeEvent(ev)
+        if ev.type() in (QtCore.QEvent.Type.FontChange, QtCore.QEvent.Type.StyleChange):
+            self._fit()
+
+
 def _time_parameter(playback: RigPlayback) -> BoundParameter:
     p = BoundParameter(lambda: playback.time, playback.set_time, lambda: playback.range,
                        playback.events, "time", name=_("time"), decimals=3, suffix="s",
@@ -171,9 +203,8 @@ class RigPanel(QtWidgets.QWidget):
         self.time_param = _time_parameter(self.playback)
         self.scrubber = Scrubber(self.time_param, prefix="rig_time")
         self.scrubber.mode.setCurrentText("loop")
-        self.frame_label = QtWidgets.QLabel()
+        self.frame_label = _SteadyLabel()
         self.frame_label.setObjectName("rig_frame")
-        self.frame_label.setMinimumWidth(150)
         self.scrubber.layout().addWidget(self.frame_label)
 
         self.components = ComponentPlot()
@@ -300,6 +331,8 @@ class RigPanel(QtWidgets.QWidget):
         self.scene.set_markable(pb.animated_nodes())
         self._fill_nodes()
         self.time_param.step = 1.0 / pb.fps
+        # Sized once for the animation's widest frame number, not per frame.
+        self.frame_label.set_widest(self._frame_text(pb.range[1]) if pb.rig is not None else "")
         self._syncing = True
         try:
             if pb.animation_index is not None:
@@ -318,10 +351,14 @@ class RigPanel(QtWidgets.QWidget):
         self.components.set_cursor(t)
         if hi > lo:
             self.curves.set_cursor(t)
+        self.frame_label.setText(self._frame_text(t) if pb.rig is not None else "")
+
+    def _frame_text(self, t: float) -> str:
+        pb = self.playback
+        lo, hi = pb.range
         fps = pb.fps
-        self.frame_label.setText(_("frame {i} / {n} at {fps} fps").format(
+        return _("frame {i} / {n} at {fps} fps").format(
             i=round((t - lo) * fps), n=round((hi - lo) * fps), fps=f"{fps:g}")
-            if pb.rig is not None else "")
 
     def on_keys(self) -> None:
         self.scene.set_frame(self.playback.frame())

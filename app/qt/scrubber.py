@@ -146,6 +146,7 @@ class Scrubber(QtWidgets.QWidget):
         self._direction = 1.0
         self._playhead: float | None = None
         self._last = None
+        self._spin_setup: tuple | None = None  # (lo, hi, step, suffix) last given to the spin box
         prefix = prefix or param.name
         row = QtWidgets.QHBoxLayout(self)
         row.setContentsMargins(4, 2, 4, 2)
@@ -225,9 +226,11 @@ class Scrubber(QtWidgets.QWidget):
         suffix = f" {p.suffix}" if p.suffix else ""
         # Only what changed: setRange and setSuffix re-measure the spin box
         # and re-lay out (and repaint) the whole view around it, which on
-        # every change of t cost more than drawing the new frame.
-        if (self.spin.minimum(), self.spin.maximum(), self.spin.singleStep(),
-                self.spin.suffix()) != (lo, hi, step, suffix):
+        # every change of t cost more than drawing the new frame. Compared
+        # with what was last applied, not with the spin box: it rounds its
+        # range to its decimals, so a range of 1.9167 s never compared equal.
+        if self._spin_setup != (lo, hi, step, suffix):
+            self._spin_setup = (lo, hi, step, suffix)
             self.spin.blockSignals(True)
             self.spin.setRange(lo, hi)
             self.spin.setSingleStep(step)
