@@ -13,7 +13,8 @@ from pyqtgraph.opengl.items.GLMeshItem import DirtyFlag as _Dirty
 
 from quatlab.rendering.bone_mesh import BoneGeometry
 
-__all__ = ["OVERLAY", "LIT_SHADER", "NoDepthWrite", "TrailItem", "BoneItem", "GhostItem"]
+__all__ = ["OVERLAY", "LIT_SHADER", "FLAT_LIT_SHADER", "NoDepthWrite", "TrailItem", "BoneItem",
+           "GhostItem"]
 
 OVERLAY = {
     GL.GL_DEPTH_TEST: False,
@@ -31,7 +32,23 @@ OVERLAY = {
 # GLSL ES 1.00 compatible: pyqtgraph prefixes "#version 100" on contexts with
 # ARB_ES2_compatibility (Mesa), so the precision statement matters.
 # Public because other items drawn with the bones (the gimbal rings) must be
-# lit the same way.
+# lit the same way. The light is one GLSL function shared by both programs.
+_LIGHT = """
+    vec4 quatlab_light(vec3 n, vec4 color) {
+        vec3 key = normalize(vec3(-0.45, 0.65, 0.6));
+        vec3 fill = normalize(vec3(0.6, -0.3, 0.5));
+        float diffuse = 0.72 * max(dot(n, key), 0.0) + 0.22 * max(dot(n, fill), 0.0);
+        vec3 h = normalize(key + vec3(0.0, 0.0, 1.0));
+        float spec = 0.22 * pow(max(dot(n, h), 0.0), 40.0);
+        vec3 rgb = color.rgb * (0.34 + diffuse) + vec3(spec);
+        return vec4(min(rgb, vec3(1.0)), color.a);
+    }
+"""
+_PRECISION = """
+    #ifdef GL_ES
+    precision mediump float;
+    #endif
+"""
 LIT_SHADER = shaders.ShaderProgram("quatlab_lit", [
     shaders.VertexShader("""
         uniform mat4 u_mvp;
@@ -47,21 +64,38 @@ LIT_SHADER = shaders.ShaderProgram("quatlab_lit", [
             gl_Position = u_mvp * a_position;
         }
     """),
-    shaders.FragmentShader("""
-        #ifdef GL_ES
-        precision mediump float;
-        #endif
+    shaders.FragmentShader(_PRECISION + """
         varying vec4 v_color;
         varying vec3 v_normal;
+    """ + _LIGHT + """
         void main() {
-            vec3 n = normalize(v_normal);
-            vec3 key = normalize(vec3(-0.45, 0.65, 0.6));
-            vec3 fill = normalize(vec3(0.6, -0.3, 0.5));
-            float diffuse = 0.72 * max(dot(n, key), 0.0) + 0.22 * max(dot(n, fill), 0.0);
-            vec3 h = normalize(key + vec3(0.0, 0.0, 1.0));
-            float spec = 0.22 * pow(max(dot(n, h), 0.0), 40.0);
-            vec3 rgb = v_color.rgb * (0.34 + diffuse) + vec3(spec);
-            gl_FragColor = vec4(min(rgb, vec3(1.0)), v_color.a);
+            gl_FragColor = quatlab_light(normalize(v_normal), v_color);
+        }
+    """),
+])
+#: :data:`LIT_SHADER`'s light evaluated per vertex instead of per pixel. On a
+#: flat-shaded soup (one normal per face: the rig's meshes, the octahedral
+#: bones) the three corners of a face get the same colour, so the picture is
+#: the same, and the pixels, the bulk of the work of a software rasteriser
+#: (llvmpipe), only copy a colour. Not for smooth normals (the balls, the rings).
+FLAT_LIT_SHADER = shaders.ShaderProgram("quatlab_flat_lit", [
+    shaders.VertexShader("""
+        uniform mat4 u_mvp;
+        uniform mat3 u_normal;
+        attribute vec4 a_position;
+        attribute vec3 a_normal;
+        attribute vec4 a_color;
+        varying vec4 v_color;
+    """ + _LIGHT + """
+        void main() {
+            v_color = quatlab_light(normalize(u_normal * a_normal), a_color);
+            gl_Position = u_mvp * a_position;
+        }
+    """),
+    shaders.FragmentShader(_PRECISION + """
+        varying vec4 v_color;
+        void main() {
+            gl_FragColor = v_color;
         }
     """),
 ])

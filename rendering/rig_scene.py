@@ -44,7 +44,7 @@ from PyQt6 import QtCore, QtGui
 from quatlab.app.i18n import _
 from quatlab.app.model.rig_playback import DIFFERENCE_DEG
 from quatlab.rendering.bone_mesh import BoneGeometry, bone_geometry
-from quatlab.rendering.gl_items import LIT_SHADER, OVERLAY, BoneItem, GhostItem
+from quatlab.rendering.gl_items import FLAT_LIT_SHADER, OVERLAY, BoneItem, GhostItem
 from quatlab.rendering.gl_view import GLWindowView, UserCamera
 from quatlab.rendering.labels import Label, label_font
 from quatlab.rendering.rig_labels import PlacedLabelLayer
@@ -164,13 +164,13 @@ class _MeshItems:
         self._local = ({k: flat_soup(m.positions, m.triangles) for k, m in meshes.items()}
                        if rigid else {})
         empty = _empty_geometry()
-        self.solid = BoneItem(empty, shader=LIT_SHADER, color=rgba(MESH_COLOR),
+        self.solid = BoneItem(empty, shader=FLAT_LIT_SHADER, color=rgba(MESH_COLOR),
                               glOptions=dict(_SOLID))
         # A rigid part moves as a whole: its ghost shows through whatever
         # covers it (the truck's wheels turn inside the body). A skinned
         # mesh's ghost is depth-tested, so only the parts that moved show.
         options = {**_GHOST, GL.GL_DEPTH_TEST: False} if rigid else dict(_GHOST)
-        self.ghost = GhostItem(empty, shader=LIT_SHADER, color=rgba(NAIVE_COLOR, _GHOST_ALPHA),
+        self.ghost = GhostItem(empty, shader=FLAT_LIT_SHADER, color=rgba(NAIVE_COLOR, _GHOST_ALPHA),
                                glOptions=options)
         self.solid.setDepthValue(_ORDER_MESH)
         self.ghost.setDepthValue(_ORDER_GHOST_MESH)
@@ -227,10 +227,10 @@ class RigScene(UserCamera, GLWindowView):
         self.grid = gl.GLGridItem(color=(0, 0, 0, 38))
         self.grid.setDepthValue(_ORDER_GRID)
         self.addItem(self.grid)
-        self.bones = _FrontBones(_empty_geometry(), shader=LIT_SHADER, color=rgba(SPEC_COLOR),
+        self.bones = _FrontBones(_empty_geometry(), shader=FLAT_LIT_SHADER, color=rgba(SPEC_COLOR),
                                  glOptions=dict(_SOLID))
         self.bones.setDepthValue(_ORDER_BONES)
-        self.ghost_bones = GhostItem(_empty_geometry(), shader=LIT_SHADER,
+        self.ghost_bones = GhostItem(_empty_geometry(), shader=FLAT_LIT_SHADER,
                                      color=rgba(NAIVE_COLOR, 0.6), glOptions=dict(_GHOST))
         self.ghost_bones.setDepthValue(_ORDER_GHOST_BONES)
         self.gizmos = gl.GLLinePlotItem(mode="lines", width=2.5, antialias=True,
