@@ -116,6 +116,7 @@ class RigPlayback:
         self.selected_node: int | None = None  # rig index
         self._overrides: dict[tuple[int, int], tuple] = {}  # (animation, glTF node) -> keys
         self._animations: dict[int, Animation] = {}
+        self._rates: dict[int | None, float] = {}  # animation index -> frames per second
         self._frame: RigFrame | None = None
         self._bounds = None
 
@@ -128,6 +129,7 @@ class RigPlayback:
         self.rig = rig
         self._overrides.clear()
         self._animations.clear()
+        self._rates.clear()
         self._frame = None
         self._bounds = bounds
         self.selected_node = None
@@ -154,7 +156,11 @@ class RigPlayback:
 
     @property
     def fps(self) -> float:
-        return sampling_rate(self.animation)
+        """The chosen animation's :func:`sampling_rate` (measured once per animation)."""
+        i = self.animation_index
+        if i not in self._rates:
+            self._rates[i] = sampling_rate(self.animation)
+        return self._rates[i]
 
     def animation_names(self) -> list[str]:
         """One label per animation: its name (or #index) and duration."""
