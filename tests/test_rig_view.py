@@ -125,6 +125,27 @@ def test_a_figure_fills_the_view(view):
     assert 0.25 * w < xs.mean() < 0.75 * w
 
 
+@pytest.mark.parametrize("name, time", [("RobotExpressive.glb", 0.854),
+                                        ("CesiumMilkTruck.glb", 0.604)])
+def test_the_per_vertex_light_draws_the_per_pixel_picture(view, name, time):
+    # The rig's soups have one normal per face, so lighting each corner
+    # gives every pixel of a face the colour lighting the pixel gives it.
+    from quatlab.rendering.gl_items import FLAT_LIT_SHADER, LIT_SHADER
+
+    open_rig(view, DATA / name)
+    view.playback.set_time(time)  # inside a flagged segment: ghosts drawn too
+    scene = view.rig_panel.scene
+    items = [i for i in scene.items if getattr(i, "opts", {}).get("shader") is FLAT_LIT_SHADER]
+    assert len(items) >= 4  # meshes, ghost meshes, bones, ghost bones
+    per_vertex = scene_rgb(view)
+    for item in items:
+        item.setShader(LIT_SHADER)
+    per_pixel = scene_rgb(view)
+    d = np.abs(per_vertex - per_pixel).max(axis=2)
+    assert naive_pixels(per_pixel) > 200  # a ghost is in the picture
+    assert d.max() <= 2  # rounding: the pixel shader works at medium precision
+
+
 # --------------------------------------------------------------------------- selection
 
 
@@ -205,6 +226,58 @@ def test_the_scrubber_is_in_seconds_and_plays_in_real_time(view):
     panel.scrubber.advance(0.25)
     assert view.playback.time == pytest.approx(lo + 1.0)
     assert "frame 24 /" in panel.frame_label.text()
+
+
+class LayoutRequests(QtCore.QObject):
+    """Counts the LayoutRequest events delivered to any widget (an application event filter)."""
+
+    def __init__(self):
+        super().__init__()
+        self.count = 0
+        QtWidgets.QApplication.instance().installEventFilter(self)
+
+    def eventFilter(self, obj, ev):  # noqa: N802 - Qt API
+        if ev.type() == QtCore.QEvent.Type.LayoutRequest:
+            self.count += 1
+        return False
+
+    def remove(self):
+        QtWidgets.QApplication.instance().removeEventFilter(self)
+
+
+@pytest.mark.parametrize("name", ["CesiumMan.glb", "RobotExpressive.glb"])
+def test_a_change_of_time_re_lays_out_nothing(view, name):
+    # CesiumMan's animation ends at 1.9167 s, which the time spin box rounds
+    # to 1.917: comparing with the rounded range re-set the range (and
+    # re-measured the box) at every frame; the frame readout's text did the
+    # same. Each re-laid out, and repainted, the whole tab.
+    open_rig(view, DATA / name)
+    panel = view.rig_panel
+    lo, hi = view.playback.range
+    QtTest.QTest.qWait(300)
+    spy = LayoutRequests()
+    try:
+        for t in np.linspace(lo, hi, 12)[1:]:
+            view.playback.set_time(float(t))
+            QtWidgets.QApplication.processEvents()
+    finally:
+        spy.remove()
+    assert panel.frame_label.text().startswith(f"frame {round((hi - lo) * view.playback.fps)} /")
+    assert spy.count == 0
+
+
+def test_the_frame_readout_fits_its_widest_text_and_follows_the_font(view):
+    open_rig(view, ROBOT)
+    label = view.rig_panel.frame_label
+    lo, hi = view.playback.range
+    view.playback.set_time(hi)
+    widest = label.fontMetrics().horizontalAdvance(label.text())
+    assert label.width() >= widest
+    font = label.font()
+    font.setPointSizeF(font.pointSizeF() * 2)
+    label.setFont(font)
+    assert label.width() >= label.fontMetrics().horizontalAdvance(label.text()) > 1.8 * widest
+    assert label.height() >= label.fontMetrics().height()
 
 
 def test_curves_show_the_selected_track_and_the_fix(view):
