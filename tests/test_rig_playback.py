@@ -96,6 +96,28 @@ def test_fixed_tracks_make_the_players_coincide_and_leave_the_spec_pose(truck):
         np.testing.assert_allclose(frame.spec.world, world, atol=1e-12)
 
 
+def test_a_rig_given_with_fixed_tracks_plays_them_from_the_first_frame(truck):
+    rig, kf = truck
+    fixed = [fix_track(tr).fixed for tr in kf.tracks]
+    mid = 0.5 * (kf.tracks[0].times[14] + kf.tracks[0].times[15])
+    pb = RigPlayback()
+    keys = []
+    pb.events.connect("keys", lambda: keys.append(1))
+    pb.set_rig(rig, tracks=fixed)
+    pb.set_time(mid)
+    assert not pb.frame().differs and keys == []
+    pb.use_tracks(fixed)  # the same keys again: no change, no event
+    assert keys == []
+    # Another rig: its own animations and rate, none of the previous one's.
+    robot = load_rig(ROBOT)
+    pb.set_rig(robot)
+    assert pb.animation.name == robot.animations[0].name and pb.fps == 24.0
+    assert len(pb.animated_nodes()) and pb.animated_nodes().max() < len(robot)
+    pb.set_rig(rig)  # the truck again, as stored: the flip is back
+    pb.set_time(mid)
+    assert pb.frame().differs and pb.fps == sampling_rate(rig.animations[0])
+
+
 def test_rig_of_the_tracks_file_equals_the_loaded_rig(truck):
     rig, kf = truck
     again = rig_of(kf)

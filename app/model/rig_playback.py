@@ -121,13 +121,15 @@ class RigPlayback:
         self._bounds = None
 
     # ------------------------------------------------------------------ loading
-    def set_rig(self, rig: Rig | None, bounds=None) -> None:
+    def set_rig(self, rig: Rig | None, bounds=None, tracks=()) -> None:
         """Show another rig (None: nothing); the first animation, at its start.
 
         ``bounds``: :meth:`bounds` when already known (computed off the GUI thread).
+        ``tracks``: the keys to play, as :meth:`use_tracks` takes them, in
+        place from the first frame (no second frame for a ``"keys"`` event).
         """
         self.rig = rig
-        self._overrides.clear()
+        self._overrides = _overrides_of(tracks)
         self._animations.clear()
         self._rates.clear()
         self._frame = None
@@ -249,12 +251,7 @@ class RigPlayback:
         A track replaces the keys of the rotation channel of its animation
         index and node index; tracks with no such channel are ignored.
         """
-        overrides = {}
-        for tr in tracks:
-            if tr.animation_index is None or tr.node_index is None:
-                continue
-            overrides[(tr.animation_index, tr.node_index)] = (tr.values, tr.in_tangents,
-                                                              tr.out_tangents)
+        overrides = _overrides_of(tracks)
         if self.rig is None:
             return
         if set(overrides) == set(self._overrides) and all(
@@ -280,3 +277,9 @@ class RigPlayback:
                 changed = True
             channels.append(ch)
         return dataclasses.replace(anim, channels=tuple(channels)) if changed else anim
+
+
+def _overrides_of(tracks) -> dict[tuple[int, int], tuple]:
+    """(animation index, glTF node) -> (values, in_tangents, out_tangents) of rotation tracks."""
+    return {(tr.animation_index, tr.node_index): (tr.values, tr.in_tangents, tr.out_tangents)
+            for tr in tracks if tr.animation_index is not None and tr.node_index is not None}
