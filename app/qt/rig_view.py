@@ -142,6 +142,8 @@ class RigPanel(QtWidgets.QWidget):
         self._loaders: list[RigLoader] = []
         self._syncing = False
         self._curves_key: tuple = ()
+        self._curves_later = False  # while the rig arrives: the curves wait for its first frame
+        self._curves_pending = False  # ... and until it is swapped
         self._nodes: np.ndarray = np.zeros(0, dtype=np.int64)
 
         layout = QtWidgets.QVBoxLayout(self)
@@ -250,16 +252,17 @@ class RigPanel(QtWidgets.QWidget):
     # ------------------------------------------------------------------ loading
     @property
     def loading(self) -> bool:
-        return bool(self._loaders)
+        """Whether a rig is being read, or its curves wait for its first frame."""
+        return bool(self._loaders) or self._curves_pending
 
     def wait_loaded(self, timeout_ms: int = 20000) -> bool:
-        """Process events until the rig being read has arrived (for scripts and tests)."""
+        """Process events until the rig being read has arrived, curves and all (scripts, tests)."""
         deadline = QtCore.QDeadlineTimer(timeout_ms)
-        while self._loaders and not deadline.hasExpired():
+        while self.loading and not deadline.hasExpired():
             QtCore.QCoreApplication.processEvents(
                 QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
             QtCore.QThread.msleep(2)
-        return not self._loaders
+        return not self.loading
 
     def on_file(self) -> None:
         self._generation += 1
@@ -296,9 +299,45 @@ class RigPanel(QtWidgets.QWidget):
         if generation != self._generation:
             return  # another file was opened meanwhile
         rig, bounds = loaded
-        self.playback.set_rig(rig, bounds)
-        self.playback.use_tracks(self._rig_tracks())
-        self.on_track_selection()
+        # The keys the tab plays from the first frame, and the curves once
+        # that frame is on screen: all at once kept the window from painting
+        # for well over 100 ms (the curves and their first paint weigh most).
+        self._curves_later = True
+        try:
+            self.playback.set_rig(rig, bounds, self._rig_tracks())
+            self.on_track_selection()
+        finally:
+            self._curves_later = False
+        self._fill_curves_after_frame()
+
+    def _fill_curves_after_frame(self) -> None:
+        """Fill the curves once the 3D view has swapped its next frame (now if it cannot draw)."""
+        scene = self.scene
+        if not (scene.widget.isVisible() and self.isVisible()):
+            self._fill_curves()
+            return
+        self._curves_pending = True
+
+        def fill() -> None:
+            try:
+                scene.frameSwapped.disconnect(later)
+            except TypeError:
+                pass  # the frame came before the timer, or the timer before the frame
+            if self._curves_pending:
+                self._fill_curves()
+
+        def later() -> None:
+            # Not in the pass that swapped the frame: input and timers get a turn first.
+            QtCore.QTimer.singleShot(1, fill)
+
+        scene.frameSwapped.connect(later)
+        # No frame (the window got covered meanwhile): fill them anyway. A
+        # timer of the panel's own, so it dies with the panel.
+        timer = QtCore.QTimer(self)
+        timer.setSingleShot(True)
+        timer.timeout.connect(fill)
+        timer.timeout.connect(timer.deleteLater)
+        timer.start(500)
 
     def _failed(self, generation: int, message: str) -> None:
         if generation == self._generation:
@@ -399,6 +438,9 @@ class RigPanel(QtWidgets.QWidget):
 
     # ------------------------------------------------------------------ curves
     def _fill_curves(self) -> None:
+        if self._curves_later:
+            return  # the rig just arrived: filled after its first frame
+        self._curves_pending = False
         m, pb = self.model, self.playback
         i = m.selected_track
         track = m.tracks[i] if i is not None else None
