@@ -520,3 +520,23 @@ def test_one_flag_on_a_long_track_still_shows(view):
     tl.getPlotItem().setXRange(2490 / 30, 2510 / 30, padding=0)
     QtWidgets.QApplication.processEvents()
     assert colour_mask(grab_rgb(tl), KV.KEY_TICK, tol=2).sum() > 200
+
+
+@pytest.mark.parametrize("name", ["RobotExpressive.glb", "Fox.glb", "CesiumMilkTruck.glb"])
+def test_the_tables_columns_fit_as_qt_fits_them(view, name):
+    # Oracle: Qt's own resizeColumnsToContents; fit_columns measures the same
+    # texts without asking the model for every role of every cell.
+    from quatlab.app.qt.keyframe_tables import fit_columns
+
+    view.open(DATA / name)
+    assert view.rig_panel.wait_loaded()
+    for table in (view.track_table, view.segment_table):
+        header, n = table.horizontalHeader(), table.model().columnCount()
+        assert table.model().rowCount() > 1
+        fit_columns(table)
+        ours = [header.sectionSize(c) for c in range(n - 1)]  # the last one stretches
+        for c in range(n):
+            header.resizeSection(c, 5)
+        table.resizeColumnsToContents()
+        assert ours == [header.sectionSize(c) for c in range(n - 1)]
+        assert all(w > 20 for w in ours)

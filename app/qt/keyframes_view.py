@@ -29,7 +29,13 @@ from quatlab.app.i18n import N_, _
 from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, kind_name, severity
 from quatlab.app.qt.background import run_off_thread
-from quatlab.app.qt.keyframe_tables import CellTable, format_dot, format_number, table_view
+from quatlab.app.qt.keyframe_tables import (
+    CellTable,
+    fit_columns,
+    format_dot,
+    format_number,
+    table_view,
+)
 from quatlab.app.qt.rig_view import RigPanel
 from quatlab.app.qt.timeline import HIGHLIGHT, KEY_TICK, OK_BAR, ROW_TINT, Timeline
 
@@ -346,7 +352,7 @@ class KeyframesView(QtWidgets.QWidget):
                 keys=", ".join(map(str, f.keys)), message=f.message) for f in m.findings(r))
 
         self.track_model.reset(len(tracks), cell, tint, tip)
-        self.track_table.resizeColumnsToContents()
+        fit_columns(self.track_table)
         if m.file is not None:
             text = (_("<b>{file}</b> ({format}) — {summary} — fixed, not exported") if m.modified
                     else _("<b>{file}</b> ({format}) — {summary}"))
@@ -399,7 +405,7 @@ class KeyframesView(QtWidgets.QWidget):
             return "\n\n".join(f.message for f in seg.findings[r])
 
         self.segment_model.reset(len(seg), cell, tint, tip)
-        self.segment_table.resizeColumnsToContents()
+        fit_columns(self.segment_table)
         self.timeline.set_track(track.times, seg)
 
     def on_selection(self) -> None:
