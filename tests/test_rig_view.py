@@ -146,6 +146,22 @@ def test_the_per_vertex_light_draws_the_per_pixel_picture(view, name, time):
     assert d.max() <= 2  # rounding: the pixel shader works at medium precision
 
 
+def test_the_naive_pose_is_skinned_only_where_its_ghost_is_drawn(view):
+    open_rig(view, ROBOT)
+    pb, scene = view.playback, view.rig_panel.scene
+    pb.set_time(0.1)  # Dance: no flip at the start
+    frame = pb.frame()
+    assert not (frame.world_difference[pb.rig.skins[0].joints] > 1.0).any()
+    assert "spec_meshes" in vars(frame) and "naive_meshes" not in vars(frame)
+    pb.set_time(0.854)  # UpperArm.L's keys 20-21 are flagged
+    frame = pb.frame()
+    assert frame.differs and "naive_meshes" in vars(frame)
+    assert naive_pixels(scene_rgb(view)) > 200
+    pb.set_players("naive")  # drawn alone, the naive pose is skinned whatever the time
+    pb.set_time(0.1)
+    assert "naive_meshes" in vars(pb.frame())
+
+
 # --------------------------------------------------------------------------- selection
 
 

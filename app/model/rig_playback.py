@@ -35,6 +35,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
@@ -84,19 +85,28 @@ class RigFrame:
     the angle between the players' local rotations (where the channels
     themselves part) and their world rotations (which children inherit).
     ``flagged`` holds the nodes whose local rotations differ by more than
-    :data:`DIFFERENCE_DEG`, largest first.
+    :data:`DIFFERENCE_DEG`, largest first. The skinned meshes of each player
+    are computed when first asked for: the view skins the naive pose only
+    where its ghost is drawn.
     """
 
+    rig: Rig = dataclasses.field(repr=False)
     time: float
     spec: Pose
     naive: Pose
-    spec_meshes: list[PosedMesh]
-    naive_meshes: list[PosedMesh]
     spec_bones: Bones
     naive_bones: Bones
     local_difference: np.ndarray
     world_difference: np.ndarray
     flagged: np.ndarray
+
+    @functools.cached_property
+    def spec_meshes(self) -> list[PosedMesh]:
+        return skin_meshes(self.rig, self.spec)
+
+    @functools.cached_property
+    def naive_meshes(self) -> list[PosedMesh]:
+        return skin_meshes(self.rig, self.naive)
 
     @property
     def differs(self) -> bool:
@@ -204,8 +214,7 @@ class RigPlayback:
         local = np.degrees(np.nan_to_num(local))
         order = np.argsort(-local)
         flagged = order[local[order] > DIFFERENCE_DEG]
-        return RigFrame(t, spec, naive, skin_meshes(rig, spec), skin_meshes(rig, naive),
-                        bones(rig, spec), bones(rig, naive), local,
+        return RigFrame(rig, t, spec, naive, bones(rig, spec), bones(rig, naive), local,
                         difference_angles(spec, naive), flagged)
 
     # ------------------------------------------------------------------ changes
