@@ -25,6 +25,8 @@ CANDIDATES = ((14, -14), (14, 14), (-14, -14), (-14, 14), (14, -40), (-14, -40),
               (14, 40), (-14, 40), (40, -2), (-40, -2), (60, -60), (-60, -60), (60, 60),
               (-60, 60))
 _PAD = 4.0  # plate margin around the text, part of the box that must not overlap
+#: Every character a label is likely to hold: drawn once, invisibly, with a font's first label.
+_WARM_TEXT = "".join(map(chr, range(32, 127))) + "°…—"
 
 
 def place_labels(anchors, sizes, width: float, height: float,
@@ -76,6 +78,7 @@ class PlacedLabelLayer(LabelLayer):
         super().__init__()
         self.hidden = 0
         self.placed: list[tuple[float, float] | None] = []
+        self._warm_fonts: set[str] = set()
 
     def paint(self):
         shown = [label for label in self.labels if label.visible and label.text]
@@ -90,6 +93,7 @@ class PlacedLabelLayer(LabelLayer):
             boxes.append(QtGui.QFontMetricsF(label.font).tightBoundingRect(label.text))
         sizes = [(b.width() + 2 * _PAD, b.height() + 2 * _PAD) for b in boxes]
         self.placed = place_labels(anchors, sizes, width, height)
+        self._warm(painter, shown)
         self.hidden = sum(spot is None for spot in self.placed)
         for label, anchor, box, size, spot in zip(shown, anchors, boxes, sizes, self.placed,
                                                   strict=True):
@@ -117,3 +121,22 @@ class PlacedLabelLayer(LabelLayer):
                                  n=self.hidden))
         painter.end()
 
+
+    def _warm(self, painter: QtGui.QPainter, shown) -> None:
+        """Put every likely glyph of each new font in the GL glyph cache at once, invisibly.
+
+        The GL paint engine caches glyphs in a texture that grows as new ones
+        come; each growth copies it with a shader compiled the first time,
+        which under llvmpipe held the first frame of a rig whose joint names
+        had new letters for 50-90 ms. Drawn in a transparent pen: no pixel
+        changes.
+        """
+        fonts = {label.font.key(): label.font for label in shown}
+        for key, font in fonts.items():
+            if key in self._warm_fonts:
+                continue
+            self._warm_fonts.add(key)
+            painter.setFont(font)
+            painter.setPen(QtGui.QColor(0, 0, 0, 0))
+            painter.drawText(QtCore.QPointF(0.0, 2.0 * QtGui.QFontMetricsF(font).height()),
+                             _WARM_TEXT)

@@ -148,7 +148,7 @@ def test_the_per_vertex_light_draws_the_per_pixel_picture(view, name, time):
 
 def test_the_naive_pose_is_skinned_only_where_its_ghost_is_drawn(view):
     open_rig(view, ROBOT)
-    pb, scene = view.playback, view.rig_panel.scene
+    pb = view.playback
     pb.set_time(0.1)  # Dance: no flip at the start
     frame = pb.frame()
     assert not (frame.world_difference[pb.rig.skins[0].joints] > 1.0).any()
@@ -160,6 +160,18 @@ def test_the_naive_pose_is_skinned_only_where_its_ghost_is_drawn(view):
     pb.set_players("naive")  # drawn alone, the naive pose is skinned whatever the time
     pb.set_time(0.1)
     assert "naive_meshes" in vars(pb.frame())
+
+
+def test_warming_the_glyph_cache_changes_no_pixel(view):
+    open_rig(view, TRUCK)
+    view.playback.set_time(wheel_segment_middle(view))  # two labelled wheels
+    layer = view.rig_panel.scene.label_layer
+    layer._warm_fonts.clear()  # the next frame warms again
+    warming = scene_rgb(view)
+    assert layer._warm_fonts  # it did
+    steady = scene_rgb(view)
+    assert layer.placed and all(spot is not None for spot in layer.placed)
+    assert np.array_equal(warming, steady)
 
 
 # --------------------------------------------------------------------------- selection
