@@ -308,6 +308,27 @@ def test_the_frame_readout_fits_its_widest_text_and_follows_the_font(view):
     assert label.height() >= label.fontMetrics().height()
 
 
+@pytest.mark.parametrize("shown", [True, False])
+def test_the_curves_arrive_after_the_rigs_first_frame_or_at_once_unseen(window, view, shown):
+    if not shown:
+        window.hide()  # no frame will come: the curves are filled with the rig
+    swaps = []
+
+    def swapped():
+        xs = view.rig_panel.components.curves[0].getData()[0]
+        swaps.append((view.playback.rig is not None, xs is not None and len(xs) > 0))
+
+    view.rig_panel.scene.frameSwapped.connect(swapped)
+    view.open(TRUCK)
+    assert view.rig_panel.wait_loaded()
+    xs, ys = view.rig_panel.components.curves[0].getData()
+    assert np.array_equal(xs, view.model.tracks[0].times)
+    _, angle = view.rig_panel.curves.curve_item("angle", "naive").getData()
+    assert np.nanmax(angle) > 60  # the wheel's long way round
+    # Shown, the rig's first frame is swapped before its curves are filled.
+    assert ((True, False) in swaps) == shown
+
+
 def test_curves_show_the_selected_track_and_the_fix(view):
     open_rig(view, TRUCK)
     panel = view.rig_panel

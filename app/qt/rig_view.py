@@ -144,6 +144,11 @@ class RigPanel(QtWidgets.QWidget):
         self._curves_key: tuple = ()
         self._curves_later = False  # while the rig arrives: the curves wait for its first frame
         self._curves_pending = False  # ... and until it is swapped
+        self._awaiting_frame = False
+        # Timers and connections of the panel's own: they die with it.
+        self._curves_timer = QtCore.QTimer(self)
+        self._curves_timer.setSingleShot(True)
+        self._curves_timer.timeout.connect(self._curves_due)
         self._nodes: np.ndarray = np.zeros(0, dtype=np.int64)
 
         layout = QtWidgets.QVBoxLayout(self)
@@ -312,32 +317,30 @@ class RigPanel(QtWidgets.QWidget):
 
     def _fill_curves_after_frame(self) -> None:
         """Fill the curves once the 3D view has swapped its next frame (now if it cannot draw)."""
-        scene = self.scene
-        if not (scene.widget.isVisible() and self.isVisible()):
+        if not (self.scene.widget.isVisible() and self.isVisible()):
             self._fill_curves()
             return
         self._curves_pending = True
+        if not self._awaiting_frame:
+            self._awaiting_frame = True
+            self.scene.frameSwapped.connect(self._frame_swapped)
+        # No frame (the window got covered meanwhile): fill them anyway.
+        self._curves_timer.start(500)
 
-        def fill() -> None:
-            try:
-                scene.frameSwapped.disconnect(later)
-            except TypeError:
-                pass  # the frame came before the timer, or the timer before the frame
-            if self._curves_pending:
-                self._fill_curves()
+    def _frame_swapped(self) -> None:
+        self._stop_awaiting_frame()
+        # Not in the pass that swapped the frame: input and timers get a turn first.
+        self._curves_timer.start(1)
 
-        def later() -> None:
-            # Not in the pass that swapped the frame: input and timers get a turn first.
-            QtCore.QTimer.singleShot(1, fill)
+    def _stop_awaiting_frame(self) -> None:
+        if self._awaiting_frame:
+            self._awaiting_frame = False
+            self.scene.frameSwapped.disconnect(self._frame_swapped)
 
-        scene.frameSwapped.connect(later)
-        # No frame (the window got covered meanwhile): fill them anyway. A
-        # timer of the panel's own, so it dies with the panel.
-        timer = QtCore.QTimer(self)
-        timer.setSingleShot(True)
-        timer.timeout.connect(fill)
-        timer.timeout.connect(timer.deleteLater)
-        timer.start(500)
+    def _curves_due(self) -> None:
+        self._stop_awaiting_frame()
+        if self._curves_pending:
+            self._fill_curves()
 
     def _failed(self, generation: int, message: str) -> None:
         if generation == self._generation:
