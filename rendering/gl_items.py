@@ -44,19 +44,22 @@ _LIGHT = """
         return vec4(min(rgb, vec3(1.0)), color.a);
     }
 """
-_PRECISION = """
-    #ifdef GL_ES
-    precision mediump float;
-    #endif
-"""
-LIT_SHADER = shaders.ShaderProgram("quatlab_lit", [
-    shaders.VertexShader("""
+#: What both programs' vertex shaders take in, and the colour they pass on.
+_VERTEX_INPUTS = """
         uniform mat4 u_mvp;
         uniform mat3 u_normal;
         attribute vec4 a_position;
         attribute vec3 a_normal;
         attribute vec4 a_color;
         varying vec4 v_color;
+"""
+_PRECISION = """
+    #ifdef GL_ES
+    precision mediump float;
+    #endif
+"""
+LIT_SHADER = shaders.ShaderProgram("quatlab_lit", [
+    shaders.VertexShader(_VERTEX_INPUTS + """
         varying vec3 v_normal;
         void main() {
             v_normal = normalize(u_normal * a_normal);
@@ -79,14 +82,7 @@ LIT_SHADER = shaders.ShaderProgram("quatlab_lit", [
 #: the same, and the pixels, the bulk of the work of a software rasteriser
 #: (llvmpipe), only copy a colour. Not for smooth normals (the balls, the rings).
 FLAT_LIT_SHADER = shaders.ShaderProgram("quatlab_flat_lit", [
-    shaders.VertexShader("""
-        uniform mat4 u_mvp;
-        uniform mat3 u_normal;
-        attribute vec4 a_position;
-        attribute vec3 a_normal;
-        attribute vec4 a_color;
-        varying vec4 v_color;
-    """ + _LIGHT + """
+    shaders.VertexShader(_VERTEX_INPUTS + _LIGHT + """
         void main() {
             v_color = quatlab_light(normalize(u_normal * a_normal), a_color);
             gl_Position = u_mvp * a_position;
