@@ -78,6 +78,7 @@ from quatlab.rendering.bone_mesh import (
     as_rgba,
     bake,
     bone_geometry,
+    fin_outline,
     frame_transform,
     gizmo_lines,
 )
@@ -210,7 +211,7 @@ class ChainScene(UserCamera, GLWindowView):
         self._auto_direction = False
         self._camera_defaults = dict(DEFAULT_CAMERA)
         self._chains: dict[str, _Chain] = {}
-        self._obstacles: dict[int, np.ndarray] = {}
+        self._obstacles: dict[int, list[np.ndarray]] = {}
         self._labels: dict[str, str] = {}
         self._visible: dict[str, bool] = {}
         # Geometry is built once and shared by every chain; each item keeps
@@ -227,6 +228,13 @@ class ChainScene(UserCamera, GLWindowView):
         # be depth-tested there) it made every bone read red.
         pos, col = gizmo_lines(_GIZMO_LENGTH * self._lengths[0])
         self._gizmo = (pos[2:], col[2:])
+        # Each bone's fin (the hand on the last), closed, in its local frame:
+        # labels keep clear of them as of the bones (quatlab.rendering.labels).
+        self._outlines = []
+        for k, length in enumerate(self._lengths):
+            corners = [(x, 0.0, z) for x, z in fin_outline(length,
+                                                           self._hand if k == last else None)]
+            self._outlines.append(np.array([*corners, corners[0]]))
 
         self.setBackgroundColor(SCENE_BACKGROUND)
         grid = gl.GLGridItem(size=QtGui.QVector3D(_GRID_SIZE, _GRID_SIZE, 1), color=_GRID_COLOR)
@@ -297,8 +305,10 @@ class ChainScene(UserCamera, GLWindowView):
                                   glOptions="opaque")
         gizmo.setDepthValue(_ORDER_GIZMO)
         self.addItem(gizmo)
+        # Chains in one pose end at one tip: their labels share a plate there.
         label = self._add_label(Label(label_font(11.0, QtGui.QFont.Weight.DemiBold),
-                                       (9.0, -4.0 if index % 2 == 0 else 4.0), priority=2))
+                                       (9.0, -4.0 if index % 2 == 0 else 4.0), priority=2,
+                                       group="chain"))
         note = self._add_label(Label(label_font(11.0, QtGui.QFont.Weight.DemiBold), (0.0, 0.0),
                                       priority=3))
         angle_label = self._add_label(Label(label_font(11.0, QtGui.QFont.Weight.DemiBold),
@@ -365,7 +375,9 @@ class ChainScene(UserCamera, GLWindowView):
             chain.gizmo.setData(pos=verts, color=np.tile(self._gizmo[1], (self._n_bones, 1)))
             hand = positions[-1] + matrices[-1][:, 2] * self._hand
             chain.label.pos, chain.label.text = hand, chain.text
-            self._obstacles[id(chain)] = np.vstack([positions, hand])
+            self._obstacles[id(chain)] = [positions] + [
+                positions[k] + outline @ matrices[k].T
+                for k, outline in enumerate(self._outlines)]
         else:
             self._obstacles.pop(id(chain), None)
         # A collapse is a labelled gap, never an invented pose: a note pinned
@@ -376,7 +388,8 @@ class ChainScene(UserCamera, GLWindowView):
                 chain=chain.text)
         self._stack_notes()
         self._pose_turn(chain)
-        self._label_layer.obstacles = list(self._obstacles.values())
+        self._label_layer.obstacles = [line for lines in self._obstacles.values()
+                                       for line in lines]
         self.update()
 
     def _turn_verts(self, chain: _Chain, axis: np.ndarray, angle: float) -> np.ndarray:
