@@ -212,6 +212,7 @@ class ChainScene(UserCamera, GLWindowView):
         self._camera_defaults = dict(DEFAULT_CAMERA)
         self._chains: dict[str, _Chain] = {}
         self._obstacles: dict[int, list[np.ndarray]] = {}
+        self._bodies: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._labels: dict[str, str] = {}
         self._visible: dict[str, bool] = {}
         # Geometry is built once and shared by every chain; each item keeps
@@ -670,7 +671,8 @@ class ChainScene(UserCamera, GLWindowView):
         """Oblique default view framing what the chains do, as large as it fits.
 
         What must fit: every chain that has a path (:meth:`set_path`), at
-        every pose along it, and the ghosts; a chain without a path is taken
+        every pose along it, the ghosts, the turn marks and every other body
+        the lesson draws (:meth:`set_framed_body`); a chain without a path is taken
         at its largest reach, the sphere of its straight length about its
         root. The camera looks at the middle of all that from the default
         direction and backs off until each point, padded by a bone's
@@ -762,9 +764,32 @@ class ChainScene(UserCamera, GLWindowView):
                 pts = self._turn_verts(chain, chain.turn_axis, self._path_turn(chain))
                 centres.append(pts)
                 radii.append(np.full(len(pts), 0.05 * self._lengths[0]))
+        for points, body_radii in self._bodies.values():
+            centres.append(points)
+            radii.append(body_radii)
         if not centres:
             return ROOT[None].copy(), np.array([reach])
         return np.vstack(centres), np.concatenate(radii)
+
+    def set_framed_body(self, key: str, points, radius) -> None:
+        """Have :meth:`reset_camera` frame another body drawn in the view (None: no more).
+
+        For items the lesson adds beside the chains (the Euler lesson's
+        gimbal): ``points`` ``(N, 3)`` in world space, every place the body
+        reaches over the lesson's range (not only now, so the camera does not
+        move with t), each padded by ``radius`` (a number or ``(N,)``). The
+        view re-frames unless the user moved the camera.
+        """
+        if points is None:
+            if self._bodies.pop(key, None) is None:
+                return
+        else:
+            points = np.array(points, dtype=np.float64).reshape(-1, 3)
+            points = points[np.all(np.isfinite(points), axis=-1)]
+            radii = np.broadcast_to(np.asarray(radius, dtype=np.float64), (len(points),))
+            self._bodies[key] = (points, radii.copy())
+        if not self._camera_touched:
+            self.reset_camera()
 
     def set_default_direction(self, elevation: float, azimuth: float) -> None:
         """Look from ``elevation`` / ``azimuth`` (degrees) on :meth:`reset_camera`, and now.

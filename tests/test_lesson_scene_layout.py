@@ -1,4 +1,5 @@
-"""Labels in the lesson tabs' 3D views never overlap each other or hide a chain, in screen space.
+"""The lesson tabs' 3D views: labels never overlap each other or hide a chain, the camera
+frames every body drawn (the Euler tab's gimbal rings too), all in screen space.
 
 For every preset of the SQUAD, Euler, blend and integration tabs at the start,
 middle and end of the slider's range, at 1400x900: the label plates the
@@ -153,3 +154,38 @@ def test_labels_of_chains_in_one_pose_share_one_plate(lesson_tab):
     assert len({(round(r.left(), 3), round(r.width(), 3)) for r in bands}) == 1
     for upper, lower in zip(bands, bands[1:], strict=False):
         assert lower.top() == pytest.approx(upper.bottom())
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (1280, 720)])
+@pytest.mark.parametrize("preset", list(EulerModel.PRESETS))
+def test_the_euler_camera_frames_the_gimbal_rings(lesson_tab, preset, size):
+    from quatlab.math.gimbal import gimbal_rings
+    from quatlab.rendering.gimbal import ring_points
+
+    view = lesson_tab("euler", preset, size)
+    scene, m = view.scene, view.model
+    w, h = scene.width(), scene.height()
+    seen = []
+    for t in (0.0, 0.5, 1.0):
+        m.set_param(t)
+        QtWidgets.QApplication.processEvents()
+        to_px = _projector(scene)
+        px = to_px(ring_points(gimbal_rings(m.angles_at_param(), m.order)))
+        assert px[:, 0].min() >= 0 and px[:, 0].max() <= w and px[:, 1].min() >= 0 \
+            and px[:, 1].max() <= h, (preset, t, px.min(0), px.max(0), (w, h))
+        seen.append(px)
+    # The chains over the whole path and the rings still fill the view: the
+    # rings did not push the camera away.
+    c = m.comparison
+    path = np.vstack([c.euler_quats[::10], c.slerp_quats[::10]])
+    seen = np.vstack([*seen, to_px(chain_frames(path, root_only=True)[0])])
+    assert max(np.ptp(seen[:, 0]) / w, np.ptp(seen[:, 1]) / h) > 0.5, preset
+
+
+def test_hiding_the_gimbal_frames_the_chains_alone(lesson_tab):
+    view = lesson_tab("euler", "pitch90_lock")
+    with_rings = view.scene.opts["distance"]
+    view.show_gimbal.setChecked(False)
+    assert view.scene.opts["distance"] < with_rings
+    view.show_gimbal.setChecked(True)
+    assert view.scene.opts["distance"] == pytest.approx(with_rings)
