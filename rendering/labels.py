@@ -2,7 +2,8 @@
 
 Labels are placed in screen space at every paint: each tries a few spots
 around its anchor and takes the first that overlaps no label placed before
-it and no part of a chain (:attr:`LabelLayer.obstacles`), so labels never
+it and no segment of a chain (:attr:`LabelLayer.obstacles`, clipped against
+the plate exactly), so labels never
 pile up into one blob or hide what they name. When no spot around the
 anchor is free (several chains ending close together), the label goes to
 the nearest free place in the view and a leader line ties it to its
@@ -61,8 +62,7 @@ _SPOTS = tuple((sx * dx, sy * dy) for dx, dy in ((9.0, 4.0), (24.0, 18.0), (48.0
                                                  (80.0, 60.0))
                for sx, sy in ((1, -1), (1, 1), (-1, -1), (-1, 1)))
 _PAD = 3.0          # gap kept between a plate and anything else, pixels
-_STEP = 3.0         # pixels between the points sampled along an obstacle on screen
-_MAX_SAMPLES = 512  # most points per obstacle segment (one far off screen)
+_MAX_SAMPLES = 512  # most points per obstacle segment in the free-place search
 _MERGE = 6.0        # anchors of one group this close (pixels) share a plate
 _CELL = 4.0         # pixels per cell of the free-place search
 _LEADER = 12.0      # a plate farther than this from its anchor gets a leader line
@@ -105,7 +105,8 @@ class LabelLayer(GLGraphicsItem):
             return
         (vw, vh), project, painter, _device = self._begin()
         m = np.array(project.copyDataTo(), dtype=np.float64).reshape(4, 4)
-        points = _project(m, self.obstacles)
+        segs = _project(m, self.obstacles)
+        boxed = _boxed(segs)
         view = QtCore.QRectF(0.0, 0.0, vw, vh)
         placed: list[QtCore.QRectF] = []
         units = _units(shown, project)
@@ -116,7 +117,8 @@ class LabelLayer(GLGraphicsItem):
             if unit.anchor is None:
                 x, y = first.fixed[0] - box.left(), first.fixed[1] - box.top()
             else:
-                x, y = _place(unit.anchor, box, (first.offset, *_SPOTS), placed, points, view)
+                x, y = _place(unit.anchor, box, (first.offset, *_SPOTS), placed, segs, boxed,
+                              view)
             plate = box.translated(x, y).adjusted(-4.0, -3.0, 4.0, 3.0)
             placed.append(plate)
             if unit.anchor is not None and _distance(unit.anchor, plate) > _LEADER:
@@ -185,7 +187,7 @@ def _block(members: list[Label]) -> tuple[QtCore.QRectF, list[float], list[float
     line spacing.
     """
     if len(members) == 1:
-        box = QtGui.QFontMetricsF(members[0].font).tightBoundingRect(members[0].text)
+        box = _tight_box(members[0].font, members[0].text)
         return box, [0.0], [box.top()]
     box, baselines, tops, y = QtCore.QRectF(), [], [], 0.0
     for k, label in enumerate(members):
@@ -197,6 +199,21 @@ def _block(members: list[Label]) -> tuple[QtCore.QRectF, list[float], list[float
         line = QtCore.QRectF(0.0, y - fm.ascent(), fm.horizontalAdvance(label.text), fm.height())
         box = line if box.isNull() else box.united(line)
     return box, baselines, tops
+
+
+#: Tight text boxes by (font key, text): measuring text is a good share of a
+#: frame's label work, and the texts repeat from frame to frame.
+_BOXES: dict[tuple[str, str], QtCore.QRectF] = {}
+
+
+def _tight_box(font: QtGui.QFont, text: str) -> QtCore.QRectF:
+    key = (font.key(), text)
+    box = _BOXES.get(key)
+    if box is None:
+        if len(_BOXES) > 1024:   # angle labels change with t: keep the cache small
+            _BOXES.clear()
+        box = _BOXES[key] = QtGui.QFontMetricsF(font).tightBoundingRect(text)
+    return QtCore.QRectF(box)
 
 
 def _bands(plate: QtCore.QRectF, y: float, tops: list[float]) -> list[QtCore.QRectF]:
@@ -211,39 +228,76 @@ def _bands(plate: QtCore.QRectF, y: float, tops: list[float]) -> list[QtCore.QRe
 
 
 def _project(m: np.ndarray, polylines) -> np.ndarray:
-    """Pixel points every few pixels along ``polylines`` (world) projected by the 4x4 ``m``.
+    """Screen segments ``(S, 2, 2)`` (pixels) of ``polylines`` (world) under the 4x4 ``m``.
 
-    A straight segment projects to a straight one, so the vertices are
-    projected and the screen segments between them sampled at :data:`_STEP`
-    pixels: a plate cannot sit on a segment between two samples. Segments
-    with an end behind the camera or not finite are left out; NaN rows are gaps.
+    A straight segment projects to a straight one, so only the vertices are
+    projected. Segments with an end behind the camera or not finite are left
+    out (NaN rows are gaps); a lone point is a segment of length 0.
     """
-    pts = []
-    for line in polylines:
-        p = np.asarray(line, dtype=np.float64).reshape(-1, 3)
-        if not len(p):
+    lines = [np.asarray(line, dtype=np.float64).reshape(-1, 3) for line in polylines]
+    lines = [line for line in lines if len(line)]
+    if not lines:
+        return np.empty((0, 2, 2))
+    # One projection for all: the polylines end to end with a gap row between.
+    gap = np.full((1, 3), np.nan)
+    p = np.concatenate([part for line in lines for part in (line, gap)])
+    h = np.column_stack([p, np.ones(len(p))]) @ m.T
+    ok = np.all(np.isfinite(h), axis=-1) & (h[:, 3] > 1e-9)
+    xy = np.full((len(p), 2), np.nan)
+    xy[ok] = h[ok, :2] / h[ok, 3:4]
+    seg = ok[:-1] & ok[1:]
+    lone = ok & ~np.r_[False, seg] & ~np.r_[seg, False]
+    ends = np.concatenate([np.stack([xy[:-1][seg], xy[1:][seg]], axis=1),
+                           np.stack([xy[lone], xy[lone]], axis=1)])
+    return ends
+
+
+def _boxed(segs: np.ndarray) -> list[tuple[float, ...]]:
+    """The segments as tuples ``(ax, ay, bx, by, left, top, right, bottom)``, bounding box last.
+
+    A plate is tested against a few dozen segments, one spot at a time, and
+    the first spot is usually free: plain floats with a box to reject most
+    segments by cost less than numpy's per-call overhead.
+    """
+    lo, hi = segs.min(axis=1), segs.max(axis=1)
+    return [tuple(row) for row in np.column_stack([segs.reshape(-1, 4), lo, hi]).tolist()]
+
+
+def _hits(left: float, top: float, right: float, bottom: float, segs) -> int:
+    """How many of the :func:`_boxed` segments meet the rectangle (Liang-Barsky clipping)."""
+    n = 0
+    for ax, ay, bx, by, x0, y0, x1, y1 in segs:
+        if x1 < left or x0 > right or y1 < top or y0 > bottom:
             continue
-        h = np.column_stack([p, np.ones(len(p))]) @ m.T
-        ok = np.all(np.isfinite(h), axis=-1) & (h[:, 3] > 1e-9)
-        xy = np.full((len(p), 2), np.nan)
-        xy[ok] = h[ok, :2] / h[ok, 3:4]
-        if len(p) == 1:
-            pts.append(xy[ok])
-            continue
-        seg = ok[:-1] & ok[1:]
-        a, b = xy[:-1][seg], xy[1:][seg]
-        lone = ok & ~np.r_[False, seg] & ~np.r_[seg, False]
-        pts.append(xy[lone])
-        if not len(a):
-            continue
-        n = np.clip(np.ceil(np.linalg.norm(b - a, axis=-1) / _STEP), 1, _MAX_SAMPLES).astype(int)
-        which = np.repeat(np.arange(len(a)), n + 1)
-        start = np.repeat(np.cumsum(n + 1) - (n + 1), n + 1)
-        f = (np.arange(len(which)) - start) / n[which]
-        pts.append(a[which] + f[:, None] * (b - a)[which])
-    if not pts:
+        dx, dy = bx - ax, by - ay
+        lo, hi = 0.0, 1.0
+        for p, q in ((-dx, ax - left), (dx, right - ax), (-dy, ay - top), (dy, bottom - ay)):
+            if p == 0.0:
+                if q < 0.0:
+                    break
+                continue
+            r = q / p
+            if p < 0.0:
+                lo = max(lo, r)
+            else:
+                hi = min(hi, r)
+            if lo > hi:
+                break
+        else:
+            n += 1
+    return n
+
+
+def _points(segs: np.ndarray, step: float) -> np.ndarray:
+    """Points every ``step`` pixels along the segments ``segs`` (both ends included)."""
+    if not len(segs):
         return np.empty((0, 2))
-    return np.concatenate(pts)
+    a, b = segs[:, 0], segs[:, 1]
+    n = np.clip(np.ceil(np.linalg.norm(b - a, axis=-1) / step), 1, _MAX_SAMPLES).astype(int)
+    which = np.repeat(np.arange(len(a)), n + 1)
+    start = np.repeat(np.cumsum(n + 1) - (n + 1), n + 1)
+    f = (np.arange(len(which)) - start) / n[which]
+    return a[which] + f[:, None] * (b - a)[which]
 
 
 def _plate_at(box: QtCore.QRectF, x: float, y: float) -> QtCore.QRectF:
@@ -251,58 +305,56 @@ def _plate_at(box: QtCore.QRectF, x: float, y: float) -> QtCore.QRectF:
     return box.translated(x, y).adjusted(-4.0 - _PAD, -3.0 - _PAD, 4.0 + _PAD, 3.0 + _PAD)
 
 
-def _cost(plate: QtCore.QRectF, placed, points: np.ndarray, view: QtCore.QRectF) -> float:
-    """What ``plate`` would cover: a label weighs most, leaving the view next, then each point."""
+def _cost(plate: QtCore.QRectF, placed, segs, view: QtCore.QRectF) -> float:
+    """What ``plate`` would cover: a label weighs most, leaving the view next, then each segment."""
     cost = 1000.0 * sum(plate.intersects(r) for r in placed)
     if not view.contains(plate):
         cost += 500.0
-    if len(points):
-        inside = ((points[:, 0] >= plate.left()) & (points[:, 0] <= plate.right())
-                  & (points[:, 1] >= plate.top()) & (points[:, 1] <= plate.bottom()))
-        cost += float(np.count_nonzero(inside))
-    return cost
+    return cost + _hits(plate.left(), plate.top(), plate.right(), plate.bottom(), segs)
 
 
-def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, points: np.ndarray,
-           view: QtCore.QRectF) -> tuple[float, float]:
+def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: np.ndarray,
+           boxed, view: QtCore.QRectF) -> tuple[float, float]:
     """Baseline position of the first spot whose plate is clear of labels, chains and edges.
 
     The first free spot around the anchor wins; when none is free the
     nearest free place anywhere in the view (:func:`_free_place`), and
-    failing that the least covered of all.
+    failing that the least covered of all. ``boxed`` is ``segs`` as :func:`_boxed` gives them.
     """
     best, best_cost = None, float("inf")
     for dx, dy in spots:
         x = anchor.x() + dx - (box.width() if dx < 0 else 0.0) - box.left()
         y = anchor.y() + dy - (box.bottom() if dy < 0 else box.top())
-        cost = _cost(_plate_at(box, x, y), placed, points, view)
+        cost = _cost(_plate_at(box, x, y), placed, boxed, view)
         if cost == 0.0:
             return x, y
         if cost < best_cost:
             best, best_cost = (x, y), cost
-    far = _free_place(anchor, _plate_at(box, 0.0, 0.0), placed, points, view)
+    far = _free_place(anchor, _plate_at(box, 0.0, 0.0), placed, segs, view)
     if far is not None:
         x, y = far
-        if _cost(_plate_at(box, x, y), placed, points, view) < best_cost:
+        if _cost(_plate_at(box, x, y), placed, boxed, view) < best_cost:
             return x, y
     return best
 
 
-def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, points: np.ndarray,
+def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.ndarray,
                 view: QtCore.QRectF) -> tuple[float, float] | None:
     """Baseline ``(x, y)`` putting the plate ``plate0`` (at baseline 0) nearest the anchor
     among the places in the view where it covers nothing; None if there is none.
 
     The view is cut into cells of :data:`_CELL` pixels; a cell is taken when
-    an obstacle point or a placed plate touches it, and a summed-area table
-    gives every cell-aligned position's count at once. A plate is rounded
-    out to whole cells, so a free position really is free.
+    an obstacle segment (sampled every half cell) or a placed plate touches
+    it, and a summed-area table gives every cell-aligned position's count at
+    once. A plate is rounded out to whole cells and padded, and the caller
+    checks the place found exactly (:func:`_cost`).
     """
     nx, ny = int(view.width() // _CELL), int(view.height() // _CELL)
     pw, ph = ceil(plate0.width() / _CELL) + 1, ceil(plate0.height() / _CELL) + 1
     if pw > nx or ph > ny:
         return None
     taken = np.zeros((ny, nx), dtype=np.int32)
+    points = _points(segs, _CELL / 2)
     if len(points):
         ix, iy = (points[:, 0] // _CELL).astype(np.int64), (points[:, 1] // _CELL).astype(np.int64)
         inside = (ix >= 0) & (ix < nx) & (iy >= 0) & (iy < ny)
