@@ -97,6 +97,7 @@ from quatlab.rendering.gl_view import GLWindowView, UserCamera
 from quatlab.rendering.labels import Label, LabelLayer, label_font
 from quatlab.rendering.scene_marks import (
     TICKS,
+    cross3,
     fit_view,
     plane_normal,
     trail_marks,
@@ -207,6 +208,7 @@ class ChainScene(UserCamera, GLWindowView):
         self._reach = chain_reach(n_bones, bone_length)
         self._root_only = False
         self._turn_reference: np.ndarray | None = None
+        self._turn_frame: np.ndarray | None = None
         self._camera_touched = False
         self._auto_direction = False
         self._camera_defaults = dict(DEFAULT_CAMERA)
@@ -399,9 +401,9 @@ class ChainScene(UserCamera, GLWindowView):
         radius = _TURN_RADIUS[chain.index % len(_TURN_RADIUS)] * length
         # The arc starts from the root bone's direction at t = 0, or from its
         # fin when the turn is about the bone itself.
-        start_rot = Q.to_matrix(Q.as_quaternion(self._turn_reference, "reference"))
+        start_rot = self._turn_frame
         start = start_rot[:, 0]
-        if np.linalg.norm(np.cross(start, axis)) < 0.3:
+        if np.linalg.norm(cross3(start, axis)) < 0.3:
             start = start_rot[:, 2]
         return turn_arc(chain.root, axis, start, angle, radius, _AXIS_LENGTH * length,
                         0.12 * length)
@@ -532,6 +534,9 @@ class ChainScene(UserCamera, GLWindowView):
         naive chain that goes the long way reads 340°, not 20°).
         """
         self._turn_reference = _as_local(q_start)
+        # Its frame, made once: every turn mark at every t starts from it.
+        self._turn_frame = (None if self._turn_reference is None else
+                            Q.to_matrix(Q.as_quaternion(self._turn_reference, "reference")))
         for chain in self._chains.values():
             self._path_axis(chain)
             self._pose_turn(chain)
