@@ -126,22 +126,28 @@ def bone_geometry(length: float, ball_radius: float, tip_radius: float | None,
     )
 
 
-def bake(geometry: list[BoneGeometry], poses) -> BoneGeometry:
-    """The bones of every pose in ``poses`` as one world-space triangle soup.
+def bake(geometry: list[BoneGeometry], poses, *, edges: bool = False) -> BoneGeometry:
+    """The bones of every pose in ``poses`` as one triangle soup (and, if asked, their edges).
 
     ``poses`` holds ``(positions, rotation_matrices)`` pairs from the chain's
-    forward kinematics; the result has no edges (ghosts are drawn without).
+    forward kinematics, in whatever frame the result is to be drawn in;
+    without ``edges`` the result has none (ghosts are drawn without).
     """
     verts, normals = [np.empty((0, 3), np.float32)], [np.empty((0, 3), np.float32)]
+    corners, lines, n = [np.empty((0, 3), np.float32)], [np.empty((0, 2), np.uint32)], 0
     for positions, matrices in poses:
         for k, g in enumerate(geometry):
             verts.append(g.vertexes @ matrices[k].T + positions[k])
             normals.append(g.normals @ matrices[k].T)
+            if edges:
+                corners.append(g.edge_verts @ matrices[k].T + positions[k])
+                lines.append(g.edges + n)
+                n += len(g.edge_verts)
     return BoneGeometry(
         vertexes=np.concatenate(verts).astype(np.float32),
         normals=np.concatenate(normals).astype(np.float32),
-        edge_verts=np.empty((0, 3), np.float32),
-        edges=np.empty((0, 2), np.uint32),
+        edge_verts=np.concatenate(corners).astype(np.float32),
+        edges=np.concatenate(lines).astype(np.uint32),
     )
 
 

@@ -29,13 +29,15 @@ compare several results side by side (the pose blend) spread them out so
 they do not overlap; the default camera then frames all the roots.
 
 The pose comes from :mod:`quatlab.rendering.chain`; this module only maps it
-to GL items. What changes with t changes item *transforms* (one 4x4 matrix
-per bone) and two small line items per chain (the joint gizmos and the turn
-marks, a few dozen vertices): the meshes are built once, in ``__init__``, so
-moving the t slider costs a few matrix and line uploads, not a mesh rebuild. Things that do
-not change with t (the two ghosts, the trails) are baked into as few items
-as possible, because every GL item costs a fixed slice of Python per frame
-(about 0.2 ms of PyOpenGL calls), and all labels share one QPainter pass.
+to GL items. Every GL item costs a fixed slice of a frame (about 0.5 ms of
+PyOpenGL calls and state changes under llvmpipe for a lit mesh), so a chain
+is one mesh item, its bones baked in the root bone's frame, and what changes
+with t is that item's *transform* (one 4x4 matrix) and two small line items
+per chain (the joint gizmos and the turn marks, a few dozen vertices). The
+bake is redone only when the joints bend relative to the root (every joint
+turning); with the root only turning, the default, a t change uploads no
+mesh at all. Things that do not change with t (the two ghosts, the trails)
+are baked into as few items as possible, and all labels share one QPainter pass.
 
 Why a light background: the method colours are the Okabe-Ito palette, chosen
 and checked for colour-vision deficiencies against white; on black the blue
@@ -152,7 +154,9 @@ _ORDER_LABEL = 30
 class _Chain:
     """The GL items of one live chain and what it was last told to show."""
 
-    bones: list[BoneItem]
+    #: Every bone in one item, baked in the root bone's frame; the item's
+    #: transform is the root bone's world frame.
+    body: BoneItem
     gizmo: gl.GLLinePlotItem
     label: Label
     note: Label
@@ -170,6 +174,8 @@ class _Chain:
     trail_color: tuple | None = None
     path: np.ndarray | None = None
     root: np.ndarray = field(default_factory=lambda: ROOT.copy())
+    #: Bone frames relative to the root bone that ``body`` was baked with.
+    baked: tuple[np.ndarray, np.ndarray] | None = None
 
 
 class ChainScene(UserCamera, GLWindowView):
@@ -233,6 +239,10 @@ class ChainScene(UserCamera, GLWindowView):
         self._gizmo = (pos[2:], col[2:])
         # Each bone's fin (the hand on the last), closed, in its local frame:
         # labels keep clear of them as of the bones (quatlab.rendering.labels).
+        # The straight chain along +X, each bone in the root's frame.
+        rest_rot = np.repeat(np.eye(3)[None], self._n_bones, axis=0)
+        self._rest = (np.column_stack([np.r_[0.0, np.cumsum(self._lengths)[:-1]],
+                                       np.zeros((self._n_bones, 2))]), rest_rot)
         self._outlines = []
         for k, length in enumerate(self._lengths):
             corners = [(x, 0.0, z) for x, z in fin_outline(length,
@@ -296,12 +306,13 @@ class ChainScene(UserCamera, GLWindowView):
         # instead of z-fighting into speckles.
         opts = {GL.GL_DEPTH_TEST: True, GL.GL_BLEND: False, GL.GL_CULL_FACE: False,
                 GL.GL_POLYGON_OFFSET_FILL: True, "glPolygonOffset": (index, index)}
-        bones = []
-        for geometry in self._geometry:
-            bone = BoneItem(geometry, shader=LIT_SHADER, drawEdges=True, glOptions=opts)
-            bone.setDepthValue(_ORDER_SOLID)
-            self.addItem(bone)
-            bones.append(bone)
+        # One item for all the bones: each GL item costs a fixed slice of a
+        # frame (about 0.5 ms here), more than re-baking a chain whose joints
+        # bend; with the root only turning, the bake never changes.
+        body = BoneItem(bake(self._geometry, [self._rest], edges=True), shader=LIT_SHADER,
+                        drawEdges=True, glOptions=opts)
+        body.setDepthValue(_ORDER_SOLID)
+        self.addItem(body)
         # One item for the gizmos of every joint, in world space: one GL item
         # costs more per frame than a few vertices uploaded with the pose.
         gizmo = gl.GLLinePlotItem(mode="lines", width=_GIZMO_WIDTH, antialias=True,
@@ -317,7 +328,7 @@ class ChainScene(UserCamera, GLWindowView):
         angle_label = self._add_label(Label(label_font(11.0, QtGui.QFont.Weight.DemiBold),
                                              (-8.0 if index % 2 == 0 else 8.0, -6.0),
                                              priority=1))
-        chain = _Chain(bones=bones, gizmo=gizmo, label=label, note=note, angle_label=angle_label,
+        chain = _Chain(body=body, gizmo=gizmo, label=label, note=note, angle_label=angle_label,
                        index=index, text=self._labels.get(key, key),
                        wanted=self._visible.get(key, True))
         self._chains[key] = chain
@@ -330,11 +341,10 @@ class ChainScene(UserCamera, GLWindowView):
         if rgba_ == chain.color:
             return
         chain.color = rgba_
-        for bone in chain.bones:
-            # Edges a darker shade of the face colour: crisp facets without
-            # the cartoon look of black outlines.
-            bone.opts["edgeColor"] = tuple(0.55 * c for c in rgba_[:3]) + (1.0,)
-            bone.setColor(rgba_)
+        # Edges a darker shade of the face colour: crisp facets without the
+        # cartoon look of black outlines.
+        chain.body.opts["edgeColor"] = tuple(0.55 * c for c in rgba_[:3]) + (1.0,)
+        chain.body.setColor(rgba_)
         # A darker shade of the chain colour keeps the text readable on the
         # light background.
         text_colour = QtGui.QColor.fromRgbF(*(0.8 * c for c in rgba_[:3]))
@@ -362,14 +372,12 @@ class ChainScene(UserCamera, GLWindowView):
         chain.q = q
         defined = q is not None and bool(np.all(np.isfinite(q)))
         shown = defined and chain.wanted
-        for item in chain.bones:
-            item.setVisible(shown)
+        chain.body.setVisible(shown)
         chain.gizmo.setVisible(shown)
         chain.label.visible = shown and bool(chain.text)
         if shown:
             positions, matrices = self._frames(q, chain.root)
-            for k, bone in enumerate(chain.bones):
-                bone.setTransform(frame_transform(matrices[k], positions[k]))
+            self._pose_body(chain, positions, matrices)
             pos, _colors = self._gizmo
             starts = np.repeat(positions[:-1], 2, axis=0)        # (2 per joint, 3)
             ends = np.einsum("kij,aj->kai", matrices, pos[1::2]).reshape(-1, 3) + starts
@@ -394,6 +402,16 @@ class ChainScene(UserCamera, GLWindowView):
         self._label_layer.obstacles = [line for lines in self._obstacles.values()
                                        for line in lines]
         self.update()
+
+    def _pose_body(self, chain: _Chain, positions: np.ndarray, matrices: np.ndarray) -> None:
+        """Move ``chain.body`` to the root bone's frame; re-bake only if the joints bent."""
+        r0, p0 = matrices[0], positions[0]
+        rel = (np.einsum("ji,kjl->kil", r0, matrices), (positions[:-1] - p0) @ r0)
+        if chain.baked is None or not all(np.allclose(a, b, rtol=0.0, atol=1e-9)
+                                          for a, b in zip(rel, chain.baked, strict=True)):
+            chain.baked = rel
+            chain.body.set_geometry(bake(self._geometry, [(rel[1], rel[0])], edges=True))
+        chain.body.setTransform(frame_transform(r0, p0))
 
     def _turn_verts(self, chain: _Chain, axis: np.ndarray, angle: float) -> np.ndarray:
         """Line vertices of ``chain``'s turn: the axis through its root and the arc of ``angle``."""
