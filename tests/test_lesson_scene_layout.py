@@ -57,7 +57,10 @@ _PRESETS = ([("squad", p) for p in TrackModel.PRESETS] + [("euler", p) for p in 
 
 
 def segment_hits_rect(a, b, rect) -> bool:
-    """Whether the segment ``a``-``b`` (pixels) meets the closed rectangle (Liang-Barsky clip).
+    """Whether the segment ``a``-``b`` (pixels) meets the closed rectangle.
+
+    An end inside, or a crossing of one of the four sides (orientation tests),
+    independent of the clipping the label layer does.
 
     >>> from PyQt6 import QtCore
     >>> r = QtCore.QRectF(0, 0, 10, 10)
@@ -66,23 +69,21 @@ def segment_hits_rect(a, b, rect) -> bool:
     >>> segment_hits_rect((-5, 8), (8, -5), r), segment_hits_rect((-5, 3), (3, -5), r)
     (True, False)
     """
-    (x0, y0), (x1, y1) = a, b
-    dx, dy = x1 - x0, y1 - y0
-    lo, hi = 0.0, 1.0
-    for p, q in ((-dx, x0 - rect.left()), (dx, rect.right() - x0),
-                 (-dy, y0 - rect.top()), (dy, rect.bottom() - y0)):
-        if p == 0:
-            if q < 0:
-                return False
-            continue
-        r = q / p
-        if p < 0:
-            lo = max(lo, r)
-        else:
-            hi = min(hi, r)
-        if lo > hi:
-            return False
-    return True
+    def inside(p):
+        return rect.left() <= p[0] <= rect.right() and rect.top() <= p[1] <= rect.bottom()
+
+    def orient(p, q, r):
+        return np.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]))
+
+    def crosses(p1, p2, q1, q2):
+        d = (orient(q1, q2, p1), orient(q1, q2, p2), orient(p1, p2, q1), orient(p1, p2, q2))
+        return d[0] * d[1] <= 0 and d[2] * d[3] <= 0
+
+    if inside(a) or inside(b):
+        return True
+    c = [(rect.left(), rect.top()), (rect.right(), rect.top()),
+         (rect.right(), rect.bottom()), (rect.left(), rect.bottom())]
+    return any(crosses(a, b, c[i], c[(i + 1) % 4]) for i in range(4))
 
 
 def _chains_on_screen(scene):
