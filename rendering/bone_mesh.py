@@ -16,7 +16,8 @@ import pyqtgraph.opengl as gl
 from quatlab.rendering.style import AXIS_COLORS, rgba
 
 __all__ = ["BoneGeometry", "ball", "bone_geometry", "bake", "frame_transform", "gizmo_lines",
-           "as_rgba", "fin", "BONE_WIDTH", "BONE_WAIST", "FIN_HEIGHT", "FIN_THICKNESS"]
+           "as_rgba", "fin", "fin_outline", "BONE_WIDTH", "BONE_WAIST", "FIN_HEIGHT",
+           "FIN_THICKNESS"]
 
 BONE_WIDTH = 0.11               # widest bone radius, as a fraction of its length
 BONE_WAIST = 0.18               # where along the bone it is widest, fraction of length
@@ -68,6 +69,20 @@ def fin(outline, half_thickness: float) -> tuple[np.ndarray, np.ndarray]:
     return tri.reshape(-1, 3), np.repeat(normal, 3, axis=0)
 
 
+def fin_outline(length: float, hand_height: float | None = None) -> list[tuple[float, float]]:
+    """Corners (x, z) of a bone's fin, or with ``hand_height`` of the hand on the last bone.
+
+    In the bone's local frame (x along the bone from its joint, z its fin's
+    side): what :func:`bone_geometry` extrudes, and what the labels keep clear of.
+
+    >>> fin_outline(1.0)
+    [(0.3, 0.0), (0.85, 0.0), (0.42, 0.24)]
+    """
+    if hand_height is None:
+        return [(0.3 * length, 0.0), (0.85 * length, 0.0), (0.42 * length, FIN_HEIGHT * length)]
+    return [(0.35 * length, 0.0), (length, 0.0), (length, hand_height), (0.8 * length, hand_height)]
+
+
 def bone_geometry(length: float, ball_radius: float, tip_radius: float | None,
                   hand_height: float | None = None) -> BoneGeometry:
     """Octahedral bone along +X from 0 to ``length`` with a ball at its joint.
@@ -96,12 +111,7 @@ def bone_geometry(length: float, ball_radius: float, tip_radius: float | None,
     normal *= np.sign(outward)[:, None] / np.linalg.norm(normal, axis=1, keepdims=True)
     parts = [(tri.reshape(-1, 3), np.repeat(normal, 3, axis=0)),
              ball([0.0, 0.0, 0.0], ball_radius)]
-    if hand_height is None:
-        parts.append(fin([(0.3 * length, 0.0), (0.85 * length, 0.0),
-                          (0.42 * length, FIN_HEIGHT * length)], FIN_THICKNESS * length))
-    else:
-        parts.append(fin([(0.35 * length, 0.0), (length, 0.0), (length, hand_height),
-                          (0.8 * length, hand_height)], FIN_THICKNESS * length))
+    parts.append(fin(fin_outline(length, hand_height), FIN_THICKNESS * length))
     if tip_radius is not None:
         parts.append(ball([length, 0.0, 0.0], tip_radius))
         if hand_height is not None:
@@ -116,22 +126,28 @@ def bone_geometry(length: float, ball_radius: float, tip_radius: float | None,
     )
 
 
-def bake(geometry: list[BoneGeometry], poses) -> BoneGeometry:
-    """The bones of every pose in ``poses`` as one world-space triangle soup.
+def bake(geometry: list[BoneGeometry], poses, *, edges: bool = False) -> BoneGeometry:
+    """The bones of every pose in ``poses`` as one triangle soup (and, if asked, their edges).
 
     ``poses`` holds ``(positions, rotation_matrices)`` pairs from the chain's
-    forward kinematics; the result has no edges (ghosts are drawn without).
+    forward kinematics, in whatever frame the result is to be drawn in;
+    without ``edges`` the result has none (ghosts are drawn without).
     """
     verts, normals = [np.empty((0, 3), np.float32)], [np.empty((0, 3), np.float32)]
+    corners, lines, n = [np.empty((0, 3), np.float32)], [np.empty((0, 2), np.uint32)], 0
     for positions, matrices in poses:
         for k, g in enumerate(geometry):
             verts.append(g.vertexes @ matrices[k].T + positions[k])
             normals.append(g.normals @ matrices[k].T)
+            if edges:
+                corners.append(g.edge_verts @ matrices[k].T + positions[k])
+                lines.append(g.edges + n)
+                n += len(g.edge_verts)
     return BoneGeometry(
         vertexes=np.concatenate(verts).astype(np.float32),
         normals=np.concatenate(normals).astype(np.float32),
-        edge_verts=np.empty((0, 3), np.float32),
-        edges=np.empty((0, 2), np.uint32),
+        edge_verts=np.concatenate(corners).astype(np.float32),
+        edges=np.concatenate(lines).astype(np.uint32),
     )
 
 

@@ -29,13 +29,15 @@ compare several results side by side (the pose blend) spread them out so
 they do not overlap; the default camera then frames all the roots.
 
 The pose comes from :mod:`quatlab.rendering.chain`; this module only maps it
-to GL items. What changes with t changes item *transforms* (one 4x4 matrix
-per bone) and two small line items per chain (the joint gizmos and the turn
-marks, a few dozen vertices): the meshes are built once, in ``__init__``, so
-moving the t slider costs a few matrix and line uploads, not a mesh rebuild. Things that do
-not change with t (the two ghosts, the trails) are baked into as few items
-as possible, because every GL item costs a fixed slice of Python per frame
-(about 0.2 ms of PyOpenGL calls), and all labels share one QPainter pass.
+to GL items. Every GL item costs a fixed slice of a frame (about 0.5 ms of
+PyOpenGL calls and state changes under llvmpipe for a lit mesh), so a chain
+is one mesh item, its bones baked in the root bone's frame, and what changes
+with t is that item's *transform* (one 4x4 matrix) and two small line items
+per chain (the joint gizmos and the turn marks, a few dozen vertices). The
+bake is redone only when the joints bend relative to the root (every joint
+turning); with the root only turning, the default, a t change uploads no
+mesh at all. Things that do not change with t (the two ghosts, the trails)
+are baked into as few items as possible, and all labels share one QPainter pass.
 
 Why a light background: the method colours are the Okabe-Ito palette, chosen
 and checked for colour-vision deficiencies against white; on black the blue
@@ -49,7 +51,7 @@ The view is a native :class:`GLWindowView`, not a QOpenGLWidget, because one
 QOpenGLWidget in a window makes Qt compose the whole window through OpenGL
 on every repaint (see the class).
 
-The module is longer than most (about 800 lines) because the scene is one
+The module is longer than most (about 850 lines) because the scene is one
 object whose parts move together: chains, ghosts, trails, turn marks,
 labels and the camera fit all read the same per-chain state. The geometry
 that needs no GL state lives in :mod:`quatlab.rendering.scene_marks`,
@@ -78,6 +80,7 @@ from quatlab.rendering.bone_mesh import (
     as_rgba,
     bake,
     bone_geometry,
+    fin_outline,
     frame_transform,
     gizmo_lines,
 )
@@ -96,6 +99,7 @@ from quatlab.rendering.gl_view import GLWindowView, UserCamera
 from quatlab.rendering.labels import Label, LabelLayer, label_font
 from quatlab.rendering.scene_marks import (
     TICKS,
+    cross3,
     fit_view,
     plane_normal,
     trail_marks,
@@ -150,7 +154,9 @@ _ORDER_LABEL = 30
 class _Chain:
     """The GL items of one live chain and what it was last told to show."""
 
-    bones: list[BoneItem]
+    #: Every bone in one item, baked in the root bone's frame; the item's
+    #: transform is the root bone's world frame.
+    body: BoneItem
     gizmo: gl.GLLinePlotItem
     label: Label
     note: Label
@@ -168,6 +174,8 @@ class _Chain:
     trail_color: tuple | None = None
     path: np.ndarray | None = None
     root: np.ndarray = field(default_factory=lambda: ROOT.copy())
+    #: Bone frames relative to the root bone that ``body`` was baked with.
+    baked: tuple[np.ndarray, np.ndarray] | None = None
 
 
 class ChainScene(UserCamera, GLWindowView):
@@ -206,11 +214,13 @@ class ChainScene(UserCamera, GLWindowView):
         self._reach = chain_reach(n_bones, bone_length)
         self._root_only = False
         self._turn_reference: np.ndarray | None = None
+        self._turn_frame: np.ndarray | None = None
         self._camera_touched = False
         self._auto_direction = False
         self._camera_defaults = dict(DEFAULT_CAMERA)
         self._chains: dict[str, _Chain] = {}
-        self._obstacles: dict[int, np.ndarray] = {}
+        self._obstacles: dict[int, list[np.ndarray]] = {}
+        self._bodies: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._labels: dict[str, str] = {}
         self._visible: dict[str, bool] = {}
         # Geometry is built once and shared by every chain; each item keeps
@@ -227,6 +237,17 @@ class ChainScene(UserCamera, GLWindowView):
         # be depth-tested there) it made every bone read red.
         pos, col = gizmo_lines(_GIZMO_LENGTH * self._lengths[0])
         self._gizmo = (pos[2:], col[2:])
+        # Each bone's fin (the hand on the last), closed, in its local frame:
+        # labels keep clear of them as of the bones (quatlab.rendering.labels).
+        # The straight chain along +X, each bone in the root's frame.
+        rest_rot = np.repeat(np.eye(3)[None], self._n_bones, axis=0)
+        self._rest = (np.column_stack([np.r_[0.0, np.cumsum(self._lengths)[:-1]],
+                                       np.zeros((self._n_bones, 2))]), rest_rot)
+        self._outlines = []
+        for k, length in enumerate(self._lengths):
+            corners = [(x, 0.0, z) for x, z in fin_outline(length,
+                                                           self._hand if k == last else None)]
+            self._outlines.append(np.array([*corners, corners[0]]))
 
         self.setBackgroundColor(SCENE_BACKGROUND)
         grid = gl.GLGridItem(size=QtGui.QVector3D(_GRID_SIZE, _GRID_SIZE, 1), color=_GRID_COLOR)
@@ -285,26 +306,29 @@ class ChainScene(UserCamera, GLWindowView):
         # instead of z-fighting into speckles.
         opts = {GL.GL_DEPTH_TEST: True, GL.GL_BLEND: False, GL.GL_CULL_FACE: False,
                 GL.GL_POLYGON_OFFSET_FILL: True, "glPolygonOffset": (index, index)}
-        bones = []
-        for geometry in self._geometry:
-            bone = BoneItem(geometry, shader=LIT_SHADER, drawEdges=True, glOptions=opts)
-            bone.setDepthValue(_ORDER_SOLID)
-            self.addItem(bone)
-            bones.append(bone)
+        # One item for all the bones: each GL item costs a fixed slice of a
+        # frame (about 0.5 ms here), more than re-baking a chain whose joints
+        # bend; with the root only turning, the bake never changes.
+        body = BoneItem(bake(self._geometry, [self._rest], edges=True), shader=LIT_SHADER,
+                        drawEdges=True, glOptions=opts)
+        body.setDepthValue(_ORDER_SOLID)
+        self.addItem(body)
         # One item for the gizmos of every joint, in world space: one GL item
         # costs more per frame than a few vertices uploaded with the pose.
         gizmo = gl.GLLinePlotItem(mode="lines", width=_GIZMO_WIDTH, antialias=True,
                                   glOptions="opaque")
         gizmo.setDepthValue(_ORDER_GIZMO)
         self.addItem(gizmo)
+        # Chains in one pose end at one tip: their labels share a plate there.
         label = self._add_label(Label(label_font(11.0, QtGui.QFont.Weight.DemiBold),
-                                       (9.0, -4.0 if index % 2 == 0 else 4.0), priority=2))
+                                       (9.0, -4.0 if index % 2 == 0 else 4.0), priority=2,
+                                       group="chain"))
         note = self._add_label(Label(label_font(11.0, QtGui.QFont.Weight.DemiBold), (0.0, 0.0),
                                       priority=3))
         angle_label = self._add_label(Label(label_font(11.0, QtGui.QFont.Weight.DemiBold),
                                              (-8.0 if index % 2 == 0 else 8.0, -6.0),
                                              priority=1))
-        chain = _Chain(bones=bones, gizmo=gizmo, label=label, note=note, angle_label=angle_label,
+        chain = _Chain(body=body, gizmo=gizmo, label=label, note=note, angle_label=angle_label,
                        index=index, text=self._labels.get(key, key),
                        wanted=self._visible.get(key, True))
         self._chains[key] = chain
@@ -317,11 +341,10 @@ class ChainScene(UserCamera, GLWindowView):
         if rgba_ == chain.color:
             return
         chain.color = rgba_
-        for bone in chain.bones:
-            # Edges a darker shade of the face colour: crisp facets without
-            # the cartoon look of black outlines.
-            bone.opts["edgeColor"] = tuple(0.55 * c for c in rgba_[:3]) + (1.0,)
-            bone.setColor(rgba_)
+        # Edges a darker shade of the face colour: crisp facets without the
+        # cartoon look of black outlines.
+        chain.body.opts["edgeColor"] = tuple(0.55 * c for c in rgba_[:3]) + (1.0,)
+        chain.body.setColor(rgba_)
         # A darker shade of the chain colour keeps the text readable on the
         # light background.
         text_colour = QtGui.QColor.fromRgbF(*(0.8 * c for c in rgba_[:3]))
@@ -349,14 +372,12 @@ class ChainScene(UserCamera, GLWindowView):
         chain.q = q
         defined = q is not None and bool(np.all(np.isfinite(q)))
         shown = defined and chain.wanted
-        for item in chain.bones:
-            item.setVisible(shown)
+        chain.body.setVisible(shown)
         chain.gizmo.setVisible(shown)
         chain.label.visible = shown and bool(chain.text)
         if shown:
             positions, matrices = self._frames(q, chain.root)
-            for k, bone in enumerate(chain.bones):
-                bone.setTransform(frame_transform(matrices[k], positions[k]))
+            self._pose_body(chain, positions, matrices)
             pos, _colors = self._gizmo
             starts = np.repeat(positions[:-1], 2, axis=0)        # (2 per joint, 3)
             ends = np.einsum("kij,aj->kai", matrices, pos[1::2]).reshape(-1, 3) + starts
@@ -365,7 +386,9 @@ class ChainScene(UserCamera, GLWindowView):
             chain.gizmo.setData(pos=verts, color=np.tile(self._gizmo[1], (self._n_bones, 1)))
             hand = positions[-1] + matrices[-1][:, 2] * self._hand
             chain.label.pos, chain.label.text = hand, chain.text
-            self._obstacles[id(chain)] = np.vstack([positions, hand])
+            self._obstacles[id(chain)] = [positions] + [
+                positions[k] + outline @ matrices[k].T
+                for k, outline in enumerate(self._outlines)]
         else:
             self._obstacles.pop(id(chain), None)
         # A collapse is a labelled gap, never an invented pose: a note pinned
@@ -376,8 +399,19 @@ class ChainScene(UserCamera, GLWindowView):
                 chain=chain.text)
         self._stack_notes()
         self._pose_turn(chain)
-        self._label_layer.obstacles = list(self._obstacles.values())
+        self._label_layer.obstacles = [line for lines in self._obstacles.values()
+                                       for line in lines]
         self.update()
+
+    def _pose_body(self, chain: _Chain, positions: np.ndarray, matrices: np.ndarray) -> None:
+        """Move ``chain.body`` to the root bone's frame; re-bake only if the joints bent."""
+        r0, p0 = matrices[0], positions[0]
+        rel = (np.einsum("ji,kjl->kil", r0, matrices), (positions[:-1] - p0) @ r0)
+        if chain.baked is None or not all(np.allclose(a, b, rtol=0.0, atol=1e-9)
+                                          for a, b in zip(rel, chain.baked, strict=True)):
+            chain.baked = rel
+            chain.body.set_geometry(bake(self._geometry, [(rel[1], rel[0])], edges=True))
+        chain.body.setTransform(frame_transform(r0, p0))
 
     def _turn_verts(self, chain: _Chain, axis: np.ndarray, angle: float) -> np.ndarray:
         """Line vertices of ``chain``'s turn: the axis through its root and the arc of ``angle``."""
@@ -385,9 +419,9 @@ class ChainScene(UserCamera, GLWindowView):
         radius = _TURN_RADIUS[chain.index % len(_TURN_RADIUS)] * length
         # The arc starts from the root bone's direction at t = 0, or from its
         # fin when the turn is about the bone itself.
-        start_rot = Q.to_matrix(Q.as_quaternion(self._turn_reference, "reference"))
+        start_rot = self._turn_frame
         start = start_rot[:, 0]
-        if np.linalg.norm(np.cross(start, axis)) < 0.3:
+        if np.linalg.norm(cross3(start, axis)) < 0.3:
             start = start_rot[:, 2]
         return turn_arc(chain.root, axis, start, angle, radius, _AXIS_LENGTH * length,
                         0.12 * length)
@@ -518,6 +552,9 @@ class ChainScene(UserCamera, GLWindowView):
         naive chain that goes the long way reads 340°, not 20°).
         """
         self._turn_reference = _as_local(q_start)
+        # Its frame, made once: every turn mark at every t starts from it.
+        self._turn_frame = (None if self._turn_reference is None else
+                            Q.to_matrix(Q.as_quaternion(self._turn_reference, "reference")))
         for chain in self._chains.values():
             self._path_axis(chain)
             self._pose_turn(chain)
@@ -657,7 +694,8 @@ class ChainScene(UserCamera, GLWindowView):
         """Oblique default view framing what the chains do, as large as it fits.
 
         What must fit: every chain that has a path (:meth:`set_path`), at
-        every pose along it, and the ghosts; a chain without a path is taken
+        every pose along it, the ghosts, the turn marks and every other body
+        the lesson draws (:meth:`set_framed_body`); a chain without a path is taken
         at its largest reach, the sphere of its straight length about its
         root. The camera looks at the middle of all that from the default
         direction and backs off until each point, padded by a bone's
@@ -749,9 +787,32 @@ class ChainScene(UserCamera, GLWindowView):
                 pts = self._turn_verts(chain, chain.turn_axis, self._path_turn(chain))
                 centres.append(pts)
                 radii.append(np.full(len(pts), 0.05 * self._lengths[0]))
+        for points, body_radii in self._bodies.values():
+            centres.append(points)
+            radii.append(body_radii)
         if not centres:
             return ROOT[None].copy(), np.array([reach])
         return np.vstack(centres), np.concatenate(radii)
+
+    def set_framed_body(self, key: str, points, radius) -> None:
+        """Have :meth:`reset_camera` frame another body drawn in the view (None: no more).
+
+        For items the lesson adds beside the chains (the Euler lesson's
+        gimbal): ``points`` ``(N, 3)`` in world space, every place the body
+        reaches over the lesson's range (not only now, so the camera does not
+        move with t), each padded by ``radius`` (a number or ``(N,)``). The
+        view re-frames unless the user moved the camera.
+        """
+        if points is None:
+            if self._bodies.pop(key, None) is None:
+                return
+        else:
+            points = np.array(points, dtype=np.float64).reshape(-1, 3)
+            points = points[np.all(np.isfinite(points), axis=-1)]
+            radii = np.broadcast_to(np.asarray(radius, dtype=np.float64), (len(points),))
+            self._bodies[key] = (points, radii.copy())
+        if not self._camera_touched:
+            self.reset_camera()
 
     def set_default_direction(self, elevation: float, azimuth: float) -> None:
         """Look from ``elevation`` / ``azimuth`` (degrees) on :meth:`reset_camera`, and now.

@@ -131,6 +131,29 @@ class GimbalItems:
         self.locked = False
         self._visible = True
 
+    @property
+    def _lock_reach(self) -> float:
+        """How far the lock axis runs from the centre, either way."""
+        return self.radii[0] + 2 * _STUB
+
+    def reach(self, poses, locked) -> tuple[np.ndarray, float]:
+        """World points the gimbal covers in ``poses`` (GimbalRings), and a pad for each.
+
+        Points on each ring's centre line, the ends of the axle stubs and,
+        where ``locked`` (one bool per pose), of the shared lock axis; the pad
+        is the ring tube's radius. For the camera fit
+        (:meth:`~quatlab.rendering.chain_scene.ChainScene.set_framed_body`).
+        """
+        pts = []
+        for rings, lock in zip(poses, locked, strict=True):
+            pts.append(ring_points(rings, self.radii, self.center, samples=33).reshape(-1, 3))
+            p = ring_frames(rings)[0, :, 0]
+            ends = self._lock_reach if lock else self.radii[0] + _STUB
+            pts.append(self.center + np.outer([ends, -ends], p))
+        if not pts:
+            return np.empty((0, 3)), _TUBE
+        return np.vstack(pts), _TUBE
+
     def items(self) -> list:
         return [*self.rings, self.axles, self.lock_axis]
 
@@ -165,7 +188,7 @@ class GimbalItems:
                            color=np.array(colour, dtype=np.float32))
         # The one axis the outer and inner rings share at the lock, through
         # the whole gimbal and beyond, so the coincidence reads at a glance.
-        reach = self.radii[0] + 2 * _STUB
+        reach = self._lock_reach
         p = frames[0, :, 0]
         self.lock_axis.setData(pos=np.array([self.center - reach * p, self.center + reach * p],
                                             dtype=np.float32))

@@ -2,14 +2,22 @@
 
 Labels are placed in screen space at every paint: each tries a few spots
 around its anchor and takes the first that overlaps no label placed before
-it and no part of a chain (:attr:`LabelLayer.obstacles`), so labels never
-pile up into one blob or hide what they name. Notes pinned to the viewport
-(``Label.fixed``) are placed first and are obstacles too.
+it and no segment of a chain (:attr:`LabelLayer.obstacles`, clipped against
+the plate exactly), so labels never
+pile up into one blob or hide what they name. When no spot around the
+anchor is free (several chains ending close together), the label goes to
+the nearest free place in the view and a leader line ties it to its
+anchor. Labels of one :attr:`Label.group` whose anchors fall within a few
+pixels of each other (chains in the same pose) become one plate, a line per
+label in its own colour, instead of four plates fighting for one spot.
+Notes pinned to the viewport (``Label.fixed``) are placed first and are
+obstacles too.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import ceil
 
 import numpy as np
 from OpenGL import GL
@@ -41,7 +49,10 @@ class Label:
     #: Top-left corner in widget pixels for a note pinned to the viewport
     #: (``pos`` and ``offset`` are then unused).
     fixed: tuple[float, float] | None = None
-    #: Where the last paint put the text's plate, widget pixels (None: not drawn).
+    #: Labels of one group whose anchors coincide on screen share one plate.
+    group: str | None = None
+    #: Where the last paint put the text's plate, widget pixels (None: not drawn);
+    #: for a label sharing a plate, its own line's band of it.
     rect: QtCore.QRectF | None = None
 
 
@@ -51,7 +62,18 @@ _SPOTS = tuple((sx * dx, sy * dy) for dx, dy in ((9.0, 4.0), (24.0, 18.0), (48.0
                                                  (80.0, 60.0))
                for sx, sy in ((1, -1), (1, 1), (-1, -1), (-1, 1)))
 _PAD = 3.0          # gap kept between a plate and anything else, pixels
-_SAMPLES = 12       # points per obstacle segment tested against a plate
+_MAX_SAMPLES = 512  # most points per obstacle segment in the free-place search
+_MERGE = 6.0        # anchors of one group this close (pixels) share a plate
+_CELL = 4.0         # pixels per cell of the free-place search
+_LEADER = 12.0      # a plate farther than this from its anchor gets a leader line
+
+
+@dataclass
+class _Unit:
+    """Labels placed as one plate: a single label, or a group that coincides on screen."""
+
+    members: list[Label]
+    anchor: QtCore.QPointF | None
 
 
 class LabelLayer(GLGraphicsItem):
@@ -83,28 +105,35 @@ class LabelLayer(GLGraphicsItem):
             return
         (vw, vh), project, painter, _device = self._begin()
         m = np.array(project.copyDataTo(), dtype=np.float64).reshape(4, 4)
-        points = _project(m, self.obstacles)
+        segs = _project(m, self.obstacles)
+        boxed = _boxed(segs)
         view = QtCore.QRectF(0.0, 0.0, vw, vh)
         placed: list[QtCore.QRectF] = []
-        order = sorted(shown, key=lambda lb: (lb.fixed is None, -lb.priority))
-        for label in order:
-            box = QtGui.QFontMetricsF(label.font).tightBoundingRect(label.text)
-            if label.fixed is not None:
-                x, y = label.fixed[0] - box.left(), label.fixed[1] - box.top()
+        units = _units(shown, project)
+        units.sort(key=lambda u: (u.anchor is not None, -max(lb.priority for lb in u.members)))
+        for unit in units:
+            first = unit.members[0]
+            box, baselines, tops = _block(unit.members)
+            if unit.anchor is None:
+                x, y = first.fixed[0] - box.left(), first.fixed[1] - box.top()
             else:
-                anchor = project.map(QtGui.QVector3D(*label.pos)).toPointF()
-                x, y = _place(anchor, box, (label.offset, *_SPOTS), placed, points, view)
+                x, y = _place(unit.anchor, box, (first.offset, *_SPOTS), placed, segs, boxed,
+                              view)
             plate = box.translated(x, y).adjusted(-4.0, -3.0, 4.0, 3.0)
             placed.append(plate)
-            label.rect = plate
+            if unit.anchor is not None and _distance(unit.anchor, plate) > _LEADER:
+                painter.setPen(QtGui.QPen(first.color, 1.2))
+                painter.drawLine(unit.anchor, _nearest(unit.anchor, plate))
             painter.setPen(QtCore.Qt.PenStyle.NoPen)
             painter.setBrush(self._plate)
             painter.drawRoundedRect(plate, 3.0, 3.0)
-            painter.setPen(label.color)
-            painter.setFont(label.font)
-            painter.drawText(QtCore.QPointF(x, y), label.text)
+            bands = _bands(plate, y, tops)
+            for label, base, band in zip(unit.members, baselines, bands, strict=True):
+                label.rect = band
+                painter.setPen(label.color)
+                painter.setFont(label.font)
+                painter.drawText(QtCore.QPointF(x, y + base), label.text)
         painter.end()
-
 
     def _begin(self):
         """``(size, project, painter, device)``: logical viewport size, 3D to pixels, a painter.
@@ -126,50 +155,241 @@ class LabelLayer(GLGraphicsItem):
         return (w / dpr, h / dpr), project, painter, device
 
 
+def _units(shown: list[Label], project: QtGui.QMatrix4x4) -> list[_Unit]:
+    """``shown`` as plates to place: labels of a group whose anchors coincide share one."""
+    units: list[_Unit] = []
+    for label in shown:
+        if label.fixed is not None:
+            units.append(_Unit([label], None))
+            continue
+        anchor = project.map(QtGui.QVector3D(*label.pos)).toPointF()
+        for unit in units:
+            if (label.group is not None and unit.anchor is not None
+                    and unit.members[0].group == label.group
+                    and any(_close(anchor, project, other) for other in unit.members)):
+                unit.members.append(label)
+                break
+        else:
+            units.append(_Unit([label], anchor))
+    return units
+
+
+def _close(anchor: QtCore.QPointF, project, other: Label) -> bool:
+    p = project.map(QtGui.QVector3D(*other.pos)).toPointF()
+    return abs(p.x() - anchor.x()) <= _MERGE and abs(p.y() - anchor.y()) <= _MERGE
+
+
+def _block(members: list[Label]) -> tuple[QtCore.QRectF, list[float], list[float]]:
+    """Text box of ``members`` stacked a line each, relative to the first baseline.
+
+    Also each line's baseline and top, on the same scale. One label keeps
+    its tight box (the plate hugs the ink); stacked lines go by the fonts'
+    line spacing.
+    """
+    if len(members) == 1:
+        box = _tight_box(members[0].font, members[0].text)
+        return box, [0.0], [box.top()]
+    box, baselines, tops, y = QtCore.QRectF(), [], [], 0.0
+    for k, label in enumerate(members):
+        fm = QtGui.QFontMetricsF(label.font)
+        if k:
+            y += fm.lineSpacing()
+        baselines.append(y)
+        tops.append(y - fm.ascent())
+        line = QtCore.QRectF(0.0, y - fm.ascent(), fm.horizontalAdvance(label.text), fm.height())
+        box = line if box.isNull() else box.united(line)
+    return box, baselines, tops
+
+
+#: Tight text boxes by (font key, text): measuring text is a good share of a
+#: frame's label work, and the texts repeat from frame to frame.
+_BOXES: dict[tuple[str, str], QtCore.QRectF] = {}
+
+
+def _tight_box(font: QtGui.QFont, text: str) -> QtCore.QRectF:
+    key = (font.key(), text)
+    box = _BOXES.get(key)
+    if box is None:
+        if len(_BOXES) > 1024:   # angle labels change with t: keep the cache small
+            _BOXES.clear()
+        box = _BOXES[key] = QtGui.QFontMetricsF(font).tightBoundingRect(text)
+    return QtCore.QRectF(box)
+
+
+def _bands(plate: QtCore.QRectF, y: float, tops: list[float]) -> list[QtCore.QRectF]:
+    """``plate`` cut into one band per line, at the tops of the lines after the first.
+
+    A line's top is at or below the one before's descent, so each band holds
+    its own line and the bands tile the plate without overlapping.
+    """
+    cuts = [plate.top(), *(y + t for t in tops[1:]), plate.bottom()]
+    return [QtCore.QRectF(plate.left(), lo, plate.width(), hi - lo)
+            for lo, hi in zip(cuts, cuts[1:], strict=False)]
+
+
 def _project(m: np.ndarray, polylines) -> np.ndarray:
-    """Pixel positions of points sampled along ``polylines`` under the 4x4 ``m`` (row-major)."""
-    pts = []
-    for line in polylines:
-        p = np.asarray(line, dtype=np.float64)
-        p = p[np.all(np.isfinite(p), axis=-1)]
-        if len(p) == 1:
-            pts.append(p)
-        elif len(p) > 1:
-            s = np.linspace(0.0, 1.0, _SAMPLES)[:, None, None]
-            pts.append((p[:-1] + s * (p[1:] - p[:-1])).reshape(-1, 3))
-    if not pts:
-        return np.empty((0, 2))
-    p = np.concatenate(pts)
+    """Screen segments ``(S, 2, 2)`` (pixels) of ``polylines`` (world) under the 4x4 ``m``.
+
+    A straight segment projects to a straight one, so only the vertices are
+    projected. Segments with an end behind the camera or not finite are left
+    out (NaN rows are gaps); a lone point is a segment of length 0.
+    """
+    lines = [np.asarray(line, dtype=np.float64).reshape(-1, 3) for line in polylines]
+    lines = [line for line in lines if len(line)]
+    if not lines:
+        return np.empty((0, 2, 2))
+    # One projection for all: the polylines end to end with a gap row between.
+    gap = np.full((1, 3), np.nan)
+    p = np.concatenate([part for line in lines for part in (line, gap)])
     h = np.column_stack([p, np.ones(len(p))]) @ m.T
-    front = h[:, 3] > 1e-9
-    return h[front, :2] / h[front, 3:4]
+    ok = np.all(np.isfinite(h), axis=-1) & (h[:, 3] > 1e-9)
+    xy = np.full((len(p), 2), np.nan)
+    xy[ok] = h[ok, :2] / h[ok, 3:4]
+    seg = ok[:-1] & ok[1:]
+    lone = ok & ~np.r_[False, seg] & ~np.r_[seg, False]
+    ends = np.concatenate([np.stack([xy[:-1][seg], xy[1:][seg]], axis=1),
+                           np.stack([xy[lone], xy[lone]], axis=1)])
+    return ends
 
 
-def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, points: np.ndarray,
-           view: QtCore.QRectF) -> tuple[float, float]:
+def _boxed(segs: np.ndarray) -> list[tuple[float, ...]]:
+    """The segments as tuples ``(ax, ay, bx, by, left, top, right, bottom)``, bounding box last.
+
+    A plate is tested against a few dozen segments, one spot at a time, and
+    the first spot is usually free: plain floats with a box to reject most
+    segments by cost less than numpy's per-call overhead.
+    """
+    lo, hi = segs.min(axis=1), segs.max(axis=1)
+    return [tuple(row) for row in np.column_stack([segs.reshape(-1, 4), lo, hi]).tolist()]
+
+
+def _hits(left: float, top: float, right: float, bottom: float, segs) -> int:
+    """How many of the :func:`_boxed` segments meet the rectangle (Liang-Barsky clipping)."""
+    n = 0
+    for ax, ay, bx, by, x0, y0, x1, y1 in segs:
+        if x1 < left or x0 > right or y1 < top or y0 > bottom:
+            continue
+        dx, dy = bx - ax, by - ay
+        lo, hi = 0.0, 1.0
+        for p, q in ((-dx, ax - left), (dx, right - ax), (-dy, ay - top), (dy, bottom - ay)):
+            if p == 0.0:
+                if q < 0.0:
+                    break
+                continue
+            r = q / p
+            if p < 0.0:
+                lo = max(lo, r)
+            else:
+                hi = min(hi, r)
+            if lo > hi:
+                break
+        else:
+            n += 1
+    return n
+
+
+def _points(segs: np.ndarray, step: float) -> np.ndarray:
+    """Points every ``step`` pixels along the segments ``segs`` (both ends included)."""
+    if not len(segs):
+        return np.empty((0, 2))
+    a, b = segs[:, 0], segs[:, 1]
+    n = np.clip(np.ceil(np.linalg.norm(b - a, axis=-1) / step), 1, _MAX_SAMPLES).astype(int)
+    which = np.repeat(np.arange(len(a)), n + 1)
+    start = np.repeat(np.cumsum(n + 1) - (n + 1), n + 1)
+    f = (np.arange(len(which)) - start) / n[which]
+    return a[which] + f[:, None] * (b - a)[which]
+
+
+def _plate_at(box: QtCore.QRectF, x: float, y: float) -> QtCore.QRectF:
+    """The plate of text ``box`` at baseline ``(x, y)``, padded by the gap kept around it."""
+    return box.translated(x, y).adjusted(-4.0 - _PAD, -3.0 - _PAD, 4.0 + _PAD, 3.0 + _PAD)
+
+
+def _cost(plate: QtCore.QRectF, placed, segs, view: QtCore.QRectF) -> float:
+    """What ``plate`` would cover: a label weighs most, leaving the view next, then each segment."""
+    cost = 1000.0 * sum(plate.intersects(r) for r in placed)
+    if not view.contains(plate):
+        cost += 500.0
+    return cost + _hits(plate.left(), plate.top(), plate.right(), plate.bottom(), segs)
+
+
+def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: np.ndarray,
+           boxed, view: QtCore.QRectF) -> tuple[float, float]:
     """Baseline position of the first spot whose plate is clear of labels, chains and edges.
 
-    A spot is scored by what its plate would cover: another label weighs
-    most, leaving the view next, then each obstacle point under it; the
-    first free spot wins, else the least covered one.
+    The first free spot around the anchor wins; when none is free the
+    nearest free place anywhere in the view (:func:`_free_place`), and
+    failing that the least covered of all. ``boxed`` is ``segs`` as :func:`_boxed` gives them.
     """
     best, best_cost = None, float("inf")
     for dx, dy in spots:
         x = anchor.x() + dx - (box.width() if dx < 0 else 0.0) - box.left()
         y = anchor.y() + dy - (box.bottom() if dy < 0 else box.top())
-        plate = box.translated(x, y).adjusted(-4.0 - _PAD, -3.0 - _PAD, 4.0 + _PAD, 3.0 + _PAD)
-        cost = 1000.0 * sum(plate.intersects(r) for r in placed)
-        if not view.contains(plate):
-            cost += 500.0
-        if len(points):
-            inside = ((points[:, 0] >= plate.left()) & (points[:, 0] <= plate.right())
-                      & (points[:, 1] >= plate.top()) & (points[:, 1] <= plate.bottom()))
-            cost += float(np.count_nonzero(inside))
+        cost = _cost(_plate_at(box, x, y), placed, boxed, view)
         if cost == 0.0:
             return x, y
         if cost < best_cost:
             best, best_cost = (x, y), cost
+    far = _free_place(anchor, _plate_at(box, 0.0, 0.0), placed, segs, view)
+    if far is not None:
+        x, y = far
+        if _cost(_plate_at(box, x, y), placed, boxed, view) < best_cost:
+            return x, y
     return best
+
+
+def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.ndarray,
+                view: QtCore.QRectF) -> tuple[float, float] | None:
+    """Baseline ``(x, y)`` putting the plate ``plate0`` (at baseline 0) nearest the anchor
+    among the places in the view where it covers nothing; None if there is none.
+
+    The view is cut into cells of :data:`_CELL` pixels; a cell is taken when
+    an obstacle segment (sampled every half cell) or a placed plate touches
+    it, and a summed-area table gives every cell-aligned position's count at
+    once. A plate is rounded out to whole cells and padded, and the caller
+    checks the place found exactly (:func:`_cost`).
+    """
+    nx, ny = int(view.width() // _CELL), int(view.height() // _CELL)
+    pw, ph = ceil(plate0.width() / _CELL) + 1, ceil(plate0.height() / _CELL) + 1
+    if pw > nx or ph > ny:
+        return None
+    taken = np.zeros((ny, nx), dtype=np.int32)
+    points = _points(segs, _CELL / 2)
+    if len(points):
+        ix, iy = (points[:, 0] // _CELL).astype(np.int64), (points[:, 1] // _CELL).astype(np.int64)
+        inside = (ix >= 0) & (ix < nx) & (iy >= 0) & (iy < ny)
+        np.add.at(taken, (iy[inside], ix[inside]), 1)
+    for r in placed:
+        x0, x1 = max(int(r.left() // _CELL), 0), min(int(r.right() // _CELL) + 1, nx)
+        y0, y1 = max(int(r.top() // _CELL), 0), min(int(r.bottom() // _CELL) + 1, ny)
+        taken[y0:y1, x0:x1] += 1
+    s = np.zeros((ny + 1, nx + 1), dtype=np.int64)
+    s[1:, 1:] = taken.cumsum(0).cumsum(1)
+    count = s[ph:, pw:] - s[:-ph, pw:] - s[ph:, :-pw] + s[:-ph, :-pw]
+    free = np.argwhere(count == 0)
+    if not len(free):
+        return None
+    # Plate corners of the free positions, and their distance to the anchor.
+    left, top = free[:, 1] * _CELL, free[:, 0] * _CELL
+    right, bottom = left + pw * _CELL, top + ph * _CELL
+    dx = np.maximum(np.maximum(left - anchor.x(), anchor.x() - right), 0.0)
+    dy = np.maximum(np.maximum(top - anchor.y(), anchor.y() - bottom), 0.0)
+    i = int(np.argmin(np.hypot(dx, dy)))
+    # Centre the plate in its cells: the rounding margin goes to both sides.
+    x = left[i] + (pw * _CELL - plate0.width()) / 2 - plate0.left()
+    y = top[i] + (ph * _CELL - plate0.height()) / 2 - plate0.top()
+    return float(x), float(y)
+
+
+def _distance(p: QtCore.QPointF, rect: QtCore.QRectF) -> float:
+    q = _nearest(p, rect)
+    return float(np.hypot(q.x() - p.x(), q.y() - p.y()))
+
+
+def _nearest(p: QtCore.QPointF, rect: QtCore.QRectF) -> QtCore.QPointF:
+    """The point of ``rect`` nearest ``p``: where a leader line meets the plate."""
+    return QtCore.QPointF(min(max(p.x(), rect.left()), rect.right()),
+                          min(max(p.y(), rect.top()), rect.bottom()))
 
 
 def label_font(size: float, weight: QtGui.QFont.Weight) -> QtGui.QFont:

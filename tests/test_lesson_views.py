@@ -311,7 +311,7 @@ def _weight(view, i, value):
 
 def _chain_matrix(view, key):
     """World 4x4 of the root bone of chain ``key`` as the scene draws it."""
-    return np.array(view.scene._chains[key].bones[0].transform().matrix())
+    return np.array(view.scene._chains[key].body.transform().matrix())
 
 
 def test_blend_plots_markers_and_integer_ticks(blend_view):
@@ -452,7 +452,7 @@ def test_blend_all_weights_zero_shows_no_result(blend_view):
         _weight(blend_view, i, 0.0)
     assert all(np.isnan(q).all() for q in blend_view.model.at_param().values())
     assert "nothing to blend" in blend_view.explanation.text()
-    assert not blend_view.scene._chains["blend"].bones[0].visible()
+    assert not blend_view.scene._chains["blend"].body.visible()
 
 
 def test_euler_gimbal_rings_follow_the_euler_pose(euler_view):

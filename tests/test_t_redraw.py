@@ -76,3 +76,47 @@ def test_a_change_of_t_leaves_the_scene_toolbar_and_container_unpainted(qtbot, m
     assert counter.counts["slider"] >= 5          # what moves with t is redrawn ...
     assert counter.counts["root_only"] == 0, counter.counts   # ... and only that
     assert counter.counts["container"] == 0, counter.counts
+
+
+def test_a_change_of_t_moves_the_chain_mesh_without_rebuilding_it(qtbot):
+    """With the root only turning, a t change sets one transform per chain and uploads no
+    mesh; with every joint turning the one mesh is re-baked. Either way the drawn chain is
+    the pose: the mesh's vertices, through the item's transform, land where forward
+    kinematics (root bone frame from scipy) puts them."""
+    import numpy as np
+    from scipy.spatial.transform import Rotation
+
+    from quatlab.math import quaternion as Q
+    from quatlab.math.quaternion import to_xyzw
+    from quatlab.rendering.chain import ROOT
+    from tests.test_scene_gl import _grab, _show_scene
+
+    scene = _show_scene(qtbot)
+    scene.set_root_only(True)
+    scene.set_chain("k", Q.from_axis_angle([0, 0, 1], 0.3), "#009E73")
+    _grab(scene)
+    body = scene._chains["k"].body
+    baked = body._geometry
+    for angle in (0.5, 0.9, 1.4):
+        q = Q.from_axis_angle([0, 1, 1] / np.sqrt(2), angle)
+        scene.set_chain("k", q, "#009E73")
+        _grab(scene)
+        assert body._geometry is baked, angle          # nothing re-uploaded
+        m = np.array(body.transform().matrix())
+        np.testing.assert_allclose(m[:3, :3], Rotation.from_quat(to_xyzw(q)).as_matrix(),
+                                   atol=1e-6)
+        np.testing.assert_allclose(m[:3, 3], ROOT, atol=1e-9)
+    scene.set_root_only(False)
+    scene.set_chain("k", Q.from_axis_angle([0, 0, 1], 0.2), "#009E73")
+    bent = body._geometry
+    scene.set_chain("k", Q.from_axis_angle([0, 0, 1], 0.6), "#009E73")
+    assert body._geometry is not bent                  # joints bent: re-baked
+    # Every joint turns by 0.6 rad about Z: the bones (1, 0.8, 0.64 long) point at 0.6,
+    # 1.2 and 1.8 rad, and the tip ball (radius 0.06) sits at the end of the last one.
+    joints = [np.array([np.cos(a), np.sin(a), 0.0]) * length
+              for a, length in ((0.6, 1.0), (1.2, 0.8), (1.8, 0.64))]
+    tip = ROOT + sum(joints)
+    m = np.array(body.transform().matrix())
+    verts = body._geometry.vertexes @ m[:3, :3].T + m[:3, 3]
+    nearest = np.min(np.linalg.norm(verts - tip, axis=1))
+    assert nearest < 0.1, nearest

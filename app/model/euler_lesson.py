@@ -76,7 +76,11 @@ class EulerModel(LessonModel):
 
     def angles_at_param(self) -> np.ndarray:
         """The Euler-lerp angles (radians) at the slider."""
-        return G.lerp_angles(self.start, self.end, self.param)
+        return self.angles_at(self.param)
+
+    def angles_at(self, t) -> np.ndarray:
+        """The Euler-lerp angles (radians), ``(..., 3)`` for t of shape ``(...)``."""
+        return G.lerp_angles(self.start, self.end, t)
 
     def at_param(self) -> dict[str, np.ndarray]:
         q0, q1 = from_euler(self.start, self.order), from_euler(self.end, self.order)

@@ -12,6 +12,7 @@ from PyQt6 import QtWidgets
 
 from quatlab.app.model.euler_lesson import EulerModel
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
+from quatlab.math import gimbal as G
 from quatlab.math.gimbal import gimbal_rings
 from quatlab.rendering.gimbal import ANGLE_COLOURS, LOCK_COLOUR, GimbalItems
 from quatlab.rendering.series import Series
@@ -25,6 +26,8 @@ TITLE = "Euler angles"
 #: each angle in its gimbal ring's colour (ANGLE_COLOURS).
 COLOURS = {"euler": "#E69F00", "slerp": METHOD_COLORS["shortest_slerp"]}
 LABELS = {"euler": "Euler angles, lerped", "slerp": "SLERP"}
+#: Poses of the gimbal over t that the camera fit takes in.
+_GIMBAL_FIT_SAMPLES = 21
 
 
 class EulerView(LessonPanel):
@@ -41,7 +44,7 @@ class EulerView(LessonPanel):
         self.show_gimbal.setObjectName("show_gimbal")
         self.show_gimbal.setChecked(True)
         self.show_gimbal.setToolTip("A three-ring gimbal posed by the Euler-lerped angles")
-        self.show_gimbal.toggled.connect(self.gimbal.set_visible)
+        self.show_gimbal.toggled.connect(self._gimbal_toggled)
         # Its own row: which ring is which (and which two lock) must be
         # readable without hovering, and the toolbar has no room left.
         row = self.add_option_row()
@@ -128,7 +131,24 @@ class EulerView(LessonPanel):
         for k, path in (("euler", c.euler_quats), ("slerp", c.slerp_quats)):
             self.scene.set_path(k, path, COLOURS[k])
             self.scene.set_label(k, LABELS[k])
+        self._frame_gimbal()
         self.on_param()
+
+    def _gimbal_toggled(self, shown: bool) -> None:
+        self.gimbal.set_visible(shown)
+        self._frame_gimbal()
+
+    def _frame_gimbal(self) -> None:
+        """Have the camera frame the rings wherever they go over t (nothing while hidden)."""
+        m = self.model
+        if not self.show_gimbal.isChecked():
+            self.scene.set_framed_body("gimbal", None, 0.0)
+            return
+        angles = m.angles_at(np.linspace(0.0, 1.0, _GIMBAL_FIT_SAMPLES))
+        poses = [gimbal_rings(a, m.order) for a in angles]
+        locked = [G.gimbal_readout(a, m.order).locked for a in angles]
+        points, pad = self.gimbal.reach(poses, locked)
+        self.scene.set_framed_body("gimbal", points, pad)
 
     def on_param(self) -> None:
         m = self.model
