@@ -276,23 +276,25 @@ def audit_file(keyframes: KeyframeFile) -> list[TrackReport]:
     return [TrackReport(t, tuple(audit_track(t))) for t in keyframes.tracks]
 
 
-def format_keys(indices: Iterable[int]) -> str:
-    """Key indices as compact ranges.
+def format_keys(indices: Iterable[int], limit: int = 20) -> str:
+    """Key indices as compact ranges; past ``limit`` ranges the rest is counted.
 
     >>> format_keys([0, 1, 2, 5, 7, 8])
     '0-2, 5, 7-8'
+    >>> format_keys(range(0, 100, 2), limit=3)
+    '0, 2, 4, ... and 47 more (50 keys in all)'
     """
-    out: list[str] = []
-    run: list[int] = []
-    for i in sorted(int(k) for k in indices):
-        if run and i == run[-1] + 1:
-            run.append(i)
-            continue
-        if run:
-            out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
-        run = [i]
-    if run:
-        out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+    keys = indices if isinstance(indices, np.ndarray) else list(indices)
+    keys = np.unique(np.asarray(keys, dtype=np.int64))
+    if not keys.size:
+        return ""
+    breaks = np.flatnonzero(np.diff(keys) != 1)
+    firsts = np.r_[keys[0], keys[breaks + 1]][:limit].tolist()
+    lasts = np.r_[keys[breaks], keys[-1]][:limit].tolist()
+    out = [f"{a}-{b}" if b > a else str(a) for a, b in zip(firsts, lasts, strict=True)]
+    rest = int(keys.size) - sum(b - a + 1 for a, b in zip(firsts, lasts, strict=True))
+    if rest:
+        out.append(f"... and {rest:,} more ({keys.size:,} keys in all)")
     return ", ".join(out)
 
 
