@@ -137,3 +137,45 @@ def test_format_keys_summarises_long_lists():
     assert text.startswith("0, 2, 4, ") and len(text) < 400
     assert "1,000,000 keys" in text
     assert TA.format_keys(range(5)) == "0-4"
+
+
+# ------------------------------------------------------------------ findings past the limit
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 30_000), seed=st.integers(0, 2**32 - 1), limit=st.integers(1, 40))
+def test_findings_are_the_first_by_key_then_kind_and_the_rest_is_counted(n, seed, limit):
+    """Oracle: every (key, kind) pair from the math audit's masks, sorted, cut at the limit."""
+    from quatlab.math import audit as A
+
+    rng = np.random.default_rng(seed)
+    q = np.tile([1.0, 0.0, 0.0, 0.0], (n, 1)) + rng.normal(scale=0.01, size=(n, 4))
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    for what, share in (("neg", 0.05), ("zero", 0.001), ("nan", 0.001), ("long", 0.002)):
+        picked = rng.random(n) < share * rng.random()
+        q[picked] = {"neg": -q[picked], "zero": 0.0, "nan": np.nan, "long": 2 * q[picked]}[what]
+    times = np.arange(n, dtype=float)
+    times[rng.random(n) < 0.001] = -1.0
+    track = TA.Track(times=times, values=q)
+    report = A.audit_keys(q)
+    masks = [("time_order", A.time_order(times)), ("zero", report.zero),
+             ("non_finite", report.non_finite), ("non_unit", report.non_unit),
+             ("sign_flip", report.sign_flip), ("half_turn", report.half_turn)]
+    order = {kind: k for k, (kind, _) in enumerate(masks)}
+    pairs = sorted((int(i), order[kind], kind) for kind, m in masks for i in np.flatnonzero(m))
+    old = TA.MAX_FINDINGS
+    try:
+        TA.MAX_FINDINGS = limit
+        findings = TA._audit_track(track)
+    finally:
+        TA.MAX_FINDINGS = old
+    listed = [f for f in findings if f.kind != "more"]
+    assert [(f.keys[0], f.kind) for f in listed] == [(i, kind) for i, _, kind in pairs[:limit]]
+    rest = pairs[limit:]
+    if rest:
+        more = findings[-1]
+        assert more.kind == "more"
+        assert more.keys == (min(i for i, _, _ in rest), max(i for i, _, _ in rest))
+        assert f"{len(rest):,} more findings" in more.message
+    else:
+        assert all(f.kind != "more" for f in findings)
