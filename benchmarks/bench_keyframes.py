@@ -49,45 +49,49 @@ def make_tracks(tracks: int, keys: int, seed: int = 7) -> tuple[np.ndarray, np.n
 
 
 def paired(baseline, work, repeats: int, setup=None) -> dict:
-    """Work timed between two baselines, ``repeats`` times (baseline, work, baseline kept...).
+    """Work timed after two baseline copies, ``repeats`` times (copy, copy kept, work...).
 
-    Two baselines: the copy thrown away at once (its memory is reused by the
-    next one: the cheapest a copy gets) and the copy kept until the work is
-    done (new memory, as the work's own result needs). Returns the median
-    seconds of each (``"copy"``, ``"kept"``, ``"work"``) and the medians of
-    the per-run ratios against each (``"ratio"``, ``"ratio_kept"``).
-    ``setup`` runs before each work run, outside the timing. Times are the
-    process's CPU time: on a machine shared with other jobs, wall time
-    mostly measures them.
+    Two copies per run, because what a 32 MB copy costs depends on where its
+    memory comes from: the first one after the work released its arrays
+    faults fresh pages in (as the work's own result must), the second reuses
+    the first's. Returns the median seconds of the cheaper and the dearer
+    copy of each run (``"cheap"``, ``"dear"``) and of the work (``"work"``),
+    and the medians of the per-run ratios against each (``"ratio"`` against
+    the cheaper copy: the strict figure the target is checked on;
+    ``"ratio_dear"``). ``setup`` runs before each work run, outside the
+    timing. Times are the process's CPU time: on a machine shared with other
+    jobs, wall time mostly measures them.
     """
-    runs: dict[str, list[float]] = {"copy": [], "kept": [], "work": []}
+    cheap, dear, done = [], [], []
 
-    def timed(name, fn):
+    def timed(fn):
         start = time.process_time()
         result = fn()
-        runs[name].append(time.process_time() - start)
-        return result
+        return time.process_time() - start, result
 
     for _ in range(repeats):
-        timed("copy", baseline)
-        kept = timed("kept", baseline)
+        first, _ = timed(baseline)
+        second, kept = timed(baseline)
         if setup is not None:
             setup()
-        result = timed("work", work)
-        del kept, result  # both held through the work, then released together
-    out = {name: statistics.median(v) for name, v in runs.items()}
-    out["ratio"] = statistics.median(w / c for w, c in zip(runs["work"], runs["copy"],
-                                                           strict=True))
-    out["ratio_kept"] = statistics.median(w / c for w, c in zip(runs["work"], runs["kept"],
-                                                                strict=True))
-    return out
+        seconds, result = timed(work)
+        cheap.append(min(first, second))
+        dear.append(max(first, second))
+        done.append(seconds)
+        del kept, result  # held through the work, then released together
+    return {
+        "cheap": statistics.median(cheap), "dear": statistics.median(dear),
+        "work": statistics.median(done),
+        "ratio": statistics.median(w / c for w, c in zip(done, cheap, strict=True)),
+        "ratio_dear": statistics.median(w / c for w, c in zip(done, dear, strict=True)),
+    }
 
 
 def _line(name: str, r: dict, target: float) -> str:
     verdict = "met" if r["ratio"] <= target else "MISSED"
-    return (f"{name}: {r['work'] * 1e3:7.2f} ms = {r['ratio']:4.1f}x a copy "
-            f"({r['copy'] * 1e3:.2f} ms; {r['ratio_kept']:4.1f}x a copy kept alive, "
-            f"{r['kept'] * 1e3:.2f} ms); target <= {target:.0f}x -> {verdict}")
+    return (f"{name}: {r['work'] * 1e3:7.2f} ms = {r['ratio']:4.1f}x the cheaper copy "
+            f"({r['cheap'] * 1e3:.2f} ms; {r['ratio_dear']:4.1f}x the copy into fresh pages, "
+            f"{r['dear'] * 1e3:.2f} ms); target <= {target:.0f}x -> {verdict}")
 
 
 def audit_and_fix(values: np.ndarray, times: np.ndarray):
@@ -112,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # The baseline is measured next to each run (copy, work, copy, work...) so
     # that both see the same load on a shared machine; the ratio reported is
-    # the median of the per-run ratios against the cheaper baseline.
+    # the median of the per-run ratios against the cheaper copy.
     audit_only = paired(values.copy, lambda: audit.audit_keys(values), args.repeats)
     both = paired(values.copy, lambda: audit_and_fix(values, times), args.repeats)
     ratio = both["ratio"]
