@@ -4,8 +4,9 @@ Audits and sign-fixes 1,000 tracks of 1,000 keys (1,000,000 quaternions,
 (w, x, y, z)) with :mod:`quatlab.math.audit` and compares the time with one
 ``numpy`` copy of the same key array, measured in the same run: the ratio is
 what the target (at most 10x) is about, since it does not depend on the
-machine's speed the way milliseconds do. Each figure is the median of
-``--repeats`` runs.
+machine's speed the way milliseconds do. The copy is timed next to each run
+(copy, work, copy, work...), so both see the same load on a shared machine;
+each ratio is the median of the ``--repeats`` per-run ratios.
 
 The tracks are smooth random walks on S3 whose keys are stored as q or -q at
 random (the worst case for sign repair: about half the segments flip), with
@@ -47,13 +48,50 @@ def make_tracks(tracks: int, keys: int, seed: int = 7) -> tuple[np.ndarray, np.n
     return values, times
 
 
-def median_seconds(fn, repeats: int) -> float:
-    samples = []
+def paired(baseline, work, repeats: int, setup=None) -> dict:
+    """Work timed after two baseline copies, ``repeats`` times (copy, copy kept, work...).
+
+    Two copies per run, because what a 32 MB copy costs depends on where its
+    memory comes from: the first one after the work released its arrays
+    faults fresh pages in (as the work's own result must), the second reuses
+    the first's. Returns the median seconds of the cheaper and the dearer
+    copy of each run (``"cheap"``, ``"dear"``) and of the work (``"work"``),
+    and the medians of the per-run ratios against each (``"ratio"`` against
+    the cheaper copy: the strict figure the target is checked on;
+    ``"ratio_dear"``). ``setup`` runs before each work run, outside the
+    timing. Times are the process's CPU time: on a machine shared with other
+    jobs, wall time mostly measures them.
+    """
+    cheap, dear, done = [], [], []
+
+    def timed(fn):
+        start = time.process_time()
+        result = fn()
+        return time.process_time() - start, result
+
     for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+        first, _ = timed(baseline)
+        second, kept = timed(baseline)
+        if setup is not None:
+            setup()
+        seconds, result = timed(work)
+        cheap.append(min(first, second))
+        dear.append(max(first, second))
+        done.append(seconds)
+        del kept, result  # held through the work, then released together
+    return {
+        "cheap": statistics.median(cheap), "dear": statistics.median(dear),
+        "work": statistics.median(done),
+        "ratio": statistics.median(w / c for w, c in zip(done, cheap, strict=True)),
+        "ratio_dear": statistics.median(w / c for w, c in zip(done, dear, strict=True)),
+    }
+
+
+def _line(name: str, r: dict, target: float) -> str:
+    verdict = "met" if r["ratio"] <= target else "MISSED"
+    return (f"{name}: {r['work'] * 1e3:7.2f} ms = {r['ratio']:4.1f}x the cheaper copy "
+            f"({r['cheap'] * 1e3:.2f} ms; {r['ratio_dear']:4.1f}x the copy into fresh pages, "
+            f"{r['dear'] * 1e3:.2f} ms); target <= {target:.0f}x -> {verdict}")
 
 
 def audit_and_fix(values: np.ndarray, times: np.ndarray):
@@ -76,38 +114,35 @@ def main(argv: list[str] | None = None) -> int:
     values.copy()
     _, _, fixed, flipped = audit_and_fix(values, times)
 
-    t_copy = median_seconds(values.copy, args.repeats)
-    t_audit = median_seconds(lambda: audit.audit_keys(values), args.repeats)
-    t_work = median_seconds(lambda: audit_and_fix(values, times), args.repeats)
-    ratio = t_work / t_copy
-
-    print(f"keys: {n:,} ({args.tracks} tracks x {args.keys} keys), repeats: {args.repeats}")
-    print(f"numpy copy of the keys:  {t_copy * 1e3:8.2f} ms")
-    print(f"audit only:              {t_audit * 1e3:8.2f} ms  ({t_audit / t_copy:5.1f}x copy)")
-    print(f"audit + sign fix:        {t_work * 1e3:8.2f} ms  ({ratio:5.1f}x copy)")
-    print(f"throughput:              {n / t_work / 1e6:8.1f} M keys/s")
-    print(f"keys negated by the fix: {int(flipped.sum()):,}")
-    print(f"target: <= {TARGET_RATIO:.0f}x copy -> {'met' if ratio <= TARGET_RATIO else 'MISSED'}")
+    # The baseline is measured next to each run (copy, work, copy, work...) so
+    # that both see the same load on a shared machine; the ratio reported is
+    # the median of the per-run ratios against the cheaper copy.
+    audit_only = paired(values.copy, lambda: audit.audit_keys(values), args.repeats)
+    both = paired(values.copy, lambda: audit_and_fix(values, times), args.repeats)
+    ratio = both["ratio"]
+    print(f"keys: {n:,} ({args.tracks} tracks x {args.keys} keys), repeats: {args.repeats}, "
+          f"keys negated by the fix: {int(flipped.sum()):,}")
+    print(_line("audit only      ", audit_only, TARGET_RATIO))
+    print(_line("audit + sign fix", both, TARGET_RATIO))
 
     # What `quatlab fix` runs on one track of all the keys: the file-level
     # audit (findings, capped per track) and fix_track, against the same copy.
     track = Track(times=np.arange(n) / 30.0, values=values.reshape(-1, 4))
     flat = track.values
-    t_copy1 = median_seconds(flat.copy, args.repeats)
-    # A fresh track each time (outside the timing): the audit of a loaded,
+    # A fresh track each time (made outside the timing): the audit of a loaded,
     # read-only track is kept once computed, which must not flatter the figure.
-    samples = []
-    for _ in range(args.repeats):
-        fresh = Track(times=track.times.copy(), values=flat.copy())
-        start = time.perf_counter()
-        audit_track(fresh)
-        fix_track(fresh)
-        samples.append(time.perf_counter() - start)
-    t_track = statistics.median(samples)
-    track_ratio = t_track / t_copy1
-    print(f"one {n:,}-key track, audit_track + fix_track: {t_track * 1e3:8.2f} ms "
-          f"({track_ratio:5.1f}x copy; target <= {TRACK_TARGET_RATIO:.0f}x -> "
-          f"{'met' if track_ratio <= TRACK_TARGET_RATIO else 'MISSED'})")
+    fresh = []
+
+    def setup():
+        fresh.append(Track(times=track.times.copy(), values=flat.copy()))
+
+    def one_track():
+        t = fresh.pop()
+        return audit_track(t), fix_track(t)
+
+    one = paired(flat.copy, one_track, args.repeats, setup)
+    track_ratio = one["ratio"]
+    print(_line(f"one {n:,}-key track, audit_track + fix_track", one, TRACK_TARGET_RATIO))
     return 0 if ratio <= TARGET_RATIO and track_ratio <= TRACK_TARGET_RATIO else 1
 
 

@@ -137,6 +137,19 @@ def _rowdot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.einsum("...i,...i->...", a, b)
 
 
+def _neighbour_dots(q: np.ndarray) -> np.ndarray:
+    """``dot(q[..., i, :], q[..., i + 1, :])``, shape ``(..., N - 1)``; NaN and inf pass through."""
+    if q.ndim > 2 and q.flags.c_contiguous and q.shape[-2] > 1:
+        # Several tracks: the dots along the flattened keys in einsum's fast
+        # two-dimensional loop (the shifted slices of each track are not
+        # contiguous); the products across track boundaries are dropped.
+        flat = q.reshape(-1, 4)
+        out = np.empty(len(flat))
+        np.einsum("ij,ij->i", flat[:-1], flat[1:], out=out[:-1])
+        return out.reshape(q.shape[:-1])[..., :-1]
+    return _rowdot(q[..., :-1, :], q[..., 1:, :])
+
+
 def _valid_and_scaled(q: np.ndarray):
     """Squared lengths, finite and valid masks, and keys safe to take dot products of.
 
@@ -226,23 +239,25 @@ def audit_keys(
     n2, finite, valid, safe, scale = _valid_and_scaled(q)
     all_valid = valid.all()
     zero = ~valid if all_valid else n2 < ZERO_NORM_SQ
-    safe_norms = np.sqrt(n2) if scale is None else np.sqrt(_rowdot(safe, safe))
+    # This runs on every key of every track: one scratch array serves each
+    # temporary in turn, and the square root is taken in place (fewer fresh
+    # pages to fault in on a million keys).
+    safe_norms = np.sqrt(n2, out=n2) if scale is None else np.sqrt(_rowdot(safe, safe))
     norms = safe_norms if scale is None else safe_norms * scale
-    # |norm - 1| in one array, in place: this runs on every key.
-    off = norms - 1.0
+    scratch = np.subtract(norms, 1.0)
     with np.errstate(invalid="ignore"):
-        non_unit = np.abs(off, out=off) > unit_tol
+        non_unit = np.abs(scratch, out=scratch) > unit_tol  # |norm - 1|
     if not all_valid:
         non_unit &= valid
 
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        dots = _rowdot(safe[..., :-1, :], safe[..., 1:, :])
-        dots /= safe_norms[..., :-1] * safe_norms[..., 1:]
+        dots = _neighbour_dots(safe)
+        dots /= np.multiply(safe_norms[..., :-1], safe_norms[..., 1:], out=scratch[..., :-1])
     if not all_valid:
         dots[~(valid[..., :-1] & valid[..., 1:])] = np.nan
     # Comparisons with NaN are False, so invalid segments get neither flag.
     with np.errstate(invalid="ignore"):
-        half_turn = np.abs(dots) <= half_turn_tol
+        half_turn = np.abs(dots, out=scratch[..., :-1]) <= half_turn_tol
         sign_flip = dots < -half_turn_tol
     return KeyAudit(norms, zero, ~finite, non_unit, dots, sign_flip, half_turn)
 
@@ -328,7 +343,7 @@ def sign_continuity(values, *, audit: KeyAudit | None = None) -> tuple[np.ndarra
     else:
         _, _, valid, safe, _ = _valid_and_scaled(q)
         if valid.all():
-            negative = _rowdot(safe[..., :-1, :], safe[..., 1:, :]) < 0
+            negative = _neighbour_dots(safe) < 0
         else:
             # Compare each valid key with the last valid key before it,
             # gathered through a running maximum of valid indices.

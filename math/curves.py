@@ -156,6 +156,7 @@ def path_angle(q0, q) -> np.ndarray:
 def nlerp_path(a: np.ndarray, b: np.ndarray, t: np.ndarray):
     """NLERP from unit ``a`` to unit ``b`` (as given, no flip) and its analytic speed.
 
+    ``a`` and ``b`` are one pair ``(4,)`` or one pair per parameter ``(N, 4)``.
     Returns ``(quats (N, 4), speed (N,))`` for parameters ``t`` (N,), speed in
     rad per unit t: ``2 sin(W) / |p(t)|^2`` with ``p = (1 - t) a + t b``.
     Rows where ``|p|^2`` < :data:`~quatlab.math.interpolate.COLLAPSE_EPS`
@@ -174,7 +175,8 @@ def nlerp_path(a: np.ndarray, b: np.ndarray, t: np.ndarray):
     with np.errstate(invalid="ignore", divide="ignore"):
         quats = m / np.sqrt(n2)[:, None]
         # sin(W) as b . u: exactly 0 for q -> -q, where sin(pi) would leave 1e-16.
-        speed = 2.0 * float(b @ u) / n2
+        sin_w = float(b @ u) if b.ndim == 1 else np.einsum("...i,...i->...", b, u)
+        speed = 2.0 * sin_w / n2
     quats[collapsed] = np.nan
     speed[collapsed] = np.nan
     return quats, speed

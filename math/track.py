@@ -302,13 +302,23 @@ def align_keys(keys) -> np.ndarray:
     q = as_quaternion(keys, "keys")
     if q.ndim != 2:
         raise ValueError(f"keys must have shape (K, 4), got shape {q.shape}")
-    out = q.copy()
-    # Sequential on purpose: the test for key i uses key i-1 as fixed, exactly
-    # the pair a shortest-arc segment between them would see.
-    for i in range(1, out.shape[0]):
-        if out[i - 1] @ out[i] < 0:
-            out[i] = -out[i]
-    return out
+    # Key i's sign relative to the stored one flips with every negative dot
+    # along the way, and an exact zero dot (the stored sign kept) starts the
+    # count again: the sequential rule, as a running count.
+    d = _rowdot(q[:-1], q[1:])
+    k = q.shape[0]
+    count = np.zeros(k, dtype=np.intp)
+    np.cumsum(d < 0, out=count[1:])
+    restart = np.zeros(k, dtype=bool)
+    restart[1:] = d == 0
+    if restart.any():
+        count -= count[np.maximum.accumulate(np.where(restart, np.arange(k), 0))]
+    return np.where((count & 1).astype(bool)[:, None], -q, q)
+
+
+def _rowdot(a, b):
+    """Dot products of the rows of ``(..., 4)`` arrays."""
+    return np.einsum("...i,...i->...", a, b)
 
 
 def intermediate_unaware(q_prev, q, q_next) -> np.ndarray:
@@ -399,8 +409,36 @@ def control_points(times, keys, *, signs: str = "aware", tangents: str = "unifor
 
 
 def _next_to(q, ref):
-    """``q`` or ``-q``, whichever is in the hemisphere of ``ref`` (kept at dot 0)."""
-    return -q if q @ ref < 0 else q
+    """``q`` or ``-q``, whichever is in the hemisphere of ``ref`` (kept at dot 0); rows."""
+    return np.where((_rowdot(q, ref) < 0)[..., None], -q, q)
+
+
+def _segments(method, a, b, c, d, u, shortest):
+    """:func:`_segment` for many samples at once, each with its own segment's keys.
+
+    ``a``, ``b``, ``c``, ``d`` are ``(n, 4)`` (each sample's keys and control
+    points), ``u`` ``(n,)``. Returns quaternions ``(n, 4)`` and speed per unit
+    ``u`` ``(n,)``; raises :class:`InterpolationCollapseError` when any
+    segment's path does not exist (the caller then goes segment by segment).
+    """
+    if method == "nlerp":
+        end = _next_to(b, a) if shortest else b
+        return nlerp_path(a, end, u)
+    if method == "slerp":
+        quats = interpolate.slerp(a, b, u, shortest=shortest)
+        omega, _ = arc_frame(a, _next_to(b, a) if shortest else b)
+        return quats, 2.0 * omega
+    if shortest:
+        # interpolate.squad's own rule (q1 next to q0, s0 next to q0, s1 next
+        # to q1), applied here too so that the speed is differentiated along
+        # the very curve squad() returns.
+        b = _next_to(b, a)
+        c = _next_to(c, a)
+        d = _next_to(d, b)
+    return interpolate.squad(a, b, c, d, u, shortest=shortest), _squad_speed(a, b, c, d, u)
+
+
+_NLERP_NOTE = "NLERP collapses where (1 - u) q0 + u q1 has zero length"
 
 
 def _segment(method, a, b, c, d, u, shortest):
@@ -417,7 +455,7 @@ def _segment(method, a, b, c, d, u, shortest):
         end = -b if (shortest and a @ b < 0) else b
         quats, speed = nlerp_path(a, end, u)
         ok = np.isfinite(speed)
-        note = None if np.all(ok) else "NLERP collapses where (1 - u) q0 + u q1 has zero length"
+        note = None if np.all(ok) else _NLERP_NOTE
         return quats, speed, note
     try:
         if method == "slerp":
@@ -535,8 +573,53 @@ def evaluate(
     dt = np.diff(tk)
     seg = np.clip(np.searchsorted(tk, ts, side="right") - 1, 0, k - 2)
     u = np.clip((ts - tk[seg]) / dt[seg], 0.0, 1.0)
-    quats = np.full((ts.shape[0], 4), np.nan)
-    speed = np.full(ts.shape[0], np.nan)
+    try:
+        quats, speed, before, after, notes = _evaluate_at_once(
+            method, tk, used, s, seg, u, shortest)
+    except InterpolationCollapseError:
+        # A segment between exact antipodes: its path does not exist. Segment
+        # by segment, so that only that one is NaN (with its note).
+        quats, speed, before, after, notes = _evaluate_per_segment(
+            method, tk, used, s, seg, u, shortest)
+    return TrackCurve(
+        name=name or method,
+        t=ts,
+        quats=quats,
+        angle=path_angle(q[0], quats),
+        speed=speed,
+        key_times=tk,
+        key_angle=path_angle(q[0], used),
+        speed_before=before,
+        speed_after=after,
+        notes=tuple(notes),
+    )
+
+
+def _evaluate_at_once(method, tk, used, s, seg, u, shortest):
+    """Every sample and both ends of every segment in one vectorized call."""
+    k, m = tk.shape[0], u.shape[0]
+    dt = np.diff(tk)
+    ends = np.arange(k - 1)
+    rows = np.concatenate([seg, ends, ends])
+    uu = np.concatenate([u, np.zeros(k - 1), np.ones(k - 1)])
+    qi, wi = _segments(method, used[rows], used[rows + 1], s[rows], s[rows + 1], uu, shortest)
+    wi = wi / dt[rows]
+    before = np.full(k, np.nan)
+    after = np.full(k, np.nan)
+    after[:-1], before[1:] = wi[m : m + k - 1], wi[m + k - 1 :]
+    notes = [  # only NLERP returns NaN rather than raising
+        f"segment {i} ({tk[i]:g} s to {tk[i + 1]:g} s): {_NLERP_NOTE}"
+        for i in np.unique(rows[~np.isfinite(wi)]).tolist()
+    ]
+    return qi[:m], wi[:m], before, after, notes
+
+
+def _evaluate_per_segment(method, tk, used, s, seg, u, shortest):
+    """:func:`_evaluate_at_once` one segment at a time, each with its own note."""
+    k = tk.shape[0]
+    dt = np.diff(tk)
+    quats = np.full((u.shape[0], 4), np.nan)
+    speed = np.full(u.shape[0], np.nan)
     before = np.full(k, np.nan)
     after = np.full(k, np.nan)
     notes = []
@@ -550,18 +633,7 @@ def evaluate(
         after[i], before[i + 1] = wi[-2] / dt[i], wi[-1] / dt[i]
         if note:
             notes.append(f"segment {i} ({tk[i]:g} s to {tk[i + 1]:g} s): {note}")
-    return TrackCurve(
-        name=name or method,
-        t=ts,
-        quats=quats,
-        angle=path_angle(q[0], quats),
-        speed=speed,
-        key_times=tk,
-        key_angle=path_angle(q[0], used),
-        speed_before=before,
-        speed_after=after,
-        notes=tuple(notes),
-    )
+    return quats, speed, before, after, notes
 
 
 @dataclass(frozen=True)

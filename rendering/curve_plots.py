@@ -180,6 +180,12 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         self.plots[plot] = item
         item.hideButtons()
         item.setMenuEnabled(False)
+        # Long runs (a 10,000-step drift, a 200-key track) are drawn as their
+        # min/max envelope over a few samples per pixel, peaks kept, and only
+        # where in view: antialiased paths of 10^4 points took 100s of ms to
+        # paint. The curves added to the plot take this over.
+        item.setDownsampling(auto=True, mode="peak")
+        item.setClipToView(True)
         item.showGrid(x=True, y=True, alpha=_GRID_ALPHA)
         tick_font = QtGui.QFont()
         tick_font.setPointSize(_TICK_FONT_PT)
@@ -363,6 +369,14 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
                 # cached, a cursor move over them costs a pixmap copy
                 # (benchmarks/bench_window.py: plot update 11.6 -> 8.6 ms).
                 item.curve.setCacheMode(_CACHE)
+                # Off-screen points are drawn a tenth of the plot height away: a
+                # dashed pen is stroked along the whole path, so a spike of
+                # 10^5 deg/s far above the view cost 0.3-0.8 s per repaint.
+                item.setDynamicRangeLimit(1.1, hysteresis=1.0)  # 1 = the view itself
+                # Downsampled (see _setup_plot) to two samples (min, max) per
+                # pixel column rather than pyqtgraph's ten: a curve that swings
+                # within every pixel is stroked along a fifth of the length.
+                item.opts["autoDownsampleFactor"] = 1.0
                 self.plots[plot].addItem(item)
                 items[s.name] = item
                 self._visible.setdefault(s.name, True)

@@ -108,7 +108,7 @@ def test_model_drives_the_widgets(view):
     c = m.comparison
     for plot, values in (("angle", c.angle), ("speed", c.speed)):
         for k in METHODS:
-            x, y = view.plots.curve_item(plot, k).getData()
+            x, y = view.plots.curve_item(plot, k).getOriginalDataset()  # as handed to the plot
             np.testing.assert_allclose(x, c.t)
             np.testing.assert_allclose(y, values[k])
     m.set_param(0.8)

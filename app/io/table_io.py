@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from quatlab.app.io.json_text import apply_spans, element_edits
+from quatlab.app.io.json_text import JsonIndex, negate_numbers, number_lists, splice
 from quatlab.app.io.tracks import (
     KeyframeFile,
     KeyframeFileError,
@@ -180,16 +180,19 @@ def _numbers(value, what: str, width: int | None = None) -> np.ndarray:
     element-by-element check finds and names the first bad one.
     """
     if isinstance(value, list):
-        rows = value if width is None else (
-            value if all(type(v) is list and len(v) == width for v in value) else None
-        )
-        flat = rows if width is None else (
-            None if rows is None else list(itertools.chain.from_iterable(rows))
-        )
+        # Type checks with map/set run in C: no Python code per element.
+        if width is None:
+            flat = value
+        elif set(map(type, value)) <= {list} and set(map(len, value)) <= {width}:
+            flat = itertools.chain.from_iterable(value)
+        else:
+            flat = None
         if flat is not None and set(map(type, flat)) <= {int, float}:
             try:
-                return np.array(value, dtype=np.float64).reshape(
-                    (len(value),) if width is None else (len(value), width))
+                if width is None:
+                    return np.array(value, dtype=np.float64)
+                return np.fromiter(itertools.chain.from_iterable(value), dtype=np.float64,
+                                   count=width * len(value)).reshape(len(value), width)
             except OverflowError:
                 pass  # a huge integer: named below
     if width is None:
@@ -206,10 +209,10 @@ class JsonTrackFile(KeyframeFile):
     format = "json"
 
     def __init__(self, path: Path, data: bytes, *, order: str | None, doc=None):
-        self._text = decode_utf8(path, data)
+        self._data = data  # edited in place on write (only the changed keys' bytes)
         if doc is None:
             try:
-                doc = json.loads(self._text)
+                doc = json.loads(decode_utf8(path, data))
             except (ValueError, RecursionError) as exc:
                 raise KeyframeFileError(path, f"the JSON does not parse ({exc})") from None
         if not isinstance(doc, dict):
@@ -264,13 +267,37 @@ class JsonTrackFile(KeyframeFile):
         )
 
     def _encode(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
-        spans = []
-        for prefix, old, new in zip(self._prefixes, self.tracks, tracks, strict=True):
+        index = track_starts = None
+        deletions, insertions, spans = [], [], []
+        for n, (prefix, old, new) in enumerate(zip(self._prefixes, self.tracks, tracks,
+                                                    strict=True)):
             rows = changed_rows(old.values, new.values)
-            if rows.size:
-                stored = _to_stored(new.values[rows], self.order)
-                spans += element_edits(self._text, [*prefix, "values"], rows.tolist(), stored)
-        return [(out, apply_spans(self._text, spans).encode("utf-8"))]
+            if not rows.size:
+                continue
+            if index is None:
+                index = JsonIndex(self._data)
+                if prefix:  # a "tracks" array: its entries located once
+                    track_starts, _ = index.element_spans(["tracks"], len(self.tracks))
+            start = 0 if track_starts is None else int(track_starts[n])
+            starts, ends = index.element_spans(["values"], len(old), start)
+            before = _to_stored(old.values[rows], self.order)
+            after = _to_stored(new.values[rows], self.order)
+            # A negated key (a sign fix) keeps its digits: only the signs are toggled
+            # (zeros stay as written). Other changed keys are written as json.dumps would.
+            negated = (after == -before).all(axis=1)
+            signs = rows[negated]
+            dels, ins = negate_numbers(self._data, starts[signs], ends[signs],
+                                       before[negated] != 0)
+            deletions.append(dels)
+            insertions.append(ins)
+            others = rows[~negated]
+            spans += [(s, e, t.encode("ascii")) for s, e, t in zip(
+                starts[others].tolist(), ends[others].tolist(), number_lists(after[~negated]),
+                strict=True)]
+        if index is None:
+            return [(out, self._data)]
+        return [(out, splice(self._data, np.concatenate(deletions), np.concatenate(insertions),
+                             spans))]
 
 
 def load_csv(path, data: bytes, *, order: str | None = None) -> CsvTrackFile:

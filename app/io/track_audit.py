@@ -22,6 +22,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import math
 import weakref
 from collections.abc import Iterable
 
@@ -44,7 +45,7 @@ def _sign_flip_message(track: Track, i: int, dot: float) -> str:
     # The rotation angle between the keys from the audit's normalized dot
     # (overflow-safe); arccos loses digits only near 0 deg, far below the
     # 0.1 deg shown.
-    short = float(np.degrees(2.0 * np.arccos(min(abs(dot), 1.0))))
+    short = math.degrees(2.0 * math.acos(min(abs(dot), 1.0)))
     long = 360.0 - short
     head = f"dot(q{i}, q{i + 1}) = {dot:.4g} < 0: the keys are stored in opposite hemispheres."
     if track.interpolation == "STEP":
@@ -216,12 +217,11 @@ def audit_track(track: Track) -> list[Finding]:
 def _audit_track(track: Track) -> list[Finding]:
     tol = max(A.HALF_TURN_TOLERANCE, track.quantum)
     report = key_audit(track.values, tol)
-    bad_tangent = np.zeros(len(track), dtype=bool)
+    non_finite = report.non_finite
     if track.in_tangents is not None:
-        bad_tangent = ~(
+        non_finite = non_finite | ~(
             np.isfinite(track.in_tangents).all(axis=-1) & np.isfinite(track.out_tangents).all(-1)
         )
-    non_finite = report.non_finite | bad_tangent
     masks = {
         "time_order": A.time_order(track.times),
         "zero": report.zero,
@@ -233,36 +233,45 @@ def _audit_track(track: Track) -> list[Finding]:
     # Every finding as (first key, kind), in report order: messages are built
     # only for the first MAX_FINDINGS, so memory stays bounded by the limit, not
     # by the track (a million bad keys). Each kind's keys are sorted already,
-    # so the first MAX_FINDINGS overall are among each kind's first MAX_FINDINGS.
+    # so the first MAX_FINDINGS overall are among each kind's first MAX_FINDINGS;
+    # only those (and each kind's count and last key) are looked for, so a
+    # million-key track costs a few passes over its masks, not an index of each.
     # The quaternion kinds, in report order (the Euler kinds are a BVH file's own).
     kinds = [kind for kind in FINDING_KINDS if kind in masks]
-    keys = [np.flatnonzero(masks[kind]) for kind in kinds]
-    total = sum(len(k) for k in keys)
-    heads = [k[:MAX_FINDINGS] for k in keys]
+    counts = [int(np.count_nonzero(masks[kind])) for kind in kinds]
+    total = sum(counts)
+    heads = [_first_true(masks[kind], min(n, MAX_FINDINGS + 1))
+             for kind, n in zip(kinds, counts, strict=True)]
     first = np.concatenate(heads)
     kind_of = np.concatenate([np.full(len(k), n, dtype=np.int8) for n, k in enumerate(heads)])
     shown = np.lexsort((kind_of, first))[:MAX_FINDINGS]
+    # Plain floats for the messages (numpy scalars format several times slower).
+    keys_shown = first[shown]
+    seg = np.minimum(keys_shown, max(len(track) - 2, 0))
+    dots = report.dots[seg].tolist() if len(report.dots) else [0.0] * len(shown)
+    norms = report.norms[keys_shown].tolist()
+    bad_value = report.non_finite[keys_shown].tolist()
 
-    def message(kind: str, i: int) -> str:
+    def message(kind: str, i: int, j: int) -> str:
         if kind == "time_order":
-            return _time_message(i, *track.times[i : i + 2])
+            return _time_message(i, *track.times[i : i + 2].tolist())
         if kind == "sign_flip":
-            return _sign_flip_message(track, i, report.dots[i])
+            return _sign_flip_message(track, i, dots[j])
         if kind == "half_turn":
-            return _half_turn_message(track, i, report.dots[i], tol)
-        return _key_message(kind, track, i, report.norms[i], not report.non_finite[i])
+            return _half_turn_message(track, i, dots[j], tol)
+        return _key_message(kind, track, i, norms[j], not bad_value[j])
 
     findings = []
-    for j in shown:
-        kind, i = kinds[kind_of[j]], int(first[j])
+    for j, (n, i) in enumerate(zip(kind_of[shown].tolist(), keys_shown.tolist(), strict=True)):
+        kind = kinds[n]
         span = (i,) if kind in ("zero", "non_finite", "non_unit") else (i, i + 1)
-        findings.append(Finding(kind, span, message(kind, i)))
+        findings.append(Finding(kind, span, message(kind, i, j)))
     if total > MAX_FINDINGS:
-        taken = np.bincount(kind_of[shown], minlength=len(kinds))
-        counts = [len(k) - int(t) for k, t in zip(keys, taken, strict=True)]
-        what = ", ".join(f"{n:,} {kinds[k]}" for k, n in enumerate(counts) if n)
-        lo = min(int(k[t]) for k, t in zip(keys, taken, strict=True) if len(k) > t)
-        hi = max(int(k[-1]) for k, t in zip(keys, taken, strict=True) if len(k) > t)
+        taken = np.bincount(kind_of[shown], minlength=len(kinds)).tolist()
+        left = [n - t for n, t in zip(counts, taken, strict=True)]
+        what = ", ".join(f"{n:,} {kinds[k]}" for k, n in enumerate(left) if n)
+        lo = min(int(h[t]) for h, t, n in zip(heads, taken, left, strict=True) if n)
+        hi = max(_last_true(masks[kind]) for kind, n in zip(kinds, left, strict=True) if n)
         findings.append(Finding(
             "more", (lo, hi),
             f"{total - MAX_FINDINGS:,} more findings past the first {MAX_FINDINGS:,} of this "
@@ -271,28 +280,53 @@ def _audit_track(track: Track) -> list[Finding]:
     return findings
 
 
+def _first_true(mask: np.ndarray, n: int) -> np.ndarray:
+    """Indices of the first ``n`` true entries of ``mask`` (which has at least ``n``)."""
+    found, start, chunk = [], 0, 4096
+    while n > 0 and start < len(mask):
+        hits = np.flatnonzero(mask[start : start + chunk])[:n] + start
+        found.append(hits)
+        n -= len(hits)
+        start += chunk
+        chunk *= 4
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.intp)
+
+
+def _last_true(mask: np.ndarray) -> int:
+    """Index of the last true entry of ``mask`` (which has one)."""
+    stop, chunk = len(mask), 4096
+    while True:
+        hits = np.flatnonzero(mask[max(stop - chunk, 0) : stop])
+        if len(hits):
+            return int(hits[-1]) + max(stop - chunk, 0)
+        stop -= chunk
+        chunk *= 4
+
+
 def audit_file(keyframes: KeyframeFile) -> list[TrackReport]:
     """:func:`audit_track` for every track of a loaded file."""
     return [TrackReport(t, tuple(audit_track(t))) for t in keyframes.tracks]
 
 
-def format_keys(indices: Iterable[int]) -> str:
-    """Key indices as compact ranges.
+def format_keys(indices: Iterable[int], limit: int = 20) -> str:
+    """Key indices as compact ranges; past ``limit`` ranges the rest is counted.
 
     >>> format_keys([0, 1, 2, 5, 7, 8])
     '0-2, 5, 7-8'
+    >>> format_keys(range(0, 100, 2), limit=3)
+    '0, 2, 4, ... and 47 more (50 keys in all)'
     """
-    out: list[str] = []
-    run: list[int] = []
-    for i in sorted(int(k) for k in indices):
-        if run and i == run[-1] + 1:
-            run.append(i)
-            continue
-        if run:
-            out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
-        run = [i]
-    if run:
-        out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+    keys = indices if isinstance(indices, np.ndarray) else list(indices)
+    keys = np.unique(np.asarray(keys, dtype=np.int64))
+    if not keys.size:
+        return ""
+    breaks = np.flatnonzero(np.diff(keys) != 1)
+    firsts = np.r_[keys[0], keys[breaks + 1]][:limit].tolist()
+    lasts = np.r_[keys[breaks], keys[-1]][:limit].tolist()
+    out = [f"{a}-{b}" if b > a else str(a) for a, b in zip(firsts, lasts, strict=True)]
+    rest = int(keys.size) - sum(b - a + 1 for a, b in zip(firsts, lasts, strict=True))
+    if rest:
+        out.append(f"... and {rest:,} more ({keys.size:,} keys in all)")
     return ", ".join(out)
 
 
@@ -337,7 +371,10 @@ def fix_track(track: Track, *, normalize: bool = False) -> TrackFix:
         changes["values"] = np.where(normalized[:, None], scaled, values)
     # A half turn has two equally long ways; negating one of its keys (and not
     # the other) swaps which way a naive NLERP player spins.
-    reversed_half_turns = np.flatnonzero(report.half_turn & (flipped[:-1] != flipped[1:]))
+    reversed_half_turns = (
+        np.flatnonzero(report.half_turn & (flipped[:-1] != flipped[1:]))
+        if report.half_turn.any() else np.zeros(0, dtype=np.intp)
+    )
     for arr in changes.values():
         arr.flags.writeable = False  # new arrays, ours alone: the Track shares, not copies
     fixed = dataclasses.replace(track, **changes)
