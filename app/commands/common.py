@@ -11,7 +11,10 @@ import argparse
 import re
 import sys
 
-__all__ = ["OneLineParser", "fail", "add_order_argument", "shown"]
+from quatlab.app.i18n import LANGUAGES, _
+
+__all__ = ["OneLineParser", "fail", "add_order_argument", "add_lang_argument", "requested_language",
+           "shown"]
 
 
 #: What a negative number may look like on the command line, so that
@@ -57,5 +60,41 @@ def add_order_argument(parser) -> None:
     parser.add_argument(
         "--order",
         choices=("wxyz", "xyzw"),
-        help="component order of CSV/JSON tracks that do not declare it (glTF is xyzw)",
+        help=_("component order of CSV/JSON tracks that do not declare it (glTF is xyzw)"),
     )
+
+
+def add_lang_argument(parser, *, top: bool = False) -> None:
+    """``--lang LANG``: the language of the window and of the messages (docs/architecture.md,
+    "Translations").
+
+    It is read before the parsers are built (:func:`requested_language`), so that
+    ``--help`` is in that language too; declaring it here makes it show in the help
+    and lets argparse accept it. A subcommand's copy keeps the top-level value
+    (``default=SUPPRESS``: argparse would otherwise reset it to None).
+    """
+    parser.add_argument(
+        "--lang", metavar="LANG", default=None if top else argparse.SUPPRESS,
+        help=_("language of the window and messages: {langs} (default: the system's; the "
+               "window remembers the one chosen in View > Language)").format(
+                   langs=", ".join(LANGUAGES)),
+    )
+
+
+def requested_language(argv: list[str]) -> tuple[str | None, bool]:
+    """The ``--lang`` value in ``argv`` (anywhere before ``--``) and whether one was given.
+
+    >>> requested_language(["check", "a.gltf", "--lang", "zh_CN"])
+    ('zh_CN', True)
+    >>> requested_language(["--lang=en", "screenshot"]), requested_language(["fix", "x"])
+    (('en', True), (None, False))
+    """
+    found, given = None, False
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang":
+            found, given = (argv[i + 1] if i + 1 < len(argv) else ""), True
+        elif arg.startswith("--lang="):
+            found, given = arg.split("=", 1)[1], True
+    return found, given

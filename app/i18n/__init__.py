@@ -91,7 +91,8 @@ def set_language(code: str | None) -> str:
     global _translations, _language
     lang = system_language() if code is None else normalize_language(code)
     if lang is None:
-        raise ValueError(f"unknown language {code!r}; choose one of: {', '.join(LANGUAGES)}")
+        raise ValueError(_("unknown language {code!r}; choose one of: {langs}").format(
+            code=code, langs=", ".join(LANGUAGES)))
     if lang == "en":
         _translations = gettext.NullTranslations()
     else:

@@ -55,6 +55,20 @@ class Events:
     def disconnect(self, name: str, fn: Callable[[], None]) -> None:
         self._subs[name].remove(fn)
 
+    def disconnect_where(self, test: Callable[[Callable[[], None]], bool]) -> int:
+        """Remove every subscriber ``fn`` with ``test(fn)`` true (the widgets of a window
+        being rebuilt); returns how many went."""
+        gone = 0
+        for subs in self._subs.values():
+            keep = [fn for fn in subs if not test(fn)]
+            gone += len(subs) - len(keep)
+            subs[:] = keep
+        return gone
+
+    def count(self) -> int:
+        """How many subscribers there are, all events together."""
+        return sum(len(subs) for subs in self._subs.values())
+
     def emit(self, name: str) -> None:
         for fn in list(self._subs[name]):
             fn()
