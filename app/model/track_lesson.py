@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from quatlab.app.i18n import _
+from quatlab.app.model.explain import sentences
 from quatlab.app.model.lesson_base import LessonModel
 from quatlab.math import track as T
 from quatlab.math.quaternion import conjugate, multiply
@@ -171,12 +173,14 @@ class TrackModel(LessonModel):
 
     def _heading(self) -> str:
         if self.name is not None:
-            head = f"Imported track “{self.name}”, {len(self.times)} keys."
-            return head + (" Keys edited since." if self.modified else "")
+            head = _("Imported track “{name}”, {n} keys.").format(name=self.name,
+                                                                    n=len(self.times))
+            return sentences(head, _("Keys edited since.")) if self.modified else head
         if self.modified:
-            label = T.PRESETS[self.preset]["label"]
-            return f"Keys edited from “{label}” (choose it again to restore it)."
-        return T.PRESETS[self.preset]["description"]
+            label = _(T.PRESETS[self.preset]["label"])
+            return _("Keys edited from “{preset}” (choose it again to restore it).").format(
+                preset=label)
+        return _(T.PRESETS[self.preset]["description"])
 
     def explanation(self) -> str:
         tr = self.track
@@ -184,15 +188,17 @@ class TrackModel(LessonModel):
         dev = np.degrees(tr.deviation("squad", "squad_unaware"))
         i = int(np.argmin(np.abs(tr.t - self.param)))
         if tr.flipped.size:
-            lines.append(
-                f"Key {', '.join(map(str, tr.flipped))} is stored with the other sign. Here "
-                f"(t = {self.param:.2f} s) the sign-unaware SQUAD is {dev[i]:.1f}° off the "
-                f"sign-aware one (at most {np.nanmax(dev):.1f}°).")
+            lines.append(_(
+                "Key {keys} is stored with the other sign. Here (t = {t:.2f} s) the "
+                "sign-unaware SQUAD is {off:.1f}° off the sign-aware one (at most "
+                "{most:.1f}°).").format(keys=", ".join(map(str, tr.flipped)), t=self.param,
+                                        off=dev[i], most=np.nanmax(dev)))
         if len(tr.times) > 2:
             jumps = np.abs(np.degrees(tr["slerp"].speed_jump[1:-1]))
             squad_jumps = np.abs(np.degrees(tr["squad"].speed_jump[1:-1]))
-            lines.append(
-                f"At the inner keys piecewise SLERP's speed jumps by up to {np.nanmax(jumps):.0f}"
-                f"°/s; SQUAD's by {np.nanmax(squad_jumps):.0f}°/s"
-                + (" (time-scaled tangents)." if self.time_scaled else " (uniform tangents)."))
-        return " ".join(lines)
+            text = (_("At the inner keys piecewise SLERP's speed jumps by up to {slerp:.0f}°/s; "
+                      "SQUAD's by {squad:.0f}°/s (time-scaled tangents).") if self.time_scaled
+                    else _("At the inner keys piecewise SLERP's speed jumps by up to "
+                           "{slerp:.0f}°/s; SQUAD's by {squad:.0f}°/s (uniform tangents)."))
+            lines.append(text.format(slerp=np.nanmax(jumps), squad=np.nanmax(squad_jumps)))
+        return sentences(*lines)

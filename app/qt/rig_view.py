@@ -170,7 +170,7 @@ class RigPanel(QtWidgets.QWidget):
 
         self.time_param = _time_parameter(self.playback)
         self.scrubber = Scrubber(self.time_param, prefix="rig_time")
-        self.scrubber.mode.setCurrentText("loop")
+        self.scrubber.mode.setCurrentIndex(self.scrubber.mode.findData("loop"))
         self.frame_label = QtWidgets.QLabel()
         self.frame_label.setObjectName("rig_frame")
         self.frame_label.setMinimumWidth(150)
