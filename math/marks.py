@@ -12,5 +12,9 @@ __all__ = ["N_"]
 
 
 def N_(message: str) -> str:
-    """Mark ``message`` for translation; it is returned unchanged (English)."""
+    """Mark ``message`` for translation; it is returned unchanged (English).
+
+    >>> N_("naive SLERP")
+    'naive SLERP'
+    """
     return message

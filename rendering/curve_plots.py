@@ -570,7 +570,8 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
             k = int(np.nanargmax(s.y))
             peak = f"{s.y[k]:,.0f}" if abs(s.y[k]) >= 100 else f"{s.y[k]:.3g}"
             self._label(plot, row, float(s.x[k]), s.colour,
-                        f"↑ {s.label} peak {peak}\nat {name} = {s.x[k]:.2f}")
+                        "↑ " + _("{curve} peak {peak}\nat {name} = {x:.2f}").format(
+                            curve=s.label, peak=peak, name=name, x=s.x[k]))
             row += 1
 
     # -- cursor ---------------------------------------------------------------------

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from quatlab.app.i18n import _
 from quatlab.app.io.atomic import write_files
 
 __all__ = [
@@ -149,17 +150,19 @@ class Track:
     def label(self) -> str:
         """Short human name, e.g. ``animation 'Walk' (#0), node 'Bone.001' (#4)``."""
         parts = []
-        for what, name, index in (
-            ("animation", self.animation, self.animation_index),
-            ("node", self.node_name, self.node_index),
+        for forms, name, index in (
+            ((_("animation {name!r} (#{index})"), _("animation {name!r}"),
+              _("animation #{index}")), self.animation, self.animation_index),
+            ((_("node {name!r} (#{index})"), _("node {name!r}"), _("node #{index}")),
+             self.node_name, self.node_index),
         ):
             if name is not None and index is not None:
-                parts.append(f"{what} {name!r} (#{index})")
+                parts.append(forms[0].format(name=name, index=index))
             elif name is not None:
-                parts.append(f"{what} {name!r}")
+                parts.append(forms[1].format(name=name))
             elif index is not None:
-                parts.append(f"{what} #{index}")
-        return ", ".join(parts) or "track"
+                parts.append(forms[2].format(index=index))
+        return _(", ").join(parts) or _("track")
 
 
 @dataclasses.dataclass(frozen=True)
