@@ -76,16 +76,19 @@ class IntegrateModel(LessonModel):
 
     def _recompute(self) -> None:
         if isinstance(self.steps, bool) or not 1 <= self.steps <= self.MAX_STEPS:
-            raise ValueError(f"steps must lie in [1, {self.MAX_STEPS}], got {self.steps!r}")
+            raise ValueError(_("steps must lie in [1, {most}], got {n!r}").format(
+                most=self.MAX_STEPS, n=self.steps))
         every = self.reorthonormalize_every
         if isinstance(every, bool) or not 0 <= every <= self.MAX_STEPS:
-            raise ValueError(f"re-orthonormalize every must lie in [0, {self.MAX_STEPS}] steps, "
-                             f"got {every!r}")
+            raise ValueError(_("re-orthonormalize every must lie in [0, {most}] steps, got "
+                               "{n!r}").format(most=self.MAX_STEPS, n=every))
         if every and self.steps // every > self.MAX_REPAIRS:
             least = -(-self.steps // self.MAX_REPAIRS)
-            raise ValueError(f"re-orthonormalizing every {every} of {self.steps} steps is "
-                             f"{self.steps // every} repairs, more than the {self.MAX_REPAIRS} "
-                             f"a run may take: choose every {least} steps or more")
+            raise ValueError(_("re-orthonormalizing every {every} of {steps} steps is {n} "
+                               "repairs, more than the {most} a run may take: choose every "
+                               "{least} steps or more").format(
+                                   every=every, steps=self.steps, n=self.steps // every,
+                                   most=self.MAX_REPAIRS, least=least))
         try:
             self.run = I.integrate(self.q0, self.omega, self.dt, self.steps, frame=self.frame,
                                    step=self.step, renormalize=self.renormalize)
@@ -94,9 +97,9 @@ class IntegrateModel(LessonModel):
                 raise
             # The first-order recursion multiplies |q| by sqrt(1 + (|ω| dt / 2)^2)
             # per step: with large steps it leaves the floating-point range.
-            raise ValueError(f"|q| overflows within {self.steps} first-order steps of "
-                             f"{self.dt:g} s; choose fewer steps, a smaller dt or "
-                             f"renormalize ({exc})") from None
+            raise ValueError(_("|q| overflows within {n} first-order steps of {dt:g} s; choose "
+                               "fewer steps, a smaller dt or renormalize ({error})").format(
+                                   n=self.steps, dt=self.dt, error=exc)) from None
         self.matrix = I.accumulate_matrix(
             self.omega, self.dt, self.steps, frame=self.frame, dtype=self.dtype,
             reorthonormalize_every=self.reorthonormalize_every, keep=self.keep)

@@ -75,12 +75,14 @@ class TrackModel(LessonModel):
         if keys.ndim != 2 or keys.shape[1] != 4:
             raise ValueError(f"keys must have shape (K, 4), got shape {keys.shape}")
         if keys.shape[0] > self.MAX_KEYS:
-            raise ValueError(f"the SQUAD lesson shows tracks of up to {self.MAX_KEYS} keys, "
-                             f"this one has {keys.shape[0]:,}; audit it in the Keyframes tab")
+            raise ValueError(_("the SQUAD lesson shows tracks of up to {most} keys, this one "
+                               "has {n}; audit it in the Keyframes tab").format(
+                                   most=self.MAX_KEYS, n=f"{keys.shape[0]:,}"))
         bad = ~np.all(np.isfinite(keys), axis=-1) | (np.linalg.norm(keys, axis=-1) < 1e-12)
         if np.any(bad):
             # Say which key: "keys contains NaN" does not help on a long track.
-            raise ValueError(f"key {int(np.argmax(bad))} must be a finite, non-zero quaternion")
+            raise ValueError(_("key {i} must be a finite, non-zero quaternion").format(
+                i=int(np.argmax(bad))))
         old = self.times, self.keys
         self.times, self.keys = times, keys
         try:
@@ -112,8 +114,9 @@ class TrackModel(LessonModel):
         lo = self.times[i - 1] if i > 0 else -np.inf
         hi = self.times[i + 1] if i + 1 < len(self.times) else np.inf
         if not (np.isfinite(t) and lo < t < hi):
-            raise ValueError(f"key {i}'s time must be finite and lie strictly between "
-                             f"{lo:g} and {hi:g} s (times strictly increase)")
+            raise ValueError(_("key {i}'s time must be finite and lie strictly between {lo:g} "
+                               "and {hi:g} s (times strictly increase)").format(i=i, lo=lo,
+                                                                                hi=hi))
         times = self.times.copy()
         times[i] = float(t)
         self._edit(times, self.keys)
@@ -125,7 +128,8 @@ class TrackModel(LessonModel):
     def add_key(self) -> None:
         """Append a key one segment after the last, turning on as the last segment turned."""
         if len(self.times) >= self.MAX_ADDED_KEYS:
-            raise ValueError(f"“add key” builds tracks of up to {self.MAX_ADDED_KEYS} keys")
+            raise ValueError(_("“add key” builds tracks of up to {n} keys").format(
+                n=self.MAX_ADDED_KEYS))
         dt = self.times[-1] - self.times[-2]
         prev, last = self.keys[-2:] / np.linalg.norm(self.keys[-2:], axis=-1, keepdims=True)
         step = multiply(conjugate(prev), last)
@@ -137,7 +141,7 @@ class TrackModel(LessonModel):
 
     def remove_key(self, i: int) -> None:
         if len(self.times) <= self.MIN_KEYS:
-            raise ValueError(f"a track keeps at least {self.MIN_KEYS} keys")
+            raise ValueError(_("a track keeps at least {n} keys").format(n=self.MIN_KEYS))
         i = self._check_index(i)
         self._edit(np.delete(self.times, i), np.delete(self.keys, i, axis=0))
 
