@@ -34,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
             "Run without a subcommand to open the window."
         ),
     )
-    parser.add_argument("--version", action="version", version=f"quatlab {__version__}")
+    parser.add_argument("--version", action="version", version=f"quatlab {__version__}",
+                        help=_("show the version and exit"))
     add_lang_argument(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for name in COMMANDS:

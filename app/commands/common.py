@@ -23,11 +23,29 @@ __all__ = ["OneLineParser", "fail", "add_order_argument", "add_lang_argument", "
 NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^-(inf|infinity|nan)$", re.I)
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help layout with its "usage: " in the language in use."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        return super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+
 class OneLineParser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line (plus a hint), exit status 2."""
+    """An ArgumentParser whose errors are one line (plus a hint), exit status 2.
+
+    Its help is in the language in use, argparse's own words included ("usage",
+    "options", the -h line): argparse ships no translations.
+    """
 
     def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+        add_help = kwargs.pop("add_help", True)
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, add_help=False, **kwargs)
+        self._optionals.title = _("options")
+        self._positionals.title = _("positional arguments")
+        if add_help:
+            self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                              help=_("show this help message and exit"))
         self._negative_number_matcher = NEGATIVE_NUMBER
 
     def error(self, message: str):  # noqa: D401 - argparse API
