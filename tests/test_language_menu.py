@@ -3,6 +3,7 @@ QSettings (a temporary file here, never the user's), and ``--lang`` reaches the 
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -138,3 +139,14 @@ def test_lang_may_come_before_the_subcommand(english):
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert HAN.search(out.stdout)
+
+
+def test_a_file_problem_is_one_chinese_line_with_lang(tmp_path, english):
+    fifo = tmp_path / "anim.gltf"
+    os.mkfifo(fifo)
+    out = subprocess.run([sys.executable, "-m", "quatlab.app", "check", str(fifo), "--lang",
+                          "zh_CN"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(fifo) in lines[0]
+    assert "不是普通文件" in lines[0], lines[0]

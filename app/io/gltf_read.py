@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import pygltflib
 
+from quatlab.app.i18n import _
 from quatlab.app.io.gltf_accessors import (
     CHUNK_BIN,
     CHUNK_JSON,
@@ -115,7 +116,7 @@ class GltfFile(GltfWriter, KeyframeFile):
                 json_bytes, bin_chunk = self._split_glb(data)
             else:
                 json_bytes, bin_chunk = data, None
-            self._text = decode_utf8(path, json_bytes, "the glTF JSON")
+            self._text = decode_utf8(path, json_bytes, _("the glTF JSON"))
             self._gltf = self._parse(self._text)
             self._lists: dict[str, list] = {}
             self._buffers = self._load_buffers(Path(path), bin_chunk)
