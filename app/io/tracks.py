@@ -258,7 +258,7 @@ class KeyframeFile:
         out = Path(out)
         items = self._planned(out, tracks)
         if not force:
-            existing = [p for p, _ in items if os.path.lexists(p)]
+            existing = [p for p, _data in items if os.path.lexists(p)]
             if existing:
                 raise KeyframeFileError(out, _would_replace(existing))
         try:
@@ -269,14 +269,14 @@ class KeyframeFile:
             raise KeyframeFileError(
                 exc.filename or out, _("cannot write: {error}").format(error=exc.strerror or exc)
             ) from None
-        return [p for p, _ in items]
+        return [p for p, _data in items]
 
     def existing_outputs(self, out, tracks: Sequence[Track]) -> list[Path]:
         """The files :meth:`write_copy` would replace (empty when it creates only new files).
 
         A "replace them?" question asks about these, then passes ``force=True``.
         """
-        return [p for p, _ in self._planned(Path(out), tracks) if os.path.lexists(p)]
+        return [p for p, _data in self._planned(Path(out), tracks) if os.path.lexists(p)]
 
     def _planned(self, out: Path, tracks: Sequence[Track]) -> list[tuple[Path, bytes]]:
         self._check_tracks(tracks)
