@@ -48,6 +48,7 @@ import numpy as np
 
 from quatlab.math.curves import path_angle
 from quatlab.math.interpolate import COLLAPSE_EPS, InterpolationCollapseError
+from quatlab.math.marks import N_
 from quatlab.math.quaternion import as_quaternion
 
 __all__ = [
@@ -61,14 +62,6 @@ __all__ = [
     "blend_sweep",
 ]
 
-
-def N_(message: str) -> str:
-    """Mark a preset text for translation; the lesson translates it where it shows it.
-
-    A local stand-in for ``quatlab.app.i18n.N_``: math imports nothing of the app
-    (docs/architecture.md, "Translations").
-    """
-    return message
 
 
 #: Lesson presets (JSON-able; ``docs/presets.md``, "Blending"). Poses as axis

@@ -47,6 +47,7 @@ import numpy as np
 
 from quatlab.math.great_circle import arc_frame
 from quatlab.math.interpolate import COLLAPSE_EPS, _lerp, as_parameter, slerp
+from quatlab.math.marks import N_
 from quatlab.math.quaternion import angle_between, as_quaternion, conjugate, exp, log, multiply
 
 __all__ = [
@@ -65,10 +66,10 @@ METHODS = ("naive_nlerp", "shortest_nlerp", "naive_slerp", "shortest_slerp")
 
 #: Human-readable names of :data:`METHODS`.
 METHOD_LABELS = {
-    "naive_nlerp": "naive NLERP",
-    "shortest_nlerp": "shortest NLERP",
-    "naive_slerp": "naive SLERP",
-    "shortest_slerp": "shortest SLERP",
+    "naive_nlerp": N_("naive NLERP"),
+    "shortest_nlerp": N_("shortest NLERP"),
+    "naive_slerp": N_("naive SLERP"),
+    "shortest_slerp": N_("shortest SLERP"),
 }
 
 #: Samples over [0, 1] used by the plots; odd, so t = 0.5 (the collapse

@@ -33,11 +33,12 @@ array([178., 179., 181., 182.])
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from quatlab.math import quaternion as Q
+from quatlab.math.marks import N_
 
 __all__ = [
     "EulerFinding",
@@ -62,6 +63,8 @@ class EulerFinding:
     ``(frame - 1, frame)``. ``channel`` is 0, 1 or 2 (position in the
     triple) or None when the whole triple is meant. ``values`` are the
     angles involved in degrees (for ``"sign_flip"``: the dot product).
+    ``message`` is English; ``template`` and ``params`` make it again, so the
+    app can show it translated (docs/architecture.md, "Translations").
     """
 
     kind: str
@@ -69,6 +72,13 @@ class EulerFinding:
     channel: int | None
     values: tuple[float, ...]
     message: str
+    template: str = ""
+    params: dict = field(default_factory=dict, compare=False)
+
+
+def _finding(kind: str, frame: int, where, values, template: str, **params) -> EulerFinding:
+    """``where`` is the finding's channel (or None); ``params`` fill ``template``."""
+    return EulerFinding(kind, frame, where, values, template.format(**params), template, params)
 
 
 def _check_order(order: str) -> str:
@@ -230,43 +240,48 @@ def audit_euler(
         i, ch = int(i), int(ch)
         v0, v1 = float(a[i, ch]), float(a[i + 1, ch])
         d_short = abs(float(short[i, ch]))
-        events.append((i + 1, 0, EulerFinding(
+        events.append((i + 1, 0, _finding(
             "wrap", i + 1, ch, (v0, v1),
-            f"{names[ch]} goes from {v0:.6g} to {v1:.6g} deg between frames {i} and {i + 1}: "
-            f"a per-channel lerp runtime turns {abs(v1 - v0):.6g} deg the long way "
-            f"instead of {d_short:.6g} deg",
+            N_("{channel} goes from {v0:.6g} to {v1:.6g} deg between frames {i} and {j}: a "
+               "per-channel lerp runtime turns {long:.6g} deg the long way instead of "
+               "{short:.6g} deg"),
+            channel=names[ch], v0=v0, v1=v1, i=i, j=i + 1, long=abs(v1 - v0), short=d_short,
         )))
     for i in np.flatnonzero(flip):
         i = int(i)
         t0 = tuple(float(x) for x in a[i])
         t1 = tuple(float(x) for x in a[i + 1])
-        events.append((i + 1, 1, EulerFinding(
+        events.append((i + 1, 1, _finding(
             "flip", i + 1, None, t0 + t1,
-            f"the Euler triple jumps between frames {i} and {i + 1} "
-            f"({_fmt(t0)} -> {_fmt(t1)} deg, a channel moves {float(jump[i]):.4g} deg) while "
-            f"the rotation turns only {float(turn[i]):.3g} deg; the frame's other triple is "
-            f"within {float(np.max(np.abs(alt_short[i]))):.4g} deg of the previous one: "
-            f"a per-channel lerp runtime swings through poses that are in neither key",
+            N_("the Euler triple jumps between frames {i} and {j} ({before} -> {after} deg, a "
+               "channel moves {jump:.4g} deg) while the rotation turns only {turn:.3g} deg; "
+               "the frame's other triple is within {other:.4g} deg of the previous one: a "
+               "per-channel lerp runtime swings through poses that are in neither key"),
+            i=i, j=i + 1, before=_fmt(t0), after=_fmt(t1), jump=float(jump[i]),
+            turn=float(turn[i]), other=float(np.max(np.abs(alt_short[i]))),
         )))
     for i in np.flatnonzero(near):
         i = int(i)
         b = float(a[i, 1])
-        where = "0 or 180" if proper else "+-90"
-        events.append((i, 2, EulerFinding(
+        events.append((i, 2, _finding(
             "gimbal", i, 1, (b,),
-            f"frame {i}: {names[1]} is {b:.6g} deg, within {gimbal_tol_deg:g} deg of {where} "
-            f"(gimbal lock): the first and third axes nearly coincide, so a per-channel lerp "
-            f"runtime needs large changes of {names[0]} and {names[2]} for small turns",
+            N_("frame {i}: {middle} is {angle:.6g} deg, within {tol:g} deg of 0 or 180 (gimbal "
+               "lock): the first and third axes nearly coincide, so a per-channel lerp runtime "
+               "needs large changes of {first} and {third} for small turns") if proper else
+            N_("frame {i}: {middle} is {angle:.6g} deg, within {tol:g} deg of +-90 (gimbal "
+               "lock): the first and third axes nearly coincide, so a per-channel lerp runtime "
+               "needs large changes of {first} and {third} for small turns"),
+            i=i, middle=names[1], angle=b, tol=gimbal_tol_deg, first=names[0], third=names[2],
         )))
     for i in np.flatnonzero(sign):
         i = int(i)
         d = float(dots[i])
-        events.append((i + 1, 3, EulerFinding(
+        events.append((i + 1, 3, _finding(
             "sign_flip", i + 1, None, (d,),
-            f"the quaternions (w, x, y, z) converted from frames {i} and {i + 1} have dot "
-            f"{d:.4g} < 0: a runtime that lerps their components without a hemisphere check "
-            f"turns {360.0 - float(turn[i]):.4g} deg the long way instead of "
-            f"{float(turn[i]):.4g} deg",
+            N_("the quaternions (w, x, y, z) converted from frames {i} and {j} have dot "
+               "{dot:.4g} < 0: a runtime that lerps their components without a hemisphere "
+               "check turns {long:.4g} deg the long way instead of {short:.4g} deg"),
+            i=i, j=i + 1, dot=d, long=360.0 - float(turn[i]), short=float(turn[i]),
         )))
     events.sort(key=lambda e: (e[0], e[1], e[2].channel if e[2].channel is not None else -1))
     findings.extend(e[2] for e in events)

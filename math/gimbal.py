@@ -51,6 +51,7 @@ import numpy as np
 from quatlab.math.curves import path_angle
 from quatlab.math.euler import from_euler, to_euler
 from quatlab.math.interpolate import as_parameter, slerp
+from quatlab.math.marks import N_
 from quatlab.math.matrix import to_matrix
 from quatlab.math.quaternion import angle_between, from_axis_angle, multiply, rotate_vector
 
@@ -79,14 +80,6 @@ ANGLE_NAMES = ("yaw", "pitch", "roll")
 #: Samples of :func:`compare_paths` over [0, 1]; odd, so t = 0.5 is one.
 DEFAULT_SAMPLES = 181
 
-
-def N_(message: str) -> str:
-    """Mark a preset text for translation; the lesson translates it where it shows it.
-
-    A local stand-in for ``quatlab.app.i18n.N_``: math imports nothing of the app
-    (docs/architecture.md, "Translations").
-    """
-    return message
 
 
 #: Lesson presets (JSON-able; ``docs/presets.md``, "Euler angles"): Euler angles

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from quatlab.math.marks import N_
 from quatlab.math.matrix import (
     _shepperd,
     nearest_rotation,
@@ -80,14 +81,6 @@ STEPS = ("exact", "first_order")
 #: second, so a slider-driven view stays responsive.
 MAX_STEPS = 200_000
 
-
-def N_(message: str) -> str:
-    """Mark a preset text for translation; the lesson translates it where it shows it.
-
-    A local stand-in for ``quatlab.app.i18n.N_``: math imports nothing of the app
-    (docs/architecture.md, "Translations").
-    """
-    return message
 
 
 #: Lesson presets (JSON-able; ``docs/presets.md``, "Integration"). Angular

@@ -97,6 +97,7 @@ from quatlab.math import interpolate
 from quatlab.math.curves import _squad_speed, nlerp_path, path_angle
 from quatlab.math.great_circle import arc_frame
 from quatlab.math.interpolate import InterpolationCollapseError
+from quatlab.math.marks import N_
 from quatlab.math.quaternion import (
     angle_between,
     as_quaternion,
@@ -133,10 +134,10 @@ METHODS = ("nlerp", "slerp", "squad")
 TRACK_METHODS = ("nlerp", "slerp", "squad", "squad_unaware")
 
 METHOD_LABELS = {
-    "nlerp": "piecewise NLERP",
-    "slerp": "piecewise SLERP",
+    "nlerp": N_("piecewise NLERP"),
+    "slerp": N_("piecewise SLERP"),
     "squad": "SQUAD",
-    "squad_unaware": "SQUAD, sign-unaware",
+    "squad_unaware": N_("SQUAD, sign-unaware"),
 }
 
 #: Tangent rules for the SQUAD control points.
@@ -148,14 +149,6 @@ SIGN_MODES = ("aware", "unaware_controls", "stored")
 #: Default samples per segment of :func:`compute_track`.
 SAMPLES_PER_SEGMENT = 120
 
-
-def N_(message: str) -> str:
-    """Mark a preset text for translation; the lesson translates it where it shows it.
-
-    A local stand-in for ``quatlab.app.i18n.N_``: math imports nothing of the app
-    (docs/architecture.md, "Translations").
-    """
-    return message
 
 
 #: Lesson presets (JSON-able; ``docs/presets.md``, "Tracks"): key times in seconds

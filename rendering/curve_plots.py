@@ -49,6 +49,7 @@ import numpy as np
 import pyqtgraph as pg
 from PyQt6 import QtCore, QtGui, QtWidgets
 
+from quatlab.app.i18n import _
 from quatlab.math.curves import METHOD_LABELS, METHODS, Curves
 from quatlab.rendering.flow_layout import FlowRow
 from quatlab.rendering.plot_export import PlotExport
@@ -157,7 +158,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         self._checks_row = FlowRow()
         self._checks_row.setContentsMargins(8, 4, 8, 0)
         self._checks_row.setSpacing(14)
-        self._checks_row.addWidget(QtWidgets.QLabel("Show:"))
+        self._checks_row.addWidget(QtWidgets.QLabel(_("Show:")))
         self._checks_row.addStretch(1)
         #: Hover readout, zoom and pan, and the "whole range" button (plot_hover).
         self.inspector = PlotInspector(self)
@@ -226,8 +227,9 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         item.setLabel("bottom", x_label, **style)
         y_label = self._y_label[plot]
         if y_label is None:
-            y_label = ("path angle (deg)" if plot == "angle"
-                       else f"angular speed (deg / {self._x_unit or 'unit t'})")
+            y_label = (_("path angle (deg)") if plot == "angle"
+                       else _("angular speed (deg / {unit})").format(
+                           unit=self._x_unit or _("unit t")))
         item.setLabel("left", y_label, **style)
         item.setXRange(*self._x_range, padding=0.02)
         self._cursor_lines[plot].setBounds(self._x_range)
@@ -432,7 +434,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
             box.setIcon(swatch_icon(s.colour, s.dashed))
             box.setIconSize(QtCore.QSize(36, 14))
             box.setChecked(self._visible[s.name])
-            box.setToolTip(f"Show or hide {s.label} in both plots")
+            box.setToolTip(_("Show or hide {curve} in both plots").format(curve=s.label))
             box.toggled.connect(lambda on, name=s.name: self.set_method_visible(name, on))
             self._checks_row.insertWidget(1 + i, box)
             self._checks[s.name] = box
@@ -559,7 +561,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
                     marker = pg.InfiniteLine(
                         pos=where, angle=90, movable=False,
                         pen=pg.mkPen(s.colour, width=1.5, style=QtCore.Qt.PenStyle.DashLine))
-                    where_text = f"at {name} = {where:.3g}"
+                    where_text = _("at {name} = {x}").format(name=name, x=f"{where:.3g}")
                 else:
                     where = 0.5 * (left + right)
                     colour = QtGui.QColor(s.colour)
@@ -567,7 +569,8 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
                     marker = pg.LinearRegionItem(
                         values=(left, right), movable=False, brush=pg.mkBrush(colour),
                         pen=pg.mkPen(None))
-                    where_text = f"for {left:.3g} < {name} < {right:.3g}"
+                    where_text = _("for {lo} < {name} < {hi}").format(lo=f"{left:.3g}", name=name,
+                                                                   hi=f"{right:.3g}")
                 marker.setZValue(-2)
                 self._add_annotation(plot, marker)
                 self._label(plot, row, where, s.colour,
@@ -581,7 +584,8 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
             k = int(np.nanargmax(s.y))
             peak = f"{s.y[k]:,.0f}" if abs(s.y[k]) >= 100 else f"{s.y[k]:.3g}"
             self._label(plot, row, float(s.x[k]), s.colour,
-                        f"↑ {s.label} peak {peak}\nat {name} = {s.x[k]:.2f}")
+                        "↑ " + _("{curve} peak {peak}\nat {name} = {x:.2f}").format(
+                            curve=s.label, peak=peak, name=name, x=s.x[k]))
             row += 1
 
     # -- cursor ---------------------------------------------------------------------

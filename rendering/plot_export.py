@@ -18,6 +18,7 @@ import numpy as np
 from PyQt6 import QtCore
 from pyqtgraph.exporters import ImageExporter, SVGExporter
 
+from quatlab.app.i18n import _
 from quatlab.app.io.atomic import atomic_write
 from quatlab.app.io.curves_io import table_csv
 from quatlab.rendering.series import PLOTS, Series
@@ -108,8 +109,8 @@ class PlotExport:
         suffix = path.suffix.lower()
         if suffix not in writers:
             raise ValueError(
-                f"cannot export {str(path)!r}: unknown suffix {path.suffix or '(none)'!r}; "
-                "use .png, .svg or .csv")
+                _("cannot export {file!r}: unknown suffix {suffix!r}; use .png, .svg or "
+                  ".csv").format(file=str(path), suffix=path.suffix or _("(none)")))
         # Rendered in memory, then written by the one atomic writer: the
         # user's normal file mode, and never a half-written file.
         atomic_write(path, writers[suffix]())
@@ -139,7 +140,7 @@ class PlotExport:
         buf = QtCore.QBuffer()
         buf.open(QtCore.QIODevice.OpenModeFlag.WriteOnly)
         if not image.save(buf, "PNG"):
-            raise OSError("could not encode the plots as PNG")
+            raise OSError(_("could not encode the plots as PNG"))
         return bytes(buf.data())
 
     def _write_svg(self) -> bytes:
@@ -148,7 +149,7 @@ class PlotExport:
 
     def csv_columns(self) -> list[str]:
         """Header of :meth:`export` to ``.csv``."""
-        return [name for name, _ in self._csv_columns()]
+        return [name for name, _s in self._csv_columns()]
 
     def _csv_columns(self) -> list[tuple[str, Series | None]]:
         unit = f"_{self._x_unit}" if self._x_unit else ""
@@ -167,7 +168,7 @@ class PlotExport:
         xs = np.unique(np.concatenate([s.x for s in series])) if series else np.empty(0)
         table = np.full((xs.size, len(cols)), np.nan)
         table[:, 0] = xs
-        for j, (_, s) in enumerate(cols[1:], start=1):
+        for j, (_name, s) in enumerate(cols[1:], start=1):
             # Series may be sampled at different x: place each on the union.
             table[np.searchsorted(xs, s.x), j] = s.y
-        return table_csv([name for name, _ in cols], table.T).encode("utf-8")
+        return table_csv([name for name, _s in cols], table.T).encode("utf-8")

@@ -22,15 +22,16 @@ import numpy as np
 import pyqtgraph as pg
 from PyQt6 import QtCore, QtWidgets
 
+from quatlab.app.i18n import N_, _
 from quatlab.rendering.series import PLOTS
 from quatlab.rendering.style import FOREGROUND
 
 __all__ = ["PlotInspector", "value_text"]
 
 #: Gestures, in the button's tooltip and the plots' own.
-HELP = ("Hover: every curve's value at the pointer. Left click or drag: move the cursor. "
-        "Wheel: zoom about the pointer; right or middle drag: pan; double click or "
-        "'⟲ all': back to the whole range.")
+HELP = N_("Hover: every curve's value at the pointer. Left click or drag: move the cursor. "
+          "Wheel: zoom about the pointer; right or middle drag: pan; double click or "
+          "'⟲ all': back to the whole range.")
 
 
 def value_text(y: float) -> str:
@@ -61,12 +62,12 @@ class PlotInspector:
             item.getViewBox().addItem(box, ignoreBounds=True)
             self.boxes[plot] = box
             item.getViewBox().sigRangeChangedManually.connect(self._zoomed)
-            item.getViewBox().setToolTip(HELP)
+            item.getViewBox().setToolTip(_(HELP))
         # A narrow tool button: the legend row is as wide as the window can be.
         self.reset_button = QtWidgets.QToolButton()
-        self.reset_button.setText("⟲ all")
+        self.reset_button.setText("⟲ " + _("all"))
         self.reset_button.setObjectName("plots_whole_range")
-        self.reset_button.setToolTip(HELP)
+        self.reset_button.setToolTip(_(HELP))
         self.reset_button.setEnabled(False)
         self.reset_button.clicked.connect(plots.reset_view)
         plots._checks_row.addWidget(self.reset_button)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from quatlab.app.i18n import N_, _
 from quatlab.math.curves import METHOD_LABELS, METHODS, Curves
 from quatlab.rendering.style import METHOD_COLORS, METHOD_DASHED
 
@@ -20,7 +21,7 @@ PLOTS = ("angle", "speed")
 
 #: Gap label per interpolation family (docs/curves.md): NLERP gaps are the
 #: zero-length collapse, SLERP gaps the antipodal ambiguity.
-GAP_LABELS = {"nlerp": "collapse: |q(t)| = 0", "slerp": "undefined (antipodes)"}
+GAP_LABELS = {"nlerp": N_("collapse: |q(t)| = 0"), "slerp": N_("undefined (antipodes)")}
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,10 +87,10 @@ def curve_series(curves: Curves, plot: str) -> list[Series]:
     for name in METHODS:
         m = curves[name]
         out.append(Series(
-            name=name, label=METHOD_LABELS[name], colour=METHOD_COLORS[name],
+            name=name, label=_(METHOD_LABELS[name]), colour=METHOD_COLORS[name],
             dashed=METHOD_DASHED[name], x=curves.t,
             y=m.angle_deg if plot == "angle" else m.speed_deg,
-            gap_label=GAP_LABELS[name.rsplit("_", 1)[1]],
+            gap_label=_(GAP_LABELS[name.rsplit("_", 1)[1]]),
         ))
     return out
 

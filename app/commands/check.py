@@ -12,6 +12,7 @@ import sys
 
 from quatlab.app.commands.check_dir import add_dir_arguments
 from quatlab.app.commands.common import add_order_argument, shown
+from quatlab.app.i18n import _
 
 __all__ = ["add_parser", "run"]
 
@@ -21,8 +22,8 @@ PROG = "quatlab check"
 def add_parser(subparsers):
     p = subparsers.add_parser(
         "check",
-        help="audit rotation keyframes: sign flips, half turns, bad keys, time order",
-        description=(
+        help=_("audit rotation keyframes: sign flips, half turns, bad keys, time order"),
+        description=_(
             "Audit every rotation track of FILE (glTF .gltf/.glb, or CSV/JSON tracks) and "
             "say, for each finding, what a spec-conforming SLERP player and a naive NLERP "
             "runtime do with it. Keys are counted from 0. Exit status: 0 no findings, "
@@ -30,11 +31,11 @@ def add_parser(subparsers):
         ),
     )
     p.add_argument("file", metavar="FILE", nargs="?",
-                   help="keyframe file (.gltf, .glb, .csv, .json, .bvh) or a folder of them")
+                   help=_("keyframe file (.gltf, .glb, .csv, .json, .bvh) or a folder of them"))
     p.add_argument("--sample", metavar="NAME",
-                   help="check a sample file shipped with QuatLab instead (e.g. AnimatedTriangle; "
-                   "--sample list lists them)")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+                   help=_("check a sample file shipped with QuatLab instead (e.g. "
+                          "AnimatedTriangle; --sample list lists them)"))
+    p.add_argument("--json", action="store_true", help=_("print the report as JSON"))
     add_order_argument(p)
     add_dir_arguments(p)  # FILE may be a folder (docs/formats.md, "quatlab check DIR")
     p.set_defaults(func=run)
@@ -49,17 +50,18 @@ def run(args) -> int:
 
     if args.sample is not None:
         if args.file is not None:
-            return fail(PROG, "give either FILE or --sample NAME, not both")
+            return fail(PROG, _("give either FILE or --sample NAME, not both"))
         samples = sample_files()
         if args.sample == "list":
             for name, path in samples.items():
                 print(f"{name:20s} {path}")
             return 0
         if args.sample not in samples:
-            return fail(PROG, f"no sample {args.sample!r}; samples: {', '.join(samples)}")
+            return fail(PROG, _("no sample {name!r}; samples: {samples}").format(
+                name=args.sample, samples=", ".join(samples)))
         args.file = str(samples[args.sample])
     elif args.file is None:
-        return fail(PROG, "give a FILE to check (or --sample NAME)")
+        return fail(PROG, _("give a FILE to check (or --sample NAME)"))
     if os.path.isdir(args.file):
         from quatlab.app.commands.check_dir import run_dir
 
@@ -109,12 +111,18 @@ def _print_json(file: str, reports) -> None:
 def _print_text(file: str, reports, total: int) -> None:
     from quatlab.app.io.track_audit import format_keys
 
-    tracks = f"{len(reports)} rotation track{'s' * (len(reports) != 1)}"
-    found = f"{total} finding{'s' * (total != 1)}" if total else "no findings"
-    print(f"{shown(file)}: {tracks}, {found}")
+    def findings(n: int) -> str:
+        return (_("{n} finding") if n == 1 else _("{n} findings")).format(n=n)
+
+    n = len(reports)
+    tracks = (_("{n} rotation track") if n == 1 else _("{n} rotation tracks")).format(n=n)
+    print(_("{file}: {tracks}, {findings}").format(
+        file=shown(file), tracks=tracks, findings=findings(total) if total else _("no findings")))
     for r in reports:
         t = r.track
-        summary = f"{len(r.findings)} finding{'s' * (len(r.findings) != 1)}" if r.findings else "ok"
-        print(f"  {shown(t.label)}: {t.interpolation}, {len(t)} keys ({t.storage}): {summary}")
+        print("  " + _("{track}: {interpolation}, {n} keys ({storage}): {summary}").format(
+            track=shown(t.label), interpolation=t.interpolation, n=len(t), storage=t.storage,
+            summary=findings(len(r.findings)) if r.findings else _("ok")))
         for f in r.findings:
-            print(f"    {f.kind} (keys {format_keys(f.keys)}): {f.message}")
+            print("    " + _("{kind} (keys {keys}): {message}").format(
+                kind=f.kind, keys=format_keys(f.keys), message=_(f.message)))

@@ -15,7 +15,8 @@ import os
 import sys
 
 from quatlab.app import __version__
-from quatlab.app.commands.common import OneLineParser, fail
+from quatlab.app.commands.common import OneLineParser, add_lang_argument, fail, requested_language
+from quatlab.app.i18n import _, set_language
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
@@ -27,34 +28,51 @@ COMMANDS = ("curves", "presets", "screenshot", "record", "check", "fix", "pose",
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="quatlab",
-        description=(
+        description=_(
             "QuatLab: see how naive and shortest-arc NLERP and SLERP move a joint, "
             "and find keyframes that make a runtime turn the long way. "
             "Run without a subcommand to open the window."
         ),
     )
-    parser.add_argument("--version", action="version", version=f"quatlab {__version__}")
+    parser.add_argument("--version", action="version", version=f"quatlab {__version__}",
+                        help=_("show the version and exit"))
+    add_lang_argument(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for name in COMMANDS:
         module = importlib.import_module(f"quatlab.app.commands.{name.replace('-', '_')}")
         module.add_parser(sub)
+    for command in sub.choices.values():  # `quatlab check --lang zh_CN FILE` too
+        add_lang_argument(command)
     return parser
 
 
 def _gui_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="quatlab",
-        description="Open the QuatLab window (subcommands: " + ", ".join(COMMANDS) + ").",
+        description=_("Open the QuatLab window (subcommands: {commands}).").format(
+            commands=", ".join(COMMANDS)),
     )
-    parser.add_argument("file", nargs="?", help="keyframe file to open (glTF, GLB, CSV, JSON)")
-    parser.add_argument("--preset", help="two-key preset to start on (see `quatlab presets`)")
-    parser.add_argument("--t", type=float, default=None, help="initial t in [0, 1]")
+    parser.add_argument("file", nargs="?",
+                        help=_("keyframe file to open (glTF, GLB, BVH, CSV, JSON)"))
+    parser.add_argument("--preset", help=_("two-key preset to start on (see `quatlab presets`)"))
+    parser.add_argument("--t", type=float, default=None, help=_("initial t in [0, 1]"))
+    add_lang_argument(parser, top=True)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "--version")):
+    # The language first: the parsers' help and every message are in it. Without
+    # --lang the commands follow the system; the window also remembers a choice
+    # (View > Language), so it decides for itself (run_window).
+    lang, lang_given = requested_language(argv)
+    try:
+        set_language(lang if lang_given else None)
+    except ValueError as exc:
+        return fail("quatlab", str(exc))
+    first = next((a for i, a in enumerate(argv) if not a.startswith("--lang")
+                  and not (i > 0 and argv[i - 1] == "--lang")), None)
+    if first is not None and (first in COMMANDS or first in ("-h", "--help", "--version")):
         args = build_parser().parse_args(argv)
         try:
             return int(args.func(args) or 0)
@@ -68,11 +86,13 @@ def main(argv: list[str] | None = None) -> int:
         if not os.path.splitext(args.file)[1] and os.sep not in args.file:
             # A mistyped subcommand, not a file: say so as argparse would.
             choices = ", ".join(repr(c) for c in COMMANDS)
-            parser.error(f"argument COMMAND: invalid choice: {args.file!r} (choose from {choices})")
-        return fail("quatlab", f"{args.file}: no such file")
+            parser.error(_("argument COMMAND: invalid choice: {name!r} (choose from "
+                           "{choices})").format(name=args.file, choices=choices))
+        return fail("quatlab", _("{file}: no such file").format(file=args.file))
     from quatlab.app.commands.window import run_window
 
-    return run_window(file=args.file, preset=args.preset, t=args.t)
+    return run_window(file=args.file, preset=args.preset, t=args.t,
+                      lang=lang if lang_given else None)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,6 +8,7 @@ output is a new file, written atomically; the input is never modified.
 from __future__ import annotations
 
 from quatlab.app.commands.common import add_order_argument, shown
+from quatlab.app.i18n import _
 
 __all__ = ["add_parser", "run"]
 
@@ -17,8 +18,8 @@ PROG = "quatlab fix"
 def add_parser(subparsers):
     p = subparsers.add_parser(
         "fix",
-        help="write a copy with sign-continuous (optionally normalized) rotation keys",
-        description=(
+        help=_("write a copy with sign-continuous (optionally normalized) rotation keys"),
+        description=_(
             "Read IN (glTF .gltf/.glb, or CSV/JSON tracks), negate keys so that every key "
             "lies in the hemisphere of the previous one (CUBICSPLINE tangents with their "
             "key), optionally normalize them, and write the result to OUT, a new file with "
@@ -26,14 +27,14 @@ def add_parser(subparsers):
             "fix cannot repair. Exit status 2 when IN cannot be read or OUT cannot be written."
         ),
     )
-    p.add_argument("input", metavar="IN", help="keyframe file to correct")
-    p.add_argument("output", metavar="OUT", help="new file to write (never IN)")
-    p.add_argument("--normalize", action="store_true", help="also scale keys to unit length")
+    p.add_argument("input", metavar="IN", help=_("keyframe file to correct"))
+    p.add_argument("output", metavar="OUT", help=_("new file to write (never IN)"))
+    p.add_argument("--normalize", action="store_true", help=_("also scale keys to unit length"))
     p.add_argument("--euler-filter", action="store_true",
-                   help="BVH: unwrap the Euler channels (the fix BVH files always get)")
+                   help=_("BVH: unwrap the Euler channels (the fix BVH files always get)"))
     p.add_argument(
         "--force", action="store_true",
-        help="replace OUT (and its companion .bin) if it exists; never IN or IN's files",
+        help=_("replace OUT (and its companion .bin) if it exists; never IN or IN's files"),
     )
     add_order_argument(p)
     p.set_defaults(func=run)
@@ -58,7 +59,7 @@ def run(args) -> int:
         return fail(PROG, str(exc))
     _print_fixes(args.input, fixes)
     for path in written:
-        print(f"wrote {shown(path)}")
+        print(_("wrote {file}").format(file=shown(path)))
     return 0
 
 
@@ -77,24 +78,28 @@ def _print_fixes(source: str, fixes) -> None:
             continue
         changes = []
         if fix.flipped.size:
-            what = "key and tangents" if track.in_tangents is not None else "key"
-            changes.append(f"negated {what} {format_keys(fix.flipped)}")
+            text = (_("negated key and tangents {keys}") if track.in_tangents is not None
+                    else _("negated key {keys}"))
+            changes.append(text.format(keys=format_keys(fix.flipped)))
         if fix.normalized.size:
-            changes.append(f"normalized {format_keys(fix.normalized)}")
-        print(f"{shown(track.label)}: {'; '.join(changes) if changes else 'unchanged'}")
+            changes.append(_("normalized {keys}").format(keys=format_keys(fix.normalized)))
+        print(_("{track}: {changes}").format(
+            track=shown(track.label), changes=_("; ").join(changes) if changes
+            else _("unchanged")))
         if fix.reversed_half_turns.size:
             segs = ", ".join(f"{i}-{i + 1}" for i in fix.reversed_half_turns[:20].tolist())
             more = " ..." if fix.reversed_half_turns.size > 20 else ""
-            print(
-                f"  note: half turn at keys {segs}{more}: the fix changed the keys' relative "
-                f"sign, so a naive NLERP player now spins the other way round (both ways are "
-                f"180 deg; add a key in between to pin the direction)"
-            )
+            print("  " + _(
+                "note: half turn at keys {segments}: the fix changed the keys' relative sign, "
+                "so a naive NLERP player now spins the other way round (both ways are 180 "
+                "deg; add a key in between to pin the direction)").format(segments=segs + more))
         for kind, keys in remaining.items():
-            print(f"  still {kind} (keys {format_keys(set(keys))})")
+            print("  " + _("still {kind} (keys {keys})").format(kind=kind,
+                                                             keys=format_keys(set(keys))))
     if not fixes:
-        print(f"{shown(source)}: no rotation tracks; copied unchanged")
+        print(_("{file}: no rotation tracks; copied unchanged").format(file=shown(source)))
     elif unchanged:
-        tracks = f"{unchanged} track{'s' * (unchanged != 1)}"
-        print(f"{tracks} unchanged (no sign flips, nothing left to report)"
-              if unchanged != len(fixes) else f"all {tracks} unchanged (nothing to fix)")
+        tracks = (_("{n} track") if unchanged == 1 else _("{n} tracks")).format(n=unchanged)
+        print(_("{tracks} unchanged (no sign flips, nothing left to report)").format(tracks=tracks)
+              if unchanged != len(fixes) else
+              _("all {tracks} unchanged (nothing to fix)").format(tracks=tracks))

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from quatlab.app.i18n import _
+
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(subparsers):
     p = subparsers.add_parser(
         "presets",
-        help="list the presets (classic cases) with their endpoints",
-        description="List the presets: name, endpoints (w, x, y, z) and what each shows.",
+        help=_("list the presets (classic cases) with their endpoints"),
+        description=_("List the presets: name, endpoints (w, x, y, z) and what each shows."),
     )
-    p.add_argument("--verbose", "-v", action="store_true", help="also print what each shows")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help=_("also print what each shows"))
     p.set_defaults(func=run)
     return p
 
@@ -25,7 +28,7 @@ def run(args) -> int:
     from quatlab.app.model.presets import all_presets
 
     for p in all_presets():
-        print(f"{p.name:24s} q0 = {_fmt(p.q0)}  q1 = {_fmt(p.q1)}   {p.title}")
+        print(f"{p.name:24s} q0 = {_fmt(p.q0)}  q1 = {_fmt(p.q1)}   {p.shown_title}")
         if args.verbose:
-            print(f"{'':24s} {p.shows}")
+            print(f"{'':24s} {p.shown_text}")
     return 0

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from quatlab.app.commands.common import fail
+from quatlab.app.i18n import _
 from quatlab.app.model import presets
 from quatlab.app.model.state import LessonState
 
@@ -33,7 +34,7 @@ def no_display_reason(environ=os.environ, platform: str = sys.platform) -> str |
         return None  # offscreen, vnc, ...: the user chose a platform without a screen
     if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"):
         return None
-    return "no display to open the window on (DISPLAY is not set)"
+    return _("no display to open the window on (DISPLAY is not set)")
 
 
 def _quit_on_sigint(app) -> tuple:
@@ -70,17 +71,27 @@ def _quit_on_sigint(app) -> tuple:
     return reader, writer, notifier
 
 
-def run_window(file: str | None = None, preset: str | None = None, t: float | None = None) -> int:
-    """Open the window (the ``quatlab`` command without a subcommand)."""
+def run_window(file: str | None = None, preset: str | None = None, t: float | None = None,
+               lang: str | None = None) -> int:
+    """Open the window (the ``quatlab`` command without a subcommand).
+
+    ``lang`` (``--lang``) wins over the language chosen in View > Language,
+    which wins over the system's.
+    """
     why = no_display_reason()
     if why is not None:
         again = shlex.join(["xvfb-run", "-a", *sys.argv])
-        return fail("quatlab", f"{why}; on a machine without a screen run it under a "
-                    f"virtual one: {again} (nothing will be visible), or save a picture with "
-                    f"`xvfb-run -a quatlab screenshot -o quatlab.png`")
+        return fail("quatlab", _("{why}; on a machine without a screen run it under a virtual "
+                                 "one: {again} (nothing will be visible), or save a picture "
+                                 "with `xvfb-run -a quatlab screenshot -o quatlab.png`").format(
+                                     why=why, again=again))
+    from PyQt6 import QtCore
+
+    from quatlab.app.qt.language_menu import start_language
     from quatlab.app.qt.window import MainWindow, make_app
 
     app = make_app()
+    start_language(QtCore.QSettings(), lang)
     # From here on Ctrl-C closes the window (also while it is being built).
     keep = _quit_on_sigint(app)
     try:
@@ -104,7 +115,7 @@ def _run(app, main_window, file, preset, t) -> int:
             win.open_keyframes(file)
         except (OSError, ValueError) as exc:
             # Started from a desktop there may be no terminal: say it in both.
-            win._error(f"Could not open {Path(file).name}", exc)
+            win._error(_("Could not open {file}").format(file=Path(file).name), exc)
             return fail("quatlab", str(exc))
     if app.property("quatlab_interrupted"):
         return EXIT_INTERRUPTED  # Ctrl-C while the window was being built

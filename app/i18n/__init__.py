@@ -34,7 +34,7 @@ import os
 from importlib import resources
 
 __all__ = ["_", "N_", "ngettext", "set_language", "current_language", "LANGUAGES",
-           "system_language", "normalize_language"]
+           "system_language", "normalize_language", "LazyText"]
 
 DOMAIN = "quatlab"
 
@@ -91,7 +91,8 @@ def set_language(code: str | None) -> str:
     global _translations, _language
     lang = system_language() if code is None else normalize_language(code)
     if lang is None:
-        raise ValueError(f"unknown language {code!r}; choose one of: {', '.join(LANGUAGES)}")
+        raise ValueError(_("unknown language {code!r}; choose one of: {langs}").format(
+            code=code, langs=", ".join(LANGUAGES)))
     if lang == "en":
         _translations = gettext.NullTranslations()
     else:
@@ -108,8 +109,44 @@ def current_language() -> str:
     return _language
 
 
+class LazyText(str):
+    """A text made now in English and translated where it is shown, with its values.
+
+    It *is* the English string (JSON output, logs and tests see that), and it
+    keeps its template and values so that :func:`_` can make it again in the
+    language of the moment: texts made once and kept (audit findings, cached
+    per track) follow a later change of language. The template is marked with
+    :func:`N_` where it is written; values that are LazyTexts are translated too.
+
+    >>> t = LazyText(N_("frame {i} of {n}"), i=2, n=50)
+    >>> t, t.template
+    ('frame 2 of 50', 'frame {i} of {n}')
+    >>> set_language("zh_CN"); _(t); set_language("en")
+    'zh_CN'
+    '第 2 帧，共 50 帧'
+    'en'
+    """
+
+    template: str
+    params: dict
+
+    def __new__(cls, template: str, **params):
+        self = super().__new__(cls, template.format(**params))
+        self.template, self.params = template, params
+        return self
+
+    def __getnewargs_ex__(self):  # pickles (worker processes) as template and values
+        return (self.template,), self.params
+
+    def translated(self) -> str:
+        params = {k: _(v) if isinstance(v, LazyText) else v for k, v in self.params.items()}
+        return _translations.gettext(self.template).format(**params)
+
+
 def _(message: str) -> str:
     """``message`` in the current language (itself when there is no translation)."""
+    if isinstance(message, LazyText):
+        return message.translated()
     return _translations.gettext(message)
 
 

@@ -42,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from quatlab.app.i18n import N_, _
+from quatlab.app.i18n import N_, LazyText, _
 from quatlab.app.io import bvh as B
 from quatlab.app.io.track_audit import audit_file, audit_track
 from quatlab.app.io.tracks import (
@@ -128,7 +128,10 @@ class BvhKeyframeFile(KeyframeFile):
                 if kind is None:          # sign_flip: audit_track finds it on the track
                     continue
                 keys = (f.frame,) if f.kind == "gimbal" else (f.frame - 1, f.frame)
-                message = f.message + ". " + _(_ROTATION_PLAYER[f.kind])
+                # Made again where shown, in the language of the moment.
+                message = LazyText(N_("{finding}. {players}"),
+                                   finding=LazyText(f.template, **f.params) if f.template
+                                   else f.message, players=LazyText(_ROTATION_PLAYER[f.kind]))
                 per_joint.setdefault(j, []).append(Finding(kind, keys, message))
             self._euler = {j: tuple(fs) for j, fs in per_joint.items()}
         return self._euler.get(self.joints[track], ())

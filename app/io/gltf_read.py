@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import pygltflib
 
+from quatlab.app.i18n import _
 from quatlab.app.io.gltf_accessors import (
     CHUNK_BIN,
     CHUNK_JSON,
@@ -75,14 +76,16 @@ def _check_required_extensions(required) -> None:
     if required is None:
         return
     if not isinstance(required, list) or not all(isinstance(e, str) for e in required):
-        raise Invalid("extensionsRequired must be an array of strings")
+        raise Invalid(_("extensionsRequired must be an array of strings"))
     unknown = [e for e in required if e not in HONOURED_EXTENSIONS]
     if unknown:
-        raise Invalid(
-            f"the file requires the extension{'s' * (len(unknown) > 1)} {', '.join(unknown)}, "
-            f"which QuatLab does not implement (it may change how buffers or animation data "
-            f"are read); refusing rather than misreading the keys"
-        )
+        text = (_("the file requires the extensions {names}, which QuatLab does not implement "
+                  "(it may change how buffers or animation data are read); refusing rather than "
+                  "misreading the keys") if len(unknown) > 1 else
+                _("the file requires the extension {names}, which QuatLab does not implement "
+                  "(it may change how buffers or animation data are read); refusing rather than "
+                  "misreading the keys"))
+        raise Invalid(text.format(names=", ".join(unknown)))
 
 
 def looks_like_gltf(data: bytes) -> bool:
@@ -115,7 +118,7 @@ class GltfFile(GltfWriter, KeyframeFile):
                 json_bytes, bin_chunk = self._split_glb(data)
             else:
                 json_bytes, bin_chunk = data, None
-            self._text = decode_utf8(path, json_bytes, "the glTF JSON")
+            self._text = decode_utf8(path, json_bytes, _("the glTF JSON"))
             self._gltf = self._parse(self._text)
             self._lists: dict[str, list] = {}
             self._buffers = self._load_buffers(Path(path), bin_chunk)
@@ -135,32 +138,37 @@ class GltfFile(GltfWriter, KeyframeFile):
 
     def _split_glb(self, data: bytes) -> tuple[bytes, bytes | None]:
         if len(data) < 12:
-            raise Invalid(f"truncated GLB: the 12-byte header is incomplete ({len(data)} bytes)")
-        _, version, length = struct.unpack_from("<4sII", data)
+            raise Invalid(_("truncated GLB: the 12-byte header is incomplete ({size} "
+                            "bytes)").format(size=len(data)))
+        _magic, version, length = struct.unpack_from("<4sII", data)
         if version != 2:
-            raise Invalid(f"GLB container version {version} is not supported (expected 2)")
+            raise Invalid(_("GLB container version {version} is not supported (expected"
+                            " 2)").format(version=version))
         if length != len(data):
-            what = "truncated GLB" if length > len(data) else "GLB length mismatch"
-            raise Invalid(f"{what}: the header says {length} bytes, the file has {len(data)}")
+            what = _("truncated GLB") if length > len(data) else _("GLB length mismatch")
+            raise Invalid(_("{what}: the header says {length} bytes, the file has "
+                            "{size}").format(what=what, length=length, size=len(data)))
         pos = 12
         while pos < length:
             if pos + 8 > length:
-                raise Invalid(f"truncated GLB: the chunk header at byte {pos} is incomplete")
+                raise Invalid(_("truncated GLB: the chunk header at byte {pos} is "
+                                "incomplete").format(pos=pos))
             size, kind = struct.unpack_from("<II", data, pos)
             start, end = pos + 8, pos + 8 + size
             if end > length:
                 raise Invalid(
-                    f"truncated GLB: the chunk at byte {pos} needs {size} bytes, "
-                    f"{length - start} remain"
+                    _("truncated GLB: the chunk at byte {pos} needs {size} bytes, "
+                      "{length_start} remain").format(
+                        pos=pos, size=size, length_start=length - start)
                 )
             self._chunks.append((kind, start, end))
             pos = end
         if not self._chunks or self._chunks[0][0] != CHUNK_JSON:
-            raise Invalid("GLB does not start with a JSON chunk")
+            raise Invalid(_("GLB does not start with a JSON chunk"))
         bins = [c for c in self._chunks if c[0] == CHUNK_BIN]
         if len(bins) > 1:
-            raise Invalid("GLB has more than one BIN chunk")
-        _, start, end = self._chunks[0]
+            raise Invalid(_("GLB has more than one BIN chunk"))
+        _kind, start, end = self._chunks[0]
         return data[start:end], (data[bins[0][1] : bins[0][2]] if bins else None)
 
     @staticmethod
@@ -168,20 +176,22 @@ class GltfFile(GltfWriter, KeyframeFile):
         try:
             doc = json.loads(text)
         except (ValueError, RecursionError) as exc:
-            raise Invalid(f"not a glTF file: the JSON does not parse ({exc})") from None
+            raise Invalid(_("not a glTF file: the JSON does not parse ({exc})").format(
+                exc=exc)) from None
         asset = doc.get("asset") if isinstance(doc, dict) else None
         version = asset.get("version") if isinstance(asset, dict) else None
         if not isinstance(version, str):
-            raise Invalid("not a glTF file: no asset.version")
+            raise Invalid(_("not a glTF file: no asset.version"))
         if not version.startswith("2."):
-            raise Invalid(f"glTF version {version} is not supported (expected 2.x)")
+            raise Invalid(_("glTF version {version} is not supported (expected 2.x)").format(
+                              version=version))
         _check_required_extensions(doc.get("extensionsRequired"))
         try:
             # The JSON is parsed once; pygltflib's objects are built from it
             # directly, keeping every value as written (docs/formats.md).
             return build_document(doc)
         except (ValueError, TypeError) as exc:
-            raise Invalid(f"invalid glTF document ({exc})") from None
+            raise Invalid(_("invalid glTF document ({exc})").format(exc=exc)) from None
 
     def _load_buffers(self, path: Path, bin_chunk: bytes | None) -> list[Buffer]:
         buffers = []
@@ -191,7 +201,8 @@ class GltfFile(GltfWriter, KeyframeFile):
             uri = buf.uri
             if uri is None:
                 if i != 0 or bin_chunk is None:
-                    raise Invalid(f"{what} has no uri and there is no GLB BIN chunk for it")
+                    raise Invalid(_("{what} has no uri and there is no GLB BIN chunk "
+                                    "for it").format(what=what))
                 entry = Buffer(bin_chunk, "glb")
             elif uri.startswith("data:"):
                 entry = Buffer(self._data_uri(uri, what), "data", uri=uri)
@@ -206,7 +217,8 @@ class GltfFile(GltfWriter, KeyframeFile):
                 entry = Buffer(data, "file", uri=uri, file=file)
             if len(entry.data) < declared:
                 raise Invalid(
-                    f"{what} has {len(entry.data)} bytes but byteLength says {declared}"
+                    _("{what} has {len_entry_data} bytes but byteLength says {declared}").format(
+                        what=what, len_entry_data=len(entry.data), declared=declared)
                 )
             buffers.append(entry)
         return buffers
@@ -215,17 +227,19 @@ class GltfFile(GltfWriter, KeyframeFile):
     def _data_uri(uri: str, what: str) -> bytes:
         header, sep, payload = uri.partition(",")
         if not sep or not header.endswith(";base64"):
-            raise Invalid(f"{what}: only base64 data URIs are supported")
+            raise Invalid(_("{what}: only base64 data URIs are supported").format(what=what))
         try:
             return base64.b64decode(payload, validate=True)
         except (binascii.Error, ValueError) as exc:
-            raise Invalid(f"{what}: the base64 data URI does not decode ({exc})") from None
+            raise Invalid(_("{what}: the base64 data URI does not decode ({exc})").format(
+                              what=what, exc=exc)) from None
 
     @staticmethod
     def _resolve(path: Path, uri: str, what: str) -> Path:
         # docs/formats.md, "Safety rules for readers and writers".
         if not isinstance(uri, str):
-            raise Invalid(f"{what}.uri must be a string, got {uri!r}")
+            raise Invalid(_("{what}.uri must be a string, got {uri!r}").format(
+                              what=what, uri=uri))
         try:
             return resolve_relative_uri(path, uri)
         except ValueError as exc:
@@ -250,9 +264,11 @@ class GltfFile(GltfWriter, KeyframeFile):
         a = f"accessors[{i}]"
         component = acc.componentType
         if type(component) is not int or component not in COMPONENTS:
-            raise Invalid(f"{a}.componentType {component!r} is not a glTF component type")
+            raise Invalid(_("{a}.componentType {component!r} is not a glTF component "
+                            "type").format(a=a, component=component))
         if not isinstance(acc.type, str) or acc.type not in WIDTH:
-            raise Invalid(f"{a}.type {acc.type!r} is not a glTF accessor type")
+            raise Invalid(_("{a}.type {acc_type!r} is not a glTF accessor type").format(
+                              a=a, acc_type=acc.type))
         dtype = np.dtype(COMPONENTS[component][0])
         width = WIDTH[acc.type]
         count = as_int(acc.count, f"{a}.count", minimum=1)
@@ -263,21 +279,26 @@ class GltfFile(GltfWriter, KeyframeFile):
             stride = stride or elem
             if stride < elem:
                 raise Invalid(
-                    f"{a}: byteStride {stride} is smaller than an element ({elem} bytes)"
+                    _("{a}: byteStride {stride} is smaller than an element ({elem} "
+                      "bytes)").format(a=a, stride=stride, elem=elem)
                 )
             offset = as_int(acc.byteOffset if acc.byteOffset is not None else 0, f"{a}.byteOffset")
             need = offset + stride * (count - 1) + elem
             if need > length:
                 raise Invalid(
-                    f"{a} needs {need} bytes of bufferView {acc.bufferView}, "
-                    f"which has {length}"
+                    _("{a} needs {need} bytes of bufferView {acc_bufferview}, which has"
+                      " {length}").format(
+                        a=a, need=need, acc_bufferview=acc.bufferView, length=length)
                 )
             base = (b, start + offset, stride)
         elif count > self._zero_limit:
             raise Invalid(
-                f"{a}.count {count} is too large for an accessor without a bufferView in a "
-                f"file of {self._file_bytes} bytes (at most {self._zero_limit} zero-filled "
-                f"elements: 16 per byte of data, at least 65,536, at most 2**24)"
+                _("{a}.count {count} is too large for an accessor without a bufferView "
+                  "in a file of {self__file_bytes} bytes (at most {self__zero_limit} "
+                  "zero-filled elements: 16 per byte of data, at least 65,536, at most "
+                  "2**24)").format(
+                    a=a, count=count, self__file_bytes=self._file_bytes,
+                    self__zero_limit=self._zero_limit)
             )
         indices = values_at = None
         if acc.sparse is not None:
@@ -290,22 +311,26 @@ class GltfFile(GltfWriter, KeyframeFile):
     def _check_kind(layout: Layout, acc, what: str, types, components, normalized) -> Layout:
         a = f"accessors[{layout.index}]"
         if acc.type not in types:
-            raise Invalid(f"{what}: {a} has type {acc.type}, expected {' or '.join(types)}")
+            raise Invalid(_("{what}: {a} has type {acc_type}, expected {or_join_types}").format(
+                              what=what, a=a, acc_type=acc.type, or_join_types=' or '.join(types)))
         if layout.component not in components:
             names = ", ".join(COMPONENTS[c][2] for c in components)
             raise Invalid(
-                f"{what}: {a} stores {COMPONENTS[layout.component][2]} components, "
-                f"expected {names}"
+                _("{what}: {a} stores {components_layout_co} components, expected "
+                  "{names}").format(
+                    what=what, a=a, components_layout_co=COMPONENTS[layout.component][2],
+                    names=names)
             )
         if normalized and layout.component != 5126 and acc.normalized is not True:
-            raise Invalid(f"{what}: {a} stores integers but is not normalized")
+            raise Invalid(_("{what}: {a} stores integers but is not normalized").format(
+                              what=what, a=a))
         return layout
 
     def _buffer_view(self, index, what: str) -> tuple[int, int, int, int | None]:
         views = self._list("bufferViews", pygltflib.BufferView)
         i, view = item(views, index, what, "bufferViews")
         v = f"bufferViews[{i}]"
-        b, _ = item(self._buffers, view.buffer, f"{v}.buffer", "buffers")
+        b, _buffer = item(self._buffers, view.buffer, f"{v}.buffer", "buffers")
         start = as_int(view.byteOffset if view.byteOffset is not None else 0, f"{v}.byteOffset")
         length = as_int(view.byteLength, f"{v}.byteLength", minimum=1)
         stride = None
@@ -314,38 +339,43 @@ class GltfFile(GltfWriter, KeyframeFile):
         declared = self._gltf.buffers[b].byteLength
         if start + length > declared:
             raise Invalid(
-                f"{v} spans bytes {start}..{start + length} of buffers[{b}], "
-                f"which has {declared}"
+                _("{v} spans bytes {start}..{start_length} of buffers[{b}], which has "
+                  "{declared}").format(
+                    v=v, start=start, start_length=start + length, b=b, declared=declared)
             )
         return b, start, length, stride
 
     def _sparse(self, sparse, a: str, count: int, elem: int):
         n = as_int(sparse.count, f"{a}.sparse.count", minimum=1)
         if n > count:
-            raise Invalid(f"{a}.sparse.count {n} exceeds the accessor's count {count}")
+            raise Invalid(_("{a}.sparse.count {n} exceeds the accessor's count {count}").format(
+                              a=a, n=n, count=count))
         if not (
             isinstance(sparse.indices, pygltflib.AccessorSparseIndices)
             and isinstance(sparse.values, pygltflib.AccessorSparseValues)
         ):
-            raise Invalid(f"{a}.sparse needs indices and values")
+            raise Invalid(_("{a}.sparse needs indices and values").format(a=a))
         component = sparse.indices.componentType
         if type(component) is not int or component not in INDEX_TYPES:
-            raise Invalid(f"{a}.sparse.indices.componentType {component!r} is not an index type")
+            raise Invalid(_("{a}.sparse.indices.componentType {component!r} is not an "
+                            "index type").format(a=a, component=component))
         dtype = np.dtype(COMPONENTS[component][0])
         indices = self._packed(sparse.indices, f"{a}.sparse.indices", n * dtype.itemsize)
         idx = np.frombuffer(self._buffers[indices[0]].data, dtype, n, indices[1]).astype(np.int64)
         if np.any(idx >= count):
-            raise Invalid(f"{a}.sparse.indices: index {int(idx.max())} is out of range ({count})")
+            raise Invalid(_("{a}.sparse.indices: index {int_idx_max} is out of range "
+                            "({count})").format(a=a, int_idx_max=int(idx.max()), count=count))
         if np.any(np.diff(idx) <= 0):
-            raise Invalid(f"{a}.sparse.indices are not strictly increasing")
+            raise Invalid(_("{a}.sparse.indices are not strictly increasing").format(a=a))
         return idx, self._packed(sparse.values, f"{a}.sparse.values", n * elem)
 
     def _packed(self, ref, what: str, size: int) -> tuple[int, int]:
-        b, start, length, _ = self._buffer_view(ref.bufferView, f"{what}.bufferView")
+        b, start, length, _stride = self._buffer_view(ref.bufferView, f"{what}.bufferView")
         offset = as_int(ref.byteOffset if ref.byteOffset is not None else 0, f"{what}.byteOffset")
         if offset + size > length:
             raise Invalid(
-                f"{what} needs {offset + size} bytes of its bufferView, which has {length}"
+                _("{what} needs {offset_size} bytes of its bufferView, which has "
+                  "{length}").format(what=what, offset_size=offset + size, length=length)
             )
         return b, start + offset
 
@@ -394,7 +424,7 @@ class GltfFile(GltfWriter, KeyframeFile):
                 where = f"animations[{a}].channels[{c}]"
                 target = channel.target
                 if not isinstance(target, pygltflib.AnimationChannelTarget):
-                    raise Invalid(f"{where} has no target")
+                    raise Invalid(_("{where} has no target").format(where=where))
                 # glTF 2.0: "When node isn't defined, channel SHOULD be ignored"
                 # (extensions use such channels to animate other things).
                 if target.path != "rotation" or target.node is None:
@@ -409,7 +439,8 @@ class GltfFile(GltfWriter, KeyframeFile):
         where = f"animations[{a}].samplers[{s}]"
         mode = sampler.interpolation if sampler.interpolation is not None else "LINEAR"
         if mode not in ("LINEAR", "STEP", "CUBICSPLINE"):
-            raise Invalid(f"{where}.interpolation {mode!r} is not LINEAR, STEP or CUBICSPLINE")
+            raise Invalid(_("{where}.interpolation {mode!r} is not LINEAR, STEP or "
+                            "CUBICSPLINE").format(where=where, mode=mode))
         times_layout = self.accessor_layout(sampler.input, f"{where}.input", types=("SCALAR",),
                                     components=(5126,), normalized=False)
         out_layout = self.accessor_layout(sampler.output, f"{where}.output", types=("VEC4",),
@@ -418,11 +449,14 @@ class GltfFile(GltfWriter, KeyframeFile):
         per_key = 3 if mode == "CUBICSPLINE" else 1
         if out_layout.count != per_key * n:
             raise Invalid(
-                f"{where}: {mode} needs {per_key * n} output elements for {n} times, "
-                f"accessors[{out_layout.index}] has {out_layout.count}"
+                _("{where}: {mode} needs {per_key_n} output elements for {n} times, "
+                  "accessors[{out_layout_index}] has {out_layout_count}").format(
+                    where=where, mode=mode, per_key_n=per_key * n, n=n,
+                    out_layout_index=out_layout.index, out_layout_count=out_layout.count)
             )
         if mode == "CUBICSPLINE" and n < 2:
-            raise Invalid(f"{where}: CUBICSPLINE needs at least 2 keyframes")
+            raise Invalid(_("{where}: CUBICSPLINE needs at least 2 keyframes").format(
+                              where=where))
         times = self._shared_view(("times", times_layout.index),
                                   lambda: self.read_accessor(times_layout)[:, 0])
         elements = self._rotations(out_layout)
@@ -475,5 +509,6 @@ def load_glb(path, data: bytes, *, order: str | None = None) -> GltfFile:
 def _check_order(path, order: str | None) -> None:
     if order not in (None, "xyzw"):
         raise KeyframeFileError(
-            path, f"glTF stores rotations as (x, y, z, w); component order {order!r} does not apply"
+            path, _("glTF stores rotations as (x, y, z, w); component order {order!r} "
+                    "does not apply").format(order=order)
         )

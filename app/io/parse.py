@@ -17,6 +17,7 @@ import re
 
 import numpy as np
 
+from quatlab.app.i18n import _
 from quatlab.math.quaternion import from_xyzw
 
 __all__ = ["parse_quaternion", "parse_number", "ORDERS"]
@@ -32,9 +33,11 @@ def parse_number(text: str, name: str = "value") -> float:
     try:
         x = float(text.strip())
     except ValueError:
-        raise ValueError(f"{name}: {text.strip()!r} is not a number") from None
+        raise ValueError(_("{name}: {text!r} is not a number").format(
+            name=name, text=text.strip())) from None
     if not math.isfinite(x):
-        raise ValueError(f"{name} must be finite, got {text.strip()!r}")
+        raise ValueError(_("{name} must be finite, got {text!r}").format(name=name,
+                                                                         text=text.strip()))
     return x
 
 
@@ -49,9 +52,10 @@ def parse_quaternion(text: str, order: str = "wxyz") -> np.ndarray:
     parts = [p for p in _SPLIT.split(text.strip()) if p]
     if len(parts) != 4:
         raise ValueError(
-            f"expected 4 numbers ({' '.join(order)}), found {len(parts)} in {text.strip()!r}"
+            _("expected 4 numbers ({order}), found {n} in {text!r}").format(
+                order=" ".join(order), n=len(parts), text=text.strip())
         )
     values = np.array(
-        [parse_number(p, f"component {c}") for p, c in zip(parts, order, strict=True)]
+        [parse_number(p, _("component {c}").format(c=c)) for p, c in zip(parts, order, strict=True)]
     )
     return from_xyzw(values) if order == "xyzw" else values

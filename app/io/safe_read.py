@@ -30,6 +30,8 @@ import stat
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from quatlab.app.i18n import N_, _
+
 __all__ = ["FileRefused", "read_regular", "read_text", "resolve_relative_uri", "MAX_FILE_BYTES"]
 
 #: Largest file a reader loads whole (keyframe files, sessions): far beyond any
@@ -37,7 +39,8 @@ __all__ = ["FileRefused", "read_regular", "read_text", "resolve_relative_uri", "
 MAX_FILE_BYTES = 1 << 30
 
 _CHUNK = 1 << 20
-_NOT_REGULAR = "not a regular file (a FIFO, device or socket): refused, it could block or never end"
+_NOT_REGULAR = N_("not a regular file (a FIFO, device or socket): refused, it could block or "
+                  "never end")
 
 
 class FileRefused(ValueError):
@@ -50,7 +53,7 @@ class FileRefused(ValueError):
 
 
 def read_regular(path, *, limit: int = MAX_FILE_BYTES, length: int | None = None,
-                 length_name: str = "the declared length") -> bytes:
+                 length_name: str | None = None) -> bytes:
     """The bytes of the regular file ``path``: at most ``limit``, or exactly ``length``.
 
     With ``length`` the file must hold at least that many bytes and only those
@@ -58,29 +61,34 @@ def read_regular(path, *, limit: int = MAX_FILE_BYTES, length: int | None = None
     it in the message). Raises
     :class:`FileRefused` for anything else, including OS errors.
     """
+    length_name = length_name or _("the declared length")
     try:
         st = os.stat(path)
     except (OSError, ValueError) as exc:
-        raise FileRefused(path, f"cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        raise FileRefused(path, _("cannot read: {error}").format(
+            error=getattr(exc, "strerror", None) or exc)) from None
     # Refuse FIFOs, devices and sockets before opening: opening a FIFO blocks
     # until a writer appears, and a device may never end.
     if stat.S_ISDIR(st.st_mode):
-        raise FileRefused(path, "cannot read: is a folder, not a file")
+        raise FileRefused(path, _("cannot read: is a folder, not a file"))
     if not stat.S_ISREG(st.st_mode):
-        raise FileRefused(path, _NOT_REGULAR)
+        raise FileRefused(path, _(_NOT_REGULAR))
     if length is not None and st.st_size < length:
-        raise FileRefused(path, f"has {st.st_size} bytes but {length_name} says {length}")
+        raise FileRefused(path, _("has {size} bytes but {what} says {length}").format(
+            size=st.st_size, what=length_name, length=length))
     if length is None and st.st_size > limit:
-        raise FileRefused(path, f"file is {st.st_size} bytes, more than the {limit} allowed")
+        raise FileRefused(path, _("file is {size} bytes, more than the {limit} allowed").format(
+            size=st.st_size, limit=limit))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        raise FileRefused(path, f"cannot read: {exc.strerror or exc}") from None
+        raise FileRefused(path, _("cannot read: {error}").format(
+            error=exc.strerror or exc)) from None
     try:
         # The path may have been swapped between stat and open.
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise FileRefused(path, _NOT_REGULAR)
+            raise FileRefused(path, _(_NOT_REGULAR))
         want = length if length is not None else limit + 1
         chunks, size = [], 0
         while size < want:
@@ -90,13 +98,16 @@ def read_regular(path, *, limit: int = MAX_FILE_BYTES, length: int | None = None
             chunks.append(chunk)
             size += len(chunk)
     except OSError as exc:
-        raise FileRefused(path, f"cannot read: {exc.strerror or exc}") from None
+        raise FileRefused(path, _("cannot read: {error}").format(
+            error=exc.strerror or exc)) from None
     finally:
         os.close(fd)
     if length is not None and size < length:
-        raise FileRefused(path, f"has {size} bytes but {length_name} says {length}")
+        raise FileRefused(path, _("has {size} bytes but {what} says {length}").format(
+            size=size, what=length_name, length=length))
     if length is None and size > limit:
-        raise FileRefused(path, f"file is more than the {limit} bytes allowed")
+        raise FileRefused(path, _("file is more than the {limit} bytes allowed").format(
+            limit=limit))
     return b"".join(chunks)
 
 
@@ -110,7 +121,8 @@ def read_text(path, *, limit: int = 64 << 20) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise FileRefused(path, f"is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise FileRefused(path, _("is not UTF-8 text ({reason} at byte {at})").format(
+            reason=exc.reason, at=exc.start)) from None
 
 
 def resolve_relative_uri(asset, uri: str) -> Path:
@@ -128,23 +140,24 @@ def resolve_relative_uri(asset, uri: str) -> Path:
     """
     parts = urlsplit(uri)
     if parts.scheme or parts.netloc:
-        scheme = f"the scheme {parts.scheme}:" if parts.scheme else "a network location"
-        raise ValueError(
-            f"URI {uri!r} has {scheme}; only relative file URIs (no scheme) and data: URIs "
-            f"are read"
-        )
+        text = (_("URI {uri!r} has the scheme {scheme}:; only relative file URIs (no scheme) "
+                  "and data: URIs are read") if parts.scheme else
+                _("URI {uri!r} has a network location; only relative file URIs (no scheme) and "
+                  "data: URIs are read"))
+        raise ValueError(text.format(uri=uri, scheme=parts.scheme))
     name = unquote(parts.path)
     if "\0" in name:
-        raise ValueError(f"URI {uri!r} contains a NUL byte")
+        raise ValueError(_("URI {uri!r} contains a NUL byte").format(uri=uri))
     if not name:
-        raise ValueError(f"URI {uri!r} names no file")
+        raise ValueError(_("URI {uri!r} names no file").format(uri=uri))
     if name.startswith(("/", "\\")) or os.path.isabs(name) or (len(name) > 1 and name[1] == ":"):
-        raise ValueError(f"URI {uri!r} is an absolute path; only files beside the asset are read")
+        raise ValueError(_("URI {uri!r} is an absolute path; only files beside the asset are "
+                           "read").format(uri=uri))
     folder = Path(os.path.abspath(Path(asset).parent))
     target = Path(os.path.normpath(folder / name))
     real_folder = os.path.realpath(folder)
     if not _inside(target, folder) or not _inside(os.path.realpath(target), real_folder):
-        raise ValueError(f"URI {uri!r} leads outside the asset's folder")
+        raise ValueError(_("URI {uri!r} leads outside the asset's folder").format(uri=uri))
     return target
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from quatlab.app.i18n import _
 from quatlab.app.io.json_text import JsonIndex, negate_numbers, number_lists, splice
 from quatlab.app.io.tracks import (
     KeyframeFile,
@@ -123,7 +124,7 @@ class CsvTrackFile(KeyframeFile):
             raise KeyframeFileError(
                 path, "no keyframes: expected lines of time and four components"
             )
-        self.order = resolve_order(path, order, declared or None, "header")
+        self.order = resolve_order(path, order, declared or None, _("header"))
         values = _from_stored(np.array(stored), self.order)
         super().__init__(path, [Track(times=times, values=values, storage="text")])
 

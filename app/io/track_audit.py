@@ -28,6 +28,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from quatlab.app.i18n import N_, LazyText
 from quatlab.app.io.tracks import FINDING_KINDS, Finding, KeyframeFile, Track, TrackFix, TrackReport
 from quatlab.math import audit as A
 
@@ -41,109 +42,102 @@ MAX_FINDINGS = 1000
 # --------------------------------------------------------------------------- audit
 
 
-def _sign_flip_message(track: Track, i: int, dot: float) -> str:
+def _sign_flip_message(track: Track, i: int, dot: float) -> LazyText:
     # The rotation angle between the keys from the audit's normalized dot
     # (overflow-safe); arccos loses digits only near 0 deg, far below the
     # 0.1 deg shown.
     short = math.degrees(2.0 * math.acos(min(abs(dot), 1.0)))
     long = 360.0 - short
-    head = f"dot(q{i}, q{i + 1}) = {dot:.4g} < 0: the keys are stored in opposite hemispheres."
+    head = LazyText(N_("dot(q{i}, q{j}) = {dot:.4g} < 0: the keys are stored in opposite "
+                       "hemispheres."), i=i, j=i + 1, dot=dot)
     if track.interpolation == "STEP":
-        return (
-            f"{head} STEP holds each key, so a spec-conforming player never blends them "
-            f"and shows no wrong turn; a runtime that blends them anyway with naive NLERP "
-            f"(resampling, cross-fades) turns the long way, {long:.1f} deg instead of "
-            f"{short:.1f} deg."
-        )
+        return LazyText(N_(
+            "{head} STEP holds each key, so a spec-conforming player never blends them and "
+            "shows no wrong turn; a runtime that blends them anyway with naive NLERP "
+            "(resampling, cross-fades) turns the long way, {long:.1f} deg instead of "
+            "{short:.1f} deg."), head=head, long=long, short=short)
     if track.interpolation == "CUBICSPLINE":
-        return (
-            f"{head} glTF's cubic spline blends the components with no hemisphere check, so "
-            f"a spec-conforming player turns the long way here ({long:.1f} deg instead of "
-            f"{short:.1f} deg, shaped by the tangents), and so does a naive NLERP runtime."
-        )
+        return LazyText(N_(
+            "{head} glTF's cubic spline blends the components with no hemisphere check, so a "
+            "spec-conforming player turns the long way here ({long:.1f} deg instead of "
+            "{short:.1f} deg, shaped by the tangents), and so does a naive NLERP runtime."),
+            head=head, long=long, short=short)
     if short < 0.05:
         # q and -q: nothing to turn, but the naive blend passes through zero.
-        return (
-            f"{head} Both keys are the same rotation stored as q and -q. A spec-conforming "
-            f"SLERP player follows the dot's sign and holds still; a naive NLERP runtime "
-            f"blends the stored components through the zero quaternion mid-segment, where "
-            f"the rotation collapses (no direction: a glitch or NaN), then spins a full turn."
-        )
-    return (
-        f"{head} A spec-conforming SLERP player follows the dot's sign and takes the short "
-        f"arc ({short:.1f} deg); a naive NLERP runtime blends the stored components and "
-        f"turns the long way ({long:.1f} deg)."
-    )
+        return LazyText(N_(
+            "{head} Both keys are the same rotation stored as q and -q. A spec-conforming "
+            "SLERP player follows the dot's sign and holds still; a naive NLERP runtime "
+            "blends the stored components through the zero quaternion mid-segment, where "
+            "the rotation collapses (no direction: a glitch or NaN), then spins a full turn."),
+            head=head)
+    return LazyText(N_(
+        "{head} A spec-conforming SLERP player follows the dot's sign and takes the short "
+        "arc ({short:.1f} deg); a naive NLERP runtime blends the stored components and "
+        "turns the long way ({long:.1f} deg)."), head=head, long=long, short=short)
 
 
-def _half_turn_message(track: Track, i: int, dot: float, tol: float) -> str:
-    head = (
-        f"|dot(q{i}, q{i + 1})| = {abs(dot):.3g} <= {tol:.3g}: the keys are half a turn "
-        f"(180 deg) apart, both arcs are equally long, and the direction of the turn hangs "
-        f"on the sign of a dot product at rounding level."
-    )
-    fix = "Add a key in between to pin the direction."
+def _half_turn_message(track: Track, i: int, dot: float, tol: float) -> LazyText:
+    head = LazyText(N_(
+        "|dot(q{i}, q{j})| = {dot:.3g} <= {tol:.3g}: the keys are half a turn (180 deg) "
+        "apart, both arcs are equally long, and the direction of the turn hangs on the "
+        "sign of a dot product at rounding level."), i=i, j=i + 1, dot=abs(dot), tol=tol)
     if track.interpolation == "STEP":
-        return f"{head} STEP holds each key, so no player turns here; blending these keys " \
-            f"with any method would be ambiguous."
+        return LazyText(N_("{head} STEP holds each key, so no player turns here; blending "
+                           "these keys with any method would be ambiguous."), head=head)
     if track.interpolation == "CUBICSPLINE":
-        return (
-            f"{head} glTF's cubic spline and a naive NLERP runtime both head toward q{i + 1} "
-            f"as stored, but storing either key as -q reverses the turn. {fix}"
-        )
+        return LazyText(N_(
+            "{head} glTF's cubic spline and a naive NLERP runtime both head toward q{j} as "
+            "stored, but storing either key as -q reverses the turn. Add a key in between "
+            "to pin the direction."), head=head, j=i + 1)
     if dot < 0:
-        slerp = (
-            f"A spec-conforming SLERP player follows the negative sign and turns toward "
-            f"-q{i + 1}; a naive NLERP runtime turns toward q{i + 1} as stored: they spin in "
-            f"opposite directions."
-        )
+        slerp = N_("A spec-conforming SLERP player follows the negative sign and turns toward "
+                   "-q{j}; a naive NLERP runtime turns toward q{j} as stored: they spin in "
+                   "opposite directions.")
     elif dot > 0:
-        slerp = (
-            f"A spec-conforming SLERP player and a naive NLERP runtime both turn toward "
-            f"q{i + 1} as stored, but re-exporting or quantizing the keys can flip the sign "
-            f"and the direction."
-        )
+        slerp = N_("A spec-conforming SLERP player and a naive NLERP runtime both turn toward "
+                   "q{j} as stored, but re-exporting or quantizing the keys can flip the sign "
+                   "and the direction.")
     else:
-        slerp = (
-            f"The glTF SLERP sign dot/|dot| is undefined at 0, so SLERP players differ; a "
-            f"naive NLERP runtime turns toward q{i + 1} as stored."
-        )
-    return f"{head} {slerp} {fix}"
+        slerp = N_("The glTF SLERP sign dot/|dot| is undefined at 0, so SLERP players differ; "
+                   "a naive NLERP runtime turns toward q{j} as stored.")
+    return LazyText(N_("{head} {players} Add a key in between to pin the direction."),
+                    head=head, players=LazyText(slerp, j=i + 1))
 
 
-def _key_message(kind: str, track: Track, i: int, norm: float, tangent: bool) -> str:
+def _key_message(kind: str, track: Track, i: int, norm: float, tangent: bool) -> LazyText:
     if kind == "zero":
-        return (
-            f"q{i} has zero length and encodes no rotation. A SLERP player has no angle to "
-            f"compute next to it (division by zero, NaN or an arbitrary pose); a naive NLERP "
-            f"runtime blends toward a zero vector that cannot be normalized."
-        )
+        return LazyText(N_(
+            "q{i} has zero length and encodes no rotation. A SLERP player has no angle to "
+            "compute next to it (division by zero, NaN or an arbitrary pose); a naive NLERP "
+            "runtime blends toward a zero vector that cannot be normalized."), i=i)
     if kind == "non_finite":
-        where = f"a tangent of key {i}" if tangent else f"q{i}"
-        return (
-            f"{where} has a NaN or infinite component. A spec-conforming SLERP player and a "
-            f"naive NLERP runtime both propagate it into the node's transform: the node "
-            f"vanishes or the frame is corrupt."
-        )
-    return (
-        f"|q{i}| = {norm:.6g}, off 1 by {abs(norm - 1):.2g} (tolerance {A.UNIT_TOLERANCE}); "
-        f"glTF requires unit rotations. A SLERP player that does not renormalize passes the "
-        f"length on, and a non-unit quaternion scales and shears the node; a naive NLERP "
-        f"runtime normalizes its blend, so it only shows a slightly uneven speed."
-    )
+        return LazyText(N_(
+            "a tangent of key {i} has a NaN or infinite component. A spec-conforming SLERP "
+            "player and a naive NLERP runtime both propagate it into the node's transform: "
+            "the node vanishes or the frame is corrupt.") if tangent else N_(
+            "q{i} has a NaN or infinite component. A spec-conforming SLERP player and a "
+            "naive NLERP runtime both propagate it into the node's transform: the node "
+            "vanishes or the frame is corrupt."), i=i)
+    return LazyText(N_(
+        "|q{i}| = {norm:.6g}, off 1 by {off:.2g} (tolerance {tol}); glTF requires unit "
+        "rotations. A SLERP player that does not renormalize passes the length on, and a "
+        "non-unit quaternion scales and shears the node; a naive NLERP runtime normalizes "
+        "its blend, so it only shows a slightly uneven speed."),
+        i=i, norm=norm, off=abs(norm - 1), tol=A.UNIT_TOLERANCE)
 
 
-def _time_message(i: int, t0: float, t1: float) -> str:
+def _time_message(i: int, t0: float, t1: float) -> LazyText:
     if not (np.isfinite(t0) and np.isfinite(t1)):
-        what = f"t{i} = {t0:g}, t{i + 1} = {t1:g}: a time is not finite"
+        what = LazyText(N_("t{i} = {t0:g}, t{j} = {t1:g}: a time is not finite"),
+                        i=i, j=i + 1, t0=t0, t1=t1)
     else:
-        what = f"t{i + 1} = {t1:g} is not after t{i} = {t0:g}"
-    return (
-        f"{what}; glTF requires strictly increasing times. Players search the times for the "
-        f"segment to play, so this segment is skipped or has zero or negative duration "
-        f"(t = (tc - tk) / td divides by zero): SLERP and NLERP runtimes alike jump or "
-        f"produce NaN here."
-    )
+        what = LazyText(N_("t{j} = {t1:g} is not after t{i} = {t0:g}"),
+                        i=i, j=i + 1, t0=t0, t1=t1)
+    return LazyText(N_(
+        "{what}; glTF requires strictly increasing times. Players search the times for the "
+        "segment to play, so this segment is skipped or has zero or negative duration "
+        "(t = (tc - tk) / td divides by zero): SLERP and NLERP runtimes alike jump or "
+        "produce NaN here."), what=what)
 
 
 #: Findings of tracks whose arrays are shared read-only data (several channels
@@ -272,11 +266,10 @@ def _audit_track(track: Track) -> list[Finding]:
         what = ", ".join(f"{n:,} {kinds[k]}" for k, n in enumerate(left) if n)
         lo = min(int(h[t]) for h, t, n in zip(heads, taken, left, strict=True) if n)
         hi = max(_last_true(masks[kind]) for kind, n in zip(kinds, left, strict=True) if n)
-        findings.append(Finding(
-            "more", (lo, hi),
-            f"{total - MAX_FINDINGS:,} more findings past the first {MAX_FINDINGS:,} of this "
-            f"track ({what}) between keys {lo} and {hi}; each is described like those above."
-        ))
+        findings.append(Finding("more", (lo, hi), LazyText(N_(
+            "{n} more findings past the first {first} of this track ({what}) between keys "
+            "{lo} and {hi}; each is described like those above."),
+            n=f"{total - MAX_FINDINGS:,}", first=f"{MAX_FINDINGS:,}", what=what, lo=lo, hi=hi)))
     return findings
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from quatlab.app.i18n import _
 from quatlab.app.io.atomic import write_files
 
 __all__ = [
@@ -149,17 +150,19 @@ class Track:
     def label(self) -> str:
         """Short human name, e.g. ``animation 'Walk' (#0), node 'Bone.001' (#4)``."""
         parts = []
-        for what, name, index in (
-            ("animation", self.animation, self.animation_index),
-            ("node", self.node_name, self.node_index),
+        for forms, name, index in (
+            ((_("animation {name!r} (#{index})"), _("animation {name!r}"),
+              _("animation #{index}")), self.animation, self.animation_index),
+            ((_("node {name!r} (#{index})"), _("node {name!r}"), _("node #{index}")),
+             self.node_name, self.node_index),
         ):
             if name is not None and index is not None:
-                parts.append(f"{what} {name!r} (#{index})")
+                parts.append(forms[0].format(name=name, index=index))
             elif name is not None:
-                parts.append(f"{what} {name!r}")
+                parts.append(forms[1].format(name=name))
             elif index is not None:
-                parts.append(f"{what} #{index}")
-        return ", ".join(parts) or "track"
+                parts.append(forms[2].format(index=index))
+        return _(", ").join(parts) or _("track")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -255,7 +258,7 @@ class KeyframeFile:
         out = Path(out)
         items = self._planned(out, tracks)
         if not force:
-            existing = [p for p, _ in items if os.path.lexists(p)]
+            existing = [p for p, _data in items if os.path.lexists(p)]
             if existing:
                 raise KeyframeFileError(out, _would_replace(existing))
         try:
@@ -264,16 +267,16 @@ class KeyframeFile:
             raise KeyframeFileError(out, _would_replace([Path(exc.filename)])) from None
         except OSError as exc:
             raise KeyframeFileError(
-                exc.filename or out, f"cannot write: {exc.strerror or exc}"
+                exc.filename or out, _("cannot write: {error}").format(error=exc.strerror or exc)
             ) from None
-        return [p for p, _ in items]
+        return [p for p, _data in items]
 
     def existing_outputs(self, out, tracks: Sequence[Track]) -> list[Path]:
         """The files :meth:`write_copy` would replace (empty when it creates only new files).
 
         A "replace them?" question asks about these, then passes ``force=True``.
         """
-        return [p for p, _ in self._planned(Path(out), tracks) if os.path.lexists(p)]
+        return [p for p, _data in self._planned(Path(out), tracks) if os.path.lexists(p)]
 
     def _planned(self, out: Path, tracks: Sequence[Track]) -> list[tuple[Path, bytes]]:
         self._check_tracks(tracks)
@@ -304,23 +307,25 @@ class KeyframeFile:
                 if _same_file(path, source):
                     raise KeyframeFileError(
                         path,
-                        f"is the input file {source}; write the corrected copy to a new file",
+                        _("is the input file {file}; write the corrected copy to a new "
+                          "file").format(file=source),
                     )
 
     def _check_output(self, out: Path) -> None:
         if out.suffix.lower() != self.path.suffix.lower():
             raise KeyframeFileError(
-                out, f"the output must have the input's extension ({self.path.suffix or 'none'})"
+                out, _("the output must have the input's extension ({suffix})").format(
+                    suffix=self.path.suffix or _("none"))
             )
         if out.is_dir():
-            raise KeyframeFileError(out, "is a directory; give a file name")
+            raise KeyframeFileError(out, _("is a directory; give a file name"))
         self.check_output_path(out)
 
 
 def _would_replace(existing: Sequence[Path]) -> str:
     names = ", ".join(str(p) for p in existing)
-    return f"already exists; writing would replace {names}: pass --force to replace (or choose " \
-        f"another name)"
+    return _("already exists; writing would replace {files}: pass --force to replace (or choose "
+             "another name)").format(files=names)
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -341,18 +346,20 @@ def resolve_order(path, given: str | None, declared: str | None, where: str) -> 
     for value in (given, declared):
         if value is not None and value not in ORDERS:
             raise KeyframeFileError(
-                path, f"component order must be 'wxyz' or 'xyzw', got {value!r}"
+                path, _("component order must be 'wxyz' or 'xyzw', got {value!r}").format(
+                    value=value)
             )
     if given is not None and declared is not None and given != declared:
         raise KeyframeFileError(
-            path, f"component order {given} was given, but the file's {where} says {declared}"
+            path, _("component order {given} was given, but the file's {where} says "
+                    "{declared}").format(given=given, where=where, declared=declared)
         )
     order = declared or given
     if order is None:
         raise KeyframeFileError(
             path,
-            "the component order is unknown: give it (--order wxyz or --order xyzw) or declare "
-            "it in the file (CSV header time,x,y,z,w or JSON \"order\": \"xyzw\")",
+            _("the component order is unknown: give it (--order wxyz or --order xyzw) or "
+              "declare it in the file (CSV header time,x,y,z,w or JSON \"order\": \"xyzw\")"),
         )
     return order
 
@@ -360,13 +367,14 @@ def resolve_order(path, given: str | None, declared: str | None, where: str) -> 
 # --------------------------------------------------------------------------- format helpers
 
 
-def decode_utf8(path, data: bytes, what: str = "the file") -> str:
+def decode_utf8(path, data: bytes, what: str | None = None) -> str:
     """``data`` as UTF-8 text, or :class:`KeyframeFileError` saying where it is not."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise KeyframeFileError(
-            path, f"{what} is not UTF-8 text ({exc.reason} at byte {exc.start})"
+            path, _("{what} is not UTF-8 text ({reason} at byte {at})").format(
+                what=what or _("the file"), reason=exc.reason, at=exc.start)
         ) from None
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from quatlab.app.i18n import _
+from quatlab.app.model.explain import sentences
 from quatlab.app.model.lesson_base import LessonModel
 from quatlab.math import blend as B
 from quatlab.math.interpolate import InterpolationCollapseError
@@ -132,7 +134,7 @@ class BlendModel(LessonModel):
             rows = [self._blends(self.weights[None], self.reference, o) for o in self.orders]
             k = np.rint(self.s).astype(int)
             self.plot = {
-                "x": self.s, "x_name": "listing",
+                "x": self.s, "x_name": _("listing"),
                 "ticks": [(float(i), ", ".join(map(str, o))) for i, o in enumerate(self.orders)],
                 "angles": {v: rotation_angle_deg(self.quats[0],
                                                  np.array([getattr(r, v)[0] for r in rows])[k])
@@ -140,7 +142,7 @@ class BlendModel(LessonModel):
                 "reference": np.full(self.s.shape, float(self.reference)),
                 "switches": np.array([]), "cursor": None}
         else:
-            self.plot = {"x": self.s, "x_name": "sweep", "ticks": None, "angles": self.angles,
+            self.plot = {"x": self.s, "x_name": _("sweep"), "ticks": None, "angles": self.angles,
                          "reference": self.sweep.reference.astype(float),
                          "switches": self.switch_params(), "cursor": None}
 
@@ -166,7 +168,7 @@ class BlendModel(LessonModel):
         (xd, down, rd), (xu, up, ru) = halves
         angles = {v: rotation_angle_deg(self.quats[0], np.concatenate(
             [down[v][::-1], up[v][1:]])) for v in self.VARIANTS}
-        return {"x": np.concatenate([xd[::-1], xu[1:]]), "x_name": f"pose {i} weight",
+        return {"x": np.concatenate([xd[::-1], xu[1:]]), "x_name": _("pose {i} weight").format(i=i),
                 "ticks": None, "angles": angles,
                 "reference": np.concatenate([rd[::-1], ru[1:]]),
                 "switches": np.array(sorted(switches)), "cursor": float(w[i])}
@@ -252,50 +254,58 @@ class BlendModel(LessonModel):
         q = self.quats[i]
         axis, angle = to_axis_angle(q)
         xyz = ", ".join(f"{0.0 if abs(a) < 5e-3 else a:.2f}" for a in axis)
-        return f"{np.degrees(angle):.1f}° about ({xyz}), stored w {q[0]:+.2f}"
+        return _("{angle:.1f}° about ({axis}), stored w {w:+.2f}").format(
+            angle=np.degrees(angle), axis=xyz, w=q[0])
 
     def _versus_kept(self, variant: str) -> str:
         """How far ``variant`` is from the kept-reference blend, as a rotation (sign-free)."""
         q = self.current[variant]
         if not np.all(np.isfinite(q)):
-            return "collapses (poses stored as q and −q cancel)"
+            return _("collapses (poses stored as q and −q cancel)")
         off = float(np.degrees(angle_between(self.current["blend"], q)))
-        return "agrees with it" if off < 0.05 else f"is {off:.1f}° of rotation off it"
+        return (_("agrees with it") if off < 0.05
+                else _("is {angle:.1f}° of rotation off it").format(angle=off))
 
     def explanation(self) -> str:
         p, w = B.PRESETS[self.preset], self.weights
         # The description narrates the preset's own sweep and signs: once the
         # student left them it could contradict the numbers that follow.
         if self.hand is None and self.on_sweep and not self.negated.any():
-            lines = [p["description"]]
+            lines = [_(p["description"])]
         elif self.hand is not None:
-            lines = [f"Weights set by hand: the plots sweep pose {self.hand}'s weight from 0 to "
-                     "1 with the others held, the cursor at its value (the sweep slider plays "
-                     "the preset again)."]
+            lines = [_("Weights set by hand: the plots sweep pose {i}'s weight from 0 to 1 "
+                       "with the others held, the cursor at its value (the sweep slider plays "
+                       "the preset again).").format(i=self.hand)]
         else:
-            lines = ["Signs set by hand: the plots show the preset's sweep of these poses."]
+            lines = [_("Signs set by hand: the plots show the preset's sweep of these poses.")]
         if self.orders:
-            lines.append("Poses listed as " + ", ".join(map(str, self.order))
-                         + f": align-to-first aligns to pose {self.order[0]}.")
+            lines.append(_("Poses listed as {order}: align-to-first aligns to pose "
+                           "{first}.").format(order=", ".join(map(str, self.order)),
+                                              first=self.order[0]))
         shown = ", ".join(f"{x:.2f}" for x in w)
         if not np.any(w > 0):
-            lines.append(f"The weights are ({shown}): all zero, so there is nothing to blend.")
-            return " ".join(lines)
+            lines.append(_("The weights are ({weights}): all zero, so there is nothing to "
+                           "blend.").format(weights=shown))
+            return sentences(*lines)
         a = self.current_angle
-        lines.append(
-            f"Weights ({shown}), reference pose {self.reference}: the kept-reference blend is "
-            f"{a['blend']:.1f}° of rotation from pose 0 (as plotted); the naive sum "
-            f"{self._versus_kept('naive')}, align-to-first {self._versus_kept('align_first')}.")
+        lines.append(_(
+            "Weights ({weights}), reference pose {ref}: the kept-reference blend is "
+            "{angle:.1f}° of rotation from pose 0 (as plotted); the naive sum {naive}, "
+            "align-to-first {align}.").format(
+                weights=shown, ref=self.reference, angle=a["blend"],
+                naive=self._versus_kept("naive"), align=self._versus_kept("align_first")))
         sw = self.switch
         if sw is not None:
-            text = (f"Pose {sw['old']}'s weight reached 0, so the reference passed to pose "
-                    f"{sw['new']}, the next by stable index: the kept-reference blend jumped "
-                    f"{sw['jump_deg']:.1f}° at that edit.")
+            text = _("Pose {old}'s weight reached 0, so the reference passed to pose {new}, "
+                     "the next by stable index: the kept-reference blend jumped {jump:.1f}° "
+                     "at that edit.").format(old=sw["old"], new=sw["new"], jump=sw["jump_deg"])
             if w[sw["old"]] > 0:
-                text += (f" Raising pose {sw['old']} again does not switch back: pose "
-                         f"{sw['new']} stays the reference while its weight is positive.")
+                text = sentences(text, _(
+                    "Raising pose {old} again does not switch back: pose {new} stays the "
+                    "reference while its weight is positive.").format(old=sw["old"],
+                                                                      new=sw["new"]))
             lines.append(text)
         elif self.hand is None and not self.orders and self.sweep.switches.size:
-            lines.append("The reference changed at the grey line(s): "
-                         f"sweep {', '.join(f'{x:.2f}' for x in self.switch_params())}.")
-        return " ".join(lines)
+            lines.append(_("The reference changed at the grey line(s): sweep {at}.").format(
+                at=", ".join(f"{x:.2f}" for x in self.switch_params())))
+        return sentences(*lines)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from quatlab.app.i18n import _
+from quatlab.app.model.explain import sentences
 from quatlab.app.model.lesson_base import LessonModel
 from quatlab.math import gimbal as G
 from quatlab.math.interpolate import slerp
@@ -96,8 +98,9 @@ class EulerModel(LessonModel):
         return G.gimbal_readout(self.angles_at_param(), self.order, names=self.angle_names)
 
     def _order_text(self) -> str:
-        kind = "intrinsic" if self.order.isupper() else "extrinsic (fixed axes)"
-        return f"{kind} {'-'.join(self.order)}"
+        text = (_("intrinsic {order}") if self.order.isupper()
+                else _("extrinsic (fixed axes) {order}"))
+        return text.format(order="-".join(self.order))
 
     def wrap_times(self) -> np.ndarray:
         """t where SLERP's Euler readout jumps across +-180 deg."""
@@ -110,24 +113,28 @@ class EulerModel(LessonModel):
         names = self.angle_names
         expr = r.expression.replace("-", "−")
         preset = G.PRESETS[self.preset]
-        lines = [f"Order or angles changed from “{preset['label']}” (choose it again to "
-                 f"restore it); {self._order_text()}." if self.modified
-                 else preset["description"],
-                 f"At t = {self.param:.2f} the Euler angles ({self._order_text()}) are "
-                 + ", ".join(f"{d:.1f}° about {n}" for n, d in zip(names, degs, strict=True))
-                 + "."]
+        lines = [_("Order or angles changed from “{preset}” (choose it again to restore it); "
+                   "{order}.").format(preset=_(preset["label"]), order=self._order_text())
+                 if self.modified else _(preset["description"]),
+                 _("At t = {t:.2f} the Euler angles ({order}) are {angles}.").format(
+                     t=self.param, order=self._order_text(), angles=_(", ").join(
+                         _("{angle:.1f}° about {axis}").format(angle=d, axis=n)
+                         for n, d in zip(names, degs, strict=True)))]
         if r.locked:
-            lines.append(f"<b>Gimbal lock:</b> the middle angle (about {names[1]}) is "
-                         f"{degs[1]:+.0f}°, so the rings of the {names[0]} and {names[2]} angles "
-                         f"turn about one shared axis (highlighted) and only {expr} matters "
-                         f"(= {np.degrees(r.combined):.1f}°); one degree of freedom is gone.")
+            lines.append(_("<b>Gimbal lock:</b> the middle angle (about {middle}) is "
+                           "{angle:+.0f}°, so the rings of the {first} and {last} angles turn "
+                           "about one shared axis (highlighted) and only {expr} matters "
+                           "(= {combined:.1f}°); one degree of freedom is gone.").format(
+                               middle=names[1], angle=degs[1], first=names[0], last=names[2],
+                               expr=expr, combined=np.degrees(r.combined)))
         else:
-            lines.append(f"{np.degrees(r.margin):.1f}° from the lock; at the lock only "
-                         f"{expr} would matter.")
-        lines.append(f"Linear Euler interpolation turns {np.degrees(c.euler_swept):.0f}° in "
-                     f"all, SLERP {np.degrees(c.slerp_swept):.0f}°; here they are "
-                     f"{np.degrees(np.interp(self.param, c.t, c.deviation)):.1f}° apart.")
+            lines.append(_("{margin:.1f}° from the lock; at the lock only {expr} would "
+                           "matter.").format(margin=np.degrees(r.margin), expr=expr))
+        lines.append(_("Linear Euler interpolation turns {euler:.0f}° in all, SLERP "
+                       "{slerp:.0f}°; here they are {apart:.1f}° apart.").format(
+                           euler=np.degrees(c.euler_swept), slerp=np.degrees(c.slerp_swept),
+                           apart=np.degrees(np.interp(self.param, c.t, c.deviation))))
         if self.wrap_times().size:
-            lines.append("SLERP's own Euler readout wraps across ±180° (grey line in the plots): "
-                         "the angles jump, the rotation does not.")
-        return " ".join(lines)
+            lines.append(_("SLERP's own Euler readout wraps across ±180° (grey line in the "
+                           "plots): the angles jump, the rotation does not."))
+        return sentences(*lines)

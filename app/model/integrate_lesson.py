@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from quatlab.app.i18n import _
+from quatlab.app.model.explain import sentences
 from quatlab.app.model.lesson_base import LessonModel
 from quatlab.math import integrate as I
 
@@ -74,16 +76,19 @@ class IntegrateModel(LessonModel):
 
     def _recompute(self) -> None:
         if isinstance(self.steps, bool) or not 1 <= self.steps <= self.MAX_STEPS:
-            raise ValueError(f"steps must lie in [1, {self.MAX_STEPS}], got {self.steps!r}")
+            raise ValueError(_("steps must lie in [1, {most}], got {n!r}").format(
+                most=self.MAX_STEPS, n=self.steps))
         every = self.reorthonormalize_every
         if isinstance(every, bool) or not 0 <= every <= self.MAX_STEPS:
-            raise ValueError(f"re-orthonormalize every must lie in [0, {self.MAX_STEPS}] steps, "
-                             f"got {every!r}")
+            raise ValueError(_("re-orthonormalize every must lie in [0, {most}] steps, got "
+                               "{n!r}").format(most=self.MAX_STEPS, n=every))
         if every and self.steps // every > self.MAX_REPAIRS:
             least = -(-self.steps // self.MAX_REPAIRS)
-            raise ValueError(f"re-orthonormalizing every {every} of {self.steps} steps is "
-                             f"{self.steps // every} repairs, more than the {self.MAX_REPAIRS} "
-                             f"a run may take: choose every {least} steps or more")
+            raise ValueError(_("re-orthonormalizing every {every} of {steps} steps is {n} "
+                               "repairs, more than the {most} a run may take: choose every "
+                               "{least} steps or more").format(
+                                   every=every, steps=self.steps, n=self.steps // every,
+                                   most=self.MAX_REPAIRS, least=least))
         try:
             self.run = I.integrate(self.q0, self.omega, self.dt, self.steps, frame=self.frame,
                                    step=self.step, renormalize=self.renormalize)
@@ -92,9 +97,9 @@ class IntegrateModel(LessonModel):
                 raise
             # The first-order recursion multiplies |q| by sqrt(1 + (|ω| dt / 2)^2)
             # per step: with large steps it leaves the floating-point range.
-            raise ValueError(f"|q| overflows within {self.steps} first-order steps of "
-                             f"{self.dt:g} s; choose fewer steps, a smaller dt or "
-                             f"renormalize ({exc})") from None
+            raise ValueError(_("|q| overflows within {n} first-order steps of {dt:g} s; choose "
+                               "fewer steps, a smaller dt or renormalize ({error})").format(
+                                   n=self.steps, dt=self.dt, error=exc)) from None
         self.matrix = I.accumulate_matrix(
             self.omega, self.dt, self.steps, frame=self.frame, dtype=self.dtype,
             reorthonormalize_every=self.reorthonormalize_every, keep=self.keep)
@@ -168,40 +173,55 @@ class IntegrateModel(LessonModel):
         rate = 1.0 / self.dt
         speed = np.degrees(np.linalg.norm(self.omega))
         drift, err = run.norm_drift[k], run.angle_error_deg[k]
-        where = f"after {t:.2f} s (step {k} of {self.steps})"
+        where = _("after {time:.2f} s (step {k} of {n})").format(time=t, k=k, n=self.steps)
         preset = I.PRESETS[self.preset]
         # The preset's description quotes its own rate and rule: once an
         # option changed it could contradict the numbers that follow.
-        lines = [f"Options changed from “{preset['label']}” (choose it again to restore it)."
-                 if self.modified else preset["description"]]
-        rule = "First-order step" if self.step == "first_order" else "Exact step"
-        head = (f"{rule} at {rate:.3g} Hz, {speed:.0f}°/s in the {self.frame} frame"
-                + (", renormalized every step:" if self.renormalize else ":"))
+        lines = [_("Options changed from “{preset}” (choose it again to restore it).").format(
+            preset=_(preset["label"])) if self.modified else _(preset["description"])]
+        frame = _("world") if self.frame == "world" else _("body")
+        if self.step == "first_order":
+            head = (_("First-order step at {rate} Hz, {speed:.0f}°/s in the {frame} frame, "
+                      "renormalized every step:") if self.renormalize else
+                    _("First-order step at {rate} Hz, {speed:.0f}°/s in the {frame} frame:"))
+        else:
+            head = (_("Exact step at {rate} Hz, {speed:.0f}°/s in the {frame} frame, "
+                      "renormalized every step:") if self.renormalize else
+                    _("Exact step at {rate} Hz, {speed:.0f}°/s in the {frame} frame:"))
+        head = head.format(rate=f"{rate:.3g}", speed=speed, frame=frame)
         if self.step == "exact":
-            lines.append(f"{head} {where} |q| − 1 is {_small(drift)} and the angle error "
-                         f"{_small(err)}°: only rounding is left.")
+            lines.append(_("{head} {where} |q| − 1 is {drift} and the angle error {error}°: "
+                           "only rounding is left.").format(
+                               head=head, where=where, drift=_small(drift), error=_small(err)))
         elif self.renormalize:
             turn = np.degrees(2 * np.arctan(np.radians(speed) * self.dt / 2))
-            lines.append(
-                f"{head} |q| stays 1 (|q| − 1 = {_small(drift)}) but the direction still lags "
-                f"the exact spin by {_small(err)}° {where}: each step turns {turn:.4f}° "
-                f"instead of {speed * self.dt:.4f}°.")
+            lines.append(_(
+                "{head} |q| stays 1 (|q| − 1 = {drift}) but the direction still lags the exact "
+                "spin by {error}° {where}: each step turns {turn:.4f}° instead of "
+                "{exact:.4f}°.").format(head=head, drift=_small(drift), error=_small(err),
+                                        where=where, turn=turn, exact=speed * self.dt))
         else:
-            lines.append(
-                f"{head} |q| grew by {100 * drift:.3g}% {where}, so q v q* would scale "
-                f"the body by |q|² = {(1 + drift) ** 2:.3f}: the thin line from the root "
-                f"reaches where it would put the tip (the chain is drawn normalized). "
-                f"Renormalizing fixes |q| but not the {_small(err)}° lag behind the exact spin.")
+            lines.append(_(
+                "{head} |q| grew by {grew}% {where}, so q v q* would scale the body by |q|² = "
+                "{scale:.3f}: the thin line from the root reaches where it would put the tip "
+                "(the chain is drawn normalized). Renormalizing fixes |q| but not the "
+                "{error}° lag behind the exact spin.").format(
+                    head=head, grew=f"{100 * drift:.3g}", where=where, scale=(1 + drift) ** 2,
+                    error=_small(err)))
         repairs = int(np.count_nonzero(mat.repaired[: k + 1]))
-        matrix = (f"The {self.dtype} rotation matrix R, multiplied {k} times: "
-                  f"‖RᵀR − I‖ = {_small(mat.orthonormality_error[k])}, its rotation "
-                  f"{_small(np.degrees(mat.angle_error[k]))}° off")
+        values = dict(dtype=self.dtype, k=k, ortho=_small(mat.orthonormality_error[k]),
+                      off=_small(np.degrees(mat.angle_error[k])))
         if self.reorthonormalize_every:
-            matrix += (f". Gram-Schmidt every {self.reorthonormalize_every} steps "
-                       f"({repairs} so far, keeping its {self.AXES[self.keep]} axis) restores "
-                       "orthonormality but, like renormalizing q, not the angle.")
+            matrix = _("The {dtype} rotation matrix R, multiplied {k} times: ‖RᵀR − I‖ = "
+                       "{ortho}, its rotation {off}° off. Gram-Schmidt every {every} steps "
+                       "({repairs} so far, keeping its {axis} axis) restores orthonormality "
+                       "but, like renormalizing q, not the angle.").format(
+                           every=self.reorthonormalize_every, repairs=repairs,
+                           axis=self.AXES[self.keep], **values)
         else:
-            matrix += ("; never re-orthonormalized, so the rounding keeps piling up "
-                       "(set “re-orthonormalize every” to repair it).")
+            matrix = _("The {dtype} rotation matrix R, multiplied {k} times: ‖RᵀR − I‖ = "
+                       "{ortho}, its rotation {off}° off; never re-orthonormalized, so the "
+                       "rounding keeps piling up (set “re-orthonormalize every” to repair "
+                       "it).").format(**values)
         lines.append(matrix)
-        return " ".join(lines)
+        return sentences(*lines)

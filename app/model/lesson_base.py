@@ -12,6 +12,7 @@ No Qt here, so the lessons can be scripted and tested without a display
 
 from __future__ import annotations
 
+from quatlab.app.i18n import _
 from quatlab.app.model.state import Events
 
 __all__ = ["LessonModel"]
@@ -33,7 +34,7 @@ class LessonModel:
 
     def preset_items(self) -> list[tuple[str, str, str]]:
         """``(key, label, description)`` per preset, for a combo box."""
-        return [(k, p["label"], p["description"]) for k, p in self.PRESETS.items()]
+        return [(k, _(p["label"]), _(p["description"])) for k, p in self.PRESETS.items()]
 
     @property
     def param_range(self) -> tuple[float, float]:

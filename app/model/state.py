@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from quatlab.app.i18n import _
 from quatlab.app.model import presets
 from quatlab.app.model.history import History
 from quatlab.math.curves import METHODS, Curves, compute_curves
@@ -54,6 +55,20 @@ class Events:
 
     def disconnect(self, name: str, fn: Callable[[], None]) -> None:
         self._subs[name].remove(fn)
+
+    def disconnect_where(self, test: Callable[[Callable[[], None]], bool]) -> int:
+        """Remove every subscriber ``fn`` with ``test(fn)`` true (the widgets of a window
+        being rebuilt); returns how many went."""
+        gone = 0
+        for subs in self._subs.values():
+            keep = [fn for fn in subs if not test(fn)]
+            gone += len(subs) - len(keep)
+            subs[:] = keep
+        return gone
+
+    def count(self) -> int:
+        """How many subscribers there are, all events together."""
+        return sum(len(subs) for subs in self._subs.values())
 
     def emit(self, name: str) -> None:
         for fn in list(self._subs[name]):
@@ -95,16 +110,19 @@ def _session_numbers(value, name: str, count: int | None = None):
     """
     items = [value] if count is None else value
     if count is not None and not (isinstance(value, list) and len(value) == count):
-        raise ValueError(f"{name} must be a list of {count} numbers, got {value!r:.60}")
+        raise ValueError(_("{name} must be a list of {n} numbers, got {value}").format(
+            name=name, n=count, value=f"{value!r:.60}"))
     out = []
     for v in items:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
-            what = "a number" if count is None else f"a list of {count} numbers"
-            raise ValueError(f"{name} must be {what}, got {value!r:.60}")
+            text = (_("{name} must be a number, got {value}") if count is None
+                    else _("{name} must be a list of {n} numbers, got {value}"))
+            raise ValueError(text.format(name=name, n=count, value=f"{value!r:.60}"))
         try:
             out.append(float(v))
         except OverflowError:
-            raise ValueError(f"{name} holds a number too large to represent") from None
+            raise ValueError(_("{name} holds a number too large to represent").format(
+                name=name)) from None
     return out[0] if count is None else out
 
 
@@ -117,7 +135,8 @@ def _validated(q, name: str) -> tuple[np.ndarray, float, np.ndarray]:
     big = float(np.max(np.abs(raw)))
     n = big * float(np.linalg.norm(raw / big))
     if not np.isfinite(n):
-        raise ValueError(f"{name} is too long to represent (|{name}| overflows)")
+        raise ValueError(_("{name} is too long to represent (|{name}| overflows)").format(
+            name=name))
     return unit, n, raw.copy()
 
 
@@ -307,25 +326,29 @@ class LessonState:
     def apply_session(self, data: dict) -> None:
         """Restore :meth:`to_session` output; ValueError names the bad field, state kept."""
         if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
-            raise ValueError(f"not a QuatLab session (expected \"format\": \"{SESSION_FORMAT}\")")
+            raise ValueError(_("not a QuatLab session (expected \"format\": \"{format}\")").format(
+                format=SESSION_FORMAT))
         if data.get("order", "wxyz") != "wxyz":
-            raise ValueError("session field 'order' must be 'wxyz'")
+            raise ValueError(_("session field 'order' must be 'wxyz'"))
         for key in ("q0", "q1", "t"):
             if key not in data:
-                raise ValueError(f"session is missing the field {key!r}")
+                raise ValueError(_("session is missing the field {key!r}").format(key=key))
         a, n0, r0 = _validated(_session_numbers(data["q0"], "session q0", 4), "session q0")
         b, n1, r1 = _validated(_session_numbers(data["q1"], "session q1", 4), "session q1")
         t = float(as_parameter(_session_numbers(data["t"], "session t"), "session t"))
         family = data.get("chain_family", "slerp")
         if not isinstance(family, str) or family not in CHAIN_FAMILIES:
-            raise ValueError(f"session chain_family must be one of {CHAIN_FAMILIES}")
+            raise ValueError(_("session chain_family must be one of {families}").format(
+                families=CHAIN_FAMILIES))
         visible = data.get("visible", {})
         if (not isinstance(visible, dict) or any(k not in METHODS for k in visible)
                 or not all(isinstance(v, bool) for v in visible.values())):
-            raise ValueError(f"session visible must map method names {METHODS} to booleans")
+            raise ValueError(_("session visible must map method names {methods} to "
+                               "booleans").format(methods=METHODS))
         root_only = data.get("root_only", True)
         if not isinstance(root_only, bool):
-            raise ValueError(f"session root_only must be true or false, got {root_only!r}")
+            raise ValueError(_("session root_only must be true or false, got {value!r}").format(
+                value=root_only))
         preset = data.get("preset")
         if not isinstance(preset, str) or preset not in presets.names():
             preset = None

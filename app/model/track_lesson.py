@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from quatlab.app.i18n import _
+from quatlab.app.model.explain import sentences
 from quatlab.app.model.lesson_base import LessonModel
 from quatlab.math import track as T
 from quatlab.math.quaternion import conjugate, multiply
@@ -73,12 +75,14 @@ class TrackModel(LessonModel):
         if keys.ndim != 2 or keys.shape[1] != 4:
             raise ValueError(f"keys must have shape (K, 4), got shape {keys.shape}")
         if keys.shape[0] > self.MAX_KEYS:
-            raise ValueError(f"the SQUAD lesson shows tracks of up to {self.MAX_KEYS} keys, "
-                             f"this one has {keys.shape[0]:,}; audit it in the Keyframes tab")
+            raise ValueError(_("the SQUAD lesson shows tracks of up to {most} keys, this one "
+                               "has {n}; audit it in the Keyframes tab").format(
+                                   most=self.MAX_KEYS, n=f"{keys.shape[0]:,}"))
         bad = ~np.all(np.isfinite(keys), axis=-1) | (np.linalg.norm(keys, axis=-1) < 1e-12)
         if np.any(bad):
             # Say which key: "keys contains NaN" does not help on a long track.
-            raise ValueError(f"key {int(np.argmax(bad))} must be a finite, non-zero quaternion")
+            raise ValueError(_("key {i} must be a finite, non-zero quaternion").format(
+                i=int(np.argmax(bad))))
         old = self.times, self.keys
         self.times, self.keys = times, keys
         try:
@@ -110,8 +114,9 @@ class TrackModel(LessonModel):
         lo = self.times[i - 1] if i > 0 else -np.inf
         hi = self.times[i + 1] if i + 1 < len(self.times) else np.inf
         if not (np.isfinite(t) and lo < t < hi):
-            raise ValueError(f"key {i}'s time must be finite and lie strictly between "
-                             f"{lo:g} and {hi:g} s (times strictly increase)")
+            raise ValueError(_("key {i}'s time must be finite and lie strictly between {lo:g} "
+                               "and {hi:g} s (times strictly increase)").format(i=i, lo=lo,
+                                                                                hi=hi))
         times = self.times.copy()
         times[i] = float(t)
         self._edit(times, self.keys)
@@ -123,7 +128,8 @@ class TrackModel(LessonModel):
     def add_key(self) -> None:
         """Append a key one segment after the last, turning on as the last segment turned."""
         if len(self.times) >= self.MAX_ADDED_KEYS:
-            raise ValueError(f"“add key” builds tracks of up to {self.MAX_ADDED_KEYS} keys")
+            raise ValueError(_("“add key” builds tracks of up to {n} keys").format(
+                n=self.MAX_ADDED_KEYS))
         dt = self.times[-1] - self.times[-2]
         prev, last = self.keys[-2:] / np.linalg.norm(self.keys[-2:], axis=-1, keepdims=True)
         step = multiply(conjugate(prev), last)
@@ -135,7 +141,7 @@ class TrackModel(LessonModel):
 
     def remove_key(self, i: int) -> None:
         if len(self.times) <= self.MIN_KEYS:
-            raise ValueError(f"a track keeps at least {self.MIN_KEYS} keys")
+            raise ValueError(_("a track keeps at least {n} keys").format(n=self.MIN_KEYS))
         i = self._check_index(i)
         self._edit(np.delete(self.times, i), np.delete(self.keys, i, axis=0))
 
@@ -171,12 +177,14 @@ class TrackModel(LessonModel):
 
     def _heading(self) -> str:
         if self.name is not None:
-            head = f"Imported track “{self.name}”, {len(self.times)} keys."
-            return head + (" Keys edited since." if self.modified else "")
+            head = _("Imported track “{name}”, {n} keys.").format(name=self.name,
+                                                                    n=len(self.times))
+            return sentences(head, _("Keys edited since.")) if self.modified else head
         if self.modified:
-            label = T.PRESETS[self.preset]["label"]
-            return f"Keys edited from “{label}” (choose it again to restore it)."
-        return T.PRESETS[self.preset]["description"]
+            label = _(T.PRESETS[self.preset]["label"])
+            return _("Keys edited from “{preset}” (choose it again to restore it).").format(
+                preset=label)
+        return _(T.PRESETS[self.preset]["description"])
 
     def explanation(self) -> str:
         tr = self.track
@@ -184,15 +192,17 @@ class TrackModel(LessonModel):
         dev = np.degrees(tr.deviation("squad", "squad_unaware"))
         i = int(np.argmin(np.abs(tr.t - self.param)))
         if tr.flipped.size:
-            lines.append(
-                f"Key {', '.join(map(str, tr.flipped))} is stored with the other sign. Here "
-                f"(t = {self.param:.2f} s) the sign-unaware SQUAD is {dev[i]:.1f}° off the "
-                f"sign-aware one (at most {np.nanmax(dev):.1f}°).")
+            lines.append(_(
+                "Key {keys} is stored with the other sign. Here (t = {t:.2f} s) the "
+                "sign-unaware SQUAD is {off:.1f}° off the sign-aware one (at most "
+                "{most:.1f}°).").format(keys=", ".join(map(str, tr.flipped)), t=self.param,
+                                        off=dev[i], most=np.nanmax(dev)))
         if len(tr.times) > 2:
             jumps = np.abs(np.degrees(tr["slerp"].speed_jump[1:-1]))
             squad_jumps = np.abs(np.degrees(tr["squad"].speed_jump[1:-1]))
-            lines.append(
-                f"At the inner keys piecewise SLERP's speed jumps by up to {np.nanmax(jumps):.0f}"
-                f"°/s; SQUAD's by {np.nanmax(squad_jumps):.0f}°/s"
-                + (" (time-scaled tangents)." if self.time_scaled else " (uniform tangents)."))
-        return " ".join(lines)
+            text = (_("At the inner keys piecewise SLERP's speed jumps by up to {slerp:.0f}°/s; "
+                      "SQUAD's by {squad:.0f}°/s (time-scaled tangents).") if self.time_scaled
+                    else _("At the inner keys piecewise SLERP's speed jumps by up to "
+                           "{slerp:.0f}°/s; SQUAD's by {squad:.0f}°/s (uniform tangents)."))
+            lines.append(text.format(slerp=np.nanmax(jumps), squad=np.nanmax(squad_jumps)))
+        return sentences(*lines)

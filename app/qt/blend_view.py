@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from PyQt6 import QtWidgets
 
+from quatlab.app.i18n import N_, _
 from quatlab.app.model.blend_lesson import BlendModel
 from quatlab.app.qt.lesson_panel import LessonPanel, ParamSlider, legend_html
 from quatlab.rendering.chain import ROOT
@@ -20,13 +21,14 @@ from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS
 
 VIEW_NAME = "blend"
-TITLE = "Pose blending"
+TITLE = N_("Pose blending")
 
 #: The correct blend keeps the reference SLERP colour; the two flawed ones get
 #: Okabe-Ito colours of their own.
 COLOURS = {"blend": METHOD_COLORS["shortest_slerp"], "naive": "#E69F00",
            "align_first": "#56B4E9"}
-LABELS = {"blend": "kept reference", "naive": "naive sum", "align_first": "align to first"}
+LABELS = {"blend": N_("kept reference"), "naive": N_("naive sum"),
+          "align_first": N_("align to first")}
 DASHED = {"blend": False, "naive": True, "align_first": True}
 #: Inputs are context, not results: one pale grey, told apart by their labels.
 POSE_COLOUR = "#C4C4C8"
@@ -43,11 +45,12 @@ ROOTS = {key: ROOT + [0.0, y, 0.0] for key, y in
 class BlendView(LessonPanel):
     def __init__(self, model: BlendModel, parent=None) -> None:
         self.model = model
-        super().__init__(model.preset_items(), model.set_preset, "play sweep", self._plot_scrubbed,
-                         parent, param_tooltip="Play the preset's sweep of weights (waypoint i "
-                         "at i): sets the weight sliders as it moves")
-        self.legend.setText(legend_html([(POSE_COLOUR, "input poses")]
-                                        + [(COLOURS[k], LABELS[k]) for k in COLOURS]))
+        super().__init__(model.preset_items(), model.set_preset, _("play sweep"),
+                         self._plot_scrubbed, parent, param_tooltip=_(
+                             "Play the preset's sweep of weights (waypoint i at i): sets the "
+                             "weight sliders as it moves"))
+        self.legend.setText(legend_html([(POSE_COLOUR, _("input poses"))]
+                                        + [(COLOURS[k], _(LABELS[k])) for k in COLOURS]))
         self._build_pose_rows()
         self._drawn_plot = None
         # The columns run along Y: seen from nearer the X axis and higher up
@@ -76,13 +79,16 @@ class BlendView(LessonPanel):
         self.negate_boxes: list[QtWidgets.QCheckBox] = []
         self.pose_readouts: list[QtWidgets.QLabel] = []
         for i in range(len(self.model.weights)):
-            slider = ParamSlider(f"pose {i} weight", lambda v, i=i: self.model.set_weight(i, v),
-                                 tooltip=f"Weight of pose {i} in all three blends", decimals=2)
+            slider = ParamSlider(_("pose {i} weight").format(i=i),
+                                 lambda v, i=i: self.model.set_weight(i, v),
+                                 tooltip=_("Weight of pose {i} in all three blends").format(i=i),
+                                 decimals=2)
             slider.slider.setObjectName(f"weight_slider_{i}")
             slider.spin.setObjectName(f"weight_spin_{i}")
             negate = QtWidgets.QCheckBox("−q")
             negate.setObjectName(f"negate_{i}")
-            negate.setToolTip(f"Store pose {i} as −q: the same rotation, the other hemisphere")
+            negate.setToolTip(_("Store pose {i} as −q: the same rotation, the other "
+                                "hemisphere").format(i=i))
             negate.toggled.connect(lambda on, i=i: self.model.set_negated(i, on))
             readout = QtWidgets.QLabel()
             readout.setObjectName(f"pose_readout_{i}")
@@ -97,12 +103,12 @@ class BlendView(LessonPanel):
         row = self.add_option_row()
         row.addWidget(box)
         # The listing align-to-first depends on (presets that list orders).
-        self.listing_label = QtWidgets.QLabel("listed as")
+        self.listing_label = QtWidgets.QLabel(_("listed as"))
         self.listing_box = QtWidgets.QComboBox()
         self.listing_box.setObjectName("blend_listing")
-        self.listing_box.setToolTip("The order the poses are passed to the blend: align-to-first "
-                                    "aligns to whichever comes first; the kept reference does not "
-                                    "care")
+        self.listing_box.setToolTip(_("The order the poses are passed to the blend: "
+                                      "align-to-first aligns to whichever comes first; the kept "
+                                      "reference does not care"))
         self.listing_box.activated.connect(self.model.set_listing)
         row.addWidget(self.listing_label)
         row.addWidget(self.listing_box)
@@ -132,20 +138,20 @@ class BlendView(LessonPanel):
             # Room for the first and last listing's tick text at the ends.
             lo, hi = lo - 0.25, hi + 0.25
         self.plots.set_x_axis(p["x_name"], None, (lo, hi))
-        self.plots.set_y_axis("speed", "reference pose", (-0.3, n - 0.7))
+        self.plots.set_y_axis("speed", _("reference pose"), (-0.3, n - 0.7))
         # Sign-free: a pose stored as -q must not draw as a jump (docs/conventions.md).
-        self.plots.set_y_axis("angle", "rotation from pose 0 (deg)", (0.0, 180.0))
+        self.plots.set_y_axis("angle", _("rotation from pose 0 (deg)"), (0.0, 180.0))
         self.plots.set_series("angle", [
-            Series(v, LABELS[v], COLOURS[v], DASHED[v], x, p["angles"][v]) for v in m.VARIANTS])
+            Series(v, _(LABELS[v]), COLOURS[v], DASHED[v], x, p["angles"][v]) for v in m.VARIANTS])
         self.plots.set_series("speed", [
-            Series("reference", "reference pose", "#000000", False, x, p["reference"])])
+            Series("reference", _("reference pose"), "#000000", False, x, p["reference"])])
         self.plots.set_markers(p["switches"])
         self._integer_ticks()
 
     def on_data(self) -> None:
         m = self.model
         self.show_preset(m.preset)
-        self.set_axes("sweep", None, m.param_range)
+        self.set_axes(_("sweep"), None, m.param_range)
         self._drawn_plot = None
         self.listing_box.clear()
         for o in m.orders:
@@ -156,7 +162,7 @@ class BlendView(LessonPanel):
             # No tip trails: they would trace the preset's sweep, which the
             # plots show already, and mislead once the weights are set by hand.
             self.scene.set_chain(v, None, COLOURS[v], root=ROOTS[v])
-            self.scene.set_label(v, LABELS[v])
+            self.scene.set_label(v, _(LABELS[v]))
         for i, q in enumerate(m.quats):
             self.scene.set_chain(f"pose{i}", q, POSE_COLOUR, root=ROOTS["poses"])
         self.scene.set_ghosts(None, None)
@@ -174,9 +180,10 @@ class BlendView(LessonPanel):
                                                   strict=True)):
             slider.set_value(m.weights[i])
             ref = i == m.reference
-            readout.setText(f"{'<b>reference</b> · ' if ref else ''}{m.pose_text(i)}")
+            readout.setText((_("<b>reference</b> · ") if ref else "") + m.pose_text(i))
             # The label in 3D says which input the kept blend aligns to.
-            self.scene.set_label(f"pose{i}", f"pose {i}{' (reference)' if ref else ''}")
+            self.scene.set_label(f"pose{i}", (_("pose {i} (reference)") if ref
+                                              else _("pose {i}")).format(i=i))
         self.slider.set_value(m.param)
         if m.orders:
             self.listing_box.setCurrentIndex(int(round(m.param)))

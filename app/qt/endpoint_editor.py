@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from PyQt6 import QtCore, QtWidgets
 
+from quatlab.app.i18n import _
 from quatlab.app.io.parse import ORDERS, parse_number, parse_quaternion
 from quatlab.app.model.number_text import compact_number
 from quatlab.app.model.state import LessonState
@@ -40,7 +41,8 @@ class EndpointEditor(QtWidgets.QGroupBox):
     """Edits endpoint ``which`` (0 or 1) of ``state`` in every form at once."""
 
     def __init__(self, state: LessonState, which: int, parent=None) -> None:
-        super().__init__(f"q{which}  ({'start' if which == 0 else 'end'}, t = {which})", parent)
+        super().__init__((_("q0  (start, t = 0)") if which == 0 else _("q1  (end, t = 1)")),
+                         parent)
         self.state = state
         self.which = which
         self.setObjectName(f"endpoint{which}")
@@ -51,11 +53,12 @@ class EndpointEditor(QtWidgets.QGroupBox):
 
         # --- components (w, x, y, z)
         self.components: list[QtWidgets.QLineEdit] = []
-        grid.addWidget(self._label("w x y z", "Components, scalar first (w, x, y, z). "
-                                   "Non-unit input is normalized; |q| shows what you typed."),
+        grid.addWidget(self._label("w x y z", _("Components, scalar first (w, x, y, z). "
+                                                 "Non-unit input is normalized; |q| shows what "
+                                                 "you typed.")),
                        0, 0)
         for i, c in enumerate(_COMPONENTS):
-            edit = self._edit(f"{c} component of q{which}")
+            edit = self._edit(_("{c} component of q{which}").format(c=c, which=which))
             edit.setObjectName(f"q{which}_{c}")
             edit.editingFinished.connect(self._components_edited)
             self.components.append(edit)
@@ -63,55 +66,57 @@ class EndpointEditor(QtWidgets.QGroupBox):
         self.negate_button = QtWidgets.QPushButton("−q")
         self.negate_button.setObjectName(f"q{which}_negate")
         self.negate_button.setToolTip(
-            f"Negate q{which}: store −q{which}. Same rotation (the endpoint pose does not move), "
-            "opposite hemisphere: watch the naive curves change."
+            _("Negate q{which}: store −q{which}. Same rotation (the endpoint pose does not "
+              "move), opposite hemisphere: watch the naive curves change.").format(which=which)
         )
         self.negate_button.setFixedWidth(34)
         self.negate_button.clicked.connect(lambda: self.state.negate(self.which))
         grid.addWidget(self.negate_button, 0, 5)
         self.norm_label = QtWidgets.QLabel()
-        self.norm_label.setToolTip("Length of q as entered; QuatLab uses q / |q|.")
+        self.norm_label.setToolTip(_("Length of q as entered; QuatLab uses q / |q|."))
         grid.addWidget(self.norm_label, 1, 1, 1, 5)
 
         # --- axis-angle
-        grid.addWidget(self._label("axis, °", "Rotation axis (x, y, z; normalized) and angle "
-                                   "in degrees"), 2, 0)
-        self.axis = [self._edit(f"axis {c}") for c in "xyz"]
-        self.angle = self._edit("angle in degrees")
+        grid.addWidget(self._label(_("axis, °"), _("Rotation axis (x, y, z; normalized) and "
+                                                 "angle in degrees")), 2, 0)
+        self.axis = [self._edit(_("axis {c}").format(c=c)) for c in "xyz"]
+        self.angle = self._edit(_("angle in degrees"))
         for i, e in enumerate(self.axis + [self.angle]):
             e.editingFinished.connect(self._axis_angle_edited)
             grid.addWidget(e, 2, 1 + i)
 
         # --- Euler angles
-        grid.addWidget(self._label("Euler °", "Euler angles in degrees; uppercase order = "
-                                   "intrinsic (body axes), lowercase = extrinsic (fixed axes), "
-                                   "as in scipy"), 3, 0)
-        self.euler = [self._edit(f"Euler angle {i + 1} (degrees)") for i in range(3)]
+        grid.addWidget(self._label(_("Euler °"), _("Euler angles in degrees; uppercase order = "
+                                                 "intrinsic (body axes), lowercase = extrinsic "
+                                                 "(fixed axes), as in scipy")), 3, 0)
+        self.euler = [self._edit(_("Euler angle {i} (degrees)").format(i=i + 1))
+                      for i in range(3)]
         for i, e in enumerate(self.euler):
             e.editingFinished.connect(self._euler_edited)
             grid.addWidget(e, 3, 1 + i)
         self.euler_order = QtWidgets.QComboBox()
         self.euler_order.addItems(EULER_ORDERS)
         self.euler_order.setCurrentText("XYZ")
-        self.euler_order.setToolTip("Euler order (24): uppercase intrinsic, lowercase extrinsic")
+        self.euler_order.setToolTip(_("Euler order (24): uppercase intrinsic, lowercase extrinsic"))
         self.euler_order.currentTextChanged.connect(lambda _: self.refresh())
         grid.addWidget(self.euler_order, 3, 4, 1, 2)
 
         # --- paste
-        grid.addWidget(self._label("paste", "Paste four numbers in the order chosen on the "
-                                   "right, e.g. from glTF (x y z w) or a log (w x y z)"), 4, 0)
+        grid.addWidget(self._label(_("paste"), _("Paste four numbers in the order chosen on "
+                                               "the right, e.g. from glTF (x y z w) or a log "
+                                               "(w x y z)")), 4, 0)
         self.paste = QtWidgets.QLineEdit()
         self.paste.setObjectName(f"q{which}_paste")
-        self.paste.setPlaceholderText("e.g. 0, 0, 0.7071, 0.7071")
+        self.paste.setPlaceholderText(_("e.g. 0, 0, 0.7071, 0.7071"))
         self.paste.returnPressed.connect(self._paste_edited)
         grid.addWidget(self.paste, 4, 1, 1, 3)
         self.paste_order = QtWidgets.QComboBox()
         self.paste_order.addItems(ORDERS)
-        self.paste_order.setToolTip("Component order of the pasted text")
+        self.paste_order.setToolTip(_("Component order of the pasted text"))
         grid.addWidget(self.paste_order, 4, 4)
-        apply = QtWidgets.QPushButton("Set")
+        apply = QtWidgets.QPushButton(_("Set"))
         apply.setFixedWidth(34)
-        apply.setToolTip("Parse the pasted text in the chosen order (Enter)")
+        apply.setToolTip(_("Parse the pasted text in the chosen order (Enter)"))
         apply.clicked.connect(self._paste_edited)
         grid.addWidget(apply, 4, 5)
 
@@ -156,7 +161,8 @@ class EndpointEditor(QtWidgets.QGroupBox):
         self.message.hide()
 
     def show_error(self, text: str) -> None:
-        self.message.setText(f"q{self.which} not changed: {text}")
+        self.message.setText(_("q{which} not changed: {error}").format(which=self.which,
+                                                                              error=text))
         self.message.show()
 
     # ------------------------------------------------------------------ edits
@@ -165,7 +171,7 @@ class EndpointEditor(QtWidgets.QGroupBox):
         # 5 digits, and re-parsing it would round the stored quaternion.
         exact = self.state.entered(self.which)
         self._commit(lambda: np.array(
-            [parse_number(e.text(), f"component {c}") if e.isModified() else v
+            [parse_number(e.text(), _("component {c}").format(c=c)) if e.isModified() else v
              for e, c, v in zip(self.components, _COMPONENTS, exact, strict=True)]))
 
     @staticmethod
@@ -178,11 +184,11 @@ class EndpointEditor(QtWidgets.QGroupBox):
             return
 
         def make():
-            axis = np.array([parse_number(e.text(), f"axis {c}")
+            axis = np.array([parse_number(e.text(), _("axis {c}").format(c=c))
                              for e, c in zip(self.axis, "xyz", strict=True)])
-            angle = parse_number(self.angle.text(), "angle")
+            angle = parse_number(self.angle.text(), _("angle"))
             if not np.any(axis):
-                raise ValueError("the axis (0, 0, 0) has no direction")
+                raise ValueError(_("the axis (0, 0, 0) has no direction"))
             q = from_axis_angle(axis, np.radians(angle))
             # Keep the stored hemisphere: a re-typed axis-angle must not flip the sign.
             return -q if q @ self.state.endpoint(self.which) < 0 else q
@@ -193,7 +199,7 @@ class EndpointEditor(QtWidgets.QGroupBox):
             return
 
         def make():
-            angles = np.radians([parse_number(e.text(), f"Euler angle {i + 1}")
+            angles = np.radians([parse_number(e.text(), _("Euler angle {i}").format(i=i + 1))
                                  for i, e in enumerate(self.euler)])
             q = from_euler(angles, self.euler_order.currentText())
             return -q if q @ self.state.endpoint(self.which) < 0 else q
@@ -214,7 +220,8 @@ class EndpointEditor(QtWidgets.QGroupBox):
                 text = compact_number(v, 5, width=EXPONENT_CHARS)
             e.setText(text)
         self.norm_label.setText(
-            f"|q| as entered = {n:.6g}" + ("" if abs(n - 1) < 1e-9 else "  → normalized")
+            _("|q| as entered = {norm}").format(norm=f"{n:.6g}")
+            + ("" if abs(n - 1) < 1e-9 else "  → " + _("normalized"))
         )
         axis, angle = to_axis_angle(q)
         for e, v in zip(self.axis, axis, strict=True):

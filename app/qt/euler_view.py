@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from PyQt6 import QtWidgets
 
+from quatlab.app.i18n import N_, _
 from quatlab.app.model.euler_lesson import EulerModel
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.math import gimbal as G
@@ -19,13 +20,13 @@ from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS
 
 VIEW_NAME = "euler"
-TITLE = "Euler angles"
+TITLE = N_("Euler angles")
 
 #: SLERP keeps the two-key lesson's colour; Euler lerp is the "naive" orange,
 #: and orange means nothing else in this tab: SLERP's Euler readout draws
 #: each angle in its gimbal ring's colour (ANGLE_COLOURS).
 COLOURS = {"euler": "#E69F00", "slerp": METHOD_COLORS["shortest_slerp"]}
-LABELS = {"euler": "Euler angles, lerped", "slerp": "SLERP"}
+LABELS = {"euler": N_("Euler angles, lerped"), "slerp": "SLERP"}
 #: Poses of the gimbal over t that the camera fit takes in.
 _GIMBAL_FIT_SAMPLES = 21
 
@@ -34,16 +35,16 @@ class EulerView(LessonPanel):
     def __init__(self, model: EulerModel, parent=None) -> None:
         self.model = model
         super().__init__(model.preset_items(), model.set_preset, "t", model.set_param, parent,
-                         param_tooltip="From the start pose (t = 0) to the end pose (t = 1)")
-        self.legend.setText(legend_html([(COLOURS[k], LABELS[k]) for k in COLOURS]))
+                         param_tooltip=_("From the start pose (t = 0) to the end pose (t = 1)"))
+        self.legend.setText(legend_html([(COLOURS[k], _(LABELS[k])) for k in COLOURS]))
         # A gimbal carries one rigid body: a chain curling by the same
         # rotation at every joint would hide which ring turns what.
         self.scene.set_root_only(True)
         self.gimbal = GimbalItems(self.scene)
-        self.show_gimbal = QtWidgets.QCheckBox("gimbal")
+        self.show_gimbal = QtWidgets.QCheckBox(_("gimbal"))
         self.show_gimbal.setObjectName("show_gimbal")
         self.show_gimbal.setChecked(True)
-        self.show_gimbal.setToolTip("A three-ring gimbal posed by the Euler-lerped angles")
+        self.show_gimbal.setToolTip(_("A three-ring gimbal posed by the Euler-lerped angles"))
         self.show_gimbal.toggled.connect(self._gimbal_toggled)
         # Its own row: which ring is which (and which two lock) must be
         # readable without hovering, and the toolbar has no room left.
@@ -61,11 +62,11 @@ class EulerView(LessonPanel):
     def _build_pose_row(self) -> None:
         """Order combo and start/end angles: the two poses the lesson compares."""
         row = self.add_option_row()
-        row.addWidget(QtWidgets.QLabel("Order"))
+        row.addWidget(QtWidgets.QLabel(_("Order")))
         self.order_box = QtWidgets.QComboBox()
         self.order_box.setObjectName("euler_order")
-        self.order_box.setToolTip("Upper case: intrinsic (each turn about the turned axes); "
-                                  "lower case: extrinsic (about the fixed axes)")
+        self.order_box.setToolTip(_("Upper case: intrinsic (each turn about the turned axes); "
+                                    "lower case: extrinsic (about the fixed axes)"))
         for order in self.model.ORDERS:
             self.order_box.addItem(order, order)
         self.order_box.currentIndexChanged.connect(
@@ -74,7 +75,7 @@ class EulerView(LessonPanel):
         self.angle_spins: dict[str, list[QtWidgets.QDoubleSpinBox]] = {}
         for end in ("start", "end"):
             row.addSpacing(8)
-            row.addWidget(QtWidgets.QLabel(end))
+            row.addWidget(QtWidgets.QLabel(_("start") if end == "start" else _("end")))
             spins = []
             for k in range(3):
                 spin = QtWidgets.QDoubleSpinBox()
@@ -108,7 +109,9 @@ class EulerView(LessonPanel):
                     spin.setValue(float(np.degrees(a)))
                     # Which axis each angle turns about changes with the order.
                     spin.setPrefix(f"{m.order[k]} ")
-                    spin.setToolTip(f"The {end} angle about {m.angle_names[k]}")
+                    spin.setToolTip((_("The start angle about {axis}") if end == "start" else
+                                     _("The end angle about {axis}")).format(
+                                         axis=m.angle_names[k]))
         finally:
             for w in widgets:
                 w.blockSignals(False)
@@ -119,18 +122,19 @@ class EulerView(LessonPanel):
         c = self.model.comparison
         # Right plot: the angles SLERP's pose reads back as, where the wrap shows.
         self.set_axes("t", None, (0.0, 1.0),
-                      {"speed": f"SLERP as {c.order} angles (deg)"})
+                      {"speed": _("SLERP as {order} angles (deg)").format(order=c.order)})
         self.plots.set_series("angle", [
-            Series(k, LABELS[k], COLOURS[k], k == "euler", c.t,
+            Series(k, _(LABELS[k]), COLOURS[k], k == "euler", c.t,
                    np.degrees(getattr(c, f"{k}_angle"))) for k in COLOURS])
         readout = np.degrees(c.slerp_euler)
         self.plots.set_series("speed", [
-            Series(f"angle{i}", f"SLERP, about {n}", ANGLE_COLOURS[i], False, c.t, readout[:, i])
+            Series(f"angle{i}", _("SLERP, about {axis}").format(axis=n), ANGLE_COLOURS[i], False,
+                   c.t, readout[:, i])
             for i, n in enumerate(self.model.angle_names)])
         self.plots.set_markers(self.model.wrap_times())
         for k, path in (("euler", c.euler_quats), ("slerp", c.slerp_quats)):
             self.scene.set_path(k, path, COLOURS[k])
-            self.scene.set_label(k, LABELS[k])
+            self.scene.set_label(k, _(LABELS[k]))
         self._frame_gimbal()
         self.on_param()
 
@@ -163,17 +167,19 @@ class EulerView(LessonPanel):
 
     def _gimbal_legend(self, rings) -> str:
         """Which ring turns by which angle, in the rings' current colours."""
-        names = ("outer", "middle", "inner")
+        names = (_("outer ring"), _("middle ring"), _("inner ring"))
         angles = self.model.angle_names
         # Only the mark takes the ring's colour: the light ones (sky blue,
         # the lock's yellow) would not read as text.
         text = "&nbsp; ".join(
-            f"<span style='color:{c}'>■</span> {names[k]} ring: the angle about "
-            f"{angles[rings.angle_index[k]]}" for k, c in enumerate(self.gimbal.colours))
+            f"<span style='color:{c}'>■</span> "
+            + _("{ring}: the angle about {axis}").format(ring=names[k],
+                                                         axis=angles[rings.angle_index[k]])
+            for k, c in enumerate(self.gimbal.colours))
         if self.gimbal.locked:
             # Yellow text would not read on white: dark text on a yellow mark.
             text += (f"&nbsp; <b style='background-color:{LOCK_COLOUR}; color:#000000'>"
-                     "&nbsp;locked: one shared axis&nbsp;</b>")
+                     "&nbsp;" + _("locked: one shared axis") + "&nbsp;</b>")
         return text
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import pyqtgraph.opengl as gl
 from PyQt6 import QtCore, QtWidgets
 
+from quatlab.app.i18n import N_, _
 from quatlab.app.model.integrate_lesson import IntegrateModel
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.rendering.chain import ROOT, tip_trail
@@ -20,7 +21,7 @@ from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS, rgba
 
 VIEW_NAME = "integrate"
-TITLE = "Integration drift"
+TITLE = N_("Integration drift")
 
 #: The exact spin is the reference answer, so it gets the reference SLERP
 #: colour; the integrated q the "flawed" orange of the other lessons; the
@@ -31,11 +32,13 @@ COLOURS = {"exact": METHOD_COLORS["shortest_slerp"], "integrated": "#E69F00",
 #: anything; the sawtooth of the curve shows the repairs then.
 MAX_REPAIR_MARKS = 40
 
-_FRAMES = {"world": ("ω in world frame", "The increment multiplies from the left: q ← Δq ⊗ q"),
-           "local": ("ω in body frame", "The increment multiplies from the right: q ← q ⊗ Δq")}
-_STEPS = {"exact": ("exact step", "q ← exp(ω dt / 2) ⊗ q: |q| stays 1 to rounding"),
-          "first_order": ("first-order step", "q ← q + dt/2 (0, ω) ⊗ q: cheap, "
-                          "but |q| grows and the angle lags")}
+_FRAMES = {"world": (N_("ω in world frame"),
+                     N_("The increment multiplies from the left: q ← Δq ⊗ q")),
+           "local": (N_("ω in body frame"),
+                     N_("The increment multiplies from the right: q ← q ⊗ Δq"))}
+_STEPS = {"exact": (N_("exact step"), N_("q ← exp(ω dt / 2) ⊗ q: |q| stays 1 to rounding")),
+          "first_order": (N_("first-order step"), N_("q ← q + dt/2 (0, ω) ⊗ q: cheap, "
+                                                      "but |q| grows and the angle lags"))}
 
 
 def _finite_f32(a: np.ndarray) -> bool:
@@ -45,12 +48,12 @@ def _finite_f32(a: np.ndarray) -> bool:
 
 
 def _combo(name: str, items: dict[str, tuple[str, str]], on_key) -> QtWidgets.QComboBox:
-    """A combo of ``{key: (label, tooltip)}`` reporting the chosen key."""
+    """A combo of ``{key: (label, tooltip)}`` (translated here) reporting the chosen key."""
     box = QtWidgets.QComboBox()
     box.setObjectName(name)
     for key, (label, tip) in items.items():
-        box.addItem(label, key)
-        box.setItemData(box.count() - 1, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
+        box.addItem(_(label), key)
+        box.setItemData(box.count() - 1, _(tip), QtCore.Qt.ItemDataRole.ToolTipRole)
     box.currentIndexChanged.connect(lambda i: on_key(box.itemData(i)))
     return box
 
@@ -65,14 +68,15 @@ def _quietly(widget: QtWidgets.QWidget, setter: str, value) -> None:
 class IntegrateView(LessonPanel):
     def __init__(self, model: IntegrateModel, parent=None) -> None:
         self.model = model
-        super().__init__(model.preset_items(), model.set_preset, "step", model.set_param, parent,
-                         param_tooltip="Step of the integration shown in 3D and by the cursor",
+        super().__init__(model.preset_items(), model.set_preset, _("step"), model.set_param,
+                         parent, param_tooltip=_("Step of the integration shown in 3D and by "
+                                                 "the cursor"),
                          param_decimals=0)
-        self.legend.setText(legend_html([(COLOURS["integrated"], "integrated q"),
-                                         (COLOURS["exact"], "exact spin")]))
+        self.legend.setText(legend_html([(COLOURS["integrated"], _("integrated q")),
+                                         (COLOURS["exact"], _("exact spin"))]))
         self._build_options()
         self.scene.set_root_only(True)  # a rigid body spins; a curling chain would distract
-        self.scene.set_label("exact", "exact spin")
+        self.scene.set_label("exact", _("exact spin"))
         for item in self.plots.plots.values():
             # pyqtgraph would print a drift of 1e-5 as "10 (x1e-06)": plain
             # tick values are what the explanation quotes.
@@ -97,9 +101,9 @@ class IntegrateView(LessonPanel):
         row.addWidget(QtWidgets.QLabel("<b>q</b>"))
         self.frame = _combo("frame", _FRAMES, self._guarded(m.set_frame))
         self.step_rule = _combo("step_rule", _STEPS, self._guarded(m.set_step))
-        self.renormalize = QtWidgets.QCheckBox("renormalize")
+        self.renormalize = QtWidgets.QCheckBox(_("renormalize"))
         self.renormalize.setObjectName("renormalize")
-        self.renormalize.setToolTip("Divide q by |q| after every step")
+        self.renormalize.setToolTip(_("Divide q by |q| after every step"))
         self.renormalize.toggled.connect(self._guarded(m.set_renormalize))
         self.dt = QtWidgets.QDoubleSpinBox()
         self.dt.setObjectName("dt")
@@ -107,11 +111,11 @@ class IntegrateView(LessonPanel):
         self.dt.setRange(0.0005, 1.0)
         self.dt.setSingleStep(0.01)
         self.dt.setSuffix(" s")
-        self.dt.setToolTip("Time step (1 / rate): 0.05 s is 20 Hz")
+        self.dt.setToolTip(_("Time step (1 / rate): 0.05 s is 20 Hz"))
         self.steps = QtWidgets.QSpinBox()
         self.steps.setObjectName("steps")
         self.steps.setRange(1, m.MAX_STEPS)
-        self.steps.setToolTip("Number of steps integrated")
+        self.steps.setToolTip(_("Number of steps integrated"))
         # Apply on Enter, focus out or the arrows, not per keystroke: every
         # change re-runs both recursions.
         for spin in (self.dt, self.steps):
@@ -119,26 +123,28 @@ class IntegrateView(LessonPanel):
         self.dt.valueChanged.connect(self._guarded(m.set_dt))
         self.steps.valueChanged.connect(self._guarded(m.set_steps))
         for w in (self.frame, self.step_rule, self.renormalize, QtWidgets.QLabel("dt"),
-                  self.dt, QtWidgets.QLabel("steps"), self.steps):
+                  self.dt, QtWidgets.QLabel(_("steps")), self.steps):
             row.addWidget(w)
         row.addStretch(1)
 
         row = self.add_option_row()
-        row.addWidget(QtWidgets.QLabel("<b>matrix R</b>"))
-        self.dtype = _combo("dtype", {d: (d, f"Accumulate R in {d}") for d in m.DTYPES},
+        row.addWidget(QtWidgets.QLabel("<b>" + _("matrix R") + "</b>"))
+        self.dtype = _combo("dtype", {d: (d, _("Accumulate R in {dtype}").format(dtype=d))
+                                     for d in m.DTYPES},
                             self._guarded(m.set_dtype))
         self.every = QtWidgets.QSpinBox()
         self.every.setObjectName("reorthonormalize_every")
         self.every.setRange(0, m.MAX_STEPS)
-        self.every.setSpecialValueText("never")
+        self.every.setSpecialValueText(_("never"))
         self.every.setKeyboardTracking(False)
-        self.every.setToolTip("Gram-Schmidt re-orthonormalization every N steps (0: never)")
+        self.every.setToolTip(_("Gram-Schmidt re-orthonormalization every N steps (0: never)"))
         self.every.valueChanged.connect(self._guarded(m.set_reorthonormalize_every))
-        self.keep = _combo("keep", {i: (f"{a} axis", f"Gram-Schmidt keeps the {a} axis' "
-                                        "direction exactly (e.g. the facing axis)")
+        self.keep = _combo("keep", {i: (_("{axis} axis").format(axis=a), _(
+                                        "Gram-Schmidt keeps the {axis} axis' direction exactly "
+                                        "(e.g. the facing axis)").format(axis=a))
                                     for i, a in enumerate(m.AXES)}, self._guarded(m.set_keep))
-        for w in (self.dtype, QtWidgets.QLabel("re-orthonormalize every"), self.every,
-                  QtWidgets.QLabel("steps, keeping its"), self.keep):
+        for w in (self.dtype, QtWidgets.QLabel(_("re-orthonormalize every")), self.every,
+                  QtWidgets.QLabel(_("steps, keeping its")), self.keep):
             row.addWidget(w)
         row.addStretch(1)
         # A refused option (a run that overflows, a value out of range) is
@@ -157,7 +163,7 @@ class IntegrateView(LessonPanel):
             try:
                 setter(value)
             except ValueError as exc:
-                self.message.setText(f"Refused: {exc}")
+                self.message.setText(_("Refused: {error}").format(error=exc))
                 self.message.show()
                 self._show_options()
                 return
@@ -182,11 +188,12 @@ class IntegrateView(LessonPanel):
         self.show_preset(m.preset)
         self._show_options()
         x, run, mat = m.step_index, m.run, m.matrix
-        self.set_axes("step", None, m.param_range,
-                      {"angle": "|q| − 1   and   ‖RᵀR − I‖", "speed": "angle error (deg)"},
+        self.set_axes(_("step"), None, m.param_range,
+                      {"angle": _("|q| − 1   and   ‖RᵀR − I‖"), "speed": _("angle error (deg)")},
                       y_range="auto")
-        self.plots.set_y_axis("angle", "| |q| − 1 |   and   ‖RᵀR − I‖   (log)", "auto", log=True)
-        q_label, r_label = "quaternion q", f"matrix R ({m.dtype})"
+        self.plots.set_y_axis("angle", _("| |q| − 1 |   and   ‖RᵀR − I‖   (log)"), "auto",
+                              log=True)
+        q_label, r_label = _("quaternion q"), _("matrix R ({dtype})").format(dtype=m.dtype)
         self.plots.set_series("angle", [
             Series("q", q_label, COLOURS["integrated"], False, x, run.norm_drift),
             Series("R", r_label, COLOURS["matrix"], True, x, mat.orthonormality_error)])
@@ -205,7 +212,7 @@ class IntegrateView(LessonPanel):
         # The chain is drawn normalized; the label keeps |q| in view.
         norm = float(np.linalg.norm(at["integrated"]))
         shown = f"{norm:.4f}" if norm < 1e4 else f"{norm:.3g}"
-        self.scene.set_label("integrated", f"integrated q, |q| = {shown}")
+        self.scene.set_label("integrated", _("integrated q, |q| = {norm}").format(norm=shown))
         q = at["integrated"]
         stretch = None
         if np.isfinite(norm) and norm > 0:

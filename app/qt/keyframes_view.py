@@ -349,7 +349,7 @@ class KeyframesView(QtWidgets.QWidget):
 
         def tip(r: int) -> str:
             return "\n\n".join(_("keys {keys}: {message}").format(
-                keys=", ".join(map(str, f.keys)), message=f.message) for f in m.findings(r))
+                keys=", ".join(map(str, f.keys)), message=_(f.message)) for f in m.findings(r))
 
         self.track_model.reset(len(tracks), cell, tint, tip)
         fit_columns(self.track_table)
@@ -402,7 +402,7 @@ class KeyframesView(QtWidgets.QWidget):
             return ROW_TINT[level] if level else None
 
         def tip(r: int) -> str:
-            return "\n\n".join(f.message for f in seg.findings[r])
+            return "\n\n".join(_(f.message) for f in seg.findings[r])
 
         self.segment_model.reset(len(seg), cell, tint, tip)
         fit_columns(self.segment_table)
@@ -454,7 +454,7 @@ class KeyframesView(QtWidgets.QWidget):
                 return
             body = "".join("<p>" + _("<b>{kind}</b> (keys {keys}): {message}").format(
                 kind=kind_name(f.kind), keys=", ".join(map(str, f.keys)),
-                message=escape(f.message)) + "</p>" for f in findings[:DETAILS_LIMIT])
+                message=escape(_(f.message))) + "</p>" for f in findings[:DETAILS_LIMIT])
             if len(findings) > DETAILS_LIMIT:
                 body += "<p>" + _("… and {n} more: the flags column and the timeline show "
                                   "them all.").format(n=len(findings) - DETAILS_LIMIT) + "</p>"
@@ -470,7 +470,7 @@ class KeyframesView(QtWidgets.QWidget):
             naive=format_number(seg.naive_deg[s], ".1f"),
             shortest=format_number(seg.shortest_deg[s], ".1f")) + "</p>"
         body = "".join("<p>" + _("<b>{kind}</b>: {message}").format(
-            kind=kind_name(f.kind), message=escape(f.message)) + "</p>"
+            kind=kind_name(f.kind), message=escape(_(f.message))) + "</p>"
             for f in seg.findings[s]) or "<p>" + _("No findings on this segment.") + "</p>"
         self.details.setHtml(head + body)
 

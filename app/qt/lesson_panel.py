@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 from PyQt6 import QtCore, QtWidgets
 
+from quatlab.app.i18n import _
 from quatlab.app.qt.scrubber import Scrubber, ValueParameter, model_parameter
 from quatlab.rendering.flow_layout import FlowRow
 
@@ -71,7 +72,7 @@ class LessonPanel(QtWidgets.QWidget):
         # Rows wrap on a narrow window rather than widening it.
         self.toolbar = FlowRow()
         self.toolbar.setContentsMargins(6, 2, 6, 0)
-        self.toolbar.addWidget(QtWidgets.QLabel("Preset"))
+        self.toolbar.addWidget(QtWidgets.QLabel(_("Preset")))
         self.preset_box = QtWidgets.QComboBox()
         self.preset_box.setObjectName("lesson_preset")
         for key, label, tip in presets:
@@ -86,7 +87,7 @@ class LessonPanel(QtWidgets.QWidget):
         self.toolbar.addStretch(1)
         self.legend = QtWidgets.QLabel()
         self.toolbar.addWidget(self.legend)
-        reset = QtWidgets.QPushButton("Reset camera")
+        reset = QtWidgets.QPushButton(_("Reset camera"))
         self.toolbar.addWidget(reset)
         layout.addLayout(self.toolbar)
         self._rows = 1  # toolbar rows so far: option rows go below them

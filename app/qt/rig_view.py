@@ -209,7 +209,7 @@ class RigPanel(QtWidgets.QWidget):
 
         self.time_param = _time_parameter(self.playback)
         self.scrubber = Scrubber(self.time_param, prefix="rig_time")
-        self.scrubber.mode.setCurrentText("loop")
+        self.scrubber.mode.setCurrentIndex(self.scrubber.mode.findData("loop"))
         self.frame_label = _SteadyLabel()
         self.frame_label.setObjectName("rig_frame")
         self.scrubber.layout().addWidget(self.frame_label)

@@ -13,6 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from PyQt6 import QtCore, QtWidgets
 
+from quatlab.app.i18n import _
 from quatlab.math import s3
 from quatlab.math.curves import METHODS
 from quatlab.rendering.plot_items import method_pen
@@ -160,14 +161,14 @@ class GreatCircleView(QtWidgets.QWidget):
             self.basis = None
             same = s.dot > 0
             self.message.setText(
-                "<b>No great circle to draw.</b><br><br>"
-                + ("q1 = q0: there is no rotation between the keys, so every method "
-                   "stays at q0." if same else
-                   "q1 = −q0: the <i>same rotation</i> stored with opposite signs. "
-                   "q0 and q1 are antipodes of S3, every great circle through q0 also "
-                   "passes through q1, so naive SLERP has no preferred way round and "
-                   "naive NLERP's chord runs through the centre (it collapses at "
-                   "t = 0.5). Shortest SLERP/NLERP flip q1 and stay at q0.")
+                "<b>" + _("No great circle to draw.") + "</b><br><br>"
+                + (_("q1 = q0: there is no rotation between the keys, so every method "
+                     "stays at q0.") if same else
+                   _("q1 = −q0: the <i>same rotation</i> stored with opposite signs. "
+                     "q0 and q1 are antipodes of S3, every great circle through q0 also "
+                     "passes through q1, so naive SLERP has no preferred way round and "
+                     "naive NLERP's chord runs through the centre (it collapses at "
+                     "t = 0.5). Shortest SLERP/NLERP flip q1 and stay at q0."))
                 + f"<br><br><small>{exc}</small>")
             self.stack.setCurrentWidget(self.message)
             return
@@ -196,9 +197,11 @@ class GreatCircleView(QtWidgets.QWidget):
         # them; a light plate keeps it readable over a radius or chord.
         self.angle_text.setPos(0.0, -0.6)
         self.angle_text.setHtml(
-            f"<span style='font-size:11pt'>∠(q0, q1) = {np.degrees(omega):.1f}° on S3<br>"
-            f"= a turn of 2 × {np.degrees(omega):.1f}° = {2 * np.degrees(omega):.1f}°<br>"
-            f"cos = dot(q0, q1) = {s.dot:+.4f}</span>")
+            "<span style='font-size:11pt'>"
+            + _("∠(q0, q1) = {angle:.1f}° on S3<br>= a turn of 2 × {angle:.1f}° = "
+                "{turn:.1f}°<br>cos = dot(q0, q1) = {dot:+.4f}").format(
+                    angle=np.degrees(omega), turn=2 * np.degrees(omega), dot=s.dot)
+            + "</span>")
         self.on_t()
 
     def on_t(self) -> None:

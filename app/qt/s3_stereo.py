@@ -14,6 +14,7 @@ import pyqtgraph as pg
 import pyqtgraph.opengl as gl
 from PyQt6 import QtCore, QtGui, QtWidgets
 
+from quatlab.app.i18n import N_, _
 from quatlab.app.qt.s3_circle import ENDPOINT_COLOUR as _ENDPOINT_COLOUR
 from quatlab.math import quaternion as Q
 from quatlab.math import s3
@@ -25,8 +26,8 @@ from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND
 __all__ = ["StereographicView", "POLES", "split_finite", "frame_paths", "turning_text"]
 
 #: Short names for the labels at the methods' points (the table says the rest).
-_SHORT = {"naive_nlerp": "naive N", "shortest_nlerp": "short N", "naive_slerp": "naive S",
-          "shortest_slerp": "short S"}
+_SHORT = {"naive_nlerp": N_("naive N"), "shortest_nlerp": N_("short N"),
+          "naive_slerp": N_("naive S"), "shortest_slerp": N_("short S")}
 #: The camera looks at the paths' plane face-on, tilted this much towards the
 #: default view so the picture keeps some depth.
 _TILT = 0.3
@@ -50,8 +51,9 @@ def turning_text(q0, q1) -> str:
     """
     w = float(np.degrees(np.arccos(np.clip(np.dot(q0, q1), -1.0, 1.0))))
     short = min(w, 180.0 - w)
-    return (f"{w:.1f}° on S3 = {2 * w:.1f}° of turning (naive, to the stored q1); the short "
-            f"way: {short:.1f}° on S3 = {2 * short:.1f}° of turning")
+    return _("{w:.1f}° on S3 = {turn:.1f}° of turning (naive, to the stored q1); the short "
+             "way: {short:.1f}° on S3 = {short_turn:.1f}° of turning").format(
+                 w=w, turn=2 * w, short=short, short_turn=2 * short)
 
 
 def frame_paths(points: np.ndarray, limit: float) -> tuple[np.ndarray, float, float, float]:
@@ -147,14 +149,14 @@ class StereographicView(QtWidgets.QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         bar = QtWidgets.QHBoxLayout()
         bar.setContentsMargins(6, 2, 6, 0)
-        bar.addWidget(QtWidgets.QLabel("Project S3 from the pole"))
+        bar.addWidget(QtWidgets.QLabel(_("Project S3 from the pole")))
         self.pole_box = QtWidgets.QComboBox()
         self.pole_box.setObjectName("pole_box")
         self.pole_box.addItems(list(POLES))
         self.pole_box.setToolTip(
-            "w = −1: the identity lands on the origin.\n−q0: q0 lands on the origin and a "
-            "point lies along its rotation axis (from q0) at tan(angle / 4);\nthe short "
-            "way stays inside the unit ball, the long way runs outside.")
+            _("w = −1: the identity lands on the origin.\n−q0: q0 lands on the origin and a "
+              "point lies along its rotation axis (from q0) at tan(angle / 4);\nthe short "
+              "way stays inside the unit ball, the long way runs outside."))
         self.pole_box.currentIndexChanged.connect(self.on_endpoints)
         bar.addWidget(self.pole_box)
         bar.addStretch(1)
@@ -190,7 +192,7 @@ class StereographicView(QtWidgets.QWidget):
             self.labels[name] = self._label(bold, (8.0, -6.0), name, _ENDPOINT_COLOUR, 3)
         for m in METHODS:
             self.labels[m] = self._label(label_font(10.0, QtGui.QFont.Weight.Normal),
-                                         (8.0, 6.0), _SHORT[m], METHOD_COLORS[m], 1)
+                                         (8.0, 6.0), _(_SHORT[m]), METHOD_COLORS[m], 1)
         for k, axis in enumerate("xyz"):
             self.labels[axis] = self._label(bold, (4.0, -4.0), axis, AXIS_COLORS[k], 2)
         self.segments: dict[str, list[gl.GLLinePlotItem]] = {m: [] for m in METHODS}
@@ -277,10 +279,10 @@ class StereographicView(QtWidgets.QWidget):
         self.axes.setData(pos=axes)
         for k, axis in enumerate("xyz"):
             self._show_label(self.labels[axis], axes[2 * k + 1])
-        self.turning.setText(f"<b>Half angle:</b> {turning_text(s.q0, s.q1)}.")
+        self.turning.setText(_("<b>Half angle:</b> {text}.").format(text=turning_text(s.q0, s.q1)))
         self._ends_html = "<br>".join(
             f"<b>{name}</b> " + (f"({p[0]:+.2f}, {p[1]:+.2f}, {p[2]:+.2f})" if good
-                                 else "at infinity (the pole)")
+                                 else _("at infinity (the pole)"))
             for name, p, good in zip(self.points, ends, ok, strict=True))
         for item, p, visible in zip(self.points.values(), ends, ok, strict=True):
             _place(item, p if visible else None, self._frame)
@@ -298,9 +300,10 @@ class StereographicView(QtWidgets.QWidget):
             self._show_label(self.labels[m], p if np.all(np.isfinite(p)) else None)
             rows.append(_axis_angle_row(m, q))
         self.axis_angle.setText(
-            f"Black balls (projected):<br>{self._ends_html}<br>"
-            f"<b>Rotation at t = {self.state.t:.3f}</b> (axis-angle, angle in [0°, 180°]):"
-            "<table cellspacing='2'>" + "".join(rows) + "</table>")
+            _("Black balls (projected):") + f"<br>{self._ends_html}<br>"
+            + _("<b>Rotation at t = {t:.3f}</b> (axis-angle, angle in [0°, 180°]):").format(
+                t=self.state.t)
+            + "<table cellspacing='2'>" + "".join(rows) + "</table>")
 
 
 def _ball(colour: str, radius: float) -> gl.GLMeshItem:
@@ -322,12 +325,12 @@ def _place(item: gl.GLMeshItem, pos, scale: float) -> None:
 
 def _axis_angle_row(method: str, q: np.ndarray) -> str:
     colour = METHOD_COLORS[method]
-    head = f"<td><span style='color:{colour}'>■</span> {METHOD_LABELS[method]}</td>"
+    head = f"<td><span style='color:{colour}'>■</span> {_(METHOD_LABELS[method])}</td>"
     if not np.all(np.isfinite(q)):
-        return f"<tr>{head}<td colspan='2'>undefined here</td></tr>"
+        return f"<tr>{head}<td colspan='2'>" + _("undefined here") + "</td></tr>"
     axis, angle = Q.to_axis_angle(q)
     ax = ", ".join(f"{v:+.3f}" for v in axis)
     return (f"<tr>{head}<td align='right'>&nbsp;{np.degrees(angle):6.1f}°</td>"
-            f"<td>&nbsp;about ({ax})</td></tr>")
+            "<td>&nbsp;" + _("about ({axis})").format(axis=ax) + "</td></tr>")
 
 

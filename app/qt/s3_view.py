@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from PyQt6 import QtCore, QtWidgets
 
+from quatlab.app.i18n import N_, _
 from quatlab.app.qt.s3_circle import GreatCircleView
 from quatlab.app.qt.s3_stereo import POLES, StereographicView, split_finite
 from quatlab.app.qt.scrubber import Scrubber
@@ -35,7 +36,7 @@ __all__ = ["VIEW_NAME", "TITLE", "create", "S3View", "GreatCircleView", "Stereog
            "POLES", "split_finite"]
 
 VIEW_NAME = "s3"
-TITLE = "S3 view"
+TITLE = N_("S3 view")
 
 
 # --------------------------------------------------------------------------- the tab
@@ -105,12 +106,13 @@ def _legend_html() -> str:
     for m in METHODS:
         line = "╌╌" if METHOD_DASHED[m] else "━━"
         items.append(f"<span style='color:{METHOD_COLORS[m]}'><b>{line}</b></span> "
-                     f"{METHOD_LABELS[m]}")
+                     f"{_(METHOD_LABELS[m])}")
     return ("&nbsp;&nbsp;".join(items)
-            + "<br><span style='color:#555'>Left: the plane of q0 and q1 in R4. SLERP walks "
-            "the arc; NLERP walks the thin chord (the blend before normalizing, hollow "
-            "dot) and is pushed along the grey ray onto the circle. q1 and −q1 are "
-            "opposite: naive goes to the stored q1, shortest to the nearer one.</span>")
+            + "<br><span style='color:#555'>"
+            + _("Left: the plane of q0 and q1 in R4. SLERP walks the arc; NLERP walks the "
+                "thin chord (the blend before normalizing, hollow dot) and is pushed along "
+                "the grey ray onto the circle. q1 and −q1 are opposite: naive goes to the "
+                "stored q1, shortest to the nearer one.") + "</span>")
 
 
 def create(window) -> QtWidgets.QWidget:

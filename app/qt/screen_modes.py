@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from PyQt6 import QtCore, QtGui, QtWidgets
 
+from quatlab.app.i18n import _
 from quatlab.app.qt.scrubber import Scrubber
 from quatlab.rendering.flow_layout import FlowRow
 
@@ -140,7 +141,7 @@ class ScreenModes:
         font.setPointSizeF(self._base_font.pointSizeF() * factor)
         app.setFont(font)
         self.zoom = factor
-        self.status.showMessage(f"Zoom {factor:.0%}", 3000)
+        self.status.showMessage(_("Zoom {percent}").format(percent=f"{factor:.0%}"), 3000)
         if self._settings is not None:
             self._settings.setValue(ZOOM_KEY, factor)
 

@@ -17,6 +17,7 @@ from typing import Protocol
 
 from PyQt6 import QtCore, QtWidgets
 
+from quatlab.app.i18n import N_, _
 from quatlab.app.model.state import Events, LessonState
 
 __all__ = ["Scrubber", "Parameter", "BoundParameter", "ValueParameter", "t_parameter",
@@ -25,7 +26,7 @@ __all__ = ["Scrubber", "Parameter", "BoundParameter", "ValueParameter", "t_param
 #: Slider resolution over the parameter's range.
 STEPS = 1000
 #: Playback modes: stop at the end, wrap to the start, or bounce.
-PLAY_MODES = ("once", "loop", "ping-pong")
+PLAY_MODES = (N_("once"), N_("loop"), N_("ping-pong"))
 #: Seconds to sweep the whole range at speed 1x: slow enough for a class to
 #: follow the chains and the plot cursor together.
 BASE_DURATION = 5.0
@@ -118,8 +119,8 @@ def t_parameter(state: LessonState) -> BoundParameter:
     """The two-key lesson's t over [0, 1]."""
     return BoundParameter(lambda: state.t, state.set_t, lambda: (0.0, 1.0), state.events, "t",
                           name="t", decimals=4, step=0.001,
-                          tooltip="Scrub t from 0 (q0) to 1 (q1); ←/→ step 0.01, "
-                                  "Shift+←/→ 0.1, Home/End")
+                          tooltip=_("Scrub t from 0 (q0) to 1 (q1); ←/→ step 0.01, "
+                                    "Shift+←/→ 0.1, Home/End"))
 
 
 def model_parameter(model, name: str, *, decimals: int = 3, tooltip: str = "") -> BoundParameter:
@@ -154,7 +155,7 @@ class Scrubber(QtWidgets.QWidget):
         self.play_button = QtWidgets.QToolButton()
         self.play_button.setObjectName("play")
         self.play_button.setCheckable(True)
-        self.play_button.setToolTip("Play / pause")
+        self.play_button.setToolTip(_("Play / pause"))
         self.play_button.setIcon(self.style().standardIcon(
             QtWidgets.QStyle.StandardPixmap.SP_MediaPlay))
         self.play_button.toggled.connect(self._play_toggled)
@@ -179,9 +180,10 @@ class Scrubber(QtWidgets.QWidget):
         row.addWidget(self.spin)
 
         self.mode = QtWidgets.QComboBox()
-        self.mode.addItems(PLAY_MODES)
-        self.mode.setCurrentText("ping-pong")
-        self.mode.setToolTip("Playback: stop at the end, loop, or bounce back and forth")
+        for mode in PLAY_MODES:  # shown translated, kept as the key
+            self.mode.addItem(_(mode), mode)
+        self.mode.setCurrentIndex(self.mode.findData("ping-pong"))
+        self.mode.setToolTip(_("Playback: stop at the end, loop, or bounce back and forth"))
         row.addWidget(self.mode)
 
         self.speed = QtWidgets.QDoubleSpinBox()
@@ -189,8 +191,9 @@ class Scrubber(QtWidgets.QWidget):
         self.speed.setSingleStep(0.1)
         self.speed.setValue(1.0)
         self.speed.setSuffix("×")
-        self.speed.setToolTip(f"Playback speed (1× sweeps {param.name} over its whole range "
-                              f"in {BASE_DURATION:g} s)")
+        self.speed.setToolTip(_("Playback speed (1× sweeps {name} over its whole range "
+                                "in {seconds:g} s)").format(name=param.name,
+                                                            seconds=BASE_DURATION))
         row.addWidget(self.speed)
         for w in (self.play_button, self.mode, self.speed):
             w.setVisible(playback)
@@ -271,7 +274,7 @@ class Scrubber(QtWidgets.QWidget):
         self.play_button.setIcon(self.style().standardIcon(icon))
         if on:
             lo, hi = self.param.range
-            if self.mode.currentText() == "once" and self.param.get() >= hi:
+            if self.mode.currentData() == "once" and self.param.get() >= hi:
                 self._set(lo)
             self._last = time.perf_counter()
             self.timer.start()
@@ -284,7 +287,7 @@ class Scrubber(QtWidgets.QWidget):
         span = hi - lo
         if span <= 0:
             return
-        mode = self.mode.currentText()
+        mode = self.mode.currentData()
         if mode != "ping-pong":
             # Only ping-pong runs backwards; a bounce must not leak into other modes.
             self._direction = 1.0

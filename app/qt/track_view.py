@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from PyQt6 import QtCore, QtWidgets
 
+from quatlab.app.i18n import N_, _
 from quatlab.app.model.track_lesson import TrackModel
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.math import track as T
@@ -20,7 +21,7 @@ from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS
 
 VIEW_NAME = "squad"
-TITLE = "SQUAD track"
+TITLE = N_("SQUAD track")
 
 #: The piecewise methods keep the two-key lesson's shortest-arc colours; the
 #: SQUAD pair gets Okabe-Ito colours not used by the four methods.
@@ -32,7 +33,7 @@ COLOURS = {
 }
 DASHED = {"nlerp": True, "slerp": False, "squad": False, "squad_unaware": True}
 #: Editor columns: the key's time, its components as entered, the −q button.
-COLUMNS = ("t (s)", "w", "x", "y", "z", "")
+COLUMNS = (N_("t (s)"), "w", "x", "y", "z", "")
 _NEGATE = len(COLUMNS) - 1
 #: Most key markers drawn in the plots.
 MAX_KEY_MARKERS = 100
@@ -79,14 +80,15 @@ class KeyTable(QtCore.QAbstractTableModel):
             return (align.AlignCenter if c == _NEGATE
                     else align.AlignRight | align.AlignVCenter).value
         if role == roles.ToolTipRole and c == _NEGATE:
-            return f"Store key {i} as −q: the same rotation in the other hemisphere"
+            return _("Store key {i} as −q: the same rotation in the other hemisphere").format(i=i)
         return None
 
     def headerData(self, section, orientation, role=QtCore.Qt.ItemDataRole.DisplayRole):  # noqa: N802
         if role != QtCore.Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == QtCore.Qt.Orientation.Horizontal:
-            return COLUMNS[section] if 0 <= section < len(COLUMNS) else None
+            return _(COLUMNS[section]) if 0 <= section < len(COLUMNS) and COLUMNS[section] else (
+                "" if 0 <= section < len(COLUMNS) else None)
         return str(section)
 
     def flags(self, index: QtCore.QModelIndex):
@@ -143,8 +145,9 @@ class KeyEditor(QtWidgets.QWidget):
         self.table.setObjectName("track_keys")
         self.table.setModel(self.keys)
         self.table.setItemDelegateForColumn(_NEGATE, ButtonDelegate(self.table))
-        self.table.setToolTip("Key times and quaternions (w, x, y, z) as stored; edit a cell "
-                              "to change the track. −q stores a key negated: the same rotation.")
+        self.table.setToolTip(_("Key times and quaternions (w, x, y, z) as stored; edit a "
+                                "cell to change the track. −q stores a key negated: the same "
+                                "rotation."))
         vheader = self.table.verticalHeader()
         vheader.setDefaultSectionSize(self.fontMetrics().height() + 4)
         # Fixed rows: the view never measures 100,000 keys to lay them out.
@@ -163,15 +166,16 @@ class KeyEditor(QtWidgets.QWidget):
         row.addWidget(self.table, 1)
 
         side = QtWidgets.QVBoxLayout()
-        self.add_button = QtWidgets.QPushButton("Add key")
+        self.add_button = QtWidgets.QPushButton(_("Add key"))
         self.add_button.setObjectName("track_add_key")
-        self.add_button.setToolTip("Append a key one segment later, turning on as the last "
-                                   "segment turned")
+        self.add_button.setToolTip(_("Append a key one segment later, turning on as the "
+                                     "last segment turned"))
         self.add_button.clicked.connect(lambda: self._apply(model.add_key))
-        self.remove_button = QtWidgets.QPushButton("Remove key")
+        self.remove_button = QtWidgets.QPushButton(_("Remove key"))
         self.remove_button.setObjectName("track_remove_key")
-        self.remove_button.setToolTip(f"Remove the selected key (the last if none is "
-                                      f"selected); a track keeps {model.MIN_KEYS} keys")
+        self.remove_button.setToolTip(_("Remove the selected key (the last if none is "
+                                        "selected); a track keeps {n} keys").format(
+                                            n=model.MIN_KEYS))
         self.remove_button.clicked.connect(self._remove)
         self.message = QtWidgets.QLabel()
         self.message.setObjectName("track_key_message")
@@ -196,7 +200,7 @@ class KeyEditor(QtWidgets.QWidget):
         return True
 
     def _refuse(self, why: str) -> None:
-        self.message.setText(f"Refused: {why}")
+        self.message.setText(_("Refused: {error}").format(error=why))
         self.refresh()  # the model still has the last valid value
 
     def _edited(self, i: int, c: int, text: str) -> bool:
@@ -205,7 +209,7 @@ class KeyEditor(QtWidgets.QWidget):
         try:
             value = float(text.replace("−", "-"))
         except ValueError:
-            self._refuse(f"“{text[:40]}” is not a number")
+            self._refuse(_("“{text}” is not a number").format(text=text[:40]))
             return False
         if c == 0:
             return self._apply(self.model.set_time, i, value)
@@ -239,15 +243,17 @@ class KeyEditor(QtWidgets.QWidget):
 class TrackView(LessonPanel):
     def __init__(self, model: TrackModel, parent=None) -> None:
         self.model = model
-        super().__init__(model.preset_items(), model.set_preset, "time", model.set_param, parent,
-                         param_tooltip="Time along the track (s); drag in the plots too")
-        self.tangents = QtWidgets.QCheckBox("time-scaled tangents")
+        super().__init__(model.preset_items(), model.set_preset, _("time"), model.set_param,
+                         parent, param_tooltip=_("Time along the track (s); drag in the plots "
+                                                 "too"))
+        self.tangents = QtWidgets.QCheckBox(_("time-scaled tangents"))
         self.tangents.setObjectName("time_scaled")
-        self.tangents.setToolTip("SQUAD control points weighted by the segment durations "
-                                 "(continuous speed for uneven key times)")
+        self.tangents.setToolTip(_("SQUAD control points weighted by the segment durations "
+                                   "(continuous speed for uneven key times)"))
         self.tangents.toggled.connect(model.set_time_scaled)
         self.toolbar.insertWidget(2, self.tangents)
-        self.legend.setText(legend_html([(COLOURS[m], T.METHOD_LABELS[m]) for m in model.SHOWN]))
+        self.legend.setText(legend_html([(COLOURS[m], _(T.METHOD_LABELS[m]))
+                                         for m in model.SHOWN]))
         self.keys = KeyEditor(model)
         self.add_option_row().addWidget(self.keys)
         model.events.connect("data", self.on_data)
@@ -262,16 +268,16 @@ class TrackView(LessonPanel):
         self.show_preset(self.model.preset)
         self.keys.refresh()
         m, tr = self.model, self.model.track
-        self.set_axes("time", "s", m.param_range)
+        self.set_axes(_("time"), "s", m.param_range)
         for plot, attr in (("angle", "angle_deg"), ("speed", "speed_deg")):
             self.plots.set_series(plot, [
-                Series(k, T.METHOD_LABELS[k], COLOURS[k], DASHED[k], tr.t, getattr(tr[k], attr))
+                Series(k, _(T.METHOD_LABELS[k]), COLOURS[k], DASHED[k], tr.t, getattr(tr[k], attr))
                 for k in m.SHOWN])
         # A line per key marks a short track; on a long one they would be a grey wall.
         self.plots.set_markers(tr.times if tr.times.size <= MAX_KEY_MARKERS else [])
         for k in m.SHOWN:
             self.scene.set_path(k, tr[k].quats, COLOURS[k])
-            self.scene.set_label(k, T.METHOD_LABELS[k])
+            self.scene.set_label(k, _(T.METHOD_LABELS[k]))
         self.on_param()
 
     def on_param(self) -> None:

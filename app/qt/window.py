@@ -18,11 +18,13 @@ from pathlib import Path
 import numpy as np
 from PyQt6 import QtCore, QtGui, QtWidgets
 
+from quatlab.app.i18n import _
 from quatlab.app.io.atomic import atomic_write
 from quatlab.app.io.safe_read import read_text  # the one bounded regular-file read
 from quatlab.app.model import presets
 from quatlab.app.model.explain import explain, explain_at_t
 from quatlab.app.model.state import LessonState
+from quatlab.app.qt import language_menu
 from quatlab.app.qt.endpoint_editor import EndpointEditor
 from quatlab.app.qt.lesson_view import LessonView
 from quatlab.app.qt.readouts import Readouts
@@ -101,7 +103,7 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
     def __init__(self, state: LessonState | None = None) -> None:
         super().__init__()
         self.state = state or LessonState.from_preset(presets.DEFAULT_PRESET)
-        self.setWindowTitle("QuatLab — quaternion interpolation")
+        self.setWindowTitle(_("QuatLab — quaternion interpolation"))
         self.resize(*DEFAULT_SIZE)
 
         # Left: the two endpoint editors and the readouts.
@@ -110,19 +112,19 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         ll.setContentsMargins(4, 4, 4, 4)
         self.preset_box = QtWidgets.QComboBox()
         self.preset_box.setObjectName("preset_box")
-        self.preset_box.setToolTip("Load one of the classic cases")
+        self.preset_box.setToolTip(_("Load one of the classic cases"))
         # Long preset titles must not widen the left column past the window.
         self.preset_box.setSizeAdjustPolicy(
             QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.preset_box.setMinimumContentsLength(18)
-        self.preset_box.addItem("(edited)", None)
+        self.preset_box.addItem(_("(edited)"), None)
         for p in presets.all_presets():
-            self.preset_box.addItem(f"{p.name} — {p.title}", p.name)
-            self.preset_box.setItemData(self.preset_box.count() - 1, p.shows,
+            self.preset_box.addItem(f"{p.name} — {p.shown_title}", p.name)
+            self.preset_box.setItemData(self.preset_box.count() - 1, p.shown_text,
                                         QtCore.Qt.ItemDataRole.ToolTipRole)
         self.preset_box.activated.connect(self._preset_chosen)
         pl = QtWidgets.QHBoxLayout()
-        pl.addWidget(QtWidgets.QLabel("Preset"))
+        pl.addWidget(QtWidgets.QLabel(_("Preset")))
         pl.addWidget(self.preset_box, 1)
         ll.addLayout(pl)
         self.editors = [EndpointEditor(self.state, 0), EndpointEditor(self.state, 1)]
@@ -145,12 +147,12 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         self.tabs.setObjectName("views")
         self.lesson = LessonView(self.state)
         self.views = {"main": self.lesson}
-        titles = {"main": "Two keys"}
+        titles = {"main": _("Two keys")}
         for module in _view_modules():
             widget = module.create(self)
             widget.setObjectName(module.VIEW_NAME)
             self.views[module.VIEW_NAME] = widget
-            titles[module.VIEW_NAME] = module.TITLE
+            titles[module.VIEW_NAME] = _(module.TITLE)
         # Each tab scrolls when the window is smaller than the view can be
         # (a 1024x768 projector): nothing is squeezed under its minimum and
         # clipped, and no view widens the whole window.
@@ -222,74 +224,75 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        f = bar.addMenu("&File")
-        self._action(f, "Open keyframes…", self.open_keyframes_dialog, "Ctrl+K",
-                     "Open a glTF, GLB, CSV or JSON keyframe file and audit its rotations")
-        self._action(f, "Open session…", self.open_session, "Ctrl+O",
-                     "Restore endpoints, t and options from a session JSON file")
-        self._action(f, "Save session as…", self.save_session, "Ctrl+S",
-                     "Save endpoints, t and options as JSON")
+        f = bar.addMenu(_("&File"))
+        self._action(f, _("Open keyframes…"), self.open_keyframes_dialog, "Ctrl+K",
+                     _("Open a glTF, GLB, BVH, CSV or JSON keyframe file and audit its rotations"))
+        self._action(f, _("Open session…"), self.open_session, "Ctrl+O",
+                     _("Restore endpoints, t and options from a session JSON file"))
+        self._action(f, _("Save session as…"), self.save_session, "Ctrl+S",
+                     _("Save endpoints, t and options as JSON"))
         f.addSeparator()
-        self._action(f, "Export plots…", self.export_plots, "Ctrl+E",
-                     "Save the plots as PNG or SVG, or their data as CSV")
-        self._action(f, "Save screenshot…", self.save_screenshot, "Ctrl+Shift+S",
-                     "Save a PNG of the whole window")
+        self._action(f, _("Export plots…"), self.export_plots, "Ctrl+E",
+                     _("Save the plots as PNG or SVG, or their data as CSV"))
+        self._action(f, _("Save screenshot…"), self.save_screenshot, "Ctrl+Shift+S",
+                     _("Save a PNG of the whole window"))
         f.addSeparator()
-        self._action(f, "Quit", self.close, "Ctrl+Q")
+        self._action(f, _("Quit"), self.close, "Ctrl+Q")
 
-        e = bar.addMenu("&Edit")
+        e = bar.addMenu(_("&Edit"))
         keys = QtGui.QKeySequence.StandardKey
-        self.undo_action = self._action(e, "Undo edit", self.state.undo, keys.Undo)
-        self.redo_action = self._action(e, "Redo edit", self.state.redo, keys.Redo)
+        self.undo_action = self._action(e, _("Undo edit"), self.state.undo, keys.Undo)
+        self.redo_action = self._action(e, _("Redo edit"), self.state.redo, keys.Redo)
         e.addSeparator()
         # Ctrl+0 is View > Reset zoom, as in every browser a class knows.
-        self._action(e, "Negate q0", lambda: self.state.negate(0), "Ctrl+Alt+0",
-                     "Store −q0: same rotation, other hemisphere")
-        self._action(e, "Negate q1", lambda: self.state.negate(1), "Ctrl+Alt+1",
-                     "Store −q1: same rotation, other hemisphere")
+        self._action(e, _("Negate q0"), lambda: self.state.negate(0), "Ctrl+Alt+0",
+                     _("Store −q0: same rotation, other hemisphere"))
+        self._action(e, _("Negate q1"), lambda: self.state.negate(1), "Ctrl+Alt+1",
+                     _("Store −q1: same rotation, other hemisphere"))
 
-        p = bar.addMenu("&Presets")
+        p = bar.addMenu(_("&Presets"))
         for i, pr in enumerate(presets.all_presets()):
-            act = self._action(p, f"{pr.name} — {pr.title}",
+            act = self._action(p, f"{pr.name} — {pr.shown_title}",
                                lambda _=False, n=pr.name: self.state.load_preset(n),
-                               f"Alt+{i + 1}", pr.shows)
+                               f"Alt+{i + 1}", pr.shown_text)
             act.setObjectName(f"preset_{pr.name}")
 
-        v = bar.addMenu("&View")
-        self._action(v, "Reset camera", self.lesson.scene.reset_camera, "R")
-        self._action(v, "Chains: SLERP", lambda: self.state.set_chain_family("slerp"), "S")
-        self._action(v, "Chains: NLERP", lambda: self.state.set_chain_family("nlerp"), "N")
-        self._action(v, "Root joint only", lambda: self.state.set_root_only(
+        v = bar.addMenu(_("&View"))
+        self._action(v, _("Reset camera"), self.lesson.scene.reset_camera, "R")
+        self._action(v, _("Chains: SLERP"), lambda: self.state.set_chain_family("slerp"), "S")
+        self._action(v, _("Chains: NLERP"), lambda: self.state.set_chain_family("nlerp"), "N")
+        self._action(v, _("Root joint only"), lambda: self.state.set_root_only(
             not self.state.root_only), "O")
         v.addSeparator()
         self.presentation_action = self._action(
-            v, "Presentation mode", lambda on: self.set_presenting(on), "F5",
-            "Full screen, side panels hidden, a slower playback; Esc leaves")
+            v, _("Presentation mode"), lambda on: self.set_presenting(on), "F5",
+            _("Full screen, side panels hidden, a slower playback; Esc leaves"))
         self.presentation_action.setCheckable(True)
-        self.zoom_in_action = self._action(v, "Zoom in", lambda: self.step_zoom(1), "Ctrl+=",
-                                           "Larger text for the back row")
+        self.zoom_in_action = self._action(v, _("Zoom in"), lambda: self.step_zoom(1), "Ctrl+=",
+                                           _("Larger text for the back row"))
         self.zoom_in_action.setShortcuts([QtGui.QKeySequence("Ctrl+="),
                                           QtGui.QKeySequence("Ctrl++")])
-        self._action(v, "Zoom out", lambda: self.step_zoom(-1), "Ctrl+-", "Smaller text")
-        self._action(v, "Reset zoom", lambda: self.set_zoom(1.0), "Ctrl+0", "Text at 100%")
+        self._action(v, _("Zoom out"), lambda: self.step_zoom(-1), "Ctrl+-", _("Smaller text"))
+        self._action(v, _("Reset zoom"), lambda: self.set_zoom(1.0), "Ctrl+0", _("Text at 100%"))
+        language_menu.install(self, v)
 
-        t = bar.addMenu("&Playback")
+        t = bar.addMenu(_("&Playback"))
         # Every tab's scrubber answers the same keys: the one of the tab shown.
-        self._action(t, "Play / pause", lambda: self.current_scrubber().toggle_play(), "Space")
-        self._action(t, "Step forward", lambda: self._step(0.01), "Right")
-        self._action(t, "Step back", lambda: self._step(-0.01), "Left")
-        self._action(t, "Big step forward", lambda: self._step(0.1), "Shift+Right")
-        self._action(t, "Big step back", lambda: self._step(-0.1), "Shift+Left")
-        self._action(t, "Go to the start", lambda: self._go(0.0), "Home")
-        self._action(t, "Go to the middle", lambda: self._go(0.5), "M")
-        self._action(t, "Go to the end", lambda: self._go(1.0), "End")
+        self._action(t, _("Play / pause"), lambda: self.current_scrubber().toggle_play(), "Space")
+        self._action(t, _("Step forward"), lambda: self._step(0.01), "Right")
+        self._action(t, _("Step back"), lambda: self._step(-0.01), "Left")
+        self._action(t, _("Big step forward"), lambda: self._step(0.1), "Shift+Right")
+        self._action(t, _("Big step back"), lambda: self._step(-0.1), "Shift+Left")
+        self._action(t, _("Go to the start"), lambda: self._go(0.0), "Home")
+        self._action(t, _("Go to the middle"), lambda: self._go(0.5), "M")
+        self._action(t, _("Go to the end"), lambda: self._go(1.0), "End")
 
-        h = bar.addMenu("&Help")
-        self._action(h, "Keyboard shortcuts", self._show_shortcuts, "F1")
-        self._action(h, "About QuatLab", lambda: QtWidgets.QMessageBox.about(
-            self, "About QuatLab",
-            "QuatLab teaches quaternion rotation interpolation: naive vs shortest-arc "
-            "NLERP and SLERP.\nQuaternions are (w, x, y, z), scalar first."))
+        h = bar.addMenu(_("&Help"))
+        self._action(h, _("Keyboard shortcuts"), self._show_shortcuts, "F1")
+        self._action(h, _("About QuatLab"), lambda: QtWidgets.QMessageBox.about(
+            self, _("About QuatLab"),
+            _("QuatLab teaches quaternion rotation interpolation: naive vs shortest-arc "
+              "NLERP and SLERP.\nQuaternions are (w, x, y, z), scalar first.")))
 
     def _show_shortcuts(self) -> None:
         lines = []
@@ -297,7 +300,7 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
             for act in menu.actions():
                 if not act.shortcut().isEmpty():
                     lines.append(f"{act.shortcut().toString():>14}   {act.text()}")
-        QtWidgets.QMessageBox.information(self, "Keyboard shortcuts", "\n".join(lines))
+        QtWidgets.QMessageBox.information(self, _("Keyboard shortcuts"), "\n".join(lines))
 
     # ------------------------------------------------------------------ model -> window
     def _on_endpoints(self) -> None:
@@ -313,7 +316,7 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
 
     def _refresh_explanation(self) -> None:
         self.explanation.setHtml(
-            "<h3 style='margin-top:0'>What you see</h3>"
+            "<h3 style='margin-top:0'>" + _("What you see") + "</h3>"
             + "".join(f"<p>{p}</p>" for p in explain(self.state))
         )
 
@@ -324,30 +327,30 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
 
     # ------------------------------------------------------------------ files
     def _ask_path(self, title: str, filters: str, default: str) -> str | None:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, title, default, filters)
+        path, _filter = QtWidgets.QFileDialog.getSaveFileName(self, title, default, filters)
         return path or None
 
     def _error(self, title: str, exc: BaseException) -> None:
         text = _one_line(exc)
         QtWidgets.QMessageBox.warning(self, title, text)
-        self.status.showMessage(f"{title}: {text}", 8000)
+        self.status.showMessage(_("{title}: {error}").format(title=title, error=text), 8000)
 
     def save_session(self, path: str | None = None) -> None:
-        path = path or self._ask_path("Save session", "QuatLab session (*.json)",
+        path = path or self._ask_path(_("Save session"), _("QuatLab session") + " (*.json)",
                                       "session.quatlab.json")
         if not path:
             return
         try:
             atomic_write(path, json.dumps(self.state.to_session(), indent=2) + "\n")
         except OSError as exc:
-            self._error("Could not save the session", exc)
+            self._error(_("Could not save the session"), exc)
             return
-        self.status.showMessage(f"Session saved to {path}", 5000)
+        self.status.showMessage(_("Session saved to {path}").format(path=path), 5000)
 
     def open_session(self, path: str | None = None) -> None:
         if not path:
-            path, _ = QtWidgets.QFileDialog.getOpenFileName(
-                self, "Open session", "", "QuatLab session (*.json)")
+            path, _filter = QtWidgets.QFileDialog.getOpenFileName(
+                self, _("Open session"), "", _("QuatLab session") + " (*.json)")
         if not path:
             return
         try:
@@ -356,21 +359,22 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
             data = json.loads(read_text(Path(path), limit=MAX_SESSION_BYTES))
             self.state.apply_session(data)
         except Exception as exc:  # noqa: BLE001 - any failure is the file's: say so, keep the state
-            self._error(f"Could not open {Path(path).name}", exc)
+            self._error(_("Could not open {file}").format(file=Path(path).name), exc)
             return
-        self.status.showMessage(f"Session {path} opened", 5000)
+        self.status.showMessage(_("Session {path} opened").format(path=path), 5000)
 
     def export_plots(self, path: str | None = None) -> None:
-        path = path or self._ask_path("Export plots", "PNG image (*.png);;SVG (*.svg);;"
-                                      "CSV data (*.csv)", "quatlab-plots.png")
+        path = path or self._ask_path(
+            _("Export plots"), _("PNG image") + " (*.png);;" + _("SVG image") + " (*.svg);;"
+            + _("CSV data") + " (*.csv)", "quatlab-plots.png")
         if not path:
             return
         try:
             self.lesson.plots.export(path)
         except (OSError, ValueError) as exc:
-            self._error("Could not export the plots", exc)
+            self._error(_("Could not export the plots"), exc)
             return
-        self.status.showMessage(f"Plots exported to {path}", 5000)
+        self.status.showMessage(_("Plots exported to {path}").format(path=path), 5000)
 
     def grab_image(self) -> QtGui.QImage:
         """The whole window as an image, 3D views included (QWidget.grab() misses them)."""
@@ -379,7 +383,8 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         return grab_widget(self)
 
     def save_screenshot(self, path: str | None = None) -> None:
-        path = path or self._ask_path("Save screenshot", "PNG image (*.png)", "quatlab.png")
+        path = path or self._ask_path(_("Save screenshot"), _("PNG image") + " (*.png)",
+                                      "quatlab.png")
         if not path:
             return
         img = self.grab_image()
@@ -389,9 +394,9 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         try:
             atomic_write(path, bytes(buf.data()))
         except OSError as exc:
-            self._error("Could not save the screenshot", exc)
+            self._error(_("Could not save the screenshot"), exc)
             return
-        self.status.showMessage(f"Screenshot saved to {path}", 5000)
+        self.status.showMessage(_("Screenshot saved to {path}").format(path=path), 5000)
 
     # ------------------------------------------------------------------ keyframes
     def open_keyframes(self, path: str | os.PathLike, order: str | None = None) -> None:
@@ -402,17 +407,18 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         """
         view = self.views.get("keyframes")
         if view is None:
-            raise ValueError("this build has no keyframes view")
+            raise ValueError(_("this build has no keyframes view"))
         view.open(path, order)
         self.show_view("keyframes")
-        self.status.showMessage(f"Opened {path}", 5000)
+        self.status.showMessage(_("Opened {path}").format(path=path), 5000)
 
     def open_keyframes_dialog(self) -> None:
         view = self.views.get("keyframes")
         loaded = getattr(getattr(view, "model", None), "file", None)
         start = str(loaded.path.parent) if loaded is not None else ""
-        path, _ = QtWidgets.QFileDialog.getOpenFileName(
-            self, "Open keyframes", start, "Keyframes (*.gltf *.glb *.csv *.json);;All files (*)")
+        path, _filter = QtWidgets.QFileDialog.getOpenFileName(
+            self, _("Open keyframes"), start,
+            _("Keyframes") + " (*.gltf *.glb *.bvh *.csv *.json);;" + _("All files") + " (*)")
         if path:
             self._open_keyframes_reporting(path)
 
@@ -420,7 +426,7 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         try:
             self.open_keyframes(path)
         except Exception as exc:  # noqa: BLE001 - a hostile file must not end in a traceback
-            self._error(f"Could not open {Path(path).name}", exc)
+            self._error(_("Could not open {file}").format(file=Path(path).name), exc)
             return False
         return True
 
@@ -478,4 +484,5 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
             if self.tabs.widget(i).objectName() == name:
                 self.tabs.setCurrentIndex(i)
                 return
-        raise ValueError(f"unknown view {name!r}; choose one of: {', '.join(view_names())}")
+        raise ValueError(_("unknown view {view!r}; choose one of: {views}").format(
+            view=name, views=", ".join(view_names())))
