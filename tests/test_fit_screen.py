@@ -187,3 +187,24 @@ def test_zoom_scales_the_application_font_and_is_remembered(qtbot, tmp_path):
         assert app.font().pointSizeF() == pytest.approx(base)
     finally:
         app.setFont(win._base_font or app.font())
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+def test_the_squad_key_table_shows_every_cell_whole(window, qtbot, size):
+    """A key such as -0.707107 fits its column: stretched columns once elided it to "0.7…"."""
+    win = window
+    win.resize(*size)
+    win.show_view("squad")
+    _settle(qtbot)
+    table = win.current_view().findChild(QtWidgets.QTableView, "track_keys")
+    model, fm = table.model(), table.fontMetrics()
+    header = table.horizontalHeader()
+    checked = 0
+    for row in range(model.rowCount()):
+        for col in range(model.columnCount() - 1):  # the last is the −q button
+            text = model.index(row, col).data()
+            # The item view's own margins: about 3 px each side in Fusion.
+            assert fm.horizontalAdvance(text) + 6 <= header.sectionSize(col), (size, row, col, text)
+            checked += 1
+    assert checked >= 20
+    assert not table.horizontalScrollBar().isVisible()

@@ -156,6 +156,14 @@ class KeyEditor(QtWidgets.QWidget):
         header.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(_NEGATE, QtWidgets.QHeaderView.ResizeMode.Fixed)
         header.resizeSection(_NEGATE, self.fontMetrics().horizontalAdvance("  −q  ") + 16)
+        # Wide enough for every cell's widest text (_number's "-0.707107"):
+        # stretched columns would otherwise elide the keys to "0.7…".
+        cell = self.fontMetrics().horizontalAdvance("−0.707107") + 14
+        header.setMinimumSectionSize(cell)
+        self.table.setMinimumWidth(
+            self.fontMetrics().horizontalAdvance("0000") + 8 + (len(COLUMNS) - 1) * cell
+            + header.sectionSize(_NEGATE) + 2 * self.table.frameWidth()
+            + self.table.style().pixelMetric(QtWidgets.QStyle.PixelMetric.PM_ScrollBarExtent))
         self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
         self.table.clicked.connect(self._clicked)
