@@ -74,6 +74,7 @@ from pyqtgraph.opengl.GLGraphicsItem import GLOptions
 
 from quatlab.app.i18n import _
 from quatlab.math import quaternion as Q
+from quatlab.rendering import themes
 from quatlab.rendering.bone_mesh import (
     as_rgba,
     bake,
@@ -323,8 +324,9 @@ class ChainScene(UserCamera, GLWindowView):
             bone.opts["edgeColor"] = tuple(0.55 * c for c in rgba_[:3]) + (1.0,)
             bone.setColor(rgba_)
         # A darker shade of the chain colour keeps the text readable on the
-        # light background.
-        text_colour = QtGui.QColor.fromRgbF(*(0.8 * c for c in rgba_[:3]))
+        # light background; the dark themes' colours are light enough as they are.
+        shade = 1.0 if themes.current().dark else 0.8
+        text_colour = QtGui.QColor.fromRgbF(*(shade * c for c in rgba_[:3]))
         for label in (chain.label, chain.note, chain.angle_label):
             label.color = text_colour
         if chain.turn is not None:

@@ -50,6 +50,7 @@ import pyqtgraph as pg
 from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.math.curves import METHOD_LABELS, METHODS, Curves
+from quatlab.rendering import themes
 from quatlab.rendering.flow_layout import FlowRow
 from quatlab.rendering.plot_export import PlotExport
 from quatlab.rendering.plot_hover import PlotInspector
@@ -404,7 +405,8 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
 
     def _sync_checks(self) -> None:
         named = self._named_series()
-        key = tuple((s.name, s.label, s.colour, s.dashed) for s in named)
+        key = (themes.current().name,
+               *((s.name, s.label, s.colour, s.dashed) for s in named))
         if key == self._checks_key:
             return  # the common case: same methods, new endpoints
         self._checks_key = key
@@ -638,9 +640,10 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         A new brush per cursor update made every playback frame allocate
         (memory grew by 1.5-2 MB a minute while playing).
         """
-        brush = self._brushes.get(colour)
+        key = (themes.current().name, colour)
+        brush = self._brushes.get(key)
         if brush is None:
-            brush = self._brushes[colour] = pg.mkBrush(colour)
+            brush = self._brushes[key] = pg.mkBrush(themes.themed(colour))
         return brush
 
     def _on_line_moved(self, line: pg.InfiniteLine) -> None:

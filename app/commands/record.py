@@ -19,6 +19,8 @@ MAX_FRAMES = 2000
 
 
 def add_parser(subparsers):
+    from quatlab.app.commands.screenshot import add_look_options
+
     p = subparsers.add_parser(
         "record",
         help=_("record a sweep of t (or the view's parameter) as a GIF or MP4 (needs a display)"),
@@ -33,18 +35,20 @@ def add_parser(subparsers):
     p.add_argument("--size", default="1400x900", help=_("window size WxH (default 1400x900)"))
     p.add_argument("--open", dest="open_file", default=None, help=_("keyframe file to open first"))
     p.add_argument("--force", action="store_true", help=_("replace OUTPUT if it exists"))
+    add_look_options(p)
     p.set_defaults(func=run)
     return p
 
 
 def run(args) -> int:
     from quatlab.app.commands.common import fail
-    from quatlab.app.commands.screenshot import _parse_size
+    from quatlab.app.commands.screenshot import _parse_size, check_scale
     from quatlab.app.io.animation_io import AnimationError, check_output, write_animation
 
     try:
         check_output(args.output, force=args.force)
         size = _parse_size(args.size)
+        check_scale(args.scale)
     except ValueError as exc:
         return fail(PROG, str(exc))
     for name in ("duration", "fps"):
@@ -72,7 +76,8 @@ def run(args) -> int:
         state = LessonState.from_preset(args.preset or presets.DEFAULT_PRESET)
     except ValueError as exc:
         return fail(PROG, str(exc))
-    shown, problem = show_window(state, args.view, size, open_file=args.open_file)
+    shown, problem = show_window(state, args.view, size, open_file=args.open_file,
+                                 theme=args.theme, scale=args.scale)
     if problem:
         return fail(PROG, problem)
     win, _first = shown

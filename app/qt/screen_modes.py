@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from PyQt6 import QtCore, QtGui, QtWidgets
 
+from quatlab.app.i18n import _
+from quatlab.app.qt import theme_menu
 from quatlab.app.qt.scrubber import Scrubber
+from quatlab.rendering import themes
 from quatlab.rendering.flow_layout import FlowRow
 
 __all__ = ["ScreenModes", "ViewPage", "fitted_geometry"]
@@ -25,6 +28,8 @@ GEOMETRY_KEY = "window/geometry"
 #: Settings key of the View > Zoom factor, and the factors Zoom in / out step through.
 ZOOM_KEY = "view/zoom"
 ZOOM_STEPS = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5)
+#: Presentation mode draws text, lines and points this much larger again.
+PRESENTATION_SCALE = 1.25
 
 
 def fitted_geometry(saved, available: QtCore.QRect,
@@ -126,23 +131,36 @@ class ScreenModes:
             self.status.show()
             self.setWindowState(self._before_presenting.get(
                 "state", QtCore.Qt.WindowState.WindowNoState))
+        self._apply_scale()
         self._on_tab_changed(self.tabs.currentIndex())
 
     # ------------------------------------------------------------------ zoom
     def set_zoom(self, factor: float) -> None:
-        """Scale the application font by ``factor`` (1 = the system's); remembered
-        in the settings given to :meth:`place_on_screen`."""
+        """Scale text, line widths, point sizes and gizmos by ``factor`` (1 = as designed):
+        the application font, the plots and the 3D views together. Remembered in
+        the settings given to :meth:`place_on_screen`."""
+        factor = min(max(float(factor), ZOOM_STEPS[0]), ZOOM_STEPS[-1])
+        self.zoom = factor
+        self._apply_scale()
+        self.status.showMessage(_("Zoom {percent}").format(percent=f"{factor:.0%}"), 3000)
+        if self._settings is not None:
+            self._settings.setValue(ZOOM_KEY, factor)
+
+    def draw_scale(self) -> float:
+        """What everything is drawn larger by: the zoom, and more in presentation mode."""
+        return self.zoom * (PRESENTATION_SCALE if self.presenting else 1.0)
+
+    def _apply_scale(self) -> None:
         app = QtWidgets.QApplication.instance()
         if self._base_font is None:
             self._base_font = QtGui.QFont(app.font())
-        factor = min(max(float(factor), ZOOM_STEPS[0]), ZOOM_STEPS[-1])
+        scale = self.draw_scale()
         font = QtGui.QFont(self._base_font)
-        font.setPointSizeF(self._base_font.pointSizeF() * factor)
+        font.setPointSizeF(self._base_font.pointSizeF() * scale)
         app.setFont(font)
-        self.zoom = factor
-        self.status.showMessage(f"Zoom {factor:.0%}", 3000)
-        if self._settings is not None:
-            self._settings.setValue(ZOOM_KEY, factor)
+        if scale != themes.scale() or getattr(self, "_restyled", False):
+            themes.set_current(zoom=scale)
+            theme_menu.redraw(self)
 
     def step_zoom(self, direction: int) -> None:
         """One step of ZOOM_STEPS up (``direction`` > 0) or down from the present zoom."""
@@ -163,6 +181,7 @@ class ScreenModes:
         screen = self.screen() or QtGui.QGuiApplication.primaryScreen()
         saved = settings.value(GEOMETRY_KEY) if settings is not None else None
         self.setGeometry(fitted_geometry(saved, screen.availableGeometry()))
+        theme_menu.restore_theme(self, settings)
         try:
             zoom = float(settings.value(ZOOM_KEY, 1.0)) if settings is not None else 1.0
         except (TypeError, ValueError):

@@ -23,6 +23,7 @@ from quatlab.app.io.safe_read import read_text  # the one bounded regular-file r
 from quatlab.app.model import presets
 from quatlab.app.model.explain import explain, explain_at_t
 from quatlab.app.model.state import LessonState
+from quatlab.app.qt import theme_menu
 from quatlab.app.qt.endpoint_editor import EndpointEditor
 from quatlab.app.qt.lesson_view import LessonView
 from quatlab.app.qt.readouts import Readouts
@@ -272,6 +273,7 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
                                           QtGui.QKeySequence("Ctrl++")])
         self._action(v, "Zoom out", lambda: self.step_zoom(-1), "Ctrl+-", "Smaller text")
         self._action(v, "Reset zoom", lambda: self.set_zoom(1.0), "Ctrl+0", "Text at 100%")
+        theme_menu.install(self, v)
 
         t = bar.addMenu("&Playback")
         # Every tab's scrubber answers the same keys: the one of the tab shown.
