@@ -231,15 +231,21 @@ def _gl_colour(colour):
     return tuple(out.getRgbF())
 
 
-def _gl_opt(item, key: str) -> None:
-    value = item.opts[key]
+def _gl_value(value):
+    """A GL colour as a tuple or (N, 4) array (what :func:`_tracked` compares), or None."""
     if isinstance(value, QtGui.QColor):
         value = value.getRgbF()
     if isinstance(value, (tuple, list)) and len(value) == 4:
-        value = tuple(float(v) for v in value)
-    elif not (isinstance(value, np.ndarray) and value.ndim == 2 and value.shape[1] == 4):
-        return
-    item.opts[key] = _tracked(item, key, value, _gl_colour)
+        return tuple(float(v) for v in value)
+    if isinstance(value, np.ndarray) and value.ndim == 2 and value.shape[1] == 4:
+        return value
+    return None
+
+
+def _gl_themed(item, key: str, value):
+    """``item``'s GL colour ``key`` (now ``value``) in the current theme, or None if it has none."""
+    value = _gl_value(value)
+    return None if value is None else _tracked(item, key, value, _gl_colour)
 
 
 def gl_views(root: QtWidgets.QWidget) -> list:
@@ -270,18 +276,27 @@ def _restyle_gl(view, theme: themes.Theme, s: float, lw: float) -> None:
             font = _font(item, "font", item.font, s)
             if font is not None:
                 item.font = font
-        elif isinstance(opts, dict):
-            for key in ("color", "edgeColor"):
-                if opts.get(key) is not None:
-                    _gl_opt(item, key)
-            if "width" in opts and isinstance(item, gl.GLLinePlotItem):
-                opts["width"] = _scaled(item, "width", float(opts["width"]), lw)
-            if isinstance(item, gl.GLScatterPlotItem) and np.isscalar(opts.get("size")) \
-                    and opts.get("pxMode", True):
-                opts["size"] = _scaled(item, "size", float(opts["size"]), s)
-            if isinstance(item, gl.GLMeshItem) and hasattr(item, "setColor") \
-                    and "color" in opts:
-                item.setColor(opts["color"])
+        elif isinstance(item, gl.GLLinePlotItem):
+            data = {"width": _scaled(item, "width", float(item.width), lw)}
+            colour = _gl_themed(item, "color", item.color)
+            if colour is not None:
+                data["color"] = colour
+            item.setData(**data)
+        elif isinstance(item, gl.GLScatterPlotItem):
+            data = {}
+            colour = _gl_themed(item, "color", item.color)
+            if colour is not None:
+                data["color"] = colour
+            if np.isscalar(item.size) and item.pxMode:
+                data["size"] = _scaled(item, "size", float(item.size), s)
+            item.setData(**data)
+        elif isinstance(item, gl.GLMeshItem) and isinstance(opts, dict):
+            edge = _gl_themed(item, "edgeColor", opts.get("edgeColor"))
+            if edge is not None:
+                opts["edgeColor"] = edge
+            colour = _gl_themed(item, "color", opts.get("color"))
+            if colour is not None:
+                item.setColor(colour)
         item.update()
     view.update()
 

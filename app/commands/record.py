@@ -11,11 +11,11 @@ import os
 import sys
 
 from quatlab.app.i18n import _
+from quatlab.app.io.animation_io import DEFAULT_DURATION, DEFAULT_FPS, MAX_FRAMES
 
 __all__ = ["add_parser", "run"]
 
 PROG = "quatlab record"
-MAX_FRAMES = 2000
 
 
 def add_parser(subparsers):
@@ -30,8 +30,10 @@ def add_parser(subparsers):
     p.add_argument("-o", "--output", required=True, help=_("GIF or MP4 file to write (a new file)"))
     p.add_argument("--view", default="main", help=_("view to record (see screenshot --list-views)"))
     p.add_argument("--preset", default=None, help=_("two-key preset to show (default: negated-20)"))
-    p.add_argument("--duration", type=float, default=4.0, help=_("length in seconds (default 4)"))
-    p.add_argument("--fps", type=float, default=12.5, help=_("frames per second (default 12.5)"))
+    p.add_argument("--duration", type=float, default=DEFAULT_DURATION,
+                   help=_("length in seconds (default 4)"))
+    p.add_argument("--fps", type=float, default=DEFAULT_FPS,
+                   help=_("frames per second (default 12.5)"))
     p.add_argument("--size", default="1400x900", help=_("window size WxH (default 1400x900)"))
     p.add_argument("--open", dest="open_file", default=None, help=_("keyframe file to open first"))
     p.add_argument("--force", action="store_true", help=_("replace OUTPUT if it exists"))

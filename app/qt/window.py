@@ -25,6 +25,7 @@ from quatlab.app.model.explain import explain, explain_at_t
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt import theme_menu
 from quatlab.app.qt.endpoint_editor import EndpointEditor
+from quatlab.app.qt.export_animation import add_export_action
 from quatlab.app.qt.lesson_view import LessonView
 from quatlab.app.qt.readouts import Readouts
 from quatlab.app.qt.screen_modes import (  # noqa: F401 - re-exported for callers
@@ -235,6 +236,7 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
                      "Save the plots as PNG or SVG, or their data as CSV")
         self._action(f, "Save screenshot…", self.save_screenshot, "Ctrl+Shift+S",
                      "Save a PNG of the whole window")
+        add_export_action(self, f)
         f.addSeparator()
         self._action(f, "Quit", self.close, "Ctrl+Q")
 
