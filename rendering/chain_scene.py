@@ -164,9 +164,12 @@ class _Chain:
     plane: np.ndarray | None = None       # normal of the plane its trail lies in, if any
     q: np.ndarray | None = None
     color: tuple | None = None
+    design_color: object = None   # the caller's colour, re-derived in a new theme (retheme)
     wanted: bool = True           # the caller's set_chain_visible
     trail: TrailItem | None = None
     trail_color: tuple | None = None
+    trail_design: object = None
+    trail_points: np.ndarray | None = None
     path: np.ndarray | None = None
     root: np.ndarray = field(default_factory=lambda: ROOT.copy())
 
@@ -314,6 +317,7 @@ class ChainScene(UserCamera, GLWindowView):
         return chain
 
     def _apply_color(self, chain: _Chain, color) -> None:
+        chain.design_color = color
         rgba_ = as_rgba(color)
         if rgba_ == chain.color:
             return
@@ -500,6 +504,16 @@ class ChainScene(UserCamera, GLWindowView):
                     self.reset_camera()
         self._pose(chain, q)
 
+    def retheme(self) -> None:
+        """Derive the colours again in the current theme (View > Theme): shades, fades."""
+        for key, chain in self._chains.items():
+            if chain.design_color is not None:
+                self._apply_color(chain, chain.design_color)
+            if chain.trail_design is not None:
+                chain.trail_color = as_rgba(chain.trail_design)
+            if chain.trail_points is not None:
+                self.set_trail(key, chain.trail_points)
+
     def set_chain_visible(self, key: str, visible: bool) -> None:
         """Show or hide chain ``key`` together with its trail and label."""
         self._visible[key] = bool(visible)
@@ -573,10 +587,11 @@ class ChainScene(UserCamera, GLWindowView):
         """
         chain = self._chain(key)
         if color is not None:
-            chain.trail_color = as_rgba(color)
+            chain.trail_design, chain.trail_color = color, as_rgba(color)
         if points is None:
             points = np.empty((0, 3))
         points = np.asarray(points, dtype=np.float64)
+        chain.trail_points = points
         if points.ndim != 2 or points.shape[-1] != 3:
             raise ValueError(f"points must have shape (N, 3), got shape {points.shape}")
         index = segment_indices(points)

@@ -216,7 +216,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
 
     def _label_axes(self, plot: str) -> None:
         item = self.plots[plot]
-        style = {"color": FOREGROUND, "font-size": _LABEL_FONT_PT}
+        style = {"color": themes.themed(FOREGROUND), "font-size": _LABEL_FONT_PT}
         x_label = f"{self._x_name} ({self._x_unit})" if self._x_unit else self._x_name
         item.setLabel("bottom", x_label, **style)
         y_label = self._y_label[plot]

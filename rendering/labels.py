@@ -16,12 +16,13 @@ from OpenGL import GL
 from PyQt6 import QtCore, QtGui, QtOpenGL
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 
+from quatlab.rendering import themes
 from quatlab.rendering.chain import (
     ROOT,
 )
 from quatlab.rendering.style import SCENE_BACKGROUND
 
-__all__ = ["Label", "LabelLayer", "label_font"]
+__all__ = ["Label", "LabelLayer", "label_font", "ink"]
 
 
 @dataclass
@@ -100,7 +101,7 @@ class LabelLayer(GLGraphicsItem):
             painter.setPen(QtCore.Qt.PenStyle.NoPen)
             painter.setBrush(self._plate)
             painter.drawRoundedRect(plate, 3.0, 3.0)
-            painter.setPen(label.color)
+            painter.setPen(ink(label.color))
             painter.setFont(label.font)
             painter.drawText(QtCore.QPointF(x, y), label.text)
         painter.end()
@@ -170,6 +171,13 @@ def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, points: np
         if cost < best_cost:
             best, best_cost = (x, y), cost
     return best
+
+
+def ink(colour: QtGui.QColor) -> QtGui.QColor:
+    """A label's colour as drawn: a light-palette colour in the current theme, alpha kept."""
+    out = QtGui.QColor(themes.current().colour(colour.name().upper()))
+    out.setAlpha(colour.alpha())
+    return out
 
 
 def label_font(size: float, weight: QtGui.QFont.Weight) -> QtGui.QFont:

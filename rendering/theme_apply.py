@@ -256,14 +256,15 @@ def gl_views(root: QtWidgets.QWidget) -> list:
 
 def _restyle_gl(view, theme: themes.Theme, s: float, lw: float) -> None:
     view.setBackgroundColor(theme.scene)
+    if hasattr(view, "retheme"):
+        view.retheme()  # the colours it derives (shades, fades)
     for item in view.items:
         opts = getattr(item, "opts", None)
         if isinstance(item, LabelLayer):
             plate = QtGui.QColor(theme.scene)
             plate.setAlphaF(item._plate.alphaF())
             item._plate = plate
-            for label in item.labels:
-                label.color = _colour(label, "color", label.color)
+            for label in item.labels:  # colours: labels.ink, as they are drawn
                 font = _font(label, "font", label.font, s)
                 if font is not None:
                     label.font = font
