@@ -508,6 +508,7 @@ class ChainScene(UserCamera, GLWindowView):
         """Derive the colours again in the current theme (View > Theme): shades, fades."""
         for key, chain in self._chains.items():
             if chain.design_color is not None:
+                chain.color = None  # the shades change even where the colour does not
                 self._apply_color(chain, chain.design_color)
             if chain.trail_design is not None:
                 chain.trail_color = as_rgba(chain.trail_design)

@@ -403,6 +403,12 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
 
     # -- legend and toggles -----------------------------------------------------------
 
+    def retheme(self) -> None:
+        """Draw the legend swatches and cursor dots again in the current theme."""
+        self._checks_key = None
+        self._sync_checks()
+        self._update_dots()
+
     def _sync_checks(self) -> None:
         named = self._named_series()
         key = (themes.current().name,

@@ -306,6 +306,9 @@ def restyle(root: QtWidgets.QWidget) -> None:
     """Apply the current theme and scale to every plot and GL view under ``root``."""
     theme, s = themes.current(), themes.scale()
     lw = s * theme.line_scale
+    for widget in root.findChildren(QtWidgets.QWidget):
+        if callable(getattr(widget, "retheme", None)):
+            widget.retheme()  # what a widget draws outside pyqtgraph (legend swatches)
     for view in [root, *root.findChildren(pg.GraphicsView)]:
         if isinstance(view, pg.GraphicsView):
             _restyle_scene(view, theme, s, lw)
