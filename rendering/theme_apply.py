@@ -127,6 +127,11 @@ def _restyle_axis(axis: pg.AxisItem, theme: themes.Theme, s: float, lw: float) -
     axis.setStyle(tickFont=font)
     if axis.grid is not False:
         axis.setGrid(_alpha(axis, "grid", axis.grid, theme))
+    # A fixed axis width (the plots align their left edges) grows with the text.
+    if axis.fixedWidth is not None:
+        axis.setWidth(round(_scaled(axis, "fixedWidth", axis.fixedWidth, s)))
+    if axis.fixedHeight is not None:
+        axis.setHeight(round(_scaled(axis, "fixedHeight", axis.fixedHeight, s)))
     if axis.labelText or axis.labelUnits:
         style = dict(axis.labelStyle)
         style["color"] = theme.foreground

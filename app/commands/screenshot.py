@@ -162,6 +162,7 @@ def show_window(state, view: str, size: tuple[int, int], *, open_file=None, prep
     win = MainWindow(state)
     if scale != 1.0:
         win.set_zoom(scale)
+        win.status.clearMessage()  # "Zoom 150%" is for the user who pressed Ctrl+=
     apply_theme(win, theme)
     if open_file:
         try:
