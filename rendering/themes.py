@@ -84,6 +84,7 @@ class Theme:
 
         Colours of no role are kept, except that a dark theme turns a dark
         grey (text meant for a light background) into the matching light grey.
+        Pure black stays: the views use it for text on coloured highlights.
 
         >>> DARK.colour("#0072B2")        # shortest NLERP's blue, lightened
         '#4A9FE8'
@@ -95,7 +96,7 @@ class Theme:
             return found
         if self.dark and light_colour.startswith("#") and len(light_colour) == 7:
             rgb = [int(light_colour[i:i + 2], 16) for i in (1, 3, 5)]
-            if max(rgb) - min(rgb) <= 16 and sum(rgb) < 3 * 128:
+            if max(rgb) - min(rgb) <= 16 and 0 < sum(rgb) < 3 * 128:
                 return "#" + "".join(f"{255 - v:02X}" for v in rgb)
         return light_colour
 

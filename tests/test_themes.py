@@ -157,5 +157,6 @@ def test_colour_translates_light_colours_and_keeps_others():
     # Dark themes turn dark greys meant for white into light greys; light keeps them.
     assert themes.LIGHT.colour("#404040") == "#404040"
     assert contrast(themes.DARK.colour("#404040"), themes.DARK.background) >= 4.5
+    assert themes.HIGH_CONTRAST.colour("#000000") == "#000000"  # text on a yellow highlight
     with pytest.raises(ValueError, match="unknown theme 'sepia'"):
         themes.theme_named("sepia")
