@@ -223,12 +223,43 @@ def _restyle_scene(view: pg.GraphicsView, theme: themes.Theme, s: float, lw: flo
 
 
 # ---------------------------------------------------------------------- 3D views
+def _gl_array(colour: np.ndarray) -> np.ndarray:
+    """An (N, 4) float colour array in the current theme, vectorised.
+
+    Trails hold thousands of faded shades; only rows that are a light role
+    colour (or, in a dark theme, a dark grey) change, as in Theme.colour.
+    """
+    theme = themes.current()
+    rgb8 = np.clip(np.round(colour[:, :3] * 255.0), 0, 255).astype(np.int64)
+    keys = (rgb8[:, 0] << 16) | (rgb8[:, 1] << 8) | rgb8[:, 2]
+    out = np.array(colour, copy=True)
+    for key in np.unique(keys[np.isin(keys, _role_keys())]):
+        mapped = QtGui.QColor(theme.colour(f"#{int(key):06X}"))
+        out[keys == key, :3] = mapped.getRgbF()[:3]
+    if theme.dark:
+        spread = rgb8.max(axis=1) - rgb8.min(axis=1)
+        total = rgb8.sum(axis=1)
+        grey = (spread <= 16) & (total > 0) & (total < 3 * 128) & ~np.isin(keys, _role_keys())
+        out[grey, :3] = 1.0 - np.round(colour[grey, :3] * 255.0) / 255.0
+    return out
+
+
+_ROLE_KEYS: list = []
+
+
+def _role_keys() -> np.ndarray:
+    if not _ROLE_KEYS:
+        names = {c.upper() for c in themes.LIGHT.roles().values()}
+        names |= {c.upper() for group in themes.LIGHT_EXTRAS.values() for c in group
+                  if c.startswith("#") and len(c) == 7}
+        _ROLE_KEYS.append(np.array(sorted(int(c[1:], 16) for c in names), dtype=np.int64))
+    return _ROLE_KEYS[0]
+
+
 def _gl_colour(colour):
     """A light-palette GL colour (a tuple or (N, 4) float array) in the current theme."""
     if isinstance(colour, np.ndarray):
-        rows, inverse = np.unique(colour, axis=0, return_inverse=True)
-        mapped = np.array([_gl_colour(tuple(r)) for r in rows], dtype=colour.dtype)
-        return mapped[np.ravel(inverse)]
+        return _gl_array(colour)
     q = QtGui.QColor.fromRgbF(*(min(max(float(c), 0.0), 1.0) for c in colour))
     out = light_to_theme(q)
     if q.name().upper() == themes.LIGHT.ghost.upper():
@@ -308,14 +339,24 @@ def _restyle_gl(view, theme: themes.Theme, s: float, lw: float) -> None:
 
 
 def restyle(root: QtWidgets.QWidget) -> None:
-    """Apply the current theme and scale to every plot and GL view under ``root``."""
+    """Apply the current theme and scale to every plot and GL view shown in ``root``.
+
+    Those in hidden tabs are left for the walk when their tab is shown (the
+    window walks again on a tab change), which keeps a switch fast.
+    """
     theme, s = themes.current(), themes.scale()
     lw = s * theme.line_scale
     for widget in root.findChildren(QtWidgets.QWidget):
-        if callable(getattr(widget, "retheme", None)):
+        if callable(getattr(widget, "retheme", None)) and _shown(widget, root):
             widget.retheme()  # what a widget draws outside pyqtgraph (legend swatches)
     for view in [root, *root.findChildren(pg.GraphicsView)]:
-        if isinstance(view, pg.GraphicsView):
+        if isinstance(view, pg.GraphicsView) and _shown(view, root):
             _restyle_scene(view, theme, s, lw)
     for view in gl_views(root):
-        _restyle_gl(view, theme, s, lw)
+        if _shown(view.widget, root):
+            _restyle_gl(view, theme, s, lw)
+
+
+def _shown(widget: QtWidgets.QWidget, root: QtWidgets.QWidget) -> bool:
+    """Whether ``widget`` shows when ``root`` does: hidden tabs wait until they are shown."""
+    return widget is root or widget.isVisibleTo(root)

@@ -123,13 +123,11 @@ def apply_theme(win, theme=None, zoom=None) -> None:
 
 def refresh(win) -> None:
     """Redraw ``win`` in the current theme and scale (after a view changed what it shows)."""
-    redraw(win)
     state = getattr(win, "state", None)
     if state is not None:
-        # The lesson's views redraw from the model, deriving shades in the new theme;
-        # then their new items get the sizes.
+        # The lesson's views redraw from the model in the new theme, deriving their shades.
         state.events.emit("endpoints")
-        redraw(win)
+    redraw(win)
 
 
 def redraw(win) -> None:
