@@ -1,6 +1,6 @@
 """Themes, zoom and File > Export animation in the running window: pixels, sizes and files.
 
-Each test leaves the process in the light theme at 100% (the fixture), so the
+Each test leaves the process in the light theme at 100% (conftest), so the
 other modules' windows are drawn as they expect.
 """
 
@@ -22,15 +22,6 @@ from quatlab.rendering import themes
 from quatlab.rendering.theme_apply import gl_views
 
 pytestmark = pytest.mark.gl
-
-
-@pytest.fixture(autouse=True)
-def light_afterwards():
-    yield
-    themes.set_current(themes.LIGHT, 1.0)
-    app = QtWidgets.QApplication.instance()
-    if app is not None:
-        app.setPalette(theme_menu.qt_palette(themes.LIGHT))
 
 
 @pytest.fixture
@@ -254,3 +245,12 @@ def test_export_replaces_a_confirmed_file_and_refuses_bad_names(qtbot, win, tmp_
     assert run_export(win, tmp_path / "x.avi", duration=1.0) is None
     assert warnings_shown and "x.avi" in warnings_shown[-1][1]
     assert not (tmp_path / "x.avi").exists()
+
+
+def test_record_theme_writes_dark_frames(tmp_path, capsys):
+    out = tmp_path / "dark.gif"
+    assert cli.main(["record", "-o", str(out), "--theme", "high-contrast", "--duration", "0.2",
+                     "--fps", "10", "--size", "1280x720"]) == 0
+    frames = iio.imread(out, index=None)[..., :3].astype(int)
+    assert frames.shape[0] == 2
+    assert all(_luma(_mode(f)) < 20 for f in frames)  # pure black in high contrast

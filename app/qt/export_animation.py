@@ -1,8 +1,9 @@
 """File > Export animation…: the sweep `quatlab record` writes, taken without freezing the window.
 
 :class:`AnimationExport` takes the frames with
-:func:`quatlab.app.qt.recorder.sweep_frames` (the same frame loop as the
-command), one frame per turn of the event loop from a zero-delay timer,
+:func:`quatlab.app.qt.recorder.sweep_steps` (the frame loop of the command),
+one step per turn of the event loop from a zero-delay timer (the change of
+the parameter in one turn, its grab in the next),
 under a window-modal progress dialog with Cancel. Encoding runs on a worker
 thread (Pillow or ffmpeg can take seconds for a long GIF); the file is
 published with :func:`quatlab.app.io.atomic.write_files` only when encoding
@@ -28,7 +29,7 @@ from quatlab.app.io.animation_io import (
     encode_animation,
 )
 from quatlab.app.io.atomic import write_files
-from quatlab.app.qt.recorder import sweep_frames
+from quatlab.app.qt.recorder import sweep_steps
 
 __all__ = ["AnimationExport", "add_export_action", "export_animation_dialog"]
 
@@ -70,7 +71,7 @@ class AnimationExport(QtCore.QObject):
         check_output(self.path, force=True)  # the file dialog asked about replacing it
         scrubber = self.window.current_scrubber()
         self._scrubber, self._value = scrubber, scrubber.param.get()
-        self._sweep = sweep_frames(self.window, self.n_frames)
+        self._sweep = sweep_steps(self.window, self.n_frames)
         self.progress = QtWidgets.QProgressDialog(
             _("Recording {file}…").format(file=self.path.name), _("Cancel"), 0,
             self.n_frames + 1, self.window)
@@ -95,14 +96,16 @@ class AnimationExport(QtCore.QObject):
             self.cancel()
             return
         try:
-            self._frames.append(next(self._sweep))
+            frame = next(self._sweep)
         except StopIteration:
             self._encode()
             return
         except Exception as exc:  # noqa: BLE001 - a failed grab ends the export with a message
             self._finish("failed", str(exc))
             return
-        self.progress.setValue(len(self._frames))
+        if frame is not None:
+            self._frames.append(frame)
+            self.progress.setValue(len(self._frames))
         QtCore.QTimer.singleShot(0, self._next_frame)
 
     def _encode(self) -> None:

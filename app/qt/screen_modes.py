@@ -192,6 +192,13 @@ class ScreenModes:
     def closeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         if self._settings is not None and not self.presenting:
             self._settings.setValue(GEOMETRY_KEY, self.geometry())
+        if self.presenting:
+            self.set_presenting(False)
+        if self._base_font is not None:
+            # The zoomed font is the application's: a closed window gives it back
+            # (the zoom itself stays in the settings).
+            QtWidgets.QApplication.instance().setFont(self._base_font)
+            self._base_font = None
         super().closeEvent(ev)
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
