@@ -97,6 +97,15 @@ class ViewPage(QtWidgets.QScrollArea):
         return False
 
 
+def _unzoomed_font(app: QtWidgets.QApplication) -> QtGui.QFont:
+    """The application's font before any window zoomed it (taken the first time)."""
+    font = app.property("quatlab_unzoomed_font")
+    if not isinstance(font, QtGui.QFont):
+        font = QtGui.QFont(app.font())
+        app.setProperty("quatlab_unzoomed_font", font)
+    return QtGui.QFont(font)
+
+
 class ScreenModes:
     """Window sizing and modes for :class:`~quatlab.app.qt.window.MainWindow` (a mixin)."""
 
@@ -153,7 +162,7 @@ class ScreenModes:
     def _apply_scale(self) -> None:
         app = QtWidgets.QApplication.instance()
         if self._base_font is None:
-            self._base_font = QtGui.QFont(app.font())
+            self._base_font = _unzoomed_font(app)
         scale = self.draw_scale()
         font = QtGui.QFont(self._base_font)
         font.setPointSizeF(self._base_font.pointSizeF() * scale)
@@ -198,7 +207,6 @@ class ScreenModes:
             # The zoomed font is the application's: a closed window gives it back
             # (the zoom itself stays in the settings).
             QtWidgets.QApplication.instance().setFont(self._base_font)
-            self._base_font = None
         super().closeEvent(ev)
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
