@@ -13,6 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.opengl as gl
 
+from quatlab.rendering import themes
 from quatlab.rendering.style import AXIS_COLORS, rgba
 
 __all__ = ["BoneGeometry", "ball", "bone_geometry", "bake", "frame_transform", "gizmo_lines",
@@ -169,4 +170,7 @@ def gizmo_lines(length: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def as_rgba(color) -> tuple[float, float, float, float]:
+    """Any colour pyqtgraph takes as floats; a colour name in the current theme."""
+    if isinstance(color, str):
+        color = themes.themed(color)
     return tuple(pg.mkColor(color).getRgbF())

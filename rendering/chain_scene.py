@@ -76,6 +76,7 @@ from pyqtgraph.opengl.GLGraphicsItem import GLOptions
 
 from quatlab.app.i18n import _
 from quatlab.math import quaternion as Q
+from quatlab.rendering import themes
 from quatlab.rendering.bone_mesh import (
     as_rgba,
     bake,
@@ -169,9 +170,12 @@ class _Chain:
     plane: np.ndarray | None = None       # normal of the plane its trail lies in, if any
     q: np.ndarray | None = None
     color: tuple | None = None
+    design_color: object = None   # the caller's colour, re-derived in a new theme (retheme)
     wanted: bool = True           # the caller's set_chain_visible
     trail: TrailItem | None = None
     trail_color: tuple | None = None
+    trail_design: object = None
+    trail_points: np.ndarray | None = None
     path: np.ndarray | None = None
     root: np.ndarray = field(default_factory=lambda: ROOT.copy())
     #: Bone frames relative to the root bone that ``body`` was baked with.
@@ -337,6 +341,7 @@ class ChainScene(UserCamera, GLWindowView):
         return chain
 
     def _apply_color(self, chain: _Chain, color) -> None:
+        chain.design_color = color
         rgba_ = as_rgba(color)
         if rgba_ == chain.color:
             return
@@ -346,8 +351,9 @@ class ChainScene(UserCamera, GLWindowView):
         chain.body.opts["edgeColor"] = tuple(0.55 * c for c in rgba_[:3]) + (1.0,)
         chain.body.setColor(rgba_)
         # A darker shade of the chain colour keeps the text readable on the
-        # light background.
-        text_colour = QtGui.QColor.fromRgbF(*(0.8 * c for c in rgba_[:3]))
+        # light background; the dark themes' colours are light enough as they are.
+        shade = 1.0 if themes.current().dark else 0.8
+        text_colour = QtGui.QColor.fromRgbF(*(shade * c for c in rgba_[:3]))
         for label in (chain.label, chain.note, chain.angle_label):
             label.color = text_colour
         if chain.turn is not None:
@@ -532,6 +538,17 @@ class ChainScene(UserCamera, GLWindowView):
                     self.reset_camera()
         self._pose(chain, q)
 
+    def retheme(self) -> None:
+        """Derive the colours again in the current theme (View > Theme): shades, fades."""
+        for key, chain in self._chains.items():
+            if chain.design_color is not None:
+                chain.color = None  # the shades change even where the colour does not
+                self._apply_color(chain, chain.design_color)
+            if chain.trail_design is not None:
+                chain.trail_color = as_rgba(chain.trail_design)
+            if chain.trail_points is not None:
+                self.set_trail(key, chain.trail_points)
+
     def set_chain_visible(self, key: str, visible: bool) -> None:
         """Show or hide chain ``key`` together with its trail and label."""
         self._visible[key] = bool(visible)
@@ -608,10 +625,11 @@ class ChainScene(UserCamera, GLWindowView):
         """
         chain = self._chain(key)
         if color is not None:
-            chain.trail_color = as_rgba(color)
+            chain.trail_design, chain.trail_color = color, as_rgba(color)
         if points is None:
             points = np.empty((0, 3))
         points = np.asarray(points, dtype=np.float64)
+        chain.trail_points = points
         if points.ndim != 2 or points.shape[-1] != 3:
             raise ValueError(f"points must have shape (N, 3), got shape {points.shape}")
         index = segment_indices(points)

@@ -51,6 +51,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import _
 from quatlab.math.curves import METHOD_LABELS, METHODS, Curves
+from quatlab.rendering import themes
 from quatlab.rendering.flow_layout import FlowRow
 from quatlab.rendering.plot_export import PlotExport
 from quatlab.rendering.plot_hover import PlotInspector
@@ -222,7 +223,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
 
     def _label_axes(self, plot: str) -> None:
         item = self.plots[plot]
-        style = {"color": FOREGROUND, "font-size": _LABEL_FONT_PT}
+        style = {"color": themes.themed(FOREGROUND), "font-size": _LABEL_FONT_PT}
         x_label = f"{self._x_name} ({self._x_unit})" if self._x_unit else self._x_name
         item.setLabel("bottom", x_label, **style)
         y_label = self._y_label[plot]
@@ -418,9 +419,16 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
 
     # -- legend and toggles -----------------------------------------------------------
 
+    def retheme(self) -> None:
+        """Draw the legend swatches and cursor dots again in the current theme."""
+        self._checks_key = None
+        self._sync_checks()
+        self._update_dots()
+
     def _sync_checks(self) -> None:
         named = self._named_series()
-        key = tuple((s.name, s.label, s.colour, s.dashed) for s in named)
+        key = (themes.current().name,
+               *((s.name, s.label, s.colour, s.dashed) for s in named))
         if key == self._checks_key:
             return  # the common case: same methods, new endpoints
         self._checks_key = key
@@ -656,9 +664,10 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         A new brush per cursor update made every playback frame allocate
         (memory grew by 1.5-2 MB a minute while playing).
         """
-        brush = self._brushes.get(colour)
+        key = (themes.current().name, colour)
+        brush = self._brushes.get(key)
         if brush is None:
-            brush = self._brushes[colour] = pg.mkBrush(colour)
+            brush = self._brushes[key] = pg.mkBrush(themes.themed(colour))
         return brush
 
     def _on_line_moved(self, line: pg.InfiniteLine) -> None:

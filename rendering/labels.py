@@ -24,12 +24,13 @@ from OpenGL import GL
 from PyQt6 import QtCore, QtGui, QtOpenGL
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 
+from quatlab.rendering import themes
 from quatlab.rendering.chain import (
     ROOT,
 )
 from quatlab.rendering.style import SCENE_BACKGROUND
 
-__all__ = ["Label", "LabelLayer", "label_font"]
+__all__ = ["Label", "LabelLayer", "label_font", "ink"]
 
 
 @dataclass
@@ -122,7 +123,7 @@ class LabelLayer(GLGraphicsItem):
             plate = box.translated(x, y).adjusted(-4.0, -3.0, 4.0, 3.0)
             placed.append(plate)
             if unit.anchor is not None and _distance(unit.anchor, plate) > _LEADER:
-                painter.setPen(QtGui.QPen(first.color, 1.2))
+                painter.setPen(QtGui.QPen(ink(first.color), 1.2))
                 painter.drawLine(unit.anchor, _nearest(unit.anchor, plate))
             painter.setPen(QtCore.Qt.PenStyle.NoPen)
             painter.setBrush(self._plate)
@@ -130,7 +131,7 @@ class LabelLayer(GLGraphicsItem):
             bands = _bands(plate, y, tops)
             for label, base, band in zip(unit.members, baselines, bands, strict=True):
                 label.rect = band
-                painter.setPen(label.color)
+                painter.setPen(ink(label.color))
                 painter.setFont(label.font)
                 painter.drawText(QtCore.QPointF(x, y + base), label.text)
         painter.end()
@@ -390,6 +391,13 @@ def _nearest(p: QtCore.QPointF, rect: QtCore.QRectF) -> QtCore.QPointF:
     """The point of ``rect`` nearest ``p``: where a leader line meets the plate."""
     return QtCore.QPointF(min(max(p.x(), rect.left()), rect.right()),
                           min(max(p.y(), rect.top()), rect.bottom()))
+
+
+def ink(colour: QtGui.QColor) -> QtGui.QColor:
+    """A label's colour as drawn: a light-palette colour in the current theme, alpha kept."""
+    out = QtGui.QColor(themes.current().colour(colour.name().upper()))
+    out.setAlpha(colour.alpha())
+    return out
 
 
 def label_font(size: float, weight: QtGui.QFont.Weight) -> QtGui.QFont:

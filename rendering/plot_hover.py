@@ -23,8 +23,8 @@ import pyqtgraph as pg
 from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.i18n import N_, _
+from quatlab.rendering import themes
 from quatlab.rendering.series import PLOTS
-from quatlab.rendering.style import FOREGROUND
 
 __all__ = ["PlotInspector", "value_text"]
 
@@ -114,9 +114,10 @@ class PlotInspector:
                 box.setVisible(False)
                 continue
             lines = [f"<b>{self._plots._x_name} = {p.x():.4g}</b>"] + [
-                f"<span style='color:{c}'>■</span> {label}: {value_text(y)}"
+                f"<span style='color:{themes.themed(c)}'>■</span> {label}: {value_text(y)}"
                 for label, c, y in rows]
-            box.setHtml(f"<div style='color:{FOREGROUND}'>{'<br>'.join(lines)}</div>")
+            fg = themes.current().foreground
+            box.setHtml(f"<div style='color:{fg}'>{'<br>'.join(lines)}</div>")
             # Keep the box inside the plot: it hangs to the left of the
             # pointer in the right half and above it in the lower half.
             (x0, x1), (y0, y1) = vb.viewRange()

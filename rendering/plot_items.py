@@ -7,6 +7,8 @@ import pyqtgraph as pg
 from PyQt6 import QtCore, QtGui, QtWidgets
 from pyqtgraph.graphicsItems.LegendItem import ItemSample
 
+from quatlab.rendering import themes
+
 __all__ = ["method_pen", "nan_runs", "ScrubViewBox", "LineSample", "swatch_icon"]
 
 # Curves often coincide (naive = shortest when dot >= 0; NLERP ~ SLERP for
@@ -23,10 +25,13 @@ _DASH = 3.0
 
 
 def method_pen(colour: str, dashed: bool, phase: int = 0, width: float | None = None) -> QtGui.QPen:
-    """The line pen of a series, ``phase`` = its rank among the dashed or solid ones."""
+    """The line pen of a series, ``phase`` = its rank among the dashed or solid ones.
+
+    ``colour`` is a light-palette colour, drawn in the current theme.
+    """
     if width is None:
         width = _DASHED_WIDTH if dashed else _SOLID_WIDTHS[phase % 2]
-    pen = pg.mkPen(colour, width=width)
+    pen = pg.mkPen(themes.themed(colour), width=width)
     if dashed:
         pen.setDashPattern([_DASH, _DASH])
         pen.setDashOffset(_DASH * (phase % 2))

@@ -15,7 +15,7 @@ import numpy as np
 from PyQt6 import QtCore, QtGui
 
 from quatlab.app.i18n import _
-from quatlab.rendering.labels import LabelLayer
+from quatlab.rendering.labels import LabelLayer, ink
 
 __all__ = ["place_labels", "PlacedLabelLayer", "CANDIDATES"]
 
@@ -102,19 +102,19 @@ class PlacedLabelLayer(LabelLayer):
             rect = QtCore.QRectF(spot[0], spot[1], *size)
             near = QtCore.QPointF(min(max(anchor[0], rect.left()), rect.right()),
                                   min(max(anchor[1], rect.top()), rect.bottom()))
-            painter.setPen(QtGui.QPen(label.color, 1.2))
+            painter.setPen(QtGui.QPen(ink(label.color), 1.2))
             painter.drawLine(QtCore.QPointF(*anchor), near)
             painter.setPen(QtCore.Qt.PenStyle.NoPen)
             painter.setBrush(self._plate)
             painter.drawRoundedRect(rect, 3.0, 3.0)
-            painter.setPen(label.color)
+            painter.setPen(ink(label.color))
             painter.setFont(label.font)
             painter.drawText(QtCore.QPointF(spot[0] + _PAD - box.left(),
                                             spot[1] + _PAD - box.top()), label.text)
         if self.hidden:
             font = shown[0].font
             painter.setFont(font)
-            painter.setPen(QtGui.QColor("#505050"))
+            painter.setPen(ink(QtGui.QColor("#505050")))
             painter.drawText(QtCore.QPointF(8, height - 8),
                              (_("+{n} more label (no room; zoom in)") if self.hidden == 1
                               else _("+{n} more labels (no room; zoom in)")).format(

@@ -34,11 +34,17 @@ SCENE_BACKGROUND = "#F5F5F3"
 
 
 def rgba(hex_colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
-    """``"#RRGGBB"`` as an (r, g, b, a) tuple of floats in [0, 1] (for GL items).
+    """``"#RRGGBB"`` in the current theme as (r, g, b, a) floats in [0, 1] (for GL items).
+
+    Colours are written in the light palette; the current theme
+    (:mod:`quatlab.rendering.themes`) translates them, so items made under
+    the dark theme get its colours.
 
     >>> rgba("#FF8000", 0.5)
     (1.0, 0.5019607843137255, 0.0, 0.5)
     """
-    h = hex_colour.lstrip("#")
+    from quatlab.rendering import themes  # themes builds on this module
+
+    h = themes.current().colour(hex_colour).lstrip("#")
     r, g, b = (int(h[i : i + 2], 16) / 255.0 for i in (0, 2, 4))
     return (r, g, b, float(alpha))

@@ -136,3 +136,27 @@ def rng():
     import numpy as np
 
     return np.random.default_rng(20261130)
+
+
+@pytest.fixture(autouse=True)
+def _light_theme_afterwards():
+    """Put the process back in the light theme at 100% after each test.
+
+    The theme and zoom are process-wide (one window per process in the app);
+    a test that switches them (View > Theme, the GUI fuzz) must not change
+    what the next test's window draws.
+    """
+    yield
+    import sys
+
+    themes = sys.modules.get("quatlab.rendering.themes")
+    if themes is None or (themes.current() is themes.LIGHT and themes.scale() == 1.0):
+        return
+    themes.set_current(themes.LIGHT, 1.0)
+    from PyQt6 import QtWidgets
+
+    from quatlab.app.qt.theme_menu import qt_palette
+
+    app = QtWidgets.QApplication.instance()
+    if app is not None:
+        app.setPalette(qt_palette(themes.LIGHT))

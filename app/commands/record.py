@@ -11,14 +11,16 @@ import os
 import sys
 
 from quatlab.app.i18n import _
+from quatlab.app.io.animation_io import DEFAULT_DURATION, DEFAULT_FPS, MAX_FRAMES
 
 __all__ = ["add_parser", "run"]
 
 PROG = "quatlab record"
-MAX_FRAMES = 2000
 
 
 def add_parser(subparsers):
+    from quatlab.app.commands.screenshot import add_look_options
+
     p = subparsers.add_parser(
         "record",
         help=_("record a sweep of t (or the view's parameter) as a GIF or MP4 (needs a display)"),
@@ -28,23 +30,27 @@ def add_parser(subparsers):
     p.add_argument("-o", "--output", required=True, help=_("GIF or MP4 file to write (a new file)"))
     p.add_argument("--view", default="main", help=_("view to record (see screenshot --list-views)"))
     p.add_argument("--preset", default=None, help=_("two-key preset to show (default: negated-20)"))
-    p.add_argument("--duration", type=float, default=4.0, help=_("length in seconds (default 4)"))
-    p.add_argument("--fps", type=float, default=12.5, help=_("frames per second (default 12.5)"))
+    p.add_argument("--duration", type=float, default=DEFAULT_DURATION,
+                   help=_("length in seconds (default 4)"))
+    p.add_argument("--fps", type=float, default=DEFAULT_FPS,
+                   help=_("frames per second (default 12.5)"))
     p.add_argument("--size", default="1400x900", help=_("window size WxH (default 1400x900)"))
     p.add_argument("--open", dest="open_file", default=None, help=_("keyframe file to open first"))
     p.add_argument("--force", action="store_true", help=_("replace OUTPUT if it exists"))
+    add_look_options(p)
     p.set_defaults(func=run)
     return p
 
 
 def run(args) -> int:
     from quatlab.app.commands.common import fail
-    from quatlab.app.commands.screenshot import _parse_size
+    from quatlab.app.commands.screenshot import _parse_size, check_scale
     from quatlab.app.io.animation_io import AnimationError, check_output, write_animation
 
     try:
         check_output(args.output, force=args.force)
         size = _parse_size(args.size)
+        check_scale(args.scale)
     except ValueError as exc:
         return fail(PROG, str(exc))
     for name in ("duration", "fps"):
@@ -72,7 +78,8 @@ def run(args) -> int:
         state = LessonState.from_preset(args.preset or presets.DEFAULT_PRESET)
     except ValueError as exc:
         return fail(PROG, str(exc))
-    shown, problem = show_window(state, args.view, size, open_file=args.open_file)
+    shown, problem = show_window(state, args.view, size, open_file=args.open_file,
+                                 theme=args.theme, scale=args.scale)
     if problem:
         return fail(PROG, problem)
     win, _first = shown

@@ -34,9 +34,32 @@ def add_parser(subparsers):
                    help=_("keyframes view: which players the rig view shows"))
     p.add_argument("--fix", action="store_true",
                    help=_("keyframes view: apply Fix all tracks before rendering"))
+    add_look_options(p)
     p.add_argument("--list-views", action="store_true", help=_("list the views and exit"))
     p.set_defaults(func=run)
     return p
+
+
+#: Names --theme accepts (rendering.themes.THEMES; listed here so --help needs no Qt).
+THEME_NAMES = ("light", "dark", "high-contrast")
+
+
+def add_look_options(p) -> None:
+    """--theme and --scale, shared with ``quatlab record``."""
+    p.add_argument("--theme", choices=THEME_NAMES, default="light",
+                   help=_("colour theme (default light)"))
+    p.add_argument("--scale", type=float, default=1.0, metavar="FACTOR",
+                   help=_("zoom of text, lines and points, 0.8 to 2.5 (default 1)"))
+
+
+def check_scale(value: float) -> float:
+    """--scale as View > Zoom allows it; ValueError otherwise."""
+    from quatlab.app.qt.screen_modes import ZOOM_STEPS
+
+    if not ZOOM_STEPS[0] <= value <= ZOOM_STEPS[-1]:
+        raise ValueError(_("--scale must be between {lo:g} and {hi:g}, got {value:g}").format(
+            lo=ZOOM_STEPS[0], hi=ZOOM_STEPS[-1], value=value))
+    return value
 
 
 def _parse_size(text: str) -> tuple[int, int]:
@@ -121,19 +144,26 @@ def _set_keyframes_view(win, args) -> str | None:
 _APP = None
 
 
-def show_window(state, view: str, size: tuple[int, int], *, open_file=None, prepare=None):
+def show_window(state, view: str, size: tuple[int, int], *, open_file=None, prepare=None,
+                theme: str = "light", scale: float = 1.0):
     """The window on ``state`` showing ``view`` at ``size``, as ``screenshot`` and ``record`` need.
 
     Opens ``open_file`` first and runs ``prepare(win)`` (an error message or
-    None) before showing. Returns ``((win, first_image), None)``, or
-    ``(None, message)`` when the file cannot be opened, ``prepare`` refuses or
-    the window cannot be as small as ``size``.
+    None) before showing; draws in ``theme`` at zoom ``scale``. Returns
+    ``((win, first_image), None)``, or ``(None, message)`` when the file
+    cannot be opened, ``prepare`` refuses or the window cannot be as small
+    as ``size``.
     """
     global _APP
+    from quatlab.app.qt.theme_menu import apply_theme
     from quatlab.app.qt.window import MainWindow, make_app
 
     _APP = make_app()
     win = MainWindow(state)
+    if scale != 1.0:
+        win.set_zoom(scale)
+        win.status.clearMessage()  # "Zoom 150%" is for the user who pressed Ctrl+=
+    apply_theme(win, theme)
     if open_file:
         try:
             win.open_keyframes(open_file)
@@ -170,6 +200,7 @@ def run(args) -> int:
             view=args.view, views=", ".join(view_names())))
     try:
         size = _parse_size(args.size)
+        check_scale(args.scale)
         from quatlab.app.model import presets
         from quatlab.app.model.state import LessonState
 
@@ -187,7 +218,7 @@ def run(args) -> int:
     prepare = (lambda win: _set_keyframes_view(win, args)) if (
         any(v is not None for v in rig_options) or args.fix) else None
     shown, problem = show_window(state, args.view, size, open_file=args.open_file,
-                                 prepare=prepare)
+                                 prepare=prepare, theme=args.theme, scale=args.scale)
     if problem:
         return fail(PROG, problem)
     win, img = shown

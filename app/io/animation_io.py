@@ -28,7 +28,13 @@ import numpy as np
 
 from quatlab.app.io.atomic import write_files
 
-__all__ = ["FORMATS", "AnimationError", "write_animation", "frame_count", "check_output"]
+__all__ = ["FORMATS", "AnimationError", "write_animation", "encode_animation", "frame_count",
+           "check_output", "DEFAULT_DURATION", "DEFAULT_FPS", "MAX_FRAMES"]
+
+#: ``quatlab record`` and File > Export animation: length (s), frame rate, most frames.
+DEFAULT_DURATION = 4.0
+DEFAULT_FPS = 12.5
+MAX_FRAMES = 2000
 
 #: Suffix -> what writes it (for messages).
 FORMATS = {".gif": "Pillow", ".mp4": "imageio-ffmpeg"}
@@ -95,6 +101,22 @@ def write_animation(path, frames: Iterable[np.ndarray], *, fps: float,
         Frames of the wrong type or of different shapes.
     """
     path = check_output(path, force=force)
+    data = encode_animation(path, frames, fps=fps)
+    try:
+        write_files([(path, data)], force=force)
+    except FileExistsError:
+        raise AnimationError(path, "exists already; choose another name or pass --force") from None
+    except OSError as exc:
+        raise AnimationError(path, f"cannot write: {exc.strerror or exc}") from None
+
+
+def encode_animation(path, frames: Iterable[np.ndarray], *, fps: float) -> bytes:
+    """The bytes :func:`write_animation` would write to ``path`` (its suffix picks the format).
+
+    Writes nothing: File > Export animation encodes on a worker thread and
+    publishes the file only if the export was not cancelled meanwhile.
+    """
+    path = Path(path)
     if not np.isfinite(fps) or fps <= 0:
         raise AnimationError(path, f"fps must be positive, got {fps}")
     first = None
@@ -129,12 +151,7 @@ def write_animation(path, frames: Iterable[np.ndarray], *, fps: float,
             finally:
                 writer.close()
             data = scratch.read_bytes()
-    try:
-        write_files([(path, data)], force=force)
-    except FileExistsError:
-        raise AnimationError(path, "exists already; choose another name or pass --force") from None
-    except OSError as exc:
-        raise AnimationError(path, f"cannot write: {exc.strerror or exc}") from None
+    return data
 
 
 def frame_count(path) -> int:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import LANGUAGES, _, current_language, set_language, system_language
+from quatlab.app.qt import theme_menu
 
 __all__ = ["LANGUAGE_KEY", "SYSTEM", "start_language", "install", "choose_language",
            "rebuild_window"]
@@ -126,6 +127,8 @@ def rebuild_window(win):
         except (OSError, ValueError) as exc:  # changed on disk since: say so, keep going
             new.status.showMessage(str(exc), 8000)
     new.show_view(view)
+    # Views are built in the light palette; the theme in use is applied to them.
+    theme_menu.apply_theme(new)
     new.setGeometry(geometry)
     new.setWindowState(window_state)
     if visible:

@@ -14,7 +14,7 @@ from PyQt6 import QtGui, QtWidgets
 
 from quatlab.app.i18n import _
 
-__all__ = ["image_to_rgb", "sweep_values", "sweep_frames"]
+__all__ = ["image_to_rgb", "sweep_values", "sweep_frames", "sweep_steps"]
 
 
 def image_to_rgb(image: QtGui.QImage) -> np.ndarray:
@@ -37,19 +37,33 @@ def sweep_values(lo: float, hi: float, n_frames: int) -> np.ndarray:
     return lo + (hi - lo) * np.arange(n_frames) / (n_frames - 1)
 
 
-def sweep_frames(window, n_frames: int) -> Iterator[np.ndarray]:
-    """Frames of ``window`` while its shown tab's parameter sweeps its whole range.
+def sweep_steps(window, n_frames: int) -> Iterator[np.ndarray | None]:
+    """The sweep in steps: ``None`` after each change of the parameter, then its frame.
 
+    Between the two the caller lets the window process the change (the 3D
+    views draw it): :func:`sweep_frames` runs the events itself, File > Export
+    animation returns to the event loop, so no step blocks the window long.
     Playback is stopped first; the parameter is left at the end of its range.
-    Each frame is taken after the window has processed the change, so the 3D
-    views have drawn it.
     """
     scrubber = window.current_scrubber()
     if scrubber.playing:
         scrubber.toggle_play()
     lo, hi = scrubber.param.range
-    app = QtWidgets.QApplication.instance()
     for value in sweep_values(lo, hi, n_frames):
         scrubber.step(float(value) - scrubber.param.get())
-        app.processEvents()
+        yield None
         yield image_to_rgb(window.grab_image())
+
+
+def sweep_frames(window, n_frames: int) -> Iterator[np.ndarray]:
+    """Frames of ``window`` while its shown tab's parameter sweeps its whole range.
+
+    Each frame is taken after the window has processed the change, so the 3D
+    views have drawn it (see :func:`sweep_steps`).
+    """
+    app = QtWidgets.QApplication.instance()
+    for frame in sweep_steps(window, n_frames):
+        if frame is None:
+            app.processEvents()
+        else:
+            yield frame

@@ -12,7 +12,9 @@ from __future__ import annotations
 from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import _
+from quatlab.app.qt import theme_menu
 from quatlab.app.qt.scrubber import Scrubber
+from quatlab.rendering import themes
 from quatlab.rendering.flow_layout import FlowRow
 
 __all__ = ["ScreenModes", "ViewPage", "fitted_geometry"]
@@ -26,6 +28,8 @@ GEOMETRY_KEY = "window/geometry"
 #: Settings key of the View > Zoom factor, and the factors Zoom in / out step through.
 ZOOM_KEY = "view/zoom"
 ZOOM_STEPS = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5)
+#: Presentation mode draws text, lines and points this much larger again.
+PRESENTATION_SCALE = 1.25
 
 
 def fitted_geometry(saved, available: QtCore.QRect,
@@ -93,6 +97,15 @@ class ViewPage(QtWidgets.QScrollArea):
         return False
 
 
+def _unzoomed_font(app: QtWidgets.QApplication) -> QtGui.QFont:
+    """The application's font before any window zoomed it (taken the first time)."""
+    font = app.property("quatlab_unzoomed_font")
+    if not isinstance(font, QtGui.QFont):
+        font = QtGui.QFont(app.font())
+        app.setProperty("quatlab_unzoomed_font", font)
+    return QtGui.QFont(font)
+
+
 class ScreenModes:
     """Window sizing and modes for :class:`~quatlab.app.qt.window.MainWindow` (a mixin)."""
 
@@ -127,23 +140,36 @@ class ScreenModes:
             self.status.show()
             self.setWindowState(self._before_presenting.get(
                 "state", QtCore.Qt.WindowState.WindowNoState))
+        self._apply_scale()
         self._on_tab_changed(self.tabs.currentIndex())
 
     # ------------------------------------------------------------------ zoom
     def set_zoom(self, factor: float) -> None:
-        """Scale the application font by ``factor`` (1 = the system's); remembered
-        in the settings given to :meth:`place_on_screen`."""
-        app = QtWidgets.QApplication.instance()
-        if self._base_font is None:
-            self._base_font = QtGui.QFont(app.font())
+        """Scale text, line widths, point sizes and gizmos by ``factor`` (1 = as designed):
+        the application font, the plots and the 3D views together. Remembered in
+        the settings given to :meth:`place_on_screen`."""
         factor = min(max(float(factor), ZOOM_STEPS[0]), ZOOM_STEPS[-1])
-        font = QtGui.QFont(self._base_font)
-        font.setPointSizeF(self._base_font.pointSizeF() * factor)
-        app.setFont(font)
         self.zoom = factor
+        self._apply_scale()
         self.status.showMessage(_("Zoom {percent}").format(percent=f"{factor:.0%}"), 3000)
         if self._settings is not None:
             self._settings.setValue(ZOOM_KEY, factor)
+
+    def draw_scale(self) -> float:
+        """What everything is drawn larger by: the zoom, and more in presentation mode."""
+        return self.zoom * (PRESENTATION_SCALE if self.presenting else 1.0)
+
+    def _apply_scale(self) -> None:
+        app = QtWidgets.QApplication.instance()
+        if self._base_font is None:
+            self._base_font = _unzoomed_font(app)
+        scale = self.draw_scale()
+        font = QtGui.QFont(self._base_font)
+        font.setPointSizeF(self._base_font.pointSizeF() * scale)
+        app.setFont(font)
+        if scale != themes.scale() or getattr(self, "_restyled", False):
+            themes.set_current(zoom=scale)
+            theme_menu.redraw(self)
 
     def step_zoom(self, direction: int) -> None:
         """One step of ZOOM_STEPS up (``direction`` > 0) or down from the present zoom."""
@@ -164,6 +190,7 @@ class ScreenModes:
         screen = self.screen() or QtGui.QGuiApplication.primaryScreen()
         saved = settings.value(GEOMETRY_KEY) if settings is not None else None
         self.setGeometry(fitted_geometry(saved, screen.availableGeometry()))
+        theme_menu.restore_theme(self, settings)
         try:
             zoom = float(settings.value(ZOOM_KEY, 1.0)) if settings is not None else 1.0
         except (TypeError, ValueError):
@@ -174,6 +201,12 @@ class ScreenModes:
     def closeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         if self._settings is not None and not self.presenting:
             self._settings.setValue(GEOMETRY_KEY, self.geometry())
+        if self.presenting:
+            self.set_presenting(False)
+        if self._base_font is not None:
+            # The zoomed font is the application's: a closed window gives it back
+            # (the zoom itself stays in the settings).
+            QtWidgets.QApplication.instance().setFont(self._base_font)
         super().closeEvent(ev)
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API

@@ -24,8 +24,9 @@ from quatlab.app.io.safe_read import read_text  # the one bounded regular-file r
 from quatlab.app.model import presets
 from quatlab.app.model.explain import explain, explain_at_t
 from quatlab.app.model.state import LessonState
-from quatlab.app.qt import language_menu
+from quatlab.app.qt import language_menu, theme_menu
 from quatlab.app.qt.endpoint_editor import EndpointEditor
+from quatlab.app.qt.export_animation import add_export_action
 from quatlab.app.qt.lesson_view import LessonView
 from quatlab.app.qt.readouts import Readouts
 from quatlab.app.qt.screen_modes import (  # noqa: F401 - re-exported for callers
@@ -236,6 +237,7 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
                      _("Save the plots as PNG or SVG, or their data as CSV"))
         self._action(f, _("Save screenshot…"), self.save_screenshot, "Ctrl+Shift+S",
                      _("Save a PNG of the whole window"))
+        add_export_action(self, f)
         f.addSeparator()
         self._action(f, _("Quit"), self.close, "Ctrl+Q")
 
@@ -274,6 +276,7 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
                                           QtGui.QKeySequence("Ctrl++")])
         self._action(v, _("Zoom out"), lambda: self.step_zoom(-1), "Ctrl+-", _("Smaller text"))
         self._action(v, _("Reset zoom"), lambda: self.set_zoom(1.0), "Ctrl+0", _("Text at 100%"))
+        theme_menu.install(self, v)
         language_menu.install(self, v)
 
         t = bar.addMenu(_("&Playback"))

@@ -1,0 +1,199 @@
+"""View > Theme: light, dark and high contrast for the whole window, switched at run time.
+
+:func:`apply_theme` makes a theme (and the zoom) current and re-colours what
+is on screen: the Qt widgets through a Fusion palette, the rich-text labels
+and style sheets written with light colours, then every plot and 3D view
+(:func:`quatlab.rendering.theme_apply.restyle`); the views of the two-key
+lesson redraw so colours they derive (trail fades, label shades) follow.
+:func:`add_theme_menu` adds the radio actions; the choice is remembered in
+the window's settings (docs/curves.md, "Themes").
+"""
+
+from __future__ import annotations
+
+import re
+
+from PyQt6 import QtCore, QtGui, QtWidgets
+
+from quatlab.app.i18n import _
+from quatlab.rendering import themes
+from quatlab.rendering.theme_apply import light_to_theme, restyle
+
+__all__ = ["THEME_KEY", "qt_palette", "apply_theme", "add_theme_menu", "restore_theme",
+           "refresh", "redraw", "schedule_refresh", "set_theme", "install"]
+
+#: Settings key of the theme's name.
+THEME_KEY = "view/theme"
+
+#: Colours in rich text; style sheets also name white.
+_HEX = re.compile(r"#[0-9A-Fa-f]{6}\b|#[0-9A-Fa-f]{3}\b")
+_SHEET = re.compile(_HEX.pattern + r"|\bwhite\b")
+_ATTR = "_quatlab_light_text"
+
+
+def qt_palette(theme: themes.Theme) -> QtGui.QPalette:
+    """The widgets' palette for ``theme`` (the Fusion style draws with it)."""
+    if not theme.dark:
+        return QtWidgets.QStyleFactory.create("Fusion").standardPalette()
+    role, group = QtGui.QPalette.ColorRole, QtGui.QPalette.ColorGroup
+    fg, bg = QtGui.QColor(theme.foreground), QtGui.QColor(theme.background)
+    window = QtGui.QColor(theme.scene)
+    button = window.lighter(125) if theme.name != "high-contrast" else QtGui.QColor("#1A1A1A")
+    link = QtGui.QColor(theme.methods["shortest_nlerp"])
+    pal = QtGui.QPalette()
+    for r, c in ((role.Window, window), (role.WindowText, fg), (role.Base, bg),
+                 (role.AlternateBase, window), (role.Text, fg), (role.Button, button),
+                 (role.ButtonText, fg), (role.ToolTipBase, bg), (role.ToolTipText, fg),
+                 (role.PlaceholderText, QtGui.QColor(theme.faint)), (role.Highlight, link),
+                 (role.HighlightedText, QtGui.QColor("#000000")), (role.Link, link),
+                 (role.BrightText, QtGui.QColor(theme.error)), (role.Light, button.lighter(150)),
+                 (role.Midlight, button.lighter(120)), (role.Mid, button.darker(120)),
+                 (role.Dark, button.darker(160)), (role.Shadow, QtGui.QColor("#000000"))):
+        pal.setColor(r, c)
+    muted = QtGui.QColor(theme.faint)
+    for r in (role.WindowText, role.Text, role.ButtonText):
+        pal.setColor(group.Disabled, r, muted)
+    return pal
+
+
+def _restyle_text(obj, getter: str, setter: str, theme: themes.Theme, pattern=_HEX) -> None:
+    """Rewrite the light colours in ``obj``'s rich text or style sheet into ``theme``'s.
+
+    The light text is kept so a later switch starts from it; a text the view
+    has set since the last switch is the new light text.
+    """
+    now = getattr(obj, getter)()
+    store = obj.__dict__.setdefault(_ATTR, {})
+    light, shown = store.get(getter, (None, None))
+    if shown != now:
+        light = now
+    if not light or not pattern.search(light):
+        store[getter] = (light, now)
+        return
+    new = pattern.sub(lambda m: theme.colour(m.group(0)), light)
+    store[getter] = (light, new)
+    if new != now:
+        getattr(obj, setter)(new)
+
+
+#: Item data role holding a table item's (light colour, colour set) names.
+_ITEM_ROLE = QtCore.Qt.ItemDataRole.UserRole + 0x7E
+
+
+def _restyle_table(table: QtWidgets.QTableWidget) -> None:
+    """Cells and headers given a colour of their own (the method names in the readouts)."""
+    items = [table.verticalHeaderItem(r) for r in range(table.rowCount())]
+    items += [table.horizontalHeaderItem(c) for c in range(table.columnCount())]
+    items += [table.item(r, c) for r in range(table.rowCount()) for c in range(table.columnCount())]
+    for item in items:
+        if item is None:
+            continue
+        brush = item.foreground()
+        if brush.style() != QtCore.Qt.BrushStyle.NoBrush:
+            now = brush.color().name()
+            light, shown = item.data(_ITEM_ROLE) or (now, now)
+            if shown != now:
+                light = now
+            colour = light_to_theme(QtGui.QColor(light))
+            item.setData(_ITEM_ROLE, (light, colour.name()))
+            item.setForeground(QtGui.QBrush(colour))
+
+
+def _restyle_widgets(root: QtWidgets.QWidget, theme: themes.Theme) -> None:
+    for table in root.findChildren(QtWidgets.QTableWidget):
+        _restyle_table(table)
+    for w in [root, *root.findChildren(QtWidgets.QWidget)]:
+        _restyle_text(w, "styleSheet", "setStyleSheet", theme, _SHEET)
+        if isinstance(w, QtWidgets.QLabel) and w.textFormat() != QtCore.Qt.TextFormat.PlainText:
+            _restyle_text(w, "text", "setText", theme)
+
+
+def apply_theme(win, theme=None, zoom=None) -> None:
+    """Make ``theme`` (a Theme or name; None keeps it) and ``zoom`` current and redraw ``win``."""
+    themes.set_current(theme, zoom)
+    t = themes.current()
+    app = QtWidgets.QApplication.instance()
+    if app.style().name().lower() != "fusion":
+        app.setStyle("Fusion")
+    app.setPalette(qt_palette(t))
+    refresh(win)
+    for act in getattr(win, "theme_actions", {}).values():
+        act.setChecked(act.data() == t.name)
+
+
+def refresh(win) -> None:
+    """Redraw ``win`` in the current theme and scale (after a view changed what it shows)."""
+    state = getattr(win, "state", None)
+    if state is not None:
+        # The lesson's views redraw from the model in the new theme, deriving their shades.
+        state.events.emit("endpoints")
+    redraw(win)
+
+
+def redraw(win) -> None:
+    """Restyle ``win``'s widgets, plots and 3D views for the current theme and scale, now."""
+    win._restyled = True
+    _restyle_widgets(win, themes.current())
+    restyle(win)
+
+
+def schedule_refresh(win) -> None:
+    """Restyle ``win`` once the events of the present change have run (coalesced).
+
+    For what views redraw with design sizes (a new curve pen after an edit, a
+    tab shown for the first time); nothing to do in the light theme at 100%.
+    """
+    if themes.current() is themes.LIGHT and themes.scale() == 1.0 \
+            and not getattr(win, "_restyled", False):
+        return
+    if getattr(win, "_restyle_pending", False):
+        return
+    win._restyle_pending = True
+
+    def run() -> None:
+        win._restyle_pending = False
+        redraw(win)
+
+    QtCore.QTimer.singleShot(0, run)
+
+
+def set_theme(win, name: str) -> None:
+    """View > Theme: switch and remember."""
+    apply_theme(win, name)
+    settings = getattr(win, "_settings", None)
+    if settings is not None:
+        settings.setValue(THEME_KEY, name)
+    win.status.showMessage(_("Theme: {name}").format(name=_(themes.current().title)), 3000)
+
+
+def restore_theme(win, settings: QtCore.QSettings | None) -> None:
+    """The remembered theme, if any and known (an unknown name keeps the light theme)."""
+    name = settings.value(THEME_KEY, themes.DEFAULT_THEME) if settings is not None else None
+    if name in themes.THEMES and name != themes.current().name:
+        apply_theme(win, name)
+
+
+def install(win, view_menu: QtWidgets.QMenu) -> None:
+    """The window's hook: View > Theme, and a restyle after a tab change or an edit."""
+    add_theme_menu(win, view_menu)
+    win.tabs.currentChanged.connect(lambda _index: schedule_refresh(win))
+    win.state.events.connect("endpoints", lambda: schedule_refresh(win))
+
+
+def add_theme_menu(win, view_menu: QtWidgets.QMenu) -> QtWidgets.QMenu:
+    """View > Theme with one radio action per theme (``win.theme_actions``)."""
+    menu = view_menu.addMenu(_("Theme"))
+    group = QtGui.QActionGroup(win)
+    group.setExclusive(True)
+    win.theme_actions = {}
+    for theme in themes.THEMES.values():
+        act = QtGui.QAction(_(theme.title), win)
+        act.setCheckable(True)
+        act.setData(theme.name)
+        act.setObjectName(f"theme_{theme.name}")
+        act.setChecked(theme.name == themes.current().name)
+        act.triggered.connect(lambda _on=False, n=theme.name: set_theme(win, n))
+        group.addAction(act)
+        menu.addAction(act)
+        win.theme_actions[theme.name] = act
+    return menu

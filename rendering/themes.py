@@ -1,0 +1,191 @@
+"""The colour themes (light, dark, high contrast) and the zoom that every view draws with.
+
+One :class:`Theme` per look, holding every colour a view needs by role: the
+four method colours, the axis gizmo colours, backgrounds, text, grid,
+secondary text, ghosts, the cursor. Views are written with the light
+palette of :mod:`quatlab.rendering.style`; :meth:`Theme.colour` translates
+one of those colours into the theme's (docs/curves.md, "Themes"), so a
+colour is named once and a new theme is one more palette here.
+
+The method colours keep the Okabe-Ito hues in every theme. On dark
+backgrounds their lightness is raised (blue and reddish purple would
+otherwise sink into the background) and spread apart so that, under
+simulated protanopia, deuteranopia and tritanopia, every pair still differs
+by a clear colour difference; tests/test_themes.py measures it. High contrast
+draws on pure black with thicker lines and no translucent ghosts.
+
+The current theme and scale are process-wide (one window per process):
+:func:`current` and :func:`scale` are read when something is drawn;
+:func:`set_current` is called by the window (View > Theme, View > Zoom) and
+by the ``--theme``/``--scale`` options.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from quatlab.app.i18n import N_
+from quatlab.rendering import style
+
+__all__ = ["Theme", "THEMES", "LIGHT", "DARK", "HIGH_CONTRAST", "theme_named", "current",
+           "scale", "set_current", "DEFAULT_THEME", "themed"]
+
+#: Light-theme colours used in the views beyond the named roles, by role.
+#: Secondary text greys, the orange of the "other" curves, the error red.
+LIGHT_EXTRAS = {
+    "muted": ("#555555", "#555", "#505050", "#666666"),
+    "faint": ("#888888", "#888", "#999999", "#AAAAAA"),
+    "accent": ("#E69F00",),
+    "error": ("#B00020",),
+    "background": ("white", "#FFF", "w"),
+}
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Every colour of one look, by role, plus how thick it draws.
+
+    Colours are ``"#RRGGBB"``. ``line_scale`` multiplies every line width
+    and ``grid_alpha`` is the plots' grid opacity (0-255 scale as pyqtgraph's
+    ``showGrid`` takes it divided by 255).
+    """
+
+    name: str
+    title: str
+    dark: bool
+    methods: dict[str, str]
+    axes: tuple[str, str, str]
+    background: str          # plots and text panels
+    foreground: str          # text, plot axes and ticks
+    scene: str               # 3D clear colour
+    grid: str                # 3D floor grid and plot grid lines
+    muted: str               # secondary text (captions, hints)
+    faint: str               # tertiary marks (ghost legend, reference lines)
+    ghost: str               # the t = 0 and t = 1 ghosts in the 3D scene
+    cursor: str              # the t cursor line in the plots
+    accent: str              # the orange of "the other" curve (Euler, naive blend)
+    error: str               # error messages
+    line_scale: float = 1.0
+    grid_alpha: float = 0.15
+    ghost_alpha: float = 0.2
+    _map: dict = field(default=None, compare=False, repr=False)
+
+    def roles(self) -> dict[str, str]:
+        """Role -> colour of the roles views name in light colours (the grid is set as such)."""
+        out = {f"method:{m}": c for m, c in self.methods.items()}
+        out.update({f"axis:{k}": c for k, c in enumerate(self.axes)})
+        for role in ("background", "foreground", "scene", "muted", "faint", "ghost",
+                     "cursor", "accent", "error"):
+            out[role] = getattr(self, role)
+        return out
+
+    def colour(self, light_colour: str) -> str:
+        """The theme's colour for a colour of the light palette.
+
+        Colours of no role are kept, except that a dark theme turns a dark
+        grey (text meant for a light background) into the matching light grey.
+        Pure black stays: the views use it for text on coloured highlights.
+
+        >>> DARK.colour("#0072B2")        # shortest NLERP's blue, lightened
+        '#4A9FE8'
+        >>> DARK.colour("white"), DARK.colour("#123456"), DARK.colour("#404040")
+        ('#17191D', '#123456', '#BFBFBF')
+        """
+        found = _translation(self).get(_key(light_colour))
+        if found is not None:
+            return found
+        if self.dark and light_colour.startswith("#") and len(light_colour) == 7:
+            rgb = [int(light_colour[i:i + 2], 16) for i in (1, 3, 5)]
+            if max(rgb) - min(rgb) <= 16 and 0 < sum(rgb) < 3 * 128:
+                return "#" + "".join(f"{255 - v:02X}" for v in rgb)
+        return light_colour
+
+
+def _key(colour: str) -> str:
+    c = colour.strip()
+    return c.upper() if c.startswith("#") else c.lower()
+
+
+def _translation(theme: Theme) -> dict[str, str]:
+    if theme._map is None:
+        light, mine = LIGHT.roles(), theme.roles()
+        table = {}
+        for role, names in LIGHT_EXTRAS.items():
+            for n in names:
+                table[_key(n)] = mine[role]
+        # Roles win over the extras where a light colour has both (e.g. white).
+        for role, colour in light.items():
+            table.setdefault(_key(colour), mine[role])
+        object.__setattr__(theme, "_map", table)
+    return theme._map
+
+
+LIGHT = Theme(
+    name="light", title=N_("Light"), dark=False,
+    methods=dict(style.METHOD_COLORS), axes=tuple(style.AXIS_COLORS),
+    background=style.BACKGROUND, foreground=style.FOREGROUND, scene=style.SCENE_BACKGROUND,
+    grid="#000000", muted="#555555", faint="#888888", ghost="#595961", cursor="#333333",
+    accent="#E69F00", error="#B00020",
+)
+
+DARK = Theme(
+    name="dark", title=N_("Dark"), dark=True,
+    # Okabe-Ito hues, lighter: blue and reddish purple spread apart in lightness
+    # so that they stay apart under protanopia.
+    methods={"naive_nlerp": "#FF7B3A", "shortest_nlerp": "#4A9FE8",
+             "naive_slerp": "#F5B3E0", "shortest_slerp": "#33D6A0"},
+    axes=("#FF6B5E", "#5BD16B", "#6FA0FF"),
+    background="#17191D", foreground="#E8E8E8", scene="#202328",
+    grid="#FFFFFF", muted="#B4B9BF", faint="#9AA0A6", ghost="#9A9EA8", cursor="#E0E0E0",
+    accent="#F0B040", error="#FF6B6B",
+    grid_alpha=0.18, ghost_alpha=0.28,
+)
+
+HIGH_CONTRAST = Theme(
+    name="high-contrast", title=N_("High contrast"), dark=True,
+    methods={"naive_nlerp": "#FF7A1A", "shortest_nlerp": "#3FA9FF",
+             "naive_slerp": "#FFA8E0", "shortest_slerp": "#1AF0A8"},
+    axes=("#FF5A4A", "#4BE05B", "#5C9DFF"),
+    background="#000000", foreground="#FFFFFF", scene="#000000",
+    grid="#FFFFFF", muted="#FFFFFF", faint="#D8D8D8", ghost="#C8C8C8", cursor="#FFFFFF",
+    accent="#FFC020", error="#FF5555",
+    line_scale=1.8, grid_alpha=0.35, ghost_alpha=0.55,
+)
+
+#: Themes by name, in menu order.
+THEMES = {t.name: t for t in (LIGHT, DARK, HIGH_CONTRAST)}
+DEFAULT_THEME = "light"
+
+_current = LIGHT
+_scale = 1.0
+
+def themed(colour: str) -> str:
+    """A light-palette ``colour`` in the current theme."""
+    return _current.colour(colour)
+
+
+def theme_named(name: str) -> Theme:
+    """The theme called ``name``; ValueError naming the choices otherwise."""
+    try:
+        return THEMES[name]
+    except KeyError:
+        raise ValueError(f"unknown theme {name!r}; choose one of: {', '.join(THEMES)}") from None
+
+
+def current() -> Theme:
+    """The theme views draw with now."""
+    return _current
+
+
+def scale() -> float:
+    """The zoom factor views draw with now (1 = as designed): fonts, line widths, point sizes."""
+    return _scale
+
+
+def set_current(theme: Theme | str | None = None, zoom: float | None = None) -> None:
+    """Make ``theme`` and/or ``zoom`` current (None keeps what is)."""
+    global _current, _scale
+    if theme is not None:
+        _current = theme_named(theme) if isinstance(theme, str) else theme
+    if zoom is not None:
+        _scale = float(zoom)

@@ -1,0 +1,162 @@
+"""The theme palettes keep the method colours apart and legible (docs/curves.md, "Themes").
+
+Measured, not eyeballed: WCAG 2 contrast ratios against the plot and 3D
+backgrounds, and the CIE 1976 colour difference (Delta E*ab in CIELAB, D65)
+between every pair of method colours, with normal vision and under the
+protanopia, deuteranopia and tritanopia simulations of Machado, Oliveira &
+Fernandes (2009), severity 1.0 (docs/sources.md). The colour science below is
+written from the standards and checked against their published values, not
+taken from the code under test.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from quatlab.rendering import style, themes
+
+# -- colour science from the standards ------------------------------------------------------
+
+
+def srgb_to_linear(hex_colour: str) -> np.ndarray:
+    """IEC 61966-2-1 sRGB decoding."""
+    h = hex_colour.lstrip("#")
+    c = np.array([int(h[i:i + 2], 16) / 255.0 for i in (0, 2, 4)])
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+def relative_luminance(linear: np.ndarray) -> float:
+    """WCAG 2 relative luminance of linear sRGB."""
+    return float(linear @ [0.2126, 0.7152, 0.0722])
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio (L1 + 0.05) / (L2 + 0.05), lighter over darker."""
+    la, lb = sorted((relative_luminance(srgb_to_linear(a)),
+                     relative_luminance(srgb_to_linear(b))), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+_RGB_TO_XYZ = np.array([[0.4124564, 0.3575761, 0.1804375],
+                        [0.2126729, 0.7151522, 0.0721750],
+                        [0.0193339, 0.1191920, 0.9503041]])
+_D65 = np.array([0.95047, 1.0, 1.08883])
+
+
+def lab(linear: np.ndarray) -> np.ndarray:
+    """CIELAB (D65) of linear sRGB."""
+    t = (_RGB_TO_XYZ @ linear) / _D65
+    d = 6.0 / 29.0
+    f = np.where(t > d ** 3, np.cbrt(t), t / (3 * d * d) + 4.0 / 29.0)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+#: Machado et al. 2009, Table 1, severity 1.0, applied to linear RGB.
+MACHADO = {
+    "protanopia": np.array([[0.152286, 1.052583, -0.204868],
+                            [0.114503, 0.786281, 0.099216],
+                            [-0.003882, -0.048116, 1.051998]]),
+    "deuteranopia": np.array([[0.367322, 0.860646, -0.227968],
+                              [0.280085, 0.672501, 0.047413],
+                              [-0.011820, 0.042940, 0.968881]]),
+    "tritanopia": np.array([[1.255528, -0.076749, -0.178779],
+                            [-0.078411, 0.930809, 0.147602],
+                            [0.004733, 0.691367, 0.303900]]),
+}
+VISIONS = {"normal": np.eye(3), **MACHADO}
+
+
+def delta_e(a: str, b: str, vision: str = "normal") -> float:
+    m = VISIONS[vision]
+    la = lab(np.clip(m @ srgb_to_linear(a), 0.0, 1.0))
+    lb = lab(np.clip(m @ srgb_to_linear(b), 0.0, 1.0))
+    return float(np.linalg.norm(la - lb))
+
+
+def test_the_colour_science_matches_the_published_values():
+    # WCAG: black on white is 21:1; sRGB red is L*a*b* (53.24, 80.09, 67.20).
+    assert contrast("#000000", "#FFFFFF") == pytest.approx(21.0)
+    assert contrast("#777777", "#FFFFFF") == pytest.approx(4.48, abs=0.01)
+    np.testing.assert_allclose(lab(srgb_to_linear("#FF0000")), [53.24, 80.09, 67.20], atol=0.02)
+    np.testing.assert_allclose(lab(srgb_to_linear("#FFFFFF")), [100.0, 0.0, 0.0], atol=0.01)
+    for m in MACHADO.values():  # each simulation keeps white white and grey grey
+        np.testing.assert_allclose(m.sum(axis=1), 1.0, atol=1e-5)
+    # A protanope cannot tell pure red from a dark yellow-green of the same
+    # lightness as well as a normal viewer can: the difference shrinks.
+    assert delta_e("#FF0000", "#00A000", "protanopia") < 0.5 * delta_e("#FF0000", "#00A000")
+
+
+# -- the palettes ---------------------------------------------------------------------------
+
+ALL = list(themes.THEMES.values())
+PAIRS = list(itertools.combinations(style.METHODS, 2))
+
+#: Least Delta E*ab between two method colours: normal vision, simulated deficiency.
+MIN_DELTA_E = {"normal": 40.0, "protanopia": 15.0, "deuteranopia": 15.0, "tritanopia": 15.0}
+
+
+def test_the_themes_are_light_dark_and_high_contrast_and_light_is_todays_look():
+    assert list(themes.THEMES) == ["light", "dark", "high-contrast"]
+    assert themes.LIGHT.methods == style.METHOD_COLORS
+    assert themes.LIGHT.background == style.BACKGROUND
+    assert themes.LIGHT.scene == style.SCENE_BACKGROUND
+    assert themes.HIGH_CONTRAST.background == "#000000"
+    assert themes.HIGH_CONTRAST.foreground == "#FFFFFF"
+    assert themes.HIGH_CONTRAST.line_scale > themes.LIGHT.line_scale
+    assert themes.HIGH_CONTRAST.ghost_alpha > 2 * themes.LIGHT.ghost_alpha  # no pale ghosts
+    for t in ALL:
+        assert set(t.methods) == set(style.METHODS)
+
+
+@pytest.mark.parametrize("theme", ALL, ids=lambda t: t.name)
+@pytest.mark.parametrize("vision", list(VISIONS))
+def test_method_colours_stay_apart(theme, vision):
+    worst = min(delta_e(theme.methods[a], theme.methods[b], vision) for a, b in PAIRS)
+    assert worst >= MIN_DELTA_E[vision], (theme.name, vision, worst)
+
+
+@pytest.mark.parametrize("theme", ALL, ids=lambda t: t.name)
+def test_lines_and_text_have_contrast(theme):
+    # Lines (method and axis colours) 3:1 against the plots (WCAG 1.4.11);
+    # text 4.5:1 (WCAG 1.4.3) and secondary text too.
+    # Light keeps today's Okabe-Ito orange for the "other" curves: 2.25:1 on white,
+    # below the bar; the dark themes meet it.
+    lines = [*theme.methods.values(), theme.cursor] + ([theme.accent] if theme.dark else [])
+    for c in lines:
+        assert contrast(c, theme.background) >= 3.0, (theme.name, c)
+    for c in (theme.foreground, theme.muted, theme.error):
+        assert contrast(c, theme.background) >= 4.5, (theme.name, c)
+        assert contrast(c, theme.scene) >= 4.5, (theme.name, c)
+    if theme.dark:  # the 3D labels are drawn in the method colours on the scene
+        for c in [*theme.methods.values(), *theme.axes]:
+            assert contrast(c, theme.scene) >= 3.0, (theme.name, c)
+
+
+@pytest.mark.parametrize("theme", ALL, ids=lambda t: t.name)
+def test_the_dark_themes_keep_the_okabe_ito_hues(theme):
+    # Lightness changes; the hue angle in CIELAB stays within 25 degrees.
+    for m, light in style.METHOD_COLORS.items():
+        a = lab(srgb_to_linear(light))
+        b = lab(srgb_to_linear(theme.methods[m]))
+        diff = abs((np.degrees(np.arctan2(a[2], a[1]) - np.arctan2(b[2], b[1])) + 180) % 360
+                   - 180)
+        assert diff <= 25.0, (theme.name, m, diff)
+
+
+def test_colour_translates_light_colours_and_keeps_others():
+    for t in ALL:
+        for m in style.METHODS:
+            assert t.colour(style.METHOD_COLORS[m]) == t.methods[m]
+            assert t.colour(style.METHOD_COLORS[m].lower()) == t.methods[m]
+        assert t.colour(style.FOREGROUND) == t.foreground
+        assert t.colour("white") == t.background
+        assert t.colour("#123456") == "#123456"  # no role: kept
+    # Dark themes turn dark greys meant for white into light greys; light keeps them.
+    assert themes.LIGHT.colour("#404040") == "#404040"
+    assert contrast(themes.DARK.colour("#404040"), themes.DARK.background) >= 4.5
+    assert themes.HIGH_CONTRAST.colour("#000000") == "#000000"  # text on a yellow highlight
+    with pytest.raises(ValueError, match="unknown theme 'sepia'"):
+        themes.theme_named("sepia")
