@@ -16,6 +16,7 @@ obstacles too.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from math import ceil
 
@@ -202,18 +203,24 @@ def _block(members: list[Label]) -> tuple[QtCore.QRectF, list[float], list[float
     return box, baselines, tops
 
 
-#: Tight text boxes by (font key, text): measuring text is a good share of a
-#: frame's label work, and the texts repeat from frame to frame.
-_BOXES: dict[tuple[str, str], QtCore.QRectF] = {}
+#: Tight text boxes by (font key, text), least recently used first: measuring
+#: text is a good share of a frame's label work, and most texts repeat from
+#: frame to frame. Angle labels change with t, so the cache is bounded and
+#: evicts one entry per new one: during playback it holds a steady size
+#: instead of growing (and being cleared) with the frames.
+_BOXES: OrderedDict[tuple[str, str], QtCore.QRectF] = OrderedDict()
+_BOXES_KEPT = 128
 
 
 def _tight_box(font: QtGui.QFont, text: str) -> QtCore.QRectF:
     key = (font.key(), text)
     box = _BOXES.get(key)
     if box is None:
-        if len(_BOXES) > 1024:   # angle labels change with t: keep the cache small
-            _BOXES.clear()
         box = _BOXES[key] = QtGui.QFontMetricsF(font).tightBoundingRect(text)
+        if len(_BOXES) > _BOXES_KEPT:
+            _BOXES.popitem(last=False)
+    else:
+        _BOXES.move_to_end(key)
     return QtCore.QRectF(box)
 
 

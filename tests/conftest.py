@@ -139,6 +139,18 @@ def rng():
 
 
 @pytest.fixture(autouse=True)
+def _language_kept():
+    """Put back the language a test found: View > Language (the GUI fuzz reaches it)
+    and ``--lang`` switch the process-wide catalog."""
+    from quatlab.app import i18n
+
+    before = i18n.current_language()
+    yield
+    if i18n.current_language() != before:
+        i18n.set_language(before)
+
+
+@pytest.fixture(autouse=True)
 def _light_theme_afterwards():
     """Put the process back in the light theme at 100% after each test.
 

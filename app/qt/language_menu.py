@@ -90,14 +90,19 @@ def choose_language(win, choice: str):
 
 
 def _owned_by(fn, win) -> bool:
-    owner = getattr(fn, "__self__", None)
-    while isinstance(owner, QtCore.QObject):
-        if owner is win:
-            return True
-        try:
-            owner = owner.parent()
-        except RuntimeError:  # already deleted: nothing may call it any more
-            return True
+    """Whether listener ``fn`` belongs to ``win``: a method of it or of a widget inside
+    it, or a function whose closure holds one (``lambda: refresh(win)``)."""
+    owners = [getattr(fn, "__self__", None)]
+    owners += [cell.cell_contents for cell in getattr(fn, "__closure__", None) or ()
+               if isinstance(getattr(cell, "cell_contents", None), QtCore.QObject)]
+    for owner in owners:
+        while isinstance(owner, QtCore.QObject):
+            if owner is win:
+                return True
+            try:
+                owner = owner.parent()
+            except RuntimeError:  # already deleted: nothing may call it any more
+                return True
     return False
 
 
