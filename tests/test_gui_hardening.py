@@ -377,9 +377,15 @@ def test_no_display_reason(env, reason):
     assert no_display_reason({}, "darwin") is None
 
 
-def _window_up(pid: int) -> bool:
+def _quatlab_windows() -> int:
     out = subprocess.run(["xwininfo", "-root", "-tree"], capture_output=True, text=True).stdout
-    return "QuatLab" in out and proc_alive(pid)
+    return out.count('"QuatLab')
+
+
+def _window_up(pid: int, before: int) -> bool:
+    """The child's window is mapped: one more QuatLab window than before it started
+    (this test process may have windows of its own left from earlier tests)."""
+    return _quatlab_windows() > before and proc_alive(pid)
 
 
 def proc_alive(pid: int) -> bool:
@@ -392,11 +398,12 @@ def proc_alive(pid: int) -> bool:
 
 @pytest.mark.skipif(shutil.which("xwininfo") is None, reason="needs xwininfo (x11-utils)")
 def test_ctrl_c_in_the_terminal_closes_the_window(tmp_path):
+    before = _quatlab_windows()
     proc = subprocess.Popen([str(QUATLAB), "--preset", "half-turn"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 90
-        while not _window_up(proc.pid):
+        while not _window_up(proc.pid, before):
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, "the window did not appear"
             time.sleep(0.3)
