@@ -279,3 +279,20 @@ def test_a_language_switch_keeps_the_theme(qtbot, tmp_path):
         assert new.theme_actions["dark"].isChecked()
     finally:
         i18n.set_language("en")
+
+
+def test_a_file_opened_in_the_dark_theme_has_a_dark_rig_scene(qtbot, win):
+    """The rig view a file brings is new after the theme's walk: it is walked too."""
+    from pathlib import Path
+
+    win.theme_actions["dark"].trigger()
+    _settle(qtbot, win)
+    win.show_view("keyframes")
+    _settle(qtbot, win)
+    win.open_keyframes(Path(__file__).parent / "data" / "gltf" / "CesiumMilkTruck.glb")
+    panel = win.views["keyframes"]
+    qtbot.waitUntil(lambda: gl_views(panel) != [], timeout=5000)
+    _settle(qtbot, win)
+    views = gl_views(panel)
+    pixels = _pixels(win)
+    assert views and all(_luma(_mode(pixels[_rect(win, v.widget)])) < 50 for v in views)

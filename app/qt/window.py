@@ -413,6 +413,8 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
             raise ValueError(_("this build has no keyframes view"))
         view.open(path, order)
         self.show_view("keyframes")
+        # The file's rig scene and plots are new: they take the theme and zoom in use.
+        theme_menu.schedule_refresh(self)
         self.status.showMessage(_("Opened {path}").format(path=path), 5000)
 
     def open_keyframes_dialog(self) -> None:
