@@ -10,7 +10,7 @@ import imageio.v3 as iio
 import numpy as np
 import pyqtgraph as pg
 import pytest
-from PyQt6 import QtCore, QtWidgets
+from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.commands import cli
 from quatlab.app.io.animation_io import frame_count
@@ -296,3 +296,38 @@ def test_a_file_opened_in_the_dark_theme_has_a_dark_rig_scene(qtbot, win):
     views = gl_views(panel)
     pixels = _pixels(win)
     assert views and all(_luma(_mode(pixels[_rect(win, v.widget)])) < 50 for v in views)
+
+
+def _contrast(a: QtGui.QColor, b: QtGui.QColor) -> float:
+    """WCAG 2.1 contrast ratio of two colours."""
+    def lum(c):
+        ch = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4
+              for x in (c.redF(), c.greenF(), c.blueF())]
+        return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark", "high-contrast"])
+def test_flagged_rows_keep_legible_text_in_every_theme(qtbot, win, theme):
+    """The pale flag tints of the track and segment tables under the theme's text colour:
+    white text of the dark themes on them measured about 1.3:1."""
+    from pathlib import Path
+
+    win.theme_actions[theme].trigger()
+    win.open_keyframes(Path(__file__).parent / "data" / "gltf" / "CesiumMilkTruck.glb")
+    _settle(qtbot, win)
+    view = win.views["keyframes"]
+    text = QtWidgets.QApplication.palette().color(QtGui.QPalette.ColorRole.Text)
+    tinted = 0
+    for model in (view.track_model, view.segment_model):
+        for r in range(model.rowCount()):
+            i = model.index(r, 0)
+            bg = i.data(QtCore.Qt.ItemDataRole.BackgroundRole)
+            if bg is None:
+                continue
+            tinted += 1
+            fg = i.data(QtCore.Qt.ItemDataRole.ForegroundRole)
+            ink = fg.color() if fg is not None else text
+            assert _contrast(ink, bg.color()) >= 4.5, (theme, r, ink.name(), bg.color().name())
+    assert tinted >= 2

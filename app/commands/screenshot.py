@@ -84,6 +84,12 @@ def render_window(win, size: tuple[int, int]):
     # A few rounds of events: layout, the GL context's first frame, then a repaint.
     for _round in range(5):
         app.processEvents()
+    # GL views exist as native windows only once shown: those that appeared
+    # with the show (a file's rig scene) take the theme and zoom in use now.
+    from quatlab.app.qt.theme_menu import redraw
+
+    redraw(win)
+    app.processEvents()
     win.repaint()
     app.processEvents()
     return win.grab_image()

@@ -68,6 +68,12 @@ class CellTable(QtCore.QAbstractTableModel):
         if role == R.BackgroundRole:
             tint = self._tint(r)
             return QtGui.QBrush(QtGui.QColor(tint)) if tint else None
+        if role == R.ForegroundRole:
+            # A tinted row keeps its text legible whatever the theme's text colour:
+            # dark ink on a light tint (the palette's white text of the dark themes
+            # vanished on the pale flag colours), light ink on a dark one.
+            tint = self._tint(r)
+            return QtGui.QBrush(QtGui.QColor(_ink_on(tint))) if tint else None
         if role == R.ToolTipRole:
             return self._tip(r) or None
         if role == R.TextAlignmentRole and c in self._numeric:
@@ -86,6 +92,17 @@ class CellTable(QtCore.QAbstractTableModel):
         if role == QtCore.Qt.ItemDataRole.ToolTipRole:
             return _(self._headers[section][1])
         return None
+
+
+def _ink_on(tint: str) -> str:
+    """Text colour legible on background ``tint``: near-black or white by its luminance.
+
+    >>> _ink_on("#FBE3D6"), _ink_on("#202020")
+    ('#202020', '#FFFFFF')
+    """
+    c = QtGui.QColor(tint)
+    luma = 0.2126 * c.redF() + 0.7152 * c.greenF() + 0.0722 * c.blueF()
+    return "#202020" if luma > 0.45 else "#FFFFFF"
 
 
 def table_view(model: CellTable, name: str) -> QtWidgets.QTableView:
