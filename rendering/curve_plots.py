@@ -230,7 +230,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         if y_label is None:
             y_label = (_("path angle (deg)") if plot == "angle"
                        else _("angular speed (deg / {unit})").format(
-                           unit=self._x_unit or _("unit t")))
+                           unit=self._x_unit or "t"))  # deg per unit t, as the readouts' °/t
         item.setLabel("left", y_label, **style)
         item.setXRange(*self._x_range, padding=0.02)
         self._cursor_lines[plot].setBounds(self._x_range)

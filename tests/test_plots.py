@@ -95,7 +95,7 @@ def test_angle_axis_and_labels(plots):
     lo, hi = angle.viewRange()[1]
     assert lo <= 0 and hi >= 360
     assert "path angle (deg)" in angle.getAxis("left").labelText
-    assert "angular speed (deg / unit t)" in speed.getAxis("left").labelText
+    assert "angular speed (deg / t)" in speed.getAxis("left").labelText
     assert angle.getAxis("bottom").labelText == "t"
     reference = [it for it in angle.items
                  if isinstance(it, pg.InfiniteLine) and it.angle == 0]
