@@ -33,7 +33,7 @@ from quatlab.math.gimbal import GimbalRings
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.gl_items import LIT_SHADER  # lit like the bones they carry
 from quatlab.rendering.gl_view import GLWindowView
-from quatlab.rendering.style import rgba
+from quatlab.rendering.style import FOREGROUND, rgba
 
 __all__ = ["RADII", "ANGLE_COLOURS", "LOCK_COLOUR", "ring_frames", "ring_points", "torus",
            "GimbalItems"]
@@ -43,12 +43,13 @@ __all__ = ["RADII", "ANGLE_COLOURS", "LOCK_COLOUR", "ring_frames", "ring_points"
 #: far enough apart that three nested rings read as three.
 RADII = (1.15, 0.95, 0.75)
 
-#: First, second and third Euler angle (and the ring each turns): black,
-#: Okabe-Ito sky blue and a mid grey. The Okabe-Ito hues left once the four
+#: First, second and third Euler angle (and the ring each turns): the text
+#: colour (near-black; the dark themes turn it near-white, where black would
+#: vanish), Okabe-Ito sky blue and a mid grey. The Okabe-Ito hues left once the four
 #: methods (docs/curves.md) and the Euler lesson's orange are taken; they
 #: differ in lightness too, so they stay apart for every colour-vision
 #: deficiency and in grey-scale.
-ANGLE_COLOURS = ("#000000", "#56B4E9", "#8C8C8C")
+ANGLE_COLOURS = (FOREGROUND, "#56B4E9", "#8C8C8C")
 
 #: The two rings whose pivots coincide at the lock: Okabe-Ito yellow, the
 #: one hue left, unlike every method colour (naive SLERP's reddish purple

@@ -331,3 +331,28 @@ def test_flagged_rows_keep_legible_text_in_every_theme(qtbot, win, theme):
             ink = fg.color() if fg is not None else text
             assert _contrast(ink, bg.color()) >= 4.5, (theme, r, ink.name(), bg.color().name())
     assert tinted >= 2
+
+
+@pytest.mark.parametrize("theme", ["dark", "high-contrast"])
+def test_every_curve_of_every_tab_stands_out_from_a_dark_plot(qtbot, win, theme):
+    """Curves drawn in pure black (the blend lesson's reference pose, the Euler
+    lesson's first angle) vanished on the dark plots."""
+    win.theme_actions[theme].trigger()
+    bg = QtGui.QColor(themes.current().background)
+    checked = 0
+    for i in range(win.tabs.count()):
+        win.tabs.setCurrentIndex(i)
+        _settle(qtbot, win)
+        page = win.tabs.currentWidget()
+        for view in page.findChildren(pg.PlotWidget) + page.findChildren(pg.GraphicsLayoutWidget):
+            for item in view.items():
+                if not isinstance(item, pg.PlotDataItem) or not item.isVisible() \
+                        or item.xData is None or len(item.xData) < 2:
+                    continue
+                pen = pg.mkPen(item.opts["pen"])
+                if pen.style() == QtCore.Qt.PenStyle.NoPen:
+                    continue
+                ratio = _contrast(pen.color(), bg)
+                assert ratio >= 3.0, (page.objectName(), item.name(), pen.color().name(), ratio)
+                checked += 1
+    assert checked >= 20

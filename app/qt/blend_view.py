@@ -18,7 +18,7 @@ from quatlab.app.model.blend_lesson import BlendModel
 from quatlab.app.qt.lesson_panel import LessonPanel, ParamSlider, legend_html
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.series import Series
-from quatlab.rendering.style import METHOD_COLORS
+from quatlab.rendering.style import FOREGROUND, METHOD_COLORS
 
 VIEW_NAME = "blend"
 TITLE = N_("Pose blending")
@@ -144,7 +144,7 @@ class BlendView(LessonPanel):
         self.plots.set_series("angle", [
             Series(v, _(LABELS[v]), COLOURS[v], DASHED[v], x, p["angles"][v]) for v in m.VARIANTS])
         self.plots.set_series("speed", [
-            Series("reference", _("reference pose"), "#000000", False, x, p["reference"])])
+            Series("reference", _("reference pose"), FOREGROUND, False, x, p["reference"])])
         self.plots.set_markers(p["switches"])
         self._integer_ticks()
 
