@@ -99,4 +99,6 @@ class Readouts(QtWidgets.QGroupBox):
                     self.table.setItem(row, col, item)
                 if item.text() != text:      # an unchanged cell is not repainted
                     item.setText(text)
+                    if col == 0:  # whole on hover where a narrow panel elides it
+                        item.setToolTip(text)
 
