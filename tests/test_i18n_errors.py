@@ -138,6 +138,16 @@ def test_argparse_errors_in_chinese_and_english(capsys, argv, names, english):
     assert all(n in en for n in names), en
 
 
+def test_screenshot_t_out_of_range_in_chinese_and_english(capsys, tmp_path):
+    out = str(tmp_path / "shot.png")
+    status, err = _run(["--lang", "zh_CN", "screenshot", "--t", "2", "-o", out], capsys)
+    zh = _one_line(err)
+    assert status == 2 and "--t" in zh and "2.0" in zh and HAN.search(zh) and "must" not in zh
+    status, err = _run(["screenshot", "--lang", "en", "--t", "2", "-o", out], capsys)
+    assert status == 2
+    assert _one_line(err) == "quatlab screenshot: error: --t must lie in [0, 1], got 2.0"
+
+
 def test_argparse_is_left_as_it_was(capsys):
     # argparse is pointed at QuatLab's catalog only while a QuatLab parser parses.
     _run(["--lang", "zh_CN", "check", "--bogus"], capsys)
