@@ -153,9 +153,9 @@ class Layout:
         if (~in_sparse).any():
             if self.base is None:
                 raise Invalid(
-                    _("accessor {index}: key {rows} has no storage (no bufferView and not in "
+                    _("accessor {index}: key {key} has no storage (no bufferView and not in "
                       "the sparse indices), so it cannot change").format(
-                          index=self.index, rows=int(rows[~in_sparse][0]))
+                          index=self.index, key=int(rows[~in_sparse][0]))
                 )
             b, offset, stride = self.base
             buffers[b] = writable(buffers[b])

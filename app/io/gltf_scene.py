@@ -49,9 +49,10 @@ from pathlib import Path
 import numpy as np
 import pygltflib
 
+from quatlab.app.i18n import N_, LazyText, _
+
 # The container and accessor decoding are the keyframe reader's: one
 # implementation of the glTF binary rules (docs/formats.md).
-from quatlab.app.i18n import N_, LazyText, _
 from quatlab.app.io.gltf_accessors import GLB_MAGIC, Invalid, as_int, as_list, item
 from quatlab.app.io.gltf_read import GltfFile, load_glb, load_gltf
 from quatlab.app.io.keyframe_files import read_file
@@ -226,7 +227,8 @@ class _Reader:
                              for c in (node.children or []))
             for c in children:
                 if parent[c] >= 0 or c == i:
-                    other = "itself" if c == i else f"nodes[{parent[c]}] and nodes[{i}]"
+                    other = _("itself") if c == i else _("nodes[{a}] and nodes[{b}]").format(
+                        a=parent[c], b=i)
                     raise Invalid(
                         _("node graph is not a tree: nodes[{c}] is a child of {other}").format(
                         c=c, other=other))
@@ -241,8 +243,8 @@ class _Reader:
             reached[i] = True
             stack.extend(nodes[i].children)
         if not reached.all():
-            raise Invalid(_("node graph has a cycle through nodes[{reached}]").format(
-                reached=int(np.argmin(reached))))
+            raise Invalid(_("node graph has a cycle through nodes[{node}]").format(
+                node=int(np.argmin(reached))))
         return tuple(nodes), parent
 
     def _node(self, i: int, node, children, where: str) -> Node:
