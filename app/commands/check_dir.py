@@ -350,14 +350,10 @@ def _summary_table(results: list[dict], skipped: int) -> list[str]:
     return out
 
 
-def run_dir(args) -> int:
-    """``quatlab check DIR [--json] [--jobs N] [--order ...]``; see the module docstring."""
-    import json
-
-    root = Path(args.file)
+def _walk_and_check(args, root: Path, results: list, json) -> list:
+    """Walk ``root``, print the skipped entries and each file's result; returns the skipped."""
     files, skipped = walk_keyframe_files(root)
     bar = _Progress(len(files))
-    results: list[dict] = []
     try:
         for path, reason in skipped:
             if args.json:
@@ -370,6 +366,19 @@ def run_dir(args) -> int:
             print(json.dumps(r, allow_nan=False) if args.json else _line(r), flush=bar.enabled)
     finally:
         bar.clear()
+    return skipped
+
+
+def run_dir(args) -> int:
+    """``quatlab check DIR [--json] [--jobs N] [--order ...]``; see the module docstring."""
+    import json
+
+    from quatlab.app.commands.common import in_english
+
+    root = Path(args.file)
+    results: list[dict] = []
+    with in_english(args.json):  # JSON reasons and errors are English
+        skipped = _walk_and_check(args, root, results, json)
     counts = {s: sum(r["status"] == s for r in results) for s in ("ok", "findings", "unreadable")}
     status = 2 if counts["unreadable"] else 1 if counts["findings"] else 0
     if args.json:

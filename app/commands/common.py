@@ -8,19 +8,59 @@ a window (docs/architecture.md, "Commands").
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import sys
 
-from quatlab.app.i18n import LANGUAGES, _
+from quatlab.app.i18n import LANGUAGES, N_, _, current_language, ngettext, set_language
 
 __all__ = ["OneLineParser", "fail", "add_order_argument", "add_lang_argument", "requested_language",
-           "shown"]
+           "shown", "in_english"]
 
 
 #: What a negative number may look like on the command line, so that
 #: ``-1e-5``, ``-1E+2``, ``-.5`` and ``-inf`` are values, not options
 #: (argparse alone knows only ``-1`` and ``-1.5``).
 NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^-(inf|infinity|nan)$", re.I)
+
+
+#: argparse's own messages, which it looks up through its module-level ``_`` and
+#: ``ngettext`` (it ships no translations). Marked here so that they are extracted
+#: into QuatLab's catalog; :func:`_argparse_speaks` points argparse at that catalog
+#: while a :class:`OneLineParser` parses, so its errors are in the language in use.
+ARGPARSE_MESSAGES = (
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("unexpected option string: %s"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+    N_("can't open '%(filename)s': %(error)s"),
+    N_("show program's version number and exit"),
+)
+
+
+def _argparse_plurals():  # pragma: no cover - never called: marks argparse's plural message
+    return ngettext("expected %s argument", "expected %s arguments", 2)
+
+
+@contextlib.contextmanager
+def _argparse_speaks():
+    """argparse's own words in the language in use for the duration (module docs)."""
+    saved = argparse._, argparse.ngettext
+    argparse._, argparse.ngettext = _, ngettext
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved
 
 
 class _HelpFormatter(argparse.HelpFormatter):
@@ -48,8 +88,36 @@ class OneLineParser(argparse.ArgumentParser):
                               help=_("show this help message and exit"))
         self._negative_number_matcher = NEGATIVE_NUMBER
 
+    def parse_args(self, args=None, namespace=None):  # "unrecognized arguments" is said here
+        with _argparse_speaks():
+            return super().parse_args(args, namespace)
+
+    def parse_known_args(self, args=None, namespace=None):
+        with _argparse_speaks():
+            return super().parse_known_args(args, namespace)
+
     def error(self, message: str):  # noqa: D401 - argparse API
-        self.exit(2, f"{self.prog}: error: {shown(message)} (see {self.prog} --help)\n")
+        line = _("{prog}: error: {message} (see {prog} --help)").format(
+            prog=self.prog, message=shown(message))
+        self.exit(2, shown(line) + "\n")
+
+
+@contextlib.contextmanager
+def in_english(when: bool = True):
+    """English for the duration (when ``when``), then the language in use again.
+
+    JSON output is for programs: its keys and values are never translated
+    (docs/architecture.md, "Translations"), and reader errors are translated when
+    they are raised, so a command that prints them as JSON makes them in English.
+    """
+    saved = current_language()
+    if when:
+        set_language("en")
+    try:
+        yield
+    finally:
+        if when:
+            set_language(saved)
 
 
 def shown(text) -> str:
@@ -69,7 +137,8 @@ def shown(text) -> str:
 
 def fail(prog: str, message: str) -> int:
     """Print ``prog: error: message`` on one stderr line and return exit status 2."""
-    print(f"{prog}: error: {shown(message)}", file=sys.stderr)
+    print(shown(_("{prog}: error: {message}").format(prog=prog, message=message)),
+          file=sys.stderr)
     return 2
 
 

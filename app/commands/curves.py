@@ -74,5 +74,5 @@ def run(args) -> int:
     else:
         sys.stdout.write(curves_to_csv(curves))
         for note in curves.notes:
-            print(f"note: {note}", file=sys.stderr)
+            print(_("note: {note}").format(note=_(note)), file=sys.stderr)
     return 0

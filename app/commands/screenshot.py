@@ -204,6 +204,8 @@ def run(args) -> int:
     if args.view not in view_names():
         return fail(PROG, _("unknown view {view!r}; choose one of: {views}").format(
             view=args.view, views=", ".join(view_names())))
+    if not 0.0 <= args.t <= 1.0:  # said here, in the language in use, with the option's name
+        return fail(PROG, _("--t must lie in [0, 1], got {t!r}").format(t=args.t))
     try:
         size = _parse_size(args.size)
         check_scale(args.scale)
@@ -212,7 +214,7 @@ def run(args) -> int:
 
         state = LessonState.from_preset(args.preset or presets.DEFAULT_PRESET, t=args.t)
     except ValueError as exc:
-        return fail(PROG, str(exc).replace("t must", "--t must"))
+        return fail(PROG, str(exc))
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         return fail(PROG, _("no display: run under Xvfb, e.g. `xvfb-run -a quatlab screenshot "
                             "...`"))

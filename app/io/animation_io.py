@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from quatlab.app.i18n import _
 from quatlab.app.io.atomic import write_files
 
 __all__ = ["FORMATS", "AnimationError", "write_animation", "encode_animation", "frame_count",
@@ -60,27 +61,32 @@ def check_output(path, *, force: bool = False) -> Path:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
-        raise AnimationError(path, f"unknown format {path.suffix or '(none)'!r}; use .gif or .mp4")
+        raise AnimationError(path, _("unknown format {suffix!r}; use .gif or .mp4").format(
+            suffix=path.suffix or '(none)'))
     if not path.parent.is_dir():
-        raise AnimationError(path, f"the folder {path.parent} does not exist")
+        raise AnimationError(path, _("the folder {parent} does not exist").format(
+            parent=path.parent))
     if path.exists() and not force:
-        raise AnimationError(path, "exists already; choose another name or pass --force")
+        raise AnimationError(path, _("exists already; choose another name or pass --force"))
     if suffix == ".mp4":
         try:
             import imageio_ffmpeg  # noqa: F401
         except ImportError:
             raise AnimationError(
-                path, "MP4 needs the imageio-ffmpeg package (pip install imageio-ffmpeg); "
-                "GIF works without it") from None
+                path, _("MP4 needs the imageio-ffmpeg package (pip install imageio-ffmpeg); "
+                        "GIF works without it")) from None
     return path
 
 
 def _as_frame(frame, shape) -> np.ndarray:
     arr = np.asarray(frame)
     if arr.dtype != np.uint8 or arr.ndim != 3 or arr.shape[2] != 3:
-        raise ValueError(f"frames must be (H, W, 3) uint8 arrays, got {arr.dtype} {arr.shape}")
+        raise ValueError(_("frames must be (H, W, 3) uint8 arrays, got {dtype} {shape}").format(
+            dtype=arr.dtype, shape=arr.shape))
     if shape is not None and arr.shape != shape:
-        raise ValueError(f"every frame must have the first frame's shape {shape}, got {arr.shape}")
+        raise ValueError(
+            _("every frame must have the first frame's shape {shape}, got {shape2}").format(
+            shape=shape, shape2=arr.shape))
     return arr
 
 
@@ -105,9 +111,11 @@ def write_animation(path, frames: Iterable[np.ndarray], *, fps: float,
     try:
         write_files([(path, data)], force=force)
     except FileExistsError:
-        raise AnimationError(path, "exists already; choose another name or pass --force") from None
+        raise AnimationError(path,
+            _("exists already; choose another name or pass --force")) from None
     except OSError as exc:
-        raise AnimationError(path, f"cannot write: {exc.strerror or exc}") from None
+        raise AnimationError(path, _("cannot write: {strerror}").format(
+            strerror=exc.strerror or exc)) from None
 
 
 def encode_animation(path, frames: Iterable[np.ndarray], *, fps: float) -> bytes:
@@ -118,7 +126,7 @@ def encode_animation(path, frames: Iterable[np.ndarray], *, fps: float) -> bytes
     """
     path = Path(path)
     if not np.isfinite(fps) or fps <= 0:
-        raise AnimationError(path, f"fps must be positive, got {fps}")
+        raise AnimationError(path, _("fps must be positive, got {fps}").format(fps=fps))
     first = None
     stack = []
     for frame in frames:
@@ -126,7 +134,7 @@ def encode_animation(path, frames: Iterable[np.ndarray], *, fps: float) -> bytes
         first = arr.shape
         stack.append(arr)
     if not stack:
-        raise AnimationError(path, "no frames to write")
+        raise AnimationError(path, _("no frames to write"))
     import imageio.v3 as iio
 
     if path.suffix.lower() == ".gif":
@@ -135,7 +143,7 @@ def encode_animation(path, frames: Iterable[np.ndarray], *, fps: float) -> bytes
         iio.imwrite(buf, np.stack(stack), extension=".gif", duration=delay_ms, loop=0)
         data = buf.getvalue()
     else:
-        h, w, _ = first
+        h, w, _depth = first
         pad = ((0, h % 2), (0, w % 2), (0, 0))
         video = [np.pad(f, pad, mode="edge") for f in stack] if (h % 2 or w % 2) else stack
         # ffmpeg wants a file name; encode in a private folder, then publish atomically.
@@ -158,4 +166,4 @@ def frame_count(path) -> int:
     """How many frames the animation at ``path`` holds (a check for tests and the CLI)."""
     import imageio.v3 as iio
 
-    return sum(1 for _ in iio.imiter(path))
+    return sum(1 for _frame in iio.imiter(path))

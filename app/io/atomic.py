@@ -32,12 +32,14 @@ import secrets
 from collections.abc import Sequence
 from pathlib import Path
 
+from quatlab.app.i18n import _
+
 __all__ = ["write_files", "atomic_write", "clean_stale_temps", "temp_name"]
 
 
 def _exists_error(path: Path) -> FileExistsError:
     return FileExistsError(
-        errno.EEXIST, "refusing to overwrite an existing file (pass force=True)", str(path)
+        errno.EEXIST, _("refusing to overwrite an existing file (pass force=True)"), str(path)
     )
 
 
@@ -131,7 +133,7 @@ def write_files(items: Sequence[tuple[os.PathLike | str, bytes]], *, force: bool
     the targets published so far by this call are removed again (when they
     did not exist before), so a failed call leaves nothing behind.
     """
-    paths = [Path(p) for p, _ in items]
+    paths = [Path(p) for p, _data in items]
     for p in paths:
         clean_stale_temps(p)
     if not force:

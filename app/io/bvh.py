@@ -71,6 +71,7 @@ from pathlib import Path
 
 import numpy as np
 
+from quatlab.app.i18n import _
 from quatlab.app.io import safe_read
 from quatlab.app.io.bvh_euler import audit_rotations, filtered_motion
 from quatlab.app.io.bvh_kinematics import (
@@ -234,34 +235,36 @@ def parse_bvh(data: bytes, path: str = "<bvh>") -> BvhFile:
 
     tk.next("MOTION")
     if tk.rest_of_line():
-        raise error_at(path, tk.lineno, "unexpected text after MOTION")
+        raise error_at(path, tk.lineno, _("unexpected text after MOTION"))
     tok = tk.peek()
     if tok != "Frames:":
-        raise error_at(path, tk.lineno if tok else len(lines), "missing 'Frames:' after MOTION")
+        raise error_at(path, tk.lineno if tok else len(lines), _("missing 'Frames:' after "
+                                                                 "MOTION"))
     tk.next("Frames:")
     frames_line = tk.lineno
     if tk.at_line_end():
-        raise error_at(path, frames_line, "'Frames:' without a frame count")
-    n_frames = tk.integer("frame count")
+        raise error_at(path, frames_line, _("'Frames:' without a frame count"))
+    n_frames = tk.integer(_("frame count"))
     if tk.rest_of_line():
-        raise error_at(path, frames_line, "unexpected text after the frame count")
+        raise error_at(path, frames_line, _("unexpected text after the frame count"))
     tok = tk.peek()
     if tok != "Frame":
         raise error_at(
-            path, tk.lineno if tok else len(lines), "missing 'Frame Time:' after 'Frames:'"
+            path, tk.lineno if tok else len(lines), _("missing 'Frame Time:' after 'Frames:'")
         )
     tk.next("Frame")
     ft_line = tk.lineno
     if tk.next("'Time:'") != "Time:" or tk.lineno != ft_line:
-        raise error_at(path, ft_line, "missing 'Frame Time:' after 'Frames:'")
+        raise error_at(path, ft_line, _("missing 'Frame Time:' after 'Frames:'"))
     # Not from the next line: that is the first frame.
     if tk.at_line_end():
-        raise error_at(path, ft_line, "'Frame Time:' without a value")
-    frame_time = tk.number("Frame Time")
+        raise error_at(path, ft_line, _("'Frame Time:' without a value"))
+    frame_time = tk.number(_("Frame Time"))
     if tk.rest_of_line():
-        raise error_at(path, ft_line, "unexpected text after the frame time")
+        raise error_at(path, ft_line, _("unexpected text after the frame time"))
     if frame_time <= 0:
-        raise error_at(path, ft_line, f"Frame Time {frame_time:g} is not positive")
+        raise error_at(path, ft_line, _("Frame Time {frame_time:g} is not positive").format(
+            frame_time=frame_time))
 
     # Frame lines follow the Frame Time line; trailing blank lines are layout.
     first = ft_line                      # 0-based index of the first frame line
@@ -277,12 +280,14 @@ def parse_bvh(data: bytes, path: str = "<bvh>") -> BvhFile:
     if len(raw_rows) < n_frames:
         raise error_at(
             path, frames_line,
-            f"truncated motion: 'Frames: {n_frames}' but only {len(raw_rows)} frame lines follow",
+            _("truncated motion: 'Frames: {n_frames}' but only {n_rows} frame lines "
+              "follow").format(n_frames=n_frames, n_rows=len(raw_rows)),
         )
     if len(raw_rows) > n_frames:
         raise error_at(
             path, first + n_frames + 1,
-            f"more frame lines ({len(raw_rows)}) than 'Frames: {n_frames}' declares",
+            _("more frame lines ({n_rows}) than 'Frames: {n_frames}' declares").format(
+                n_rows=len(raw_rows), n_frames=n_frames),
         )
     rows = [r[:-1] if r.endswith("\r") else r for r in raw_rows]
     motion = fast_numbers(rows, n_cols)
@@ -291,11 +296,10 @@ def parse_bvh(data: bytes, path: str = "<bvh>") -> BvhFile:
         split = [r.split() for r in rows]
         for i, toks in enumerate(split):
             if len(toks) != n_cols:
-                problem = "blank frame line" if not toks else f"{len(toks)} values"
-                raise error_at(
-                    path, first + i + 1,
-                    f"{problem} but the hierarchy declares {n_cols} channels",
-                )
+                text = (_("blank frame line but the hierarchy declares {n_cols} channels")
+                        if not toks else
+                        _("{n} values but the hierarchy declares {n_cols} channels"))
+                raise error_at(path, first + i + 1, text.format(n=len(toks), n_cols=n_cols))
         motion = parse_numbers(rows, split, n_cols, first, path)
 
     newline = "\r\n" if lines[0].endswith("\r") else "\n"

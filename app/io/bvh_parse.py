@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from quatlab.app.i18n import _
+
 __all__ = ["CHANNEL_NAMES", "BvhError", "EndSite", "Tokens", "error_at", "short_text",
            "decode_text", "parse_hierarchy", "fast_numbers", "parse_numbers"]
 
@@ -38,7 +40,8 @@ def short_text(text: str, limit: int = 40) -> str:
 
 
 def error_at(path: str, line: int | None, problem: str) -> BvhError:
-    where = f"{path}: line {line}: " if line is not None else f"{path}: "
+    # "{path}: " stays first in every language (bvh_error_to_keyframe_error strips it).
+    where = f"{path}: " + (_("line {line}: ").format(line=line) if line is not None else "")
     return BvhError((where + problem).replace("\n", " ").replace("\r", " "))
 
 
@@ -78,7 +81,9 @@ class Tokens:
 
     def next(self, what: str) -> str:
         if not self._fill():
-            raise error_at(self.path, len(self.lines), f"file ends where {what} was expected")
+            raise error_at(self.path, len(self.lines),
+                _("file ends where {what} was expected").format(
+                what=what))
         tok = self.toks[self.pos]
         self.pos += 1
         return tok
@@ -95,7 +100,8 @@ class Tokens:
     def expect(self, word: str) -> None:
         tok = self.next(repr(word))
         if tok != word:
-            raise error_at(self.path, self.lineno, f"expected {word!r}, found {short_text(tok)}")
+            raise error_at(self.path, self.lineno, _("expected {word!r}, found {tok}").format(
+                word=word, tok=short_text(tok)))
 
     def number(self, what: str) -> float:
         tok = self.next(what)
@@ -103,16 +109,19 @@ class Tokens:
             value = float(tok)
         except ValueError:
             raise error_at(self.path, self.lineno,
-                           f"{what} {short_text(tok)} is not a number") from None
+                           _("{what} {tok} is not a number").format(
+                               what=what, tok=short_text(tok))) from None
         if not np.isfinite(value):
-            raise error_at(self.path, self.lineno, f"{what} {short_text(tok)} is not finite")
+            raise error_at(self.path, self.lineno, _("{what} {tok} is not finite").format(
+                what=what, tok=short_text(tok)))
         return value
 
     def integer(self, what: str) -> int:
         tok = self.next(what)
         if not tok.isdigit() or not tok.isascii():
             raise error_at(self.path, self.lineno,
-                           f"{what} {short_text(tok)} is not a whole number")
+                           _("{what} {tok} is not a whole number").format(
+                               what=what, tok=short_text(tok)))
         return int(tok)
 
 
@@ -121,7 +130,7 @@ def decode_text(data: bytes, path: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise error_at(path, line, "not UTF-8 text (a binary file?)") from None
+        raise error_at(path, line, _("not UTF-8 text (a binary file?)")) from None
 
 
 def parse_hierarchy(tk: Tokens, path: str):
@@ -133,7 +142,8 @@ def parse_hierarchy(tk: Tokens, path: str):
 
     tk.expect("HIERARCHY")
     if tk.peek() != "ROOT":
-        raise error_at(path, tk.lineno, f"expected 'ROOT', found {short_text(tk.peek() or '')}")
+        raise error_at(path, tk.lineno, _("expected 'ROOT', found {tk}").format(
+            tk=short_text(tk.peek() or '')))
 
     # An explicit stack, not recursion: a hostile file may nest deeply.
     stack: list[int] = []        # open joints; -2 marks an open End Site
@@ -141,17 +151,17 @@ def parse_hierarchy(tk: Tokens, path: str):
     while True:
         tok = tk.peek()
         if tok is None:
-            raise error_at(path, len(tk.lines), "file ends inside the HIERARCHY (no MOTION)")
+            raise error_at(path, len(tk.lines), _("file ends inside the HIERARCHY (no MOTION)"))
         if not stack and tok == "MOTION":
             break
-        tk.next("a keyword")
+        tk.next(_("a keyword"))
         line = tk.lineno
         if tok in ("ROOT", "JOINT"):
             if (tok == "ROOT") != (not stack) or (stack and stack[-1] == -2):
-                raise error_at(path, line, f"{tok} is not allowed here")
+                raise error_at(path, line, _("{tok} is not allowed here").format(tok=tok))
             name = " ".join(tk.rest_of_line())
             if not name:
-                raise error_at(path, line, f"{tok} without a name")
+                raise error_at(path, line, _("{tok} without a name").format(tok=tok))
             names.append(name)
             parents.append(stack[-1] if stack else -1)
             offsets.append(None)
@@ -160,39 +170,42 @@ def parse_hierarchy(tk: Tokens, path: str):
             stack.append(len(names) - 1)
         elif tok == "End":
             if not stack or stack[-1] == -2:
-                raise error_at(path, line, "End Site is not allowed here")
+                raise error_at(path, line, _("End Site is not allowed here"))
             rest = tk.rest_of_line()
             if rest != ["Site"]:
-                raise error_at(path, line, "expected 'End Site'")
+                raise error_at(path, line, _("expected 'End Site'"))
             tk.expect("{")
             stack.append(-2)
             end_offset[0] = None
         elif tok == "OFFSET":
             if not stack:
-                raise error_at(path, line, "OFFSET outside a joint")
-            xyz = tuple(tk.number("OFFSET value") for _ in range(3))
+                raise error_at(path, line, _("OFFSET outside a joint"))
+            xyz = tuple(tk.number(_("OFFSET value")) for _k in range(3))
             if tk.rest_of_line():
-                raise error_at(path, line, "OFFSET has more than 3 values")
+                raise error_at(path, line, _("OFFSET has more than 3 values"))
             if stack[-1] == -2:
                 if end_offset[0] is not None:
-                    raise error_at(path, line, "second OFFSET in an End Site")
+                    raise error_at(path, line, _("second OFFSET in an End Site"))
                 end_offset[0] = xyz
             else:
                 if offsets[stack[-1]] is not None:
                     joint = short_text(names[stack[-1]])
-                    raise error_at(path, line, f"second OFFSET in joint {joint}")
+                    raise error_at(path, line, _("second OFFSET in joint {joint}").format(
+                        joint=joint))
                 offsets[stack[-1]] = xyz
         elif tok == "CHANNELS":
             if not stack or stack[-1] == -2:
-                raise error_at(path, line, "CHANNELS outside a joint")
+                raise error_at(path, line, _("CHANNELS outside a joint"))
             j = stack[-1]
             if channels[j] is not None:
-                raise error_at(path, line, f"second CHANNELS in joint {short_text(names[j])}")
-            count = tk.integer("channel count")
+                raise error_at(path, line, _("second CHANNELS in joint {names}").format(
+                    names=short_text(names[j])))
+            count = tk.integer(_("channel count"))
             listed = tk.rest_of_line()
             if len(listed) != count:
                 raise error_at(
-                    path, line, f"CHANNELS says {count} channels but names {len(listed)}"
+                    path, line, _("CHANNELS says {count} channels but names {n_listed}").format(
+                        count=count, n_listed=len(listed))
                 )
             canon = []
             for c in listed:
@@ -200,25 +213,27 @@ def parse_hierarchy(tk: Tokens, path: str):
                 if name is None:
                     raise error_at(
                         path, line,
-                        f"unknown channel name {short_text(c)} "
-                        f"(expected {', '.join(CHANNEL_NAMES)})",
+                        _("unknown channel name {c} (expected {channel_names})").format(
+                            c=short_text(c), channel_names=', '.join(CHANNEL_NAMES)),
                     )
                 if name.endswith("position") and name in canon:
-                    raise error_at(path, line, f"channel {name} listed twice")
+                    raise error_at(path, line, _("channel {name} listed twice").format(name=name))
                 canon.append(name)
             channels[j] = tuple(canon)
         elif tok == "}":
             top = stack.pop()
             if top == -2:
                 if end_offset[0] is None:
-                    raise error_at(path, line, "End Site without OFFSET")
+                    raise error_at(path, line, _("End Site without OFFSET"))
                 end_sites.append(EndSite(stack[-1], np.array(end_offset[0])))
             elif offsets[top] is None:
-                raise error_at(path, line, f"joint {short_text(names[top])} has no OFFSET")
+                raise error_at(path, line, _("joint {names} has no OFFSET").format(
+                    names=short_text(names[top])))
             if tk.rest_of_line():
-                raise error_at(path, line, "unexpected text after '}'")
+                raise error_at(path, line, _("unexpected text after '}}'").format())
         else:
-            raise error_at(path, line, f"unexpected {short_text(tok)} in the HIERARCHY")
+            raise error_at(path, line, _("unexpected {tok} in the HIERARCHY").format(
+                tok=short_text(tok)))
 
     chans = tuple(c if c is not None else () for c in channels)
     return names, parents, offsets, chans, end_sites
@@ -286,11 +301,12 @@ def parse_numbers(rows, split, n_cols: int, first: int, path: str) -> np.ndarray
         if value is None or "_" in tok:
             raise error_at(
                 path, first + bad_row + 1,
-                f"value {col + 1} {short_text(tok)} is not a number",
+                _("value {col} {tok} is not a number").format(col=col + 1, tok=short_text(tok)),
             )
         if not np.isfinite(value):
             raise error_at(
                 path, first + bad_row + 1,
-                f"value {col + 1} {short_text(tok)} is not finite (inf or nan)",
+                _("value {col} {tok} is not finite (inf or nan)").format(
+                    col=col + 1, tok=short_text(tok)),
             )
-    raise error_at(path, first + bad_row + 1, "unreadable values")   # not reached
+    raise error_at(path, first + bad_row + 1, _("unreadable values"))   # not reached

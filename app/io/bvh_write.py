@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from quatlab.app.i18n import _
 from quatlab.app.io.atomic import write_files
 from quatlab.app.io.bvh_parse import SEPARATORS, error_at
 
@@ -42,9 +43,10 @@ def format_bvh(bvh: BvhFile, motion) -> bytes:
     new = np.asarray(motion, dtype=np.float64)
     old = bvh.motion
     if new.shape != old.shape:
-        raise error_at(bvh.path, None, f"motion must have shape {old.shape}, got {new.shape}")
+        raise error_at(bvh.path, None, _("motion must have shape {shape}, got {shape2}").format(
+            shape=old.shape, shape2=new.shape))
     if not np.all(np.isfinite(new)):
-        raise error_at(bvh.path, None, "motion contains NaN or infinity")
+        raise error_at(bvh.path, None, _("motion contains NaN or infinity"))
     lay = bvh.layout
     changed = new != old                 # -0.0 == 0.0: a sign of zero is no change
     dirty = np.flatnonzero(changed.any(axis=1)) if changed.size else np.array([], int)

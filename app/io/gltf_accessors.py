@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from quatlab.app.i18n import N_, _
+
 __all__ = ["Invalid", "Buffer", "Layout", "Source", "decode", "encode", "writable", "json_number",
            "as_int", "as_list", "item", "COMPONENTS", "WIDTH", "ROTATION_TYPES", "INDEX_TYPES",
            "MAX_ZERO_FILLED", "zero_filled_limit", "GLB_MAGIC", "CHUNK_JSON", "CHUNK_BIN"]
@@ -25,12 +27,12 @@ CHUNK_BIN = 0x004E4942
 
 #: componentType -> (little-endian dtype, normalization divisor, name).
 COMPONENTS = {
-    5120: ("<i1", 127.0, "normalized signed byte"),
-    5121: ("<u1", 255.0, "normalized unsigned byte"),
-    5122: ("<i2", 32767.0, "normalized signed short"),
-    5123: ("<u2", 65535.0, "normalized unsigned short"),
-    5125: ("<u4", None, "unsigned int"),
-    5126: ("<f4", None, "float"),
+    5120: ("<i1", 127.0, N_("normalized signed byte")),
+    5121: ("<u1", 255.0, N_("normalized unsigned byte")),
+    5122: ("<i2", 32767.0, N_("normalized signed short")),
+    5123: ("<u2", 65535.0, N_("normalized unsigned short")),
+    5125: ("<u4", None, N_("unsigned int")),
+    5126: ("<f4", None, N_("float")),
 }
 WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
 ROTATION_TYPES = (5126, 5120, 5121, 5122, 5123)
@@ -60,7 +62,8 @@ class Invalid(Exception):
 def as_int(value, what: str, minimum: int = 0) -> int:
     # bool is an int subclass; JSON true is not an index.
     if type(value) is not int or value < minimum:
-        raise Invalid(f"{what} must be an integer >= {minimum}, got {value!r}")
+        raise Invalid(_("{what} must be an integer >= {minimum}, got {value!r}").format(
+            what=what, minimum=minimum, value=value))
     return value
 
 
@@ -74,14 +77,15 @@ def as_list(value, what: str, cls: type) -> list:
         return []
     for i, item in enumerate(value):
         if not isinstance(item, cls):
-            raise Invalid(f"{what}[{i}] must be an object")
+            raise Invalid(_("{what}[{i}] must be an object").format(what=what, i=i))
     return value
 
 
 def item(items: list, index, what: str, kind: str):
     i = as_int(index, what)
     if i >= len(items):
-        raise Invalid(f"{what} = {i} is out of range: the file has {len(items)} {kind}")
+        raise Invalid(_("{what} = {i} is out of range: the file has {n_items} {kind}").format(
+            what=what, i=i, n_items=len(items), kind=kind))
     return i, items[i]
 
 
@@ -149,8 +153,9 @@ class Layout:
         if (~in_sparse).any():
             if self.base is None:
                 raise Invalid(
-                    f"accessor {self.index}: key {int(rows[~in_sparse][0])} has no storage "
-                    f"(no bufferView and not in the sparse indices), so it cannot change"
+                    _("accessor {index}: key {key} has no storage (no bufferView and not in "
+                      "the sparse indices), so it cannot change").format(
+                          index=self.index, key=int(rows[~in_sparse][0]))
                 )
             b, offset, stride = self.base
             buffers[b] = writable(buffers[b])
@@ -185,7 +190,8 @@ def encode(values: np.ndarray, component: int) -> np.ndarray:
     lo = -1.0 if np.dtype(dtype).kind == "i" else 0.0
     # Anything beyond half a step outside the range cannot be stored.
     if np.any(values < lo - 0.5 / divisor) or np.any(values > 1.0 + 0.5 / divisor):
-        raise Invalid(f"a corrected value is outside the range of {name} components")
+        raise Invalid(_("a corrected value is outside the range of {name} components").format(
+            name=_(name)))
     codes = np.round(np.clip(values, lo, 1.0) * divisor)
     return codes.astype(dtype)
 

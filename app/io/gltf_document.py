@@ -21,6 +21,8 @@ import typing
 
 import pygltflib
 
+from quatlab.app.i18n import _
+
 __all__ = ["build_document"]
 
 
@@ -59,11 +61,13 @@ def _build(cls, value, where: str):
         container, inner = plan[key]
         if container == "one" and v is not None:
             if not isinstance(v, dict):
-                raise ValueError(f"{where}.{key} must be an object, got {type(v).__name__}")
+                raise ValueError(_("{where}.{key} must be an object, got {kind}").format(
+                    where=where, key=key, kind=type(v).__name__))
             v = _build(inner, v, f"{where}.{key}")
         elif container == "list" and v is not None:
             if not isinstance(v, list):
-                raise ValueError(f"{where}.{key} must be an array, got {type(v).__name__}")
+                raise ValueError(_("{where}.{key} must be an array, got {kind}").format(
+                    where=where, key=key, kind=type(v).__name__))
             v = [_build(inner, e, f"{where}.{key}[{i}]") for i, e in enumerate(v)]
         kwargs[key] = v
     return cls(**kwargs)

@@ -49,6 +49,8 @@ from pathlib import Path
 import numpy as np
 import pygltflib
 
+from quatlab.app.i18n import N_, LazyText, _
+
 # The container and accessor decoding are the keyframe reader's: one
 # implementation of the glTF binary rules (docs/formats.md).
 from quatlab.app.io.gltf_accessors import GLB_MAGIC, Invalid, as_int, as_list, item
@@ -200,7 +202,8 @@ class _Reader:
         if key not in self._floats:
             times = self.floats(index, what, ("SCALAR",))[:, 0]
             if not np.isfinite(times).all() or np.any(np.diff(times) <= 0):
-                raise Invalid(f"{what}: key times are not finite and strictly increasing")
+                raise Invalid(_("{what}: key times are not finite and strictly increasing").format(
+                    what=what))
             self._floats[key] = times
         return self._floats[key]
 
@@ -224,8 +227,11 @@ class _Reader:
                              for c in (node.children or []))
             for c in children:
                 if parent[c] >= 0 or c == i:
-                    other = "itself" if c == i else f"nodes[{parent[c]}] and nodes[{i}]"
-                    raise Invalid(f"node graph is not a tree: nodes[{c}] is a child of {other}")
+                    other = _("itself") if c == i else _("nodes[{a}] and nodes[{b}]").format(
+                        a=parent[c], b=i)
+                    raise Invalid(
+                        _("node graph is not a tree: nodes[{c}] is a child of {other}").format(
+                        c=c, other=other))
                 parent[c] = i
             nodes.append(self._node(i, node, children, where))
         # Every node has at most one parent, so a node that no root reaches
@@ -237,7 +243,8 @@ class _Reader:
             reached[i] = True
             stack.extend(nodes[i].children)
         if not reached.all():
-            raise Invalid(f"node graph has a cycle through nodes[{int(np.argmin(reached))}]")
+            raise Invalid(_("node graph has a cycle through nodes[{node}]").format(
+                node=int(np.argmin(reached))))
         return tuple(nodes), parent
 
     def _node(self, i: int, node, children, where: str) -> Node:
@@ -246,7 +253,8 @@ class _Reader:
                 return np.array(default, dtype=np.float64)
             arr = np.asarray(value, dtype=np.float64) if isinstance(value, list) else None
             if arr is None or arr.shape != (size,) or not np.isfinite(arr).all():
-                raise Invalid(f"{where}.{name} must be {size} finite numbers")
+                raise Invalid(_("{where}.{name} must be {size} finite numbers").format(
+                    where=where, name=name, size=size))
             return arr
 
         matrix = None
@@ -262,7 +270,7 @@ class _Reader:
             r = Q.from_xyzw(vec(node.rotation, 4, [0, 0, 0, 1], "rotation"))
             s = vec(node.scale, 3, [1, 1, 1], "scale")
             if np.linalg.norm(r) < 1e-12:
-                raise Invalid(f"{where}.rotation has zero length")
+                raise Invalid(_("{where}.rotation has zero length").format(where=where))
             r = r / np.linalg.norm(r)
         mesh = skin = None
         if node.mesh is not None:
@@ -270,7 +278,8 @@ class _Reader:
         if node.skin is not None:
             skin = item(self.gltf.skins or [], node.skin, f"{where}.skin", "skins")[0]
             if mesh is None:
-                self.notes.append(f"{where} has a skin but no mesh; the skin is not drawn there")
+                self.notes.append(LazyText(N_("{where} has a skin but no mesh; the skin is not "
+                                              "drawn there"), where=where))
         return Node(i, node.name if isinstance(node.name, str) else None, children,
                     *(_frozen(a) for a in (t, r, s)),
                     None if matrix is None else _frozen(matrix), mesh, skin)
@@ -285,7 +294,8 @@ class _Reader:
         for r in scene.nodes or []:
             r = item(self.gltf.nodes or [], r, f"scenes[{s}].nodes", "nodes")[0]
             if parent[r] >= 0:
-                raise Invalid(f"scenes[{s}] lists nodes[{r}], which is not a root node")
+                raise Invalid(_("scenes[{s}] lists nodes[{r}], which is not a root node").format(
+                    s=s, r=r))
             roots.append(r)
         return tuple(roots)
 
@@ -296,19 +306,20 @@ class _Reader:
         for i, skin in enumerate(as_list(self.gltf.skins, "skins", pygltflib.Skin)):
             where = f"skins[{i}]"
             if not skin.joints:
-                raise Invalid(f"{where}.joints is empty")
+                raise Invalid(_("{where}.joints is empty").format(where=where))
             joints = np.array([item(self.gltf.nodes or [], j, f"{where}.joints", "nodes")[0]
                                for j in skin.joints], dtype=np.int64)
             if len(np.unique(joints)) != len(joints):
-                raise Invalid(f"{where}.joints lists a node twice")
+                raise Invalid(_("{where}.joints lists a node twice").format(where=where))
             if skin.inverseBindMatrices is None:
                 ibm = np.broadcast_to(np.eye(4), (len(joints), 4, 4)).copy()
             else:
                 flat = self.floats(skin.inverseBindMatrices, f"{where}.inverseBindMatrices",
                                    ("MAT4",))
                 if len(flat) < len(joints):
-                    raise Invalid(f"{where}.inverseBindMatrices has {len(flat)} matrices for "
-                                   f"{len(joints)} joints")
+                    raise Invalid(_("{where}.inverseBindMatrices has {n_flat} matrices for "
+                                    "{n_joints} joints").format(
+                                        where=where, n_flat=len(flat), n_joints=len(joints)))
                 ibm = flat[: len(joints)].reshape(-1, 4, 4).transpose(0, 2, 1)
             skeleton = None
             if skin.skeleton is not None:
@@ -330,7 +341,8 @@ class _Reader:
                 where = f"meshes[{m}].primitives[{p}]"
                 mode = prim.mode if prim.mode is not None else _TRIANGLES
                 if mode != _TRIANGLES:
-                    self.notes.append(f"{where}: mode {mode} skipped (only TRIANGLES is drawn)")
+                    self.notes.append(LazyText(N_("{where}: mode {mode} skipped (only TRIANGLES is "
+                                                  "drawn)"), where=where, mode=mode))
                     continue
                 prims.append(self._primitive(prim, where))
             name = mesh.name if isinstance(mesh.name, str) else None
@@ -340,32 +352,38 @@ class _Reader:
     def _primitive(self, prim, where: str) -> Primitive:
         attrs = prim.attributes
         if attrs is None or attrs.POSITION is None:
-            raise Invalid(f"{where} has no POSITION attribute")
+            raise Invalid(_("{where} has no POSITION attribute").format(where=where))
         pos = self.floats(attrs.POSITION, f"{where}.attributes.POSITION", ("VEC3",))
         v = len(pos)
         if prim.indices is not None:
             idx = self.ints(prim.indices, f"{where}.indices", ("SCALAR",))[:, 0]
             if len(idx) % 3:
-                raise Invalid(f"{where}: {len(idx)} indices is not a whole number of triangles")
+                raise Invalid(
+                    _("{where}: {n_idx} indices is not a whole number of triangles").format(
+                    where=where, n_idx=len(idx)))
             if idx.size and idx.max() >= v:
-                raise Invalid(f"{where}: index {int(idx.max())} is out of range ({v} vertices)")
+                raise Invalid(_("{where}: index {idx} is out of range ({v} vertices)").format(
+                    where=where, idx=int(idx.max()), v=v))
             tris = idx.reshape(-1, 3)
         else:
             if v % 3:
-                raise Invalid(f"{where}: {v} vertices is not a whole number of triangles")
+                raise Invalid(_("{where}: {v} vertices is not a whole number of triangles").format(
+                    where=where, v=v))
             tris = np.arange(v, dtype=np.int64).reshape(-1, 3)
         joints = weights = None
         if attrs.JOINTS_0 is not None or attrs.WEIGHTS_0 is not None:
             if attrs.JOINTS_0 is None or attrs.WEIGHTS_0 is None:
-                raise Invalid(f"{where} needs both JOINTS_0 and WEIGHTS_0")
+                raise Invalid(_("{where} needs both JOINTS_0 and WEIGHTS_0").format(where=where))
             joints = self.ints(attrs.JOINTS_0, f"{where}.attributes.JOINTS_0", ("VEC4",))
             weights = self.floats(attrs.WEIGHTS_0, f"{where}.attributes.WEIGHTS_0", ("VEC4",),
                                   (5126, 5121, 5123))
             for name, arr in (("JOINTS_0", joints), ("WEIGHTS_0", weights)):
                 if len(arr) != v:
-                    raise Invalid(f"{where}: {name} has {len(arr)} elements for {v} vertices")
+                    raise Invalid(_("{where}: {name} has {n_arr} elements for {v} vertices").format(
+                        where=where, name=name, n_arr=len(arr), v=v))
             if getattr(attrs, "JOINTS_1", None) is not None:
-                self.notes.append(f"{where}: JOINTS_1/WEIGHTS_1 ignored (four influences used)")
+                self.notes.append(LazyText(N_("{where}: JOINTS_1/WEIGHTS_1 ignored (four "
+                                              "influences used)"), where=where))
         if tris.flags.writeable:
             _frozen(tris)
         return Primitive(pos, tris, joints, weights)
@@ -385,7 +403,7 @@ class _Reader:
                 where = f"animations[{a}].channels[{c}]"
                 target = ch.target
                 if not isinstance(target, pygltflib.AnimationChannelTarget):
-                    raise Invalid(f"{where} has no target")
+                    raise Invalid(_("{where} has no target").format(where=where))
                 if target.node is None:
                     continue  # glTF: such channels SHOULD be ignored (extensions use them)
                 node = item(self.gltf.nodes or [], target.node, f"{where}.target.node",
@@ -394,12 +412,14 @@ class _Reader:
                     skipped += 1
                     continue
                 if target.path not in PATHS:
-                    raise Invalid(f"{where}.target.path {target.path!r} is not a glTF path")
+                    raise Invalid(_("{where}.target.path {path!r} is not a glTF path").format(
+                        where=where, path=target.path))
                 s, sampler = item(samplers, ch.sampler, f"{where}.sampler", "samplers")
                 channels.append(self._channel(node, target.path, sampler,
                                               f"animations[{a}].samplers[{s}]"))
             if skipped:
-                self.notes.append(f"animations[{a}]: {skipped} weights channel(s) ignored")
+                self.notes.append(LazyText(N_("animations[{a}]: {skipped} weights channel(s) "
+                                              "ignored"), a=a, skipped=skipped))
             name = anim.name if isinstance(anim.name, str) else None
             start = min((float(ch.times[0]) for ch in channels), default=0.0)
             end = max((float(ch.times[-1]) for ch in channels), default=0.0)
@@ -409,7 +429,9 @@ class _Reader:
     def _channel(self, node: int, path: str, sampler, where: str) -> Channel:
         mode = sampler.interpolation if sampler.interpolation is not None else "LINEAR"
         if mode not in ("LINEAR", "STEP", "CUBICSPLINE"):
-            raise Invalid(f"{where}.interpolation {mode!r} is not LINEAR, STEP or CUBICSPLINE")
+            raise Invalid(
+                _("{where}.interpolation {mode!r} is not LINEAR, STEP or CUBICSPLINE").format(
+                where=where, mode=mode))
         times = self.times(sampler.input, f"{where}.input")
         if path == "rotation":
             out = self.quaternions(sampler.output, f"{where}.output")
@@ -418,18 +440,21 @@ class _Reader:
         n = len(times)
         per_key = 3 if mode == "CUBICSPLINE" else 1
         if len(out) != per_key * n:
-            raise Invalid(f"{where}: {mode} needs {per_key * n} output elements for {n} times, "
-                           f"accessors[{sampler.output}] has {len(out)}")
+            raise Invalid(_("{where}: {mode} needs {per_key} output elements for {n} times, "
+                            "accessors[{output}] has {n_out}").format(
+                                where=where, mode=mode, per_key=per_key * n, n=n,
+                                output=sampler.output, n_out=len(out)))
         if mode == "CUBICSPLINE" and n < 2:
-            raise Invalid(f"{where}: CUBICSPLINE needs at least 2 keyframes")
+            raise Invalid(_("{where}: CUBICSPLINE needs at least 2 keyframes").format(where=where))
         if not np.isfinite(out).all():
-            raise Invalid(f"{where}.output has NaN or infinite values")
+            raise Invalid(_("{where}.output has NaN or infinite values").format(where=where))
         if path == "rotation":
             keys = out[1::3] if mode == "CUBICSPLINE" else out
             zero = np.flatnonzero(np.einsum("ij,ij->i", keys, keys) < 1e-24)
             if zero.size:
                 # No player can turn toward a zero quaternion; `quatlab check` explains it.
-                raise Invalid(f"{where}.output: rotation key {int(zero[0])} has zero length")
+                raise Invalid(_("{where}.output: rotation key {zero} has zero length").format(
+                    where=where, zero=int(zero[0])))
         ins = outs = None
         if mode == "CUBICSPLINE":
             # Stored per key as (in-tangent, value, out-tangent).
@@ -466,7 +491,7 @@ def load_scene(path) -> GltfScene:
     if data[:4] == GLB_MAGIC:
         keyframes = load_glb(path, data)
     elif path.suffix.lower() == ".glb":
-        raise KeyframeFileError(path, "not a GLB file: it does not start with 'glTF'")
+        raise KeyframeFileError(path, _("not a GLB file: it does not start with 'glTF'"))
     else:
         keyframes = load_gltf(path, data)
     return scene_of(keyframes)

@@ -31,6 +31,7 @@ from urllib.parse import quote
 
 import numpy as np
 
+from quatlab.app.i18n import _
 from quatlab.app.io.gltf_accessors import (
     CHUNK_BIN,
     CHUNK_JSON,
@@ -69,7 +70,7 @@ class GltfWriter:
         try:
             text = edit_json_text(self._text, edits) if edits else self._text
         except ValueError as exc:
-            raise Invalid(f"cannot edit the glTF JSON: {exc}") from None
+            raise Invalid(_("cannot edit the glTF JSON: {exc}").format(exc=exc)) from None
         # Companions first, the main file last; write_files publishes all of
         # them or none.
         items = [(path, bytes(buffers[i])) for i, path in companions.items()]
@@ -100,9 +101,9 @@ class GltfWriter:
                 names = "; ".join(users[source.output][:6])
                 more = " ..." if len(users[source.output]) > 6 else ""
                 raise Invalid(
-                    f"accessors[{source.output}] is shared by several tracks that were "
-                    f"corrected differently ({names}{more}); fix them together (the same "
-                    f"correction for all of them)"
+                    _("accessors[{output}] is shared by several tracks that were corrected "
+                      "differently ({names}{more}); fix them together (the same correction for "
+                      "all of them)").format(output=source.output, names=names, more=more)
                 )
         buffers: list = [b.data for b in self._buffers]
         changed: set[int] = set()
@@ -134,10 +135,10 @@ class GltfWriter:
             for name in ("EXT_meshopt_compression", "KHR_meshopt_compression"):
                 if isinstance(ext, dict) and name in ext:
                     raise Invalid(
-                        f"accessors[{index}] is stored in bufferViews[{ref}], which has "
-                        f"{name} data: the fix could change only the uncompressed fallback, "
-                        f"and loaders that implement {name} would still play the old keys; "
-                        f"decompress the file first"
+                        _("accessors[{index}] is stored in bufferViews[{ref}], which has "
+                          "{name} data: the fix could change only the uncompressed fallback, "
+                          "and loaders that implement {name} would still play the old keys; "
+                          "decompress the file first").format(index=index, ref=ref, name=name)
                     )
 
     def _companions(self, out: Path, changed: set[int], moved: bool) -> dict[int, Path]:

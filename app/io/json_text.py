@@ -9,6 +9,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from quatlab.app.i18n import _
+
 __all__ = ["json_value_span", "array_element_spans", "number_lists", "apply_spans",
            "edit_json_text", "JsonIndex", "negate_numbers", "splice"]
 
@@ -37,14 +39,14 @@ def json_value_span(text: str, path: Sequence[str | int]) -> tuple[int, int]:
     for step in path:
         if isinstance(step, str):
             if text[i : i + 1] != "{":
-                raise ValueError(f"no object at {step!r}")
+                raise ValueError(_("no object at {step!r}").format(step=step))
             i = _WS.match(text, i + 1).end()
             found = None
             while text[i : i + 1] == '"':
                 key, i = json.decoder.scanstring(text, i + 1)
                 i = _WS.match(text, i).end()
                 if text[i : i + 1] != ":":
-                    raise ValueError("malformed object")
+                    raise ValueError(_("malformed object"))
                 i = _WS.match(text, i + 1).end()
                 if key == step:
                     found = i
@@ -53,21 +55,21 @@ def json_value_span(text: str, path: Sequence[str | int]) -> tuple[int, int]:
                 if text[i : i + 1] == ",":
                     i = _WS.match(text, i + 1).end()
             if found is None:
-                raise ValueError(f"no key {step!r}")
+                raise ValueError(_("no key {step!r}").format(step=step))
             i = found
         else:
             if text[i : i + 1] != "[":
-                raise ValueError(f"no array at index {step}")
+                raise ValueError(_("no array at index {step}").format(step=step))
             i = _WS.match(text, i + 1).end()
-            for _ in range(step):
+            for _k in range(step):
                 if text[i : i + 1] == "]":
-                    raise ValueError(f"index {step} out of range")
+                    raise ValueError(_("index {step} out of range").format(step=step))
                 i = _skip(text, i)
                 i = _WS.match(text, i).end()
                 if text[i : i + 1] == ",":
                     i = _WS.match(text, i + 1).end()
             if text[i : i + 1] == "]":
-                raise ValueError(f"index {step} out of range")
+                raise ValueError(_("index {step} out of range").format(step=step))
     return i, _skip(text, i)
 
 
@@ -89,10 +91,10 @@ def _skip(text: str, i: int) -> int:
     while True:
         m = _TOKEN.search(text, pos)
         if m is None:
-            raise ValueError("unterminated array or object")
+            raise ValueError(_("unterminated array or object"))
         ch, pos = m.group(), m.end()
         if ch == '"':
-            _, pos = json.decoder.scanstring(text, pos)
+            _text, pos = json.decoder.scanstring(text, pos)
         elif ch == "[" and text[_FLAT_RUN.match(text, pos).end() :][:1] == "]":
             pos = _FLAT_RUN.match(text, pos).end() + 1  # a flat array inside: one match
         elif ch in "[{":
@@ -112,7 +114,7 @@ def array_element_spans(text: str, path: Sequence[str | int]) -> list[tuple[int,
     """
     i, end = json_value_span(text, path)
     if text[i : i + 1] != "[":
-        raise ValueError(f"no array at {list(path)!r}")
+        raise ValueError(_("no array at {path!r}").format(path=list(path)))
     first = _WS.match(text, i + 1).end()
     # Fast path: every element a number or a flat array, matched back to back.
     matches = list(_ELEMENT.finditer(text, first, end - 1))
@@ -131,7 +133,7 @@ def array_element_spans(text: str, path: Sequence[str | int]) -> list[tuple[int,
         if text[i : i + 1] == ",":
             i = _WS.match(text, i + 1).end()
         elif text[i : i + 1] != "]":
-            raise ValueError("malformed array")
+            raise ValueError(_("malformed array"))
     return spans
 
 
@@ -153,7 +155,7 @@ def apply_spans(text: str, spans: list) -> str:
     pieces, pos = [], 0
     for start, end, new in spans:
         if start < pos:
-            raise ValueError("overlapping JSON edits")
+            raise ValueError(_("overlapping JSON edits"))
         pieces += [text[pos:start], new]
         pos = end
     pieces.append(text[pos:])
@@ -182,7 +184,7 @@ def edit_json_text(text: str, edits: Iterable[tuple[Sequence[str | int], object]
     edits = list(edits)
     # Arrays with several indexed edits: scan each once.
     parents: dict[tuple, int] = {}
-    for path, _ in edits:
+    for path, _value in edits:
         if path and isinstance(path[-1], int):
             key = tuple(path[:-1])
             parents[key] = parents.get(key, 0) + 1
@@ -193,7 +195,7 @@ def edit_json_text(text: str, edits: Iterable[tuple[Sequence[str | int], object]
         if path and isinstance(path[-1], int) and key in elements:
             items = elements[key]
             if not 0 <= path[-1] < len(items):
-                raise ValueError(f"index {path[-1]} out of range")
+                raise ValueError(_("index {path} out of range").format(path=path[-1]))
             start, end = items[path[-1]]
         else:
             start, end = json_value_span(text, path)
@@ -266,7 +268,7 @@ class JsonIndex:
     def _bracket(self, i: int) -> int:
         j = int(np.searchsorted(self._pos, i))
         if j >= len(self._pos) or self._pos[j] != i:
-            raise ValueError(f"no array or object at byte {i}")
+            raise ValueError(_("no array or object at byte {i}").format(i=i))
         return j
 
     def skip(self, i: int) -> int:
@@ -292,14 +294,14 @@ class JsonIndex:
         for step in path:
             if isinstance(step, str):
                 if data[i : i + 1] != b"{":
-                    raise ValueError(f"no object at {step!r}")
+                    raise ValueError(_("no object at {step!r}").format(step=step))
                 i, found = self._ws(i + 1), None
                 while data[i : i + 1] == b'"':
                     end = self.skip(i)
                     key = json.loads(data[i:end])
                     i = self._ws(end)
                     if data[i : i + 1] != b":":
-                        raise ValueError("malformed object")
+                        raise ValueError(_("malformed object"))
                     i = self._ws(i + 1)
                     if key == step:
                         found = i
@@ -307,20 +309,20 @@ class JsonIndex:
                     if data[i : i + 1] == b",":
                         i = self._ws(i + 1)
                 if found is None:
-                    raise ValueError(f"no key {step!r}")
+                    raise ValueError(_("no key {step!r}").format(step=step))
                 i = found
             else:
                 if data[i : i + 1] != b"[":
-                    raise ValueError(f"no array at index {step}")
+                    raise ValueError(_("no array at index {step}").format(step=step))
                 i = self._ws(i + 1)
-                for _ in range(step):
+                for _k in range(step):
                     if data[i : i + 1] == b"]":
-                        raise ValueError(f"index {step} out of range")
+                        raise ValueError(_("index {step} out of range").format(step=step))
                     i = self._ws(self.skip(i))
                     if data[i : i + 1] == b",":
                         i = self._ws(i + 1)
                 if data[i : i + 1] == b"]":
-                    raise ValueError(f"index {step} out of range")
+                    raise ValueError(_("index {step} out of range").format(step=step))
         return i, self.skip(i)
 
     def element_spans(self, path: Sequence[str | int], count: int,
@@ -331,16 +333,17 @@ class JsonIndex:
         elements means the array also holds other values, a
         :class:`ValueError`.
         """
-        first, _ = self.value_span(path, start)
+        first, _end = self.value_span(path, start)
         if self.data[first : first + 1] != b"[":
-            raise ValueError(f"no array at {list(path)!r}")
+            raise ValueError(_("no array at {path!r}").format(path=list(path)))
         j = self._bracket(first)
         inner = slice(j + 1, int(self._partner[j]))
         level = self._level[inner]
         child = np.flatnonzero(level == self._level[j] + 1)
         child = child[self._partner[child + inner.start] > child + inner.start]  # openers
         if len(child) != count:
-            raise ValueError(f"the array at {list(path)!r} does not hold only arrays or objects")
+            raise ValueError(_("the array at {path!r} does not hold only arrays or objects").format(
+                path=list(path)))
         opener = child + inner.start
         return self._pos[opener], self._pos[self._partner[opener]] + 1
 
@@ -369,7 +372,7 @@ def negate_numbers(data: bytes, starts: np.ndarray, ends: np.ndarray, negate: np
     at, owner = at[inside], owner[inside]
     k = negate.shape[1]
     if not (np.bincount(owner, minlength=len(starts)) == k).all():
-        raise ValueError(f"the arrays do not each hold {k} numbers")
+        raise ValueError(_("the arrays do not each hold {k} numbers").format(k=k))
     at = at[negate.ravel()]
     minus = np.frombuffer(data, dtype=np.uint8)[at] == 0x2D
     return at[minus], at[~minus]
@@ -390,9 +393,9 @@ def splice(data: bytes, deletions: np.ndarray, insertions: np.ndarray, spans: li
         kept = a[keep]
         out = np.insert(kept, insertions - np.searchsorted(deletions, insertions), 0x2D)
         if spans:
-            old = np.array([(s, e) for s, e, _ in spans], dtype=np.intp)
+            old = np.array([(s, e) for s, e, _new in spans], dtype=np.intp)
             new = old + np.searchsorted(insertions, old) - np.searchsorted(deletions, old)
-            spans = [(s, e, t) for (s, e), (_, _, t) in zip(new.tolist(), spans, strict=True)]
+            spans = [(s, e, t) for (s, e), (_s, _e, t) in zip(new.tolist(), spans, strict=True)]
         data = out.tobytes()
     if not spans:
         return data

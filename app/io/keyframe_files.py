@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from quatlab.app.i18n import _
 from quatlab.app.io import bvh_keyframes, gltf_read, table_io
 from quatlab.app.io.safe_read import FileRefused, read_regular
 from quatlab.app.io.track_audit import fix_track
@@ -44,7 +45,7 @@ def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
     if data[:4] == gltf_read.GLB_MAGIC:
         return gltf_read.load_glb(path, data, order=order)
     if suffix == ".glb":
-        raise KeyframeFileError(path, "not a GLB file: it does not start with 'glTF'")
+        raise KeyframeFileError(path, _("not a GLB file: it does not start with 'glTF'"))
     if suffix == ".gltf":
         return gltf_read.load_gltf(path, data, order=order)
     if suffix == ".csv":
@@ -55,7 +56,8 @@ def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
             return gltf_read.load_gltf(path, data, order=order)
         return table_io.load_json(path, data, order=order, doc=doc)
     raise KeyframeFileError(
-        path, f"unsupported file type {path.suffix!r} (expected .gltf, .glb, .csv, .json or .bvh)"
+        path, _("unsupported file type {suffix!r} (expected .gltf, .glb, .csv, .json or "
+                ".bvh)").format(suffix=path.suffix)
     )
 
 

@@ -48,7 +48,7 @@ def parse_quaternion(text: str, order: str = "wxyz") -> np.ndarray:
     infinite input are refused by the model's validation or here.
     """
     if order not in ORDERS:
-        raise ValueError(f"order must be 'wxyz' or 'xyzw', got {order!r}")
+        raise ValueError(_("order must be 'wxyz' or 'xyzw', got {order!r}").format(order=order))
     parts = [p for p in _SPLIT.split(text.strip()) if p]
     if len(parts) != 4:
         raise ValueError(

@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
+from quatlab.app.i18n import _
 from quatlab.app.io.atomic import write_files
 from quatlab.math.euler_track import continuous_quaternions
 
@@ -47,12 +48,14 @@ def _check(names, q) -> tuple[list[str], np.ndarray]:
     arr = np.asarray(q, dtype=np.float64)
     if arr.ndim != 3 or arr.shape[-1] != 4:
         raise ValueError(
-            f"q must have shape (frames, joints, 4) in (w, x, y, z) order, got {arr.shape}"
+            _("q must have shape (frames, joints, 4) in (w, x, y, z) order, got {shape}").format(
+                shape=arr.shape)
         )
     if arr.shape[1] != len(names):
-        raise ValueError(f"{len(names)} joint names for {arr.shape[1]} joints")
+        raise ValueError(_("{n_names} joint names for {n_joints} joints").format(
+            n_names=len(names), n_joints=arr.shape[1]))
     if not np.all(np.isfinite(arr)):
-        raise ValueError("q contains NaN or infinity")
+        raise ValueError(_("q contains NaN or infinity"))
     return names, continuous_quaternions(arr)
 
 
@@ -102,7 +105,7 @@ def write_npy(path, names, q, *, frame_time: float = 1.0, force: bool = False) -
     names, arr = _check(names, q)
     path = Path(path)
     if path.suffix != ".npy":
-        raise ValueError(f"the array file must end in .npy, got {path.name!r}")
+        raise ValueError(_("the array file must end in .npy, got {name!r}").format(name=path.name))
     buf = io.BytesIO()
     np.save(buf, arr, allow_pickle=False)
     meta = {

@@ -80,8 +80,8 @@ class CsvTrackFile(KeyframeFile):
         text = decode_utf8(path, data[len(codecs.BOM_UTF8) if self._bom else 0 :])
         if text.startswith("\ufeff"):
             raise KeyframeFileError(
-                path, "starts with two byte-order marks (U+FEFF); save it as UTF-8 with at "
-                "most one"
+                path, _("starts with two byte-order marks (U+FEFF); save it as UTF-8 with at "
+                        "most one")
             )
         self._lines = text.splitlines(keepends=True)
         self._rows: list[int] = []  # line index of each key
@@ -95,34 +95,35 @@ class CsvTrackFile(KeyframeFile):
             if not self._rows and declared is None and not _is_number(fields[0]):
                 if len(fields) != 5:
                     raise KeyframeFileError(
-                        path, f"line {n + 1}: the header must name 5 columns (time and "
-                        f"four components), got {len(fields)}"
+                        path, _("line {n}: the header must name 5 columns (time and four "
+                                "components), got {n_fields}").format(n=n + 1, n_fields=len(fields))
                     )
                 declared = _header_order(fields) or ""
                 if declared and declared not in ("wxyz", "xyzw"):
                     raise KeyframeFileError(
-                        path, f"line {n + 1}: component order {declared} is not supported "
-                        f"(wxyz or xyzw)"
+                        path, _("line {n}: component order {declared} is not supported (wxyz "
+                                "or xyzw)").format(n=n + 1, declared=declared)
                     )
                 continue
             if len(fields) != 5:
                 raise KeyframeFileError(
-                    path, f"line {n + 1}: expected 5 comma-separated numbers (time and four "
-                    f"components), got {len(fields)} fields"
+                    path, _("line {n}: expected 5 comma-separated numbers (time and four "
+                            "components), got {n_fields} fields").format(
+                                n=n + 1, n_fields=len(fields))
                 )
             try:
                 row = [float(f) for f in fields]
             except ValueError:
                 bad = next(f for f in fields if not _is_number(f))
                 raise KeyframeFileError(
-                    path, f"line {n + 1}: {bad.strip()!r} is not a number"
+                    path, _("line {n}: {bad!r} is not a number").format(n=n + 1, bad=bad.strip())
                 ) from None
             times.append(row[0])
             stored.append(row[1:])
             self._rows.append(n)
         if not self._rows:
             raise KeyframeFileError(
-                path, "no keyframes: expected lines of time and four components"
+                path, _("no keyframes: expected lines of time and four components")
             )
         self.order = resolve_order(path, order, declared or None, _("header"))
         values = _from_stored(np.array(stored), self.order)
@@ -155,14 +156,17 @@ def _is_number(text: str) -> bool:
 
 def _number_list(value, what: str, length: int | None = None) -> list[float]:
     if not isinstance(value, list) or (length is not None and len(value) != length):
-        size = f"{length} " if length is not None else ""
-        raise ValueError(f"{what} must be an array of {size}numbers")
+        text = (_("{what} must be an array of numbers") if length is None else
+                _("{what} must be an array of {length} numbers"))
+        raise ValueError(text.format(what=what, length=length))
     for v in value:
         if type(v) not in (int, float):
-            raise ValueError(f"{what} must contain only numbers, got {_short(v)}")
+            raise ValueError(_("{what} must contain only numbers, got {v}").format(
+                what=what, v=_short(v)))
         if type(v) is int and not -_FLOAT_MAX <= v <= _FLOAT_MAX:
-            raise ValueError(f"{what}: the integer {_short(v)} is too large for a number "
-                             f"QuatLab can compute with (at most about 1.8e308)")
+            raise ValueError(_("{what}: the integer {v} is too large for a number QuatLab can "
+                               "compute with (at most about 1.8e308)").format(
+                                   what=what, v=_short(v)))
     return [float(v) for v in value]
 
 
@@ -199,7 +203,8 @@ def _numbers(value, what: str, width: int | None = None) -> np.ndarray:
     if width is None:
         return np.array(_number_list(value, what), dtype=np.float64)
     if not isinstance(value, list):
-        raise ValueError(f"{what} must be an array of [{width} numbers]")
+        raise ValueError(_("{what} must be an array of [{width} numbers]").format(
+            what=what, width=width))
     return np.array([_number_list(v, f"{what}[{k}]", width) for k, v in enumerate(value)],
                     dtype=np.float64).reshape(len(value), width)
 
@@ -215,24 +220,25 @@ class JsonTrackFile(KeyframeFile):
             try:
                 doc = json.loads(decode_utf8(path, data))
             except (ValueError, RecursionError) as exc:
-                raise KeyframeFileError(path, f"the JSON does not parse ({exc})") from None
+                raise KeyframeFileError(path, _("the JSON does not parse ({exc})").format(
+                    exc=exc)) from None
         if not isinstance(doc, dict):
-            raise KeyframeFileError(path, "expected a JSON object with \"tracks\" or \"times\"")
+            raise KeyframeFileError(path, _('expected a JSON object with "tracks" or "times"'))
         if "tracks" in doc:
             entries = doc["tracks"]
             if not isinstance(entries, list) or not entries:
-                raise KeyframeFileError(path, "\"tracks\" must be a non-empty array")
+                raise KeyframeFileError(path, _('"tracks" must be a non-empty array'))
             self._prefixes = [["tracks", i] for i in range(len(entries))]
         elif "times" in doc:
             entries = [doc]
             self._prefixes = [[]]
         else:
-            raise KeyframeFileError(path, "expected \"tracks\" or \"times\" in the JSON object")
+            raise KeyframeFileError(path, _('expected "tracks" or "times" in the JSON object'))
         declared = doc.get("order")
         self.order = resolve_order(path, order, declared, "\"order\"")
         tracks = []
         for i, entry in enumerate(entries):
-            where = f"tracks[{i}]" if self._prefixes[i] else "the track"
+            where = f"tracks[{i}]" if self._prefixes[i] else _("the track")
             try:
                 tracks.append(self._track(entry, where))
             except ValueError as exc:
@@ -241,22 +247,24 @@ class JsonTrackFile(KeyframeFile):
 
     def _track(self, entry, where: str) -> Track:
         if not isinstance(entry, dict):
-            raise ValueError(f"{where} must be an object")
+            raise ValueError(_("{where} must be an object").format(where=where))
         times = _numbers(entry.get("times"), f"{where}.times")
         values = _numbers(entry.get("values"), f"{where}.values", 4)
         if len(times) == 0 or len(times) != len(values):
             raise ValueError(
-                f"{where} needs as many values as times, at least one (got {len(times)} times, "
-                f"{len(values)} values)"
+                _("{where} needs as many values as times, at least one (got {n_times} times, "
+                  "{n_values} values)").format(
+                      where=where, n_times=len(times), n_values=len(values))
             )
         mode = entry.get("interpolation", "LINEAR")
         if mode not in ("LINEAR", "STEP"):
-            raise ValueError(f"{where}.interpolation must be LINEAR or STEP, got {mode!r}")
+            raise ValueError(_("{where}.interpolation must be LINEAR or STEP, got {mode!r}").format(
+                where=where, mode=mode))
         names = {}
         for key in ("node", "animation"):
             name = entry.get(key)
             if name is not None and not isinstance(name, str):
-                raise ValueError(f"{where}.{key} must be a string")
+                raise ValueError(_("{where}.{key} must be a string").format(where=where, key=key))
             names[key] = name
         return Track(
             times=times,
@@ -278,7 +286,7 @@ class JsonTrackFile(KeyframeFile):
             if index is None:
                 index = JsonIndex(self._data)
                 if prefix:  # a "tracks" array: its entries located once
-                    track_starts, _ = index.element_spans(["tracks"], len(self.tracks))
+                    track_starts, _ends = index.element_spans(["tracks"], len(self.tracks))
             start = 0 if track_starts is None else int(track_starts[n])
             starts, ends = index.element_spans(["values"], len(old), start)
             before = _to_stored(old.values[rows], self.order)

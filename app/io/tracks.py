@@ -68,7 +68,8 @@ def _frozen_array(value, shape_tail: tuple[int, ...], name: str) -> np.ndarray:
         arr = np.array(value, dtype=np.float64)  # a copy: the track owns its data
     if arr.ndim != 1 + len(shape_tail) or arr.shape[1:] != shape_tail:
         want = "(N" + "".join(f", {n}" for n in shape_tail) + ")"
-        raise ValueError(f"{name} must have shape {want}, got {arr.shape}")
+        raise ValueError(_("{name} must have shape {want}, got {shape}").format(
+            name=name, want=want, shape=arr.shape))
     arr.flags.writeable = False
     return arr
 
@@ -125,10 +126,12 @@ class Track:
         times = _frozen_array(self.times, (), "times")
         values = _frozen_array(self.values, (4,), "values")
         if len(times) != len(values):
-            raise ValueError(f"{len(times)} times but {len(values)} values")
+            raise ValueError(_("{n_times} times but {n_values} values").format(
+                n_times=len(times), n_values=len(values)))
         if self.interpolation not in INTERPOLATIONS:
             raise ValueError(
-                f"interpolation must be one of {INTERPOLATIONS}, got {self.interpolation!r}"
+                _("interpolation must be one of {choices}, got {interpolation!r}").format(
+                    choices=INTERPOLATIONS, interpolation=self.interpolation)
             )
         object.__setattr__(self, "times", times)
         object.__setattr__(self, "values", values)
@@ -136,11 +139,13 @@ class Track:
         for name in ("in_tangents", "out_tangents"):
             tangents = getattr(self, name)
             if cubic != (tangents is not None):
-                raise ValueError(f"{name} must be given exactly for CUBICSPLINE tracks")
+                raise ValueError(_("{name} must be given exactly for CUBICSPLINE tracks").format(
+                    name=name))
             if tangents is not None:
                 tangents = _frozen_array(tangents, (4,), name)
                 if len(tangents) != len(values):
-                    raise ValueError(f"{len(tangents)} {name} but {len(values)} values")
+                    raise ValueError(_("{n_tangents} {name} but {n_values} values").format(
+                        n_tangents=len(tangents), name=name, n_values=len(values)))
                 object.__setattr__(self, name, tangents)
 
     def __len__(self) -> int:
@@ -289,7 +294,8 @@ class KeyframeFile:
 
     def _check_tracks(self, tracks: Sequence[Track]) -> None:
         if len(tracks) != len(self.tracks):
-            raise ValueError(f"expected {len(self.tracks)} tracks, got {len(tracks)}")
+            raise ValueError(_("expected {n_tracks} tracks, got {n_tracks2}").format(
+                n_tracks=len(self.tracks), n_tracks2=len(tracks)))
         for new, old in zip(tracks, self.tracks, strict=True):
             if (
                 len(new) != len(old)
@@ -297,7 +303,8 @@ class KeyframeFile:
                 or not np.array_equal(new.times, old.times, equal_nan=True)
             ):
                 raise ValueError(
-                    f"{old.label}: replacement track must keep the times and interpolation"
+                    _("{label}: replacement track must keep the times and interpolation").format(
+                        label=old.label)
                 )
 
     def check_output_path(self, out, *, extra: Iterable[Path] = ()) -> None:

@@ -365,7 +365,7 @@ class RigPanel(QtWidgets.QWidget):
         finally:
             self._syncing = False
         if rig is not None and rig.notes:
-            self.scene.widget.setToolTip("\n".join(rig.notes))
+            self.scene.widget.setToolTip("\n".join(_(n) for n in rig.notes))
         self.on_animation()
 
     def on_animation(self) -> None:
