@@ -324,8 +324,13 @@ def segment_indices(points, tolerance: float = 0.0) -> np.ndarray:
     # turns) draws the same segment again: keep its last pass only, the one
     # drawn on top.
     cells = np.floor(np.concatenate([p[start], p[end]], axis=1) / tolerance).astype(np.int64)
-    _, first_from_end = np.unique(cells[::-1], axis=0, return_index=True)
-    last = np.sort(len(cells) - 1 - first_from_end)
+    # Equal cells side by side, each group in pass order (lexsort is stable):
+    # a group's last row is the last pass.
+    order = np.lexsort(cells.T)
+    ranked = cells[order]
+    last_of_group = np.ones(len(order), dtype=bool)
+    last_of_group[:-1] = np.any(ranked[1:] != ranked[:-1], axis=1)
+    last = np.sort(order[last_of_group])
     return np.stack([start[last], end[last]], axis=1).reshape(-1)
 
 
