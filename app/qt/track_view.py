@@ -14,6 +14,7 @@ import numpy as np
 from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.model.track_lesson import TrackModel
+from quatlab.app.qt.background import run_off_thread
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.math import track as T
 from quatlab.rendering.series import Series
@@ -239,6 +240,9 @@ class KeyEditor(QtWidgets.QWidget):
 class TrackView(LessonPanel):
     def __init__(self, model: TrackModel, parent=None) -> None:
         self.model = model
+        # An imported 200-key track takes about 0.1 s to compute: on a worker
+        # thread, so the window keeps painting (input waits until it is back).
+        model.runner = run_off_thread
         super().__init__(model.preset_items(), model.set_preset, "time", model.set_param, parent,
                          param_tooltip="Time along the track (s); drag in the plots too")
         self.tangents = QtWidgets.QCheckBox("time-scaled tangents")
