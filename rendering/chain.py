@@ -263,18 +263,27 @@ def marker_trail(path_q, n_bones: int = DEFAULT_BONES, bone_length=1.0, *,
     return marker
 
 
-def segment_indices(points) -> np.ndarray:
+def segment_indices(points, tolerance: float = 0.0) -> np.ndarray:
     """Indices of the segment ends of a polyline with NaN gaps, for GL ``'lines'`` mode.
 
     A GL line strip cannot skip a vertex: a NaN vertex is undefined
-    behaviour, not a gap. This returns the index pairs ``(i, i + 1)`` whose
-    both points are finite, flattened, so ``points[segment_indices(points)]``
-    is the vertex array of GL ``'lines'`` and any per-point value (a colour,
-    a t) can be taken at the same indices.
+    behaviour, not a gap. This returns the index pairs ``(i, j)`` of
+    consecutive drawn points whose both points are finite, flattened, so
+    ``points[segment_indices(points)]`` is the vertex array of GL ``'lines'``
+    and any per-point value (a colour, a t) can be taken at the same indices.
 
     Parameters
     ----------
     points : array_like, shape (N, 3)
+    tolerance : float
+        With a positive ``tolerance`` (world units) a densely sampled trail
+        keeps one point per ``tolerance`` of its length, and every end of a
+        run between gaps: no dropped point lies further than ``tolerance``
+        along the trail from a kept one, so below a pixel the trail looks the
+        same, with a fraction of the vertices (12,000 samples of a 200-key
+        track). A segment that repeats an earlier one to within ``tolerance``
+        (a spin integrated over a hundred turns) is kept once, at its last
+        pass. 0 keeps every point: segments ``(i, i + 1)``.
 
     Returns
     -------
@@ -285,13 +294,44 @@ def segment_indices(points) -> np.ndarray:
     --------
     >>> segment_indices([[0, 0, 0], [1, 0, 0], [np.nan] * 3, [3, 0, 0], [4, 0, 0]]).tolist()
     [0, 1, 3, 4]
+    >>> line = [[0.0, 0, 0], [0.1, 0, 0], [0.2, 0, 0], [0.3, 0, 0], [1.3, 0, 0]]
+    >>> segment_indices(line, tolerance=0.25).tolist()
+    [0, 3, 3, 4]
+    >>> twice = [[0.0, 0, 0], [1.0, 0, 0], [0.0, 0, 0], [1.0, 0, 0]]
+    >>> segment_indices(twice, tolerance=0.25).tolist()   # 0-1 again as 2-3: kept once
+    [1, 2, 2, 3]
     """
     p = np.asarray(points, dtype=np.float64)
     if p.ndim != 2 or p.shape[-1] != 3:
         raise ValueError(f"points must have shape (N, 3), got shape {p.shape}")
     finite = np.all(np.isfinite(p), axis=-1)
-    start = np.flatnonzero(finite[:-1] & finite[1:])
-    return np.stack([start, start + 1], axis=1).reshape(-1)
+    if not tolerance > 0 or len(p) < 3:
+        start = np.flatnonzero(finite[:-1] & finite[1:])
+        return np.stack([start, start + 1], axis=1).reshape(-1)
+    with np.errstate(invalid="ignore"):
+        step = np.linalg.norm(np.diff(p, axis=0), axis=-1)
+    # Distance along the trail; a gap adds nothing (its ends are kept anyway).
+    along = np.concatenate([[0.0], np.cumsum(np.where(np.isfinite(step), step, 0.0))])
+    bucket = np.floor(along / tolerance)
+    edge = np.ones(len(p), dtype=bool)  # the ends of the trail and of every run
+    edge[1:-1] = ~(finite[:-2] & finite[2:])
+    keep = finite & (edge | np.concatenate([[True], bucket[1:] != bucket[:-1]]))
+    kept = np.flatnonzero(keep)
+    gaps = np.cumsum(~finite)
+    joined = gaps[kept[1:]] == gaps[kept[:-1]]  # no NaN row between the two
+    start, end = kept[:-1][joined], kept[1:][joined]
+    # A trail that passes the same place again (a spin integrated over many
+    # turns) draws the same segment again: keep its last pass only, the one
+    # drawn on top.
+    cells = np.floor(np.concatenate([p[start], p[end]], axis=1) / tolerance).astype(np.int64)
+    # Equal cells side by side, each group in pass order (lexsort is stable):
+    # a group's last row is the last pass.
+    order = np.lexsort(cells.T)
+    ranked = cells[order]
+    last_of_group = np.ones(len(order), dtype=bool)
+    last_of_group[:-1] = np.any(ranked[1:] != ranked[:-1], axis=1)
+    last = np.sort(order[last_of_group])
+    return np.stack([start[last], end[last]], axis=1).reshape(-1)
 
 
 def polyline_segments(points) -> np.ndarray:

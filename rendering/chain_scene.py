@@ -128,6 +128,16 @@ _GIZMO_WIDTH = 3.0
 _TRAIL_WIDTH = 3.0
 _TRAIL_FADE = (0.4, 1.0)         # colour strength at t = 0 and t = 1: fades in along t
 _MARK_SIZE = 0.05                # tick half length / arrowhead, fraction of the reach
+#: Trail vertices closer along the trail than this fraction of the reach are
+#: merged, and a pass over the same place drawn once: below a pixel of the
+#: framed view. A 12,000-sample trail (a 200-key track) or a spin integrated
+#: over a hundred turns shrinks to what the screen resolves, which every frame
+#: uploads and draws again.
+_TRAIL_RESOLUTION = 1.0 / 400
+#: Antialiased wide lines are llvmpipe's costliest primitive (a tangled
+#: 24,000-vertex trail: 40 ms a frame with, 10 without); a trail with more
+#: vertices than this is a tangle whose edges nobody follows, drawn without.
+_TRAIL_AA_VERTICES = 12_000
 _TURN_RADIUS = (0.5, 0.36)       # arc radius of the first, second... chain, root bone lengths
 _TURN_WIDTH = 2.5
 _FIT_MARGIN = 1.03               # breathing room around the fully reached sphere
@@ -632,7 +642,7 @@ class ChainScene(UserCamera, GLWindowView):
         chain.trail_points = points
         if points.ndim != 2 or points.shape[-1] != 3:
             raise ValueError(f"points must have shape (N, 3), got shape {points.shape}")
-        index = segment_indices(points)
+        index = segment_indices(points, _TRAIL_RESOLUTION * self._reach)
         ends = points[index].reshape(-1, 2, 3)
         length = float(np.linalg.norm(ends[:, 1] - ends[:, 0], axis=-1).sum())
         # Marks small enough that neighbouring ticks never run into each other.
@@ -656,7 +666,8 @@ class ChainScene(UserCamera, GLWindowView):
             chain.trail.setDepthValue(_ORDER_TRAIL)
             self.addItem(chain.trail)
         if len(seg):
-            chain.trail.setData(pos=seg.astype(np.float32), color=colors)
+            chain.trail.setData(pos=seg.astype(np.float32), color=colors,
+                                antialias=len(seg) <= _TRAIL_AA_VERTICES)
         else:
             chain.trail.pos = np.empty((0, 3), dtype=np.float32)
         chain.trail.setVisible(chain.wanted and len(seg) > 0)

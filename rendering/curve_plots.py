@@ -55,7 +55,14 @@ from quatlab.rendering import themes
 from quatlab.rendering.flow_layout import FlowRow
 from quatlab.rendering.plot_export import PlotExport
 from quatlab.rendering.plot_hover import PlotInspector
-from quatlab.rendering.plot_items import LineSample, ScrubViewBox, method_pen, nan_runs, swatch_icon
+from quatlab.rendering.plot_items import (
+    CurveItem,
+    LineSample,
+    ScrubViewBox,
+    method_pen,
+    nan_runs,
+    swatch_icon,
+)
 from quatlab.rendering.series import PLOTS, Series, check_plot, curve_series
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED
 
@@ -367,7 +374,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         for s in series:
             item = items.get(s.name)
             if item is None:
-                item = pg.PlotDataItem(connect="finite", antialias=True)
+                item = CurveItem(connect="finite", antialias=True)
                 # Antialiased dashed curves are the costly part of a repaint;
                 # cached, a cursor move over them costs a pixmap copy
                 # (benchmarks/bench_window.py: plot update 11.6 -> 8.6 ms).

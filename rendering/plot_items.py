@@ -9,7 +9,8 @@ from pyqtgraph.graphicsItems.LegendItem import ItemSample
 
 from quatlab.rendering import themes
 
-__all__ = ["method_pen", "nan_runs", "ScrubViewBox", "LineSample", "swatch_icon"]
+__all__ = ["method_pen", "nan_runs", "ScrubViewBox", "LineSample", "swatch_icon", "CurveItem",
+           "SCRIBBLE"]
 
 # Curves often coincide (naive = shortest when dot >= 0; NLERP ~ SLERP for
 # small angles) and one must not hide another. Dashed curves are drawn above
@@ -36,6 +37,12 @@ def method_pen(colour: str, dashed: bool, phase: int = 0, width: float | None = 
         pen.setDashPattern([_DASH, _DASH])
         pen.setDashOffset(_DASH * (phase % 2))
     return pen
+
+
+#: A drawn curve longer than this many times the plot's width plus height
+#: (in pixels) is a scribble: it swings across the plot within a few pixel
+#: columns, again and again (a sign-unaware SQUAD speed spiking at every key).
+SCRIBBLE = 8.0
 
 
 def nan_runs(y: np.ndarray) -> list[tuple[int, int]]:
@@ -106,6 +113,40 @@ class ScrubViewBox(pg.ViewBox):
             self._resetTarget()
             self.translateBy(x=last.x() - now.x(), y=last.y() - now.y())
             self.sigRangeChangedManually.emit([True, True])
+
+
+class CurveItem(pg.PlotDataItem):
+    """A plot curve stroked segment by segment when what it draws is a scribble.
+
+    Qt strokes a wide pen along a path as one outline and fills that outline
+    at once: a path that crosses the plot hundreds of times (even after the
+    min/max downsampling, one swing per pixel column) has hundreds of edges
+    on every scanline, and an antialiased 2.4 px pen took 0.3-1.9 s to paint.
+    Stroked as separate segments (pyqtgraph's segmented line mode), the same
+    pixels take a few ms. A scribble's dash pattern then restarts at every
+    segment; along the long swings that make it a scribble it still shows.
+    A curve of ordinary length keeps the continuous path (its dashes and
+    joins unchanged). Decided again whenever the drawn data or the view change.
+    """
+
+    def updateItems(self, styleUpdate: bool = True) -> None:  # noqa: N803 - pyqtgraph API
+        super().updateItems(styleUpdate)
+        mode = "on" if self.scribbles() else "off"
+        if self.curve.opts["segmentedLineMode"] != mode:
+            self.curve.setSegmentedLineMode(mode)
+
+    def scribbles(self) -> bool:
+        """Whether the drawn curve is longer than :data:`SCRIBBLE` times the plot's size."""
+        x, y = self.curve.getData()
+        view = self.getViewBox()
+        if view is None or x is None or len(x) < 2:
+            return False
+        px, py = view.viewPixelSize()
+        if not (px > 0 and py > 0):
+            return False
+        with np.errstate(invalid="ignore"):
+            length = np.nansum(np.hypot(np.diff(x) / px, np.diff(y) / py))
+        return bool(length > SCRIBBLE * (view.width() + view.height()))
 
 
 class LineSample(ItemSample):

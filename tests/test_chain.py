@@ -187,6 +187,45 @@ def test_segment_indices_carry_per_point_values():
     assert segment_indices(np.empty((0, 3))).shape == (0,)
 
 
+def _runs(finite):
+    """(first, last) index of every run of at least two finite points."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], finite.astype(np.int8), [0]))))
+    return [(a, b - 1) for a, b in zip(edges[::2], edges[1::2], strict=True) if b - a >= 2]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.001, 0.2), st.integers(3, 400))
+def test_a_resolved_trail_stays_within_its_tolerance_and_never_bridges_a_gap(seed, tol, n):
+    rng = np.random.default_rng(seed)
+    p = np.cumsum(rng.normal(scale=rng.choice([0.002, 0.02, 0.3]), size=(n, 3)), axis=0)
+    p[rng.random(n) < 0.05] = np.nan
+    idx = segment_indices(p, tol)
+    finite = np.all(np.isfinite(p), axis=-1)
+    a, b = idx[::2], idx[1::2]
+    assert np.all(a < b) and finite[idx].all()
+    bad = np.cumsum(~finite)
+    assert np.all(bad[b] == bad[a])  # no NaN row between a segment's ends
+    kept = p[np.unique(idx)] if idx.size else np.empty((0, 3))
+    for first, last in _runs(finite):
+        # Brute force: every point of a drawn run is near a drawn vertex (one
+        # tolerance along the trail, one grid cell to a pass drawn once).
+        run = p[first:last + 1]
+        d = np.linalg.norm(run[:, None, :] - kept[None, :, :], axis=-1).min(axis=1)
+        assert d.max() <= (1 + np.sqrt(3)) * tol + 1e-12
+    assert segment_indices(p, 0.0).tolist() == segment_indices(p).tolist()
+
+
+def test_a_spin_over_many_turns_draws_its_circle_once_and_the_ends_of_a_run():
+    a = np.radians(4.5) * np.arange(80 * 125 + 1)  # 125 turns of 4.5-degree steps
+    circle = np.column_stack([np.cos(a), np.sin(a), np.zeros_like(a)])
+    idx = segment_indices(circle, 0.005)
+    assert 80 <= len(idx) // 2 <= 3 * 80  # one pass (cells split a few), not 10,000
+    assert idx[-1] == len(circle) - 1  # the last pass is the one kept
+    dense = np.column_stack([np.linspace(0, 1, 1001), np.zeros(1001), np.zeros(1001)])
+    idx = segment_indices(dense, 0.01)
+    assert idx[0] == 0 and idx[-1] == 1000 and 99 <= len(idx) // 2 <= 101
+
+
 def test_polyline_segments():
     p = np.array([[0, 0, 0], [1, 0, 0], [2, 0, 0], [np.nan] * 3, [4, 0, 0], [np.nan] * 3,
                   [6, 0, 0], [7, 0, 0]], dtype=float)

@@ -72,3 +72,53 @@ def test_the_envelope_is_drawn_in_pixels(qtbot, plots):
     assert orange_near(5_003, 7.0)       # the spike
     assert not orange_near(2_000, 7.0)   # nothing else up there
     assert orange_near(2_000, 1.0)       # the noise band
+
+
+def _swinging_series(plots, swings=600, n=12_001):
+    """A speed that spikes to the top of the plot ``swings`` times (a sign-unaware SQUAD)."""
+    x = np.linspace(0.0, 20.0, n)
+    y = 100.0 + 600.0 * (np.sin(np.pi * swings * x / 20.0) ** 8)
+    smooth = 300.0 + 200.0 * np.sin(2 * np.pi * x / 20.0)
+    plots.set_x_axis("time", "s", (0.0, 20.0))
+    plots.set_y_axis("speed", "speed", (0.0, 720.0))
+    plots.set_series("speed", [Series("spiky", "spiky", "#E69F00", True, x, y),
+                               Series("smooth", "smooth", "#56B4E9", False, x, smooth)])
+    return x, y
+
+
+def test_a_curve_that_scribbles_is_stroked_segment_by_segment(qtbot, plots):
+    """Qt fills a wide pen's outline of a path in one go: with hundreds of
+    swings across the plot that took 0.3-1.9 s, so such a curve is drawn as
+    separate segments; an ordinary curve keeps its continuous, dashed path."""
+    _swinging_series(plots)
+    qtbot.wait(20)
+    spiky, smooth = plots.curve_item("speed", "spiky"), plots.curve_item("speed", "smooth")
+    assert spiky.scribbles() and not smooth.scribbles()
+    assert spiky.curve._shouldUseDrawLineSegments(spiky.curve.opts["pen"])
+    assert not smooth.curve._shouldUseDrawLineSegments(smooth.curve.opts["pen"])
+    # Zoomed in far enough, the same curve swings a few times only: a path again.
+    plots.plots["speed"].setXRange(10.0, 10.2, padding=0)
+    qtbot.wait(20)
+    assert not spiky.scribbles()
+    assert not spiky.curve._shouldUseDrawLineSegments(spiky.curve.opts["pen"])
+
+
+def test_a_scribble_still_draws_its_peaks_and_troughs(qtbot, plots):
+    """Pixels: segment by segment, the spikes still reach the top and the troughs the bottom."""
+    _swinging_series(plots)
+    plots.set_method_visible("smooth", False)
+    qtbot.wait(50)
+    vb = plots.plots["speed"].getViewBox()
+    view = plots.findChild(pg.GraphicsLayoutWidget)
+    image = plots.grab().toImage()
+
+    def orange_columns(value):
+        hits = 0
+        for t in np.linspace(2.0, 18.0, 17):
+            at = view.mapTo(plots, view.mapFromScene(vb.mapViewToScene(pg.Point(t, value))))
+            row = [image.pixelColor(at.x() + dx, at.y()) for dx in range(-4, 5)]
+            hits += any(c.red() > 180 and 100 < c.green() < 200 and c.blue() < 100 for c in row)
+        return hits
+
+    assert orange_columns(680.0) >= 12   # the peaks (700) at nearly every place looked at
+    assert orange_columns(110.0) >= 12   # and the troughs (100)

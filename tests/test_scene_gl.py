@@ -18,6 +18,7 @@ from PyQt6 import QtCore, QtGui
 
 from quatlab.math import quaternion as Q
 from quatlab.math.curves import compute_curves
+from quatlab.math.track import compute_track
 from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, rgba
 
 pytestmark = pytest.mark.gl
@@ -254,6 +255,28 @@ def test_trail_with_a_gap_renders(scene):
     assert _count_hue(_grab(scene), SHORTEST, min_sat=0.2) > 20
     with pytest.raises(ValueError, match="points"):
         scene.set_trail("shortest", np.zeros((3, 2)))
+
+
+def test_a_tangled_trail_is_drawn_without_antialiasing_and_a_plain_one_with(scene):
+    """A trail of thousands of swings is a tangle (a jittery 200-key track):
+    antialiased wide lines cost llvmpipe most of a frame, and nobody follows
+    its edges. A trail of ordinary length keeps smooth edges, and a dense
+    sampling of a simple path is resolved to a fraction of its samples."""
+    rng = np.random.default_rng(3)
+    steps = Q.from_rotvec(rng.normal(scale=0.3, size=(200, 3)))
+    keys = np.array([Q.IDENTITY] * 200)
+    for k in range(1, 200):
+        keys[k] = Q.multiply(keys[k - 1], steps[k])
+    keys[::5] *= -1
+    tangle = compute_track(np.arange(200) / 10, keys, samples=12_001)["squad_unaware"].quats
+    scene.set_path("naive", tangle, NAIVE)
+    trail = scene._chains["naive"].trail
+    assert len(trail.pos) > 12_000 and not trail.antialias
+    assert _count_hue(_grab(scene), NAIVE, min_sat=0.2) > 2000  # drawn all the same
+    arc = Q.from_axis_angle([0, 0, 1], np.linspace(0, 2.0, 12_000))
+    scene.set_path("shortest", arc, SHORTEST)
+    plain = scene._chains["shortest"].trail
+    assert plain.antialias and len(plain.pos) < 0.5 * 2 * len(arc)
 
 
 def test_root_only_redraws_chain_and_trail(scene):

@@ -43,24 +43,40 @@ class IntegrateModel(LessonModel):
                 "keep": 0}
     #: Most steps offered: both recursions are Python loops (on purpose, see
     #: docs/curves.md), and 10 000 steps (the longest preset) recompute in
-    #: about 0.1 s, so the controls stay responsive; 20 000 took 0.2-0.4 s.
+    #: about 0.1 s (off the GUI thread in the window, see :attr:`runner`);
+    #: 20 000 took 0.2-0.4 s.
     MAX_STEPS = 10_000
     #: Most Gram-Schmidt repairs per run: each costs about as much as ten
     #: steps, so "every 1" over 10 000 steps would hold the window 1.5 s.
     MAX_REPAIRS = 500
 
+    def _options_of(self, preset: str) -> dict:
+        """The options preset ``preset`` sets (every one: see :data:`DEFAULTS`)."""
+        p = {**self.DEFAULTS, **I.PRESETS[preset]}
+        return {"q0": np.asarray(p["q0"], dtype=np.float64),
+                "omega": np.radians(p["omega_deg_per_s"]),
+                "dt": float(p["dt"]), "steps": int(p["steps"]), "frame": p["frame"],
+                "step": p["step"], "renormalize": bool(p["renormalize"]), "dtype": p["dtype"],
+                "reorthonormalize_every": int(p["reorthonormalize_every"]),
+                "keep": int(p["keep"])}
+
     def _apply_preset(self) -> None:
-        p = {**self.DEFAULTS, **I.PRESETS[self.preset]}
-        self.q0 = np.asarray(p["q0"], dtype=np.float64)
-        self.omega = np.radians(p["omega_deg_per_s"])
-        self.dt, self.steps = float(p["dt"]), int(p["steps"])
-        self.frame, self.step, self.renormalize = p["frame"], p["step"], bool(p["renormalize"])
-        self.dtype = p["dtype"]
-        self.reorthonormalize_every, self.keep = int(p["reorthonormalize_every"]), int(p["keep"])
+        for k, v in self._options_of(self.preset).items():
+            setattr(self, k, v)
         self._preset_options = self._options()
         # A new preset opens at its last step: the drift is the lesson, and
         # it is largest at the end.
         self.param = None
+
+    def set_preset(self, name: str) -> None:
+        """Load preset ``name``; nothing changes until its run is back (see :meth:`_set`)."""
+        if name not in self.PRESETS:
+            raise ValueError(f"preset must be one of {tuple(self.PRESETS)}, got {name!r}")
+        results = self.runner(self._results, self._options_of(name))
+        self.preset = name
+        self._apply_preset()
+        self._apply(results)
+        self._publish()
 
     def _options(self) -> tuple:
         return (self.frame, self.step, self.renormalize, self.dt, self.steps, self.dtype,
@@ -74,50 +90,72 @@ class IntegrateModel(LessonModel):
     def _initial_param(self) -> float:
         return float(self.steps)
 
+    #: How the two recursions are run: ``runner(fn, options)`` returns
+    #: ``fn(options)`` or raises its exception. A plain call here; the window
+    #: runs them on a worker thread (10,000 steps hold it about 0.1 s).
+    runner = staticmethod(lambda fn, options: fn(options))
+
     def _recompute(self) -> None:
-        if isinstance(self.steps, bool) or not 1 <= self.steps <= self.MAX_STEPS:
+        self._apply(self.runner(self._results, self._values()))
+
+    def _values(self) -> dict:
+        """The options the recursions read, as a dict (what :meth:`_results` takes)."""
+        return {k: getattr(self, k) for k in ("q0", "omega", "dt", "steps", "frame", "step",
+                                              "renormalize", "dtype", "reorthonormalize_every",
+                                              "keep")}
+
+    def _apply(self, results: tuple) -> None:
+        self.run, self.matrix = results
+        self.step_index = np.arange(self.steps + 1)
+
+    @classmethod
+    def _results(cls, o: dict) -> tuple[I.Integration, I.MatrixDrift]:
+        """Both recursions for the options ``o``; ValueError if they are refused.
+
+        Reads nothing but ``o``, so it may run on another thread while the
+        model keeps showing (and answering for) its current run.
+        """
+        steps, every = o["steps"], o["reorthonormalize_every"]
+        if isinstance(steps, bool) or not 1 <= steps <= cls.MAX_STEPS:
             raise ValueError(_("steps must lie in [1, {most}], got {n!r}").format(
-                most=self.MAX_STEPS, n=self.steps))
-        every = self.reorthonormalize_every
-        if isinstance(every, bool) or not 0 <= every <= self.MAX_STEPS:
+                most=cls.MAX_STEPS, n=steps))
+        if isinstance(every, bool) or not 0 <= every <= cls.MAX_STEPS:
             raise ValueError(_("re-orthonormalize every must lie in [0, {most}] steps, got "
-                               "{n!r}").format(most=self.MAX_STEPS, n=every))
-        if every and self.steps // every > self.MAX_REPAIRS:
-            least = -(-self.steps // self.MAX_REPAIRS)
+                               "{n!r}").format(most=cls.MAX_STEPS, n=every))
+        if every and steps // every > cls.MAX_REPAIRS:
+            least = -(-steps // cls.MAX_REPAIRS)
             raise ValueError(_("re-orthonormalizing every {every} of {steps} steps is {n} "
                                "repairs, more than the {most} a run may take: choose every "
                                "{least} steps or more").format(
-                                   every=every, steps=self.steps, n=self.steps // every,
-                                   most=self.MAX_REPAIRS, least=least))
+                                   every=every, steps=steps, n=steps // every,
+                                   most=cls.MAX_REPAIRS, least=least))
         try:
-            self.run = I.integrate(self.q0, self.omega, self.dt, self.steps, frame=self.frame,
-                                   step=self.step, renormalize=self.renormalize)
+            run = I.integrate(o["q0"], o["omega"], o["dt"], steps, frame=o["frame"],
+                              step=o["step"], renormalize=o["renormalize"])
         except ValueError as exc:
-            if self.step != "first_order" or self.renormalize:
+            if o["step"] != "first_order" or o["renormalize"]:
                 raise
             # The first-order recursion multiplies |q| by sqrt(1 + (|ω| dt / 2)^2)
             # per step: with large steps it leaves the floating-point range.
             raise ValueError(_("|q| overflows within {n} first-order steps of {dt:g} s; choose "
                                "fewer steps, a smaller dt or renormalize ({error})").format(
-                                   n=self.steps, dt=self.dt, error=exc)) from None
-        self.matrix = I.accumulate_matrix(
-            self.omega, self.dt, self.steps, frame=self.frame, dtype=self.dtype,
-            reorthonormalize_every=self.reorthonormalize_every, keep=self.keep)
-        self.step_index = np.arange(self.steps + 1)
+                                   n=steps, dt=o["dt"], error=exc)) from None
+        matrix = I.accumulate_matrix(
+            o["omega"], o["dt"], steps, frame=o["frame"], dtype=o["dtype"],
+            reorthonormalize_every=every, keep=o["keep"])
+        return run, matrix
 
     def _set(self, **changes) -> None:
-        """Change options, recompute, announce; invalid values leave the model as it was."""
-        old = {k: getattr(self, k) for k in changes}
+        """Change options, recompute, announce; invalid values leave the model as it was.
+
+        Nothing changes until the new run is back: while :attr:`runner` waits
+        for it, the model still answers for the run it shows.
+        """
+        results = self.runner(self._results, {**self._values(), **changes})
         at_end = self.param == self.steps
         for k, v in changes.items():
             setattr(self, k, v)
-        try:
-            self._recompute()
-        except ValueError:
-            for k, v in old.items():
-                setattr(self, k, v)
-            self._recompute()
-            raise
+        self._apply(results)
         if at_end:
             self.param = None  # a student watching the end keeps watching the end
         self._publish()

@@ -60,11 +60,21 @@ class TrackModel(LessonModel):
     def _tangents(self) -> str:
         return "time_scaled" if self.time_scaled else "uniform"
 
+    #: How the track is computed: ``runner(fn, options)`` returns ``fn(options)``
+    #: or raises its exception. A plain call here; the window computes on a
+    #: worker thread (a 200-key track takes about 0.1 s).
+    runner = staticmethod(lambda fn, options: fn(options))
+
     def _recompute(self) -> None:
-        segments = len(self.times) - 1
-        samples = min(T.SAMPLES_PER_SEGMENT * segments, self.MAX_SAMPLES) + 1
-        self.track = T.compute_track(self.times, self.keys, samples=samples,
-                                     tangents=self._tangents)
+        self.track = self.runner(self._track_of, (self.times, self.keys, self._tangents))
+
+    @classmethod
+    def _track_of(cls, options: tuple) -> T.Track:
+        """The curves of ``(times, keys, tangents)``; reads nothing else (any thread may run it)."""
+        times, keys, tangents = options
+        segments = len(times) - 1
+        samples = min(T.SAMPLES_PER_SEGMENT * segments, cls.MAX_SAMPLES) + 1
+        return T.compute_track(times, keys, samples=samples, tangents=tangents)
 
     # -- edits ---------------------------------------------------------------------
 
@@ -83,13 +93,10 @@ class TrackModel(LessonModel):
             # Say which key: "keys contains NaN" does not help on a long track.
             raise ValueError(_("key {i} must be a finite, non-zero quaternion").format(
                 i=int(np.argmax(bad))))
-        old = self.times, self.keys
-        self.times, self.keys = times, keys
-        try:
-            self._recompute()  # compute_track checks the times and the shapes
-        except ValueError:
-            self.times, self.keys = old
-            raise
+        # compute_track checks the times and the shapes. Nothing changes until
+        # the track is back: meanwhile the model answers for the one shown.
+        track = self.runner(self._track_of, (times, keys, self._tangents))
+        self.times, self.keys, self.track = times, keys, track
         if imported:
             self.name, self.modified = name, False
             self.param = None  # a new track opens mid-way, like a preset

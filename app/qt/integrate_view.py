@@ -15,6 +15,7 @@ from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.i18n import N_, _
 from quatlab.app.model.integrate_lesson import IntegrateModel
+from quatlab.app.qt.background import run_off_thread
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.rendering.chain import ROOT, tip_trail
 from quatlab.rendering.series import Series
@@ -68,6 +69,9 @@ def _quietly(widget: QtWidgets.QWidget, setter: str, value) -> None:
 class IntegrateView(LessonPanel):
     def __init__(self, model: IntegrateModel, parent=None) -> None:
         self.model = model
+        # 10,000 steps of both recursions take about 0.1 s: on a worker thread,
+        # so the window keeps painting (input waits until the run is back).
+        model.runner = run_off_thread
         super().__init__(model.preset_items(), model.set_preset, _("step"), model.set_param,
                          parent, param_tooltip=_("Step of the integration shown in 3D and by "
                                                  "the cursor"),
@@ -122,8 +126,20 @@ class IntegrateView(LessonPanel):
             spin.setKeyboardTracking(False)
         self.dt.valueChanged.connect(self._guarded(m.set_dt))
         self.steps.valueChanged.connect(self._guarded(m.set_steps))
+        # Shown when a change takes longer than a blink to compute; its room
+        # is kept while hidden, so showing it moves nothing (no re-layout).
+        self.busy = QtWidgets.QLabel(_("computing…"))
+        self.busy.setObjectName("integrate_busy")
+        policy = self.busy.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.busy.setSizePolicy(policy)
+        self.busy.hide()
+        self._busy_after = QtCore.QTimer(self)
+        self._busy_after.setSingleShot(True)
+        self._busy_after.setInterval(40)
+        self._busy_after.timeout.connect(self.busy.show)
         for w in (self.frame, self.step_rule, self.renormalize, QtWidgets.QLabel("dt"),
-                  self.dt, QtWidgets.QLabel(_("steps")), self.steps):
+                  self.dt, QtWidgets.QLabel(_("steps")), self.steps, self.busy):
             row.addWidget(w)
         row.addStretch(1)
 
@@ -160,6 +176,7 @@ class IntegrateView(LessonPanel):
     def _guarded(self, setter):
         """``setter`` for a control's signal: a ValueError is shown and the control reset."""
         def apply(value) -> None:
+            self._busy_after.start()  # fires while the run computes off the GUI thread
             try:
                 setter(value)
             except ValueError as exc:
@@ -167,6 +184,9 @@ class IntegrateView(LessonPanel):
                 self.message.show()
                 self._show_options()
                 return
+            finally:
+                self._busy_after.stop()
+                self.busy.hide()
             self.message.hide()
         return apply
 

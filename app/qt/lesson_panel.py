@@ -120,8 +120,12 @@ class LessonPanel(QtWidgets.QWidget):
         self._index_just_changed = True
         # Qt emits activated right after this, in the same event, when the
         # change came from the user; the flag is for that activated only.
-        QtCore.QTimer.singleShot(0, self._forget_change)
-        self._on_preset(self.preset_box.itemData(index))
+        # Scheduled after the load: a load that waits for a worker thread runs
+        # the event loop, which would forget the flag before that activated.
+        try:
+            self._on_preset(self.preset_box.itemData(index))
+        finally:
+            QtCore.QTimer.singleShot(0, self._forget_change)
 
     def _forget_change(self) -> None:
         self._index_just_changed = False
