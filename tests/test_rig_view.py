@@ -329,6 +329,44 @@ def test_the_curves_arrive_after_the_rigs_first_frame_or_at_once_unseen(window, 
     assert ((True, False) in swaps) == shown
 
 
+def test_the_curves_fill_one_plot_per_event_loop_pass_and_all_of_them(view):
+    # After the rig's first frame the component plot, then the angle, then the
+    # speed: each its own pass of the event loop (and paint), none left out.
+    panel = view.rig_panel
+
+    def filled(item) -> bool:
+        xs = item.getData()[0]
+        return xs is not None and len(xs) > 0
+
+    def plotted(plot: str) -> bool:
+        try:
+            return filled(panel.curves.curve_item(plot, "naive"))
+        except KeyError:  # no curve of that name yet
+            return False
+
+    def state() -> tuple:
+        return filled(panel.components.curves[0]), plotted("angle"), plotted("speed")
+
+    seen = []
+    probe = QtCore.QTimer()
+    probe.timeout.connect(lambda: seen.append(state()) if not seen or seen[-1] != state() else None)
+    probe.start(0)
+    view.open(TRUCK)
+    assert panel.wait_loaded()
+    probe.stop()
+    assert state() == (True, True, True)
+    assert (True, False, False) in seen and (True, True, False) in seen
+    # The same curves as filled at once (the track chosen again).
+    _, angle = panel.curves.curve_item("angle", "naive").getData()
+    _, speed = panel.curves.curve_item("speed", "naive").getData()
+    panel._curves_key = ()
+    panel._fill_curves()
+    assert np.array_equal(panel.curves.curve_item("angle", "naive").getData()[1], angle,
+                          equal_nan=True)
+    assert np.array_equal(panel.curves.curve_item("speed", "naive").getData()[1], speed,
+                          equal_nan=True)
+
+
 def test_curves_show_the_selected_track_and_the_fix(view):
     open_rig(view, TRUCK)
     panel = view.rig_panel
