@@ -513,3 +513,28 @@ def test_closing_the_tab_while_the_rig_loads_is_safe(qtbot, monkeypatch):
         QtWidgets.QApplication.processEvents()
         QtCore.QThread.msleep(10)
     assert not rig_view._RUNNING  # the loader finished and let go; nothing aborted
+
+
+def test_a_rig_arriving_is_posed_once_and_held_changes_draw_on_exit(view, monkeypatch):
+    import quatlab.rendering.rig_scene as RS
+
+    real, calls = RS.bake_bones, []
+
+    def bake(unit, segments):
+        calls.append(len(segments))
+        return real(unit, segments)
+
+    monkeypatch.setattr(RS, "bake_bones", bake)
+    view.open(ROBOT)
+    assert view.rig_panel.wait_loaded()
+    assert len(calls) == 2  # the spec bones and the ghost's, of one redraw
+    scene = view.rig_panel.scene
+    node = next(int(n) for n in scene.pickable() if n != scene.selected)
+    ring = scene.selection_mark.pos.copy()
+    with scene.held():
+        scene.set_selected(node)
+        scene.set_frame(view.playback.frame())
+        assert len(calls) == 2 and np.array_equal(scene.selection_mark.pos, ring)
+    assert len(calls) == 4 and not np.array_equal(scene.selection_mark.pos, ring)
+    world = view.playback.frame().spec.world[node, :3, 3]
+    np.testing.assert_allclose(scene.selection_mark.pos[0], world @ RS.Y_UP[:3, :3].T)

@@ -314,8 +314,9 @@ class RigPanel(QtWidgets.QWidget):
         # for well over 100 ms (the curves and their first paint weigh most).
         self._curves_later = True
         try:
-            self.playback.set_rig(rig, bounds, self._rig_tracks())
-            self.on_track_selection()
+            with self.scene.held():  # its frame and the selected node: posed once
+                self.playback.set_rig(rig, bounds, self._rig_tracks())
+                self.on_track_selection()
         finally:
             self._curves_later = False
         self._fill_curves_after_frame()
