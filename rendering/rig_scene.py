@@ -34,6 +34,7 @@ joint emits :attr:`RigScene.nodeClicked` with its rig index.
 
 from __future__ import annotations
 
+import contextlib
 from math import atan, cos, radians, sin, tan
 
 import numpy as np
@@ -217,6 +218,7 @@ class RigScene(UserCamera, GLWindowView):
         self._rigid: list[int] = []
         self._skinned: list[int] = []
         self._camera_touched = False
+        self._held, self._stale = 0, False  # see held()
         self._press = None
         self._scale = 1.0
         # The octahedron alone (its first 8 triangles): a joint ball would
@@ -335,7 +337,22 @@ class RigScene(UserCamera, GLWindowView):
         self.frame = frame
         self._redraw()
 
+    @contextlib.contextmanager
+    def held(self):
+        """Changes made inside (a new rig, its frame, the selection) are drawn once, on exit."""
+        self._held += 1
+        try:
+            yield
+        finally:
+            self._held -= 1
+            if not self._held and self._stale:
+                self._redraw()
+
     def _redraw(self) -> None:
+        if self._held:
+            self._stale = True
+            return
+        self._stale = False
         frame, rig = self.frame, self.rig
         if frame is None or rig is None:
             for m in self._meshes:

@@ -540,3 +540,50 @@ def test_the_tables_columns_fit_as_qt_fits_them(view, name):
         table.resizeColumnsToContents()
         assert ours == [header.sectionSize(c) for c in range(n - 1)]
         assert all(w > 20 for w in ours)
+
+
+def test_loading_with_a_runner_audits_every_track_inside_it(monkeypatch):
+    # The window hands the model a runner that works on another thread: the
+    # audit of every track (and the first shown track's segments) is made
+    # there with the read, none of it left for the GUI thread afterwards.
+    import threading
+
+    import quatlab.app.model.keyframes_model as KM
+
+    real_audit, real_segments, threads, segment_threads = KM.audit_track, KM._segments, [], []
+
+    def audit(track):
+        threads.append(threading.get_ident())
+        return real_audit(track)
+
+    def segments(track, findings):
+        segment_threads.append(threading.get_ident())
+        return real_segments(track, findings)
+
+    monkeypatch.setattr(KM, "audit_track", audit)
+    monkeypatch.setattr(KM, "_segments", segments)
+
+    def on_a_worker(fn, *args):
+        out = {}
+        worker = threading.Thread(target=lambda: out.setdefault("value", fn(*args)))
+        worker.start()
+        worker.join()
+        return out["value"]
+
+    m = KeyframesModel()
+    m.load(DATA / "CesiumMilkTruck.glb", run=on_a_worker)
+    n = len(m.tracks)
+    assert n >= 2 and len(threads) == n
+    main = threading.get_ident()
+    findings = [m.findings(i) for i in range(n)]
+    m.summary()
+    seg = m.segments(m.selected_track)
+    assert main not in threads and len(threads) == n  # nothing audited again here
+    assert len(segment_threads) == 1 and main not in segment_threads
+    # The same audit as a plain load's, same first track and segment table.
+    plain = KeyframesModel()
+    plain.load(DATA / "CesiumMilkTruck.glb")
+    assert findings == [plain.findings(i) for i in range(n)]
+    assert m.selected_track == plain.selected_track
+    assert seg.flags == plain.segments(plain.selected_track).flags
+    assert np.array_equal(seg.dot, plain.segments(plain.selected_track).dot)

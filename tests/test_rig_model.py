@@ -353,3 +353,29 @@ def test_bones_and_bounds_on_a_skinned_file():
     pts = np.concatenate([m.vertices for m in meshes] + [b.positions])
     np.testing.assert_allclose(lo, pts.min(0))
     np.testing.assert_allclose(hi, pts.max(0))
+
+
+@pytest.mark.parametrize("name", ["RobotExpressive.glb", "Fox.glb"])
+def test_bone_segments_join_parent_to_child_and_stubs_continue_the_parent(name):
+    # The layout is worked out once per rig; every pose gets its own geometry.
+    rig = rig_of(name)
+    joints = sorted({int(j) for sk in rig.skins for j in sk.joints})
+    children = [j for j in joints if rig.parents[j] in joints]
+    leaves = [j for j in joints if not any(rig.parents[k] == j for k in joints)]
+    for t in (0.0, 0.37, 1.1):
+        pose = P.evaluate(rig, 0, t)
+        b = S.bones(rig, pose)
+        pos = pose.world[:, :3, 3]
+        assert b.ends.tolist() == children + leaves
+        for (a, z), j in zip(b.segments[:len(children)], children, strict=True):
+            np.testing.assert_array_equal(a, pos[rig.parents[j]])
+            np.testing.assert_array_equal(z, pos[j])
+        for (a, z), j in zip(b.segments[len(children):], leaves, strict=True):
+            np.testing.assert_array_equal(a, pos[j])
+            p = rig.parents[j]
+            if p in joints and np.linalg.norm(pos[j] - pos[p]) > 0:
+                np.testing.assert_allclose(z - a, 0.5 * (pos[j] - pos[p]), atol=1e-9)
+            else:  # no parent bone: along the joint's local +Y
+                y = pose.world[j, :3, 1]
+                np.testing.assert_allclose(np.cross(z - a, y), 0, atol=1e-9)
+                assert np.dot(z - a, y) > 0

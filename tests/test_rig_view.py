@@ -329,6 +329,44 @@ def test_the_curves_arrive_after_the_rigs_first_frame_or_at_once_unseen(window, 
     assert ((True, False) in swaps) == shown
 
 
+def test_the_curves_fill_one_plot_per_event_loop_pass_and_all_of_them(view):
+    # After the rig's first frame the component plot, then the angle, then the
+    # speed: each its own pass of the event loop (and paint), none left out.
+    panel = view.rig_panel
+
+    def filled(item) -> bool:
+        xs = item.getData()[0]
+        return xs is not None and len(xs) > 0
+
+    def plotted(plot: str) -> bool:
+        try:
+            return filled(panel.curves.curve_item(plot, "naive"))
+        except KeyError:  # no curve of that name yet
+            return False
+
+    def state() -> tuple:
+        return filled(panel.components.curves[0]), plotted("angle"), plotted("speed")
+
+    seen = []
+    probe = QtCore.QTimer()
+    probe.timeout.connect(lambda: seen.append(state()) if not seen or seen[-1] != state() else None)
+    probe.start(0)
+    view.open(TRUCK)
+    assert panel.wait_loaded()
+    probe.stop()
+    assert state() == (True, True, True)
+    assert (True, False, False) in seen and (True, True, False) in seen
+    # The same curves as filled at once (the track chosen again).
+    _, angle = panel.curves.curve_item("angle", "naive").getData()
+    _, speed = panel.curves.curve_item("speed", "naive").getData()
+    panel._curves_key = ()
+    panel._fill_curves()
+    assert np.array_equal(panel.curves.curve_item("angle", "naive").getData()[1], angle,
+                          equal_nan=True)
+    assert np.array_equal(panel.curves.curve_item("speed", "naive").getData()[1], speed,
+                          equal_nan=True)
+
+
 def test_curves_show_the_selected_track_and_the_fix(view):
     open_rig(view, TRUCK)
     panel = view.rig_panel
@@ -475,3 +513,28 @@ def test_closing_the_tab_while_the_rig_loads_is_safe(qtbot, monkeypatch):
         QtWidgets.QApplication.processEvents()
         QtCore.QThread.msleep(10)
     assert not rig_view._RUNNING  # the loader finished and let go; nothing aborted
+
+
+def test_a_rig_arriving_is_posed_once_and_held_changes_draw_on_exit(view, monkeypatch):
+    import quatlab.rendering.rig_scene as RS
+
+    real, calls = RS.bake_bones, []
+
+    def bake(unit, segments):
+        calls.append(len(segments))
+        return real(unit, segments)
+
+    monkeypatch.setattr(RS, "bake_bones", bake)
+    view.open(ROBOT)
+    assert view.rig_panel.wait_loaded()
+    assert len(calls) == 2  # the spec bones and the ghost's, of one redraw
+    scene = view.rig_panel.scene
+    node = next(int(n) for n in scene.pickable() if n != scene.selected)
+    ring = scene.selection_mark.pos.copy()
+    with scene.held():
+        scene.set_selected(node)
+        scene.set_frame(view.playback.frame())
+        assert len(calls) == 2 and np.array_equal(scene.selection_mark.pos, ring)
+    assert len(calls) == 4 and not np.array_equal(scene.selection_mark.pos, ring)
+    world = view.playback.frame().spec.world[node, :3, 3]
+    np.testing.assert_allclose(scene.selection_mark.pos[0], world @ RS.Y_UP[:3, :3].T)

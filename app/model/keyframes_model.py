@@ -226,6 +226,32 @@ def _segments(track: Track, findings) -> Segments:
     )
 
 
+def _audit(file: KeyframeFile | None, index: int, track: Track) -> tuple:
+    """The findings of ``track`` (the ``index``-th of ``file``, as it is now)."""
+    # A file with findings of its own beyond the quaternion audit (a BVH
+    # file's Euler channels) audits its tracks itself.
+    own = getattr(file, "audit_track", None)
+    return tuple(own(index, track) if own else audit_track(track))
+
+
+def _read_audited(read, path, order) -> tuple[KeyframeFile, list[tuple], Segments | None]:
+    """``read(path, order=order)``, every track's findings, and the first shown one's segments.
+
+    All a freshly opened file needs before the tab can show it: made in one
+    call so that a worker thread can make it (:meth:`KeyframesModel.load`).
+    """
+    keyframes = read(path, order=order)
+    findings = [_audit(keyframes, i, t) for i, t in enumerate(keyframes.tracks)]
+    shown = _first_shown(findings)
+    first = _segments(keyframes.tracks[shown], findings[shown]) if shown is not None else None
+    return keyframes, findings, first
+
+
+def _first_shown(findings) -> int | None:
+    """The track a freshly opened file starts on: the first with something to see."""
+    return next((i for i, f in enumerate(findings) if f), 0 if len(findings) else None)
+
+
 class KeyframesModel:
     """The Keyframes tab's state; see the module docstring.
 
@@ -251,16 +277,19 @@ class KeyframesModel:
                                  "its rotation tracks."))
 
     # ------------------------------------------------------------------ loading
-    def load(self, path, order: str | None = None, *, read=load_keyframes) -> KeyframeFile:
+    def load(self, path, order: str | None = None, *, read=load_keyframes,
+             run=None) -> KeyframeFile:
         """Load a keyframe file (see :func:`~quatlab.app.io.tracks.load_keyframes`).
 
         Raises :class:`KeyframeFileError` (or OSError) and keeps the file
         shown so far, with an error :attr:`message` saying so. ``read`` is
-        called as ``read(path, order=order)``: the window passes one that
-        reads on a worker thread.
+        called as ``read(path, order=order)``. ``run(fn, *args)``, when
+        given, makes the slow part, reading and auditing every track, on a
+        worker thread (the window passes one); its result installs here.
         """
+        work = run if run is not None else (lambda fn, *args: fn(*args))
         try:
-            keyframes = read(path, order=order)
+            keyframes, findings, first = work(_read_audited, read, path, order)
         except (KeyframeFileError, OSError) as exc:
             text = (_("Not opened: {error}. Still showing {file}.") if self.file
                     else _("Not opened: {error}."))
@@ -268,7 +297,7 @@ class KeyframesModel:
                       error=True)
             raise
         self.file = keyframes
-        self._install(keyframes.tracks)
+        self._install(keyframes.tracks, findings, first)
         self._say(_("Opened {file}: {summary}").format(file=keyframes.path.name,
                                                       summary=self.summary()))
         return keyframes
@@ -279,14 +308,16 @@ class KeyframesModel:
         self._install(tuple(tracks))
         self._say(self.summary())
 
-    def _install(self, tracks) -> None:
+    def _install(self, tracks, findings=None, first: Segments | None = None) -> None:
         self._tracks = tuple(tracks)
         self._history.clear()
         self._findings.clear()
         self._segments.clear()
-        flagged = [i for i in range(len(self._tracks)) if self.findings(i)]
-        # Start on the first track with something to see.
-        self.selected_track = (flagged or list(range(len(self._tracks))) or [None])[0]
+        if findings is not None:  # audited with the file (see _read_audited)
+            self._findings.update(zip(self._tracks, findings, strict=True))
+        self.selected_track = _first_shown([self.findings(i) for i in range(len(self._tracks))])
+        if first is not None:
+            self._segments[self._tracks[self.selected_track]] = first
         self.selected_segment = None
         self.events.emit("file")
 
@@ -305,10 +336,7 @@ class KeyframesModel:
     def findings(self, track: int) -> tuple:
         t = self._tracks[track]
         if t not in self._findings:
-            # A file with findings of its own beyond the quaternion audit (a BVH
-            # file's Euler channels) audits its tracks itself.
-            own = getattr(self.file, "audit_track", None)
-            self._findings[t] = tuple(own(track, t) if own else audit_track(t))
+            self._findings[t] = _audit(self.file, track, t)
         return self._findings[t]
 
     def segments(self, track: int) -> Segments:

@@ -103,38 +103,62 @@ def joint_set(rig: Rig) -> np.ndarray:
     return np.unique(np.concatenate([sk.joints for sk in rig.skins]))
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class _BoneLayout:
+    """Which nodes :func:`bones` joins: it depends on the rig alone, so it is worked out once."""
+
+    joints: np.ndarray  # (J,) the skin joints
+    child: np.ndarray  # (C,) joints whose parent is a joint: one bone each, parent to child
+    leaves: np.ndarray  # (L,) joints without a child joint: a stub each
+    leaf_parent: np.ndarray  # (L,) the leaf's parent joint, or -1 (no parent or not a joint)
+
+
+def _bone_layout(rig: Rig) -> _BoneLayout:
+    layout = rig._compiled.get("bone_layout")
+    if layout is None:
+        joints = joint_set(rig)
+        is_joint = np.zeros(len(rig), dtype=bool)
+        is_joint[joints] = True
+        child = np.flatnonzero(is_joint & (rig.parents >= 0))
+        child = child[is_joint[rig.parents[child]]]
+        has_child = np.zeros(len(rig), dtype=bool)
+        has_child[rig.parents[child]] = True
+        leaves = joints[~has_child[joints]]
+        p = rig.parents[leaves]
+        leaf_parent = np.where((p >= 0) & is_joint[np.maximum(p, 0)], p, -1)
+        layout = rig._compiled["bone_layout"] = _BoneLayout(joints, child, leaves, leaf_parent)
+    return layout
+
+
 def bones(rig: Rig, pose: Pose) -> Bones:
     """Bones of every skin for drawing: joint-to-child segments and a stub at each leaf.
 
     A leaf's stub continues its parent bone's direction at half its length
     (or runs along the joint's local +Y when it has no parent joint).
     """
-    joints = joint_set(rig)
-    is_joint = np.zeros(len(rig), dtype=bool)
-    is_joint[joints] = True
+    lay = _bone_layout(rig)
+    joints, child, leaves = lay.joints, lay.child, lay.leaves
     pos = pose.world[:, :3, 3]
-    child = np.flatnonzero(is_joint & (rig.parents >= 0))
-    child = child[is_joint[rig.parents[child]]]
     segs = np.stack([pos[rig.parents[child]], pos[child]], axis=1).reshape(-1, 2, 3)
     lengths = np.linalg.norm(segs[:, 1] - segs[:, 0], axis=1)
     typical = float(np.median(lengths)) if lengths.size and np.median(lengths) > 0 else 0.1
-    has_child = np.zeros(len(rig), dtype=bool)
-    has_child[rig.parents[child]] = True
-    leaves = joints[~has_child[joints]]
     rot = pose.world[:, :3, :3]
     axes = rot[joints].transpose(0, 2, 1)  # rows: world images of local x, y, z
     axes = axes / np.maximum(np.linalg.norm(axes, axis=2, keepdims=True), 1e-300)
-    stubs = []
-    for j in leaves:  # leaves are few; clarity over vectorizing
-        p = rig.parents[j]
-        d = pos[j] - pos[p] if p >= 0 and is_joint[p] else np.zeros(3)
-        length = 0.5 * float(np.linalg.norm(d))
-        if length == 0.0:
-            d, length = rot[j][:, 1], 0.5 * typical
-        stubs.append([pos[j], pos[j] + d / np.linalg.norm(d) * length if np.any(d) else pos[j]])
-    if stubs:
-        segs = np.concatenate([segs, np.array(stubs).reshape(-1, 2, 3)])
-    ends = np.concatenate([child, leaves[:len(stubs)]]).astype(np.int64)
+    if len(leaves):
+        at = pos[leaves]
+        d = np.where((lay.leaf_parent >= 0)[:, None], at - pos[np.maximum(lay.leaf_parent, 0)],
+                     0.0)
+        length = 0.5 * np.linalg.norm(d, axis=1)
+        alone = length == 0.0
+        d[alone] = rot[leaves[alone]][:, :, 1]
+        length[alone] = 0.5 * typical
+        norm = np.linalg.norm(d, axis=1)
+        some = np.any(d != 0, axis=1)
+        tip = at.copy()
+        tip[some] = at[some] + d[some] / norm[some, None] * length[some, None]
+        segs = np.concatenate([segs, np.stack([at, tip], axis=1)])
+    ends = np.concatenate([child, leaves]).astype(np.int64)
     return Bones(joints, pos[joints], segs, ends, axes, 0.25 * typical)
 
 

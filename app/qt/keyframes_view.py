@@ -239,10 +239,11 @@ class KeyframesView(QtWidgets.QWidget):
         """Load ``path`` (``order``: the combo's choice when None).
 
         Raises KeyframeFileError or OSError; the previous file stays loaded.
-        The file is read on a worker thread, the window painting meanwhile.
+        The file is read and audited on a worker thread, the window painting
+        meanwhile.
         """
         self.model.load(path, order=order if order is not None else self.order_box.currentData(),
-                        read=lambda p, order: run_off_thread(load_keyframes, p, order=order))
+                        read=load_keyframes, run=run_off_thread)
 
     def export_dialog(self) -> None:
         default = self.model.default_export_path()

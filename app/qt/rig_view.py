@@ -144,11 +144,15 @@ class RigPanel(QtWidgets.QWidget):
         self._curves_key: tuple = ()
         self._curves_later = False  # while the rig arrives: the curves wait for its first frame
         self._curves_pending = False  # ... and until it is swapped
+        self._staged = None  # the steps of a fill spread over event-loop passes
         self._awaiting_frame = False
         # Timers and connections of the panel's own: they die with it.
         self._curves_timer = QtCore.QTimer(self)
         self._curves_timer.setSingleShot(True)
         self._curves_timer.timeout.connect(self._curves_due)
+        self._steps_timer = QtCore.QTimer(self)
+        self._steps_timer.setSingleShot(True)
+        self._steps_timer.timeout.connect(self._next_curves)
         self._nodes: np.ndarray = np.zeros(0, dtype=np.int64)
 
         layout = QtWidgets.QVBoxLayout(self)
@@ -271,6 +275,7 @@ class RigPanel(QtWidgets.QWidget):
 
     def on_file(self) -> None:
         self._generation += 1
+        self._staged = None  # the previous file's curves: no more of them
         f = self.model.file
         if f is None or f.format not in RIG_FORMATS:
             self.playback.set_rig(None)
@@ -309,8 +314,9 @@ class RigPanel(QtWidgets.QWidget):
         # for well over 100 ms (the curves and their first paint weigh most).
         self._curves_later = True
         try:
-            self.playback.set_rig(rig, bounds, self._rig_tracks())
-            self.on_track_selection()
+            with self.scene.held():  # its frame and the selected node: posed once
+                self.playback.set_rig(rig, bounds, self._rig_tracks())
+                self.on_track_selection()
         finally:
             self._curves_later = False
         self._fill_curves_after_frame()
@@ -340,7 +346,21 @@ class RigPanel(QtWidgets.QWidget):
     def _curves_due(self) -> None:
         self._stop_awaiting_frame()
         if self._curves_pending:
-            self._fill_curves()
+            # One plot per event-loop pass, each painted before the next is
+            # filled: all three and their first paint at once blocked the
+            # window for over 100 ms.
+            self._staged = self._curve_steps()
+            self._next_curves()
+
+    def _next_curves(self) -> None:
+        steps = self._staged
+        if steps is None:
+            return
+        if next(steps, "done") == "done":
+            self._staged = None
+            self._curves_pending = False
+        else:
+            self._steps_timer.start(0)
 
     def _failed(self, generation: int, message: str) -> None:
         if generation == self._generation:
@@ -443,7 +463,14 @@ class RigPanel(QtWidgets.QWidget):
     def _fill_curves(self) -> None:
         if self._curves_later:
             return  # the rig just arrived: filled after its first frame
+        if self._staged is not None:  # overtaken halfway: start again, all at once
+            self._staged, self._curves_key = None, ()
         self._curves_pending = False
+        for _step in self._curve_steps():
+            pass
+
+    def _curve_steps(self):
+        """Fill the curves of the selected track; yields between the plots (see _curves_due)."""
         m, pb = self.model, self.playback
         i = m.selected_track
         track = m.tracks[i] if i is not None else None
@@ -465,6 +492,7 @@ class RigPanel(QtWidgets.QWidget):
         self.components.set_track(track.times, track.values,
                                   None if before is None else before.values,
                                   (seg.t0[flagged], seg.t1[flagged]), (lo, hi))
+        yield
         cv = track_curves(track, lo, hi, before=before)
         series = {
             "angle": [Series("spec", _("spec player"), SPEC_COLOR, False, cv.t,
@@ -483,7 +511,9 @@ class RigPanel(QtWidgets.QWidget):
                                            old.t, values["naive"]))
         if hi > lo:
             self.curves.set_x_axis(_("time"), "s", (lo, hi))
-        for plot, s in series.items():
+        for k, (plot, s) in enumerate(series.items()):
+            if k:
+                yield
             self.curves.set_series(plot, s)
         # Keys are marked on the component plot; vertical lines at every key here
         # would hatch the angle and speed curves (and cost a line item each).
