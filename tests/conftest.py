@@ -172,3 +172,4 @@ def _light_theme_afterwards():
     app = QtWidgets.QApplication.instance()
     if app is not None:
         app.setPalette(qt_palette(themes.LIGHT))
+        app.setStyleSheet("")

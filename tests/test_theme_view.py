@@ -356,3 +356,30 @@ def test_every_curve_of_every_tab_stands_out_from_a_dark_plot(qtbot, win, theme)
                 assert ratio >= 3.0, (page.objectName(), item.name(), pen.color().name(), ratio)
                 checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize("theme", ["dark", "high-contrast"])
+def test_check_boxes_show_their_box_and_state_in_the_dark_themes(qtbot, theme):
+    """Fusion outlined the indicator with a darker window colour: black on black."""
+    theme_menu.apply_theme(QtWidgets.QWidget(), theme)
+    t = themes.current()
+    box = QtWidgets.QCheckBox("x")
+    qtbot.addWidget(box)
+    box.resize(60, 24)
+    box.show()
+    qtbot.waitExposed(box)
+
+    def indicator() -> np.ndarray:
+        img = image_to_rgb(box.grab().toImage()).astype(int)
+        return img[:, : img.shape[0]]  # the indicator sits at the left, about as wide as high
+
+    bg = QtGui.QColor(t.background)
+    bg_rgb = np.array([bg.red(), bg.green(), bg.blue()])
+    unticked = indicator()
+    # A ring clearly unlike the background: at least a few dozen pixels at 3:1 or more.
+    far = np.abs(unticked - bg_rgb).sum(axis=-1) > 150
+    assert far.sum() >= 20, far.sum()
+    box.setChecked(True)
+    QtWidgets.QApplication.processEvents()
+    ticked = indicator()
+    assert np.abs(ticked - unticked).sum(axis=-1).astype(bool).sum() >= 20

@@ -33,6 +33,7 @@ from quatlab.app.model.rig_curves import track_curves
 from quatlab.app.model.rig_playback import DIFFERENCE_DEG, SHOWN_PLAYERS, RigPlayback
 from quatlab.app.model.rig_players import evaluate
 from quatlab.app.model.skinning import scene_bounds, skin_meshes
+from quatlab.app.qt import theme_menu
 from quatlab.app.qt.scrubber import BoundParameter, Scrubber
 from quatlab.rendering.component_plot import ComponentPlot
 from quatlab.rendering.curve_plots import CurvePlots
@@ -375,6 +376,10 @@ class RigPanel(QtWidgets.QWidget):
         self.scene.set_rig(rig, pb.bounds() if rig is not None else None)
         self.status.setVisible(rig is None)
         self.scene.widget.setVisible(rig is not None)
+        if rig is not None:
+            # The 3D view was hidden when the theme's last walk ran (the rig is
+            # built off the GUI thread): it takes the theme and zoom in use now.
+            theme_menu.schedule_refresh(self.window())
         self._syncing = True
         try:
             self.animation_box.clear()

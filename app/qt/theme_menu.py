@@ -19,8 +19,8 @@ from quatlab.app.i18n import _
 from quatlab.rendering import themes
 from quatlab.rendering.theme_apply import light_to_theme, restyle
 
-__all__ = ["THEME_KEY", "qt_palette", "apply_theme", "add_theme_menu", "restore_theme",
-           "refresh", "redraw", "schedule_refresh", "set_theme", "install"]
+__all__ = ["THEME_KEY", "qt_palette", "indicator_sheet", "apply_theme", "add_theme_menu",
+           "restore_theme", "refresh", "redraw", "schedule_refresh", "set_theme", "install"]
 
 #: Settings key of the theme's name.
 THEME_KEY = "view/theme"
@@ -54,6 +54,27 @@ def qt_palette(theme: themes.Theme) -> QtGui.QPalette:
     for r in (role.WindowText, role.Text, role.ButtonText):
         pal.setColor(group.Disabled, r, muted)
     return pal
+
+
+def indicator_sheet(theme: themes.Theme) -> str:
+    """Check box and radio button indicators drawn in ``theme``'s own colours ("" in light).
+
+    Fusion outlines an indicator with a darker shade of the window colour,
+    which on a black window is black: the high-contrast theme's boxes vanished.
+    Here an empty box is a ring of text colour and a ticked one is filled;
+    entry fields get the same ring.
+    """
+    if not theme.dark:
+        return ""
+    ring = theme.foreground if theme.name == "high-contrast" else theme.faint
+    fill = theme.methods["shortest_nlerp"]
+    return (f"QCheckBox::indicator, QRadioButton::indicator {{ width: 12px; height: 12px; "
+            f"border: 2px solid {ring}; background: {theme.background}; }}"
+            f"QRadioButton::indicator {{ border-radius: 8px; }}"
+            f"QCheckBox::indicator:checked, QRadioButton::indicator:checked {{ "
+            f"background: {fill}; }}"
+            # The same outline made the entry fields read as plain text.
+            f"QLineEdit {{ border: 1px solid {ring}; border-radius: 2px; padding: 0px; }}")
 
 
 def _restyle_text(obj, getter: str, setter: str, theme: themes.Theme, pattern=_HEX) -> None:
@@ -116,6 +137,9 @@ def apply_theme(win, theme=None, zoom=None) -> None:
     if app.style().name().lower() != "fusion":
         app.setStyle("Fusion")
     app.setPalette(qt_palette(t))
+    sheet = indicator_sheet(t)
+    if app.styleSheet() != sheet:
+        app.setStyleSheet(sheet)
     refresh(win)
     for act in getattr(win, "theme_actions", {}).values():
         act.setChecked(act.data() == t.name)
