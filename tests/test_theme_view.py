@@ -291,6 +291,7 @@ def test_a_file_opened_in_the_dark_theme_has_a_dark_rig_scene(qtbot, win):
     _settle(qtbot, win)
     win.open_keyframes(Path(__file__).parent / "data" / "gltf" / "CesiumMilkTruck.glb")
     panel = win.views["keyframes"]
+    assert panel.rig_panel.wait_loaded()  # the rig is built off the GUI thread
     qtbot.waitUntil(lambda: gl_views(panel) != [], timeout=5000)
     _settle(qtbot, win)
     views = gl_views(panel)
