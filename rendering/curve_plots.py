@@ -142,9 +142,10 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         self._view = pg.GraphicsLayoutWidget()
         self._view.setBackground(BACKGROUND)
         self._view.setAntialiasing(True)
-        # Below this the speed axis title no longer fits beside its axis; low
+        # Below this the speed axis title no longer fits beside its axis (the
+        # keyframe curves' "angular speed (deg / s)" at 212 px); low
         # enough for the 3D view and the plots to share a 720-px screen.
-        self._view.setMinimumHeight(220)
+        self._view.setMinimumHeight(212)
         # On screen the checkbox row is the legend. Exported figures have no
         # checkboxes, so they get this legend, in its own row above the plots
         # (never over a curve); hidden, the row takes no space.
@@ -341,6 +342,20 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         with np.errstate(divide="ignore", invalid="ignore"):
             out = np.log10(np.abs(y))
         return np.where(np.isfinite(out), out, np.nan)
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt API
+        """At least the checkbox row as wrapped at the present width, plus the plots'
+        least height: a splitter asks only this, and a row wrapped to two lines
+        on a narrow window pushed the plots' x axes out of sight."""
+        hint = super().minimumSizeHint()
+        rows = self._checks_row.heightForWidth(max(self.width(), 1))
+        least = rows + self.layout().spacing() + self._view.minimumHeight()
+        return QtCore.QSize(hint.width(), max(hint.height(), least))
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        if ev.oldSize().width() != ev.size().width():
+            self.updateGeometry()  # the row may wrap differently: a new least height
 
     def reset_view(self) -> None:
         """Undo zoom and pan: the whole x range and each plot's own y range policy."""

@@ -208,3 +208,34 @@ def test_the_squad_key_table_shows_every_cell_whole(window, qtbot, size):
             checked += 1
     assert checked >= 20
     assert not table.horizontalScrollBar().isVisible()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+def test_every_tabs_plots_keep_their_x_axis_in_view(window, qtbot, size):
+    """A checkbox row wrapped to two lines pushed the keyframe curves' x axes below
+    their widget's bottom at 1024x768: the splitter asked only the one-line height."""
+    import pyqtgraph as pg
+
+    from quatlab.rendering.curve_plots import CurvePlots
+
+    win = window
+    win.resize(*size)
+    checked = 0
+    for i in range(win.tabs.count()):
+        win.tabs.setCurrentIndex(i)
+        _settle(qtbot)
+        page = win.tabs.currentWidget()
+        for plots in page.findChildren(CurvePlots):
+            if not plots.isVisible():
+                continue
+            view = plots.findChild(pg.GraphicsLayoutWidget)
+            for item in plots.plots.values():
+                # The x axis title's text, in the plots widget's own pixels.
+                label = item.getAxis("bottom").label
+                rect = view.mapFromScene(label.sceneBoundingRect()).boundingRect()
+                # (less the text item's empty document margin below the glyphs)
+                margin = label.document().documentMargin()
+                bottom = view.mapTo(plots, rect.bottomLeft()).y() - margin
+                assert bottom <= plots.height(), (page.objectName(), size, bottom, plots.height())
+                checked += 1
+    assert checked >= 8
