@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+from gui_window import open_window  # benchmarks/ runs as scripts: a sibling module
 
 TARGET_MS = 100.0
 
@@ -82,19 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=10_000)
     ap.add_argument("--size", default="1400x900")
     args = ap.parse_args(argv)
-    if not os.environ.get("DISPLAY"):
-        print("needs a display: run under xvfb-run -a", file=sys.stderr)
+    opened = open_window(args.size)
+    if opened is None:
         return 2
-    os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
-    from quatlab.app.qt.window import MainWindow, make_app
-
-    w, h = (int(v) for v in args.size.split("x"))
-    app = make_app()
-    win = MainWindow()
-    win.resize(w, h)
-    win.show()
-    while not win.lesson.scene.isValid():
-        app.processEvents()
+    app, win = opened
     results: dict[str, list[float]] = {"idle": [], "open track": [], "open jittery": [],
                                        "drift": []}
     with tempfile.TemporaryDirectory() as tmp:

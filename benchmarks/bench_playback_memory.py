@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 import tracemalloc
+
+from gui_window import open_window  # benchmarks/ runs as scripts: a sibling module
 
 TICK_S = 0.016  # the scrubber's timer interval
 
@@ -40,21 +41,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tracemalloc", action="store_true")
     ap.add_argument("--size", default="1400x900")
     args = ap.parse_args(argv)
-    if not os.environ.get("DISPLAY"):
-        print("needs a display: run under xvfb-run -a", file=sys.stderr)
-        return 2
-    os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
     import gc
 
-    from quatlab.app.qt.window import MainWindow, make_app
-
-    w, h = (int(v) for v in args.size.split("x"))
-    app = make_app()
-    win = MainWindow()
-    win.resize(w, h)
-    win.show()
-    while not win.lesson.scene.isValid():
-        app.processEvents()
+    opened = open_window(args.size)
+    if opened is None:
+        return 2
+    app, win = opened
     win.show_view(args.view)
     view = win.current_view()
     scrubber = getattr(view, "scrubber", None) or view.slider

@@ -27,11 +27,12 @@ the process's CPU time per change (all threads: llvmpipe's too) is given.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
 from pathlib import Path
+
+from gui_window import open_window  # benchmarks/ runs as scripts: a sibling module
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "gltf"
 OPEN_FILES = ("RobotExpressive.glb", "CesiumMan.glb", "Fox.glb", "CesiumMilkTruck.glb")
@@ -101,19 +102,12 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=120)
     ap.add_argument("--size", default="1400x900")
     args = ap.parse_args()
-    if not os.environ.get("DISPLAY"):
-        print("needs a display: run under xvfb-run -a", file=sys.stderr)
-        return 2
-    os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
     import numpy as np
 
-    from quatlab.app.qt.window import MainWindow, make_app
-
-    w, h = (int(v) for v in args.size.split("x"))
-    app = make_app()
-    win = MainWindow()
-    win.resize(w, h)
-    win.show()
+    opened = open_window(args.size, wait_scene=False)
+    if opened is None:
+        return 2
+    app, win = opened
     win.show_view("keyframes")
     view = win.views["keyframes"]
     scene = view.rig_panel.scene
@@ -128,7 +122,7 @@ def main() -> int:
     scene.frameSwapped.connect(swapped)
     swaps["at_rig"] = None
     view.playback.events.connect("rig", lambda: swaps.__setitem__("at_rig", swaps["frames"]))
-    print(f"window {w}x{h}")
+    print(f"window {args.size}")
     # One throw-away open warms the shaders and the caches of the GL items.
     _open(win, app, view, "CesiumMilkTruck.glb", swaps)
     for name in OPEN_FILES:

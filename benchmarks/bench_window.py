@@ -20,11 +20,12 @@ Needs a display (Xvfb). Three figures, measured in the same run:
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
 import time
+
+from gui_window import open_window  # benchmarks/ runs as scripts: a sibling module
 
 COLD = r"""
 import time; t0 = time.perf_counter()
@@ -71,21 +72,12 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=200)
     ap.add_argument("--size", default="1400x900")
     args = ap.parse_args()
-    if not os.environ.get("DISPLAY"):
-        print("needs a display: run under xvfb-run -a", file=sys.stderr)
-        return 2
-    os.environ.setdefault("QT_QPA_PLATFORM", "xcb")
     import numpy as np
 
-    from quatlab.app.qt.window import MainWindow, make_app
-
-    w, h = (int(v) for v in args.size.split("x"))
-    app = make_app()
-    win = MainWindow()
-    win.resize(w, h)
-    win.show()
-    while not win.lesson.scene.isValid():
-        app.processEvents()
+    opened = open_window(args.size)
+    if opened is None:
+        return 2
+    app, win = opened
     for _ in range(10):
         app.processEvents()
     swaps = {"frames": 0, "waited": 0}
@@ -137,7 +129,7 @@ def main() -> int:
         cold.append(float(out.stdout.strip().splitlines()[-1]))
 
     med, bmed = statistics.median(times), statistics.median(base)
-    print(f"window {w}x{h}, {args.repeat} t values")
+    print(f"window {args.size}, {args.repeat} t values")
     print(f"t change -> all views rendered: median {med * 1e3:.2f} ms "
           f"(p90 {np.percentile(times, 90) * 1e3:.2f} ms); target <= 16 ms")
     print(f"baseline (precomputed data, same items): median {bmed * 1e3:.2f} ms")
