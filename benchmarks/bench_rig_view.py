@@ -32,32 +32,11 @@ import sys
 import time
 from pathlib import Path
 
-from gui_window import open_window  # benchmarks/ runs as scripts: a sibling module
+from gui_window import finish_frame, open_window  # benchmarks/ runs as scripts: a sibling module
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "gltf"
 OPEN_FILES = ("RobotExpressive.glb", "CesiumMan.glb", "Fox.glb", "CesiumMilkTruck.glb")
 SCRUB_FILES = ("CesiumMan.glb", "RobotExpressive.glb", "Fox.glb")
-
-
-def _finish_frame(scene, app, swaps: dict) -> None:
-    from OpenGL import GL
-    from PyQt6 import QtCore
-
-    dirty, before = scene.update_pending, swaps["frames"]
-    app.processEvents()
-    app.processEvents()
-    if dirty and swaps["frames"] == before:
-        swaps["waited"] += 1
-        waker = QtCore.QTimer()
-        waker.start(100)
-        deadline = QtCore.QDeadlineTimer(5000)
-        while swaps["frames"] == before:
-            if deadline.hasExpired():
-                raise RuntimeError("the rig view was dirty but swapped no frame in 5 s")
-            app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
-        waker.stop()
-    scene.makeCurrent()
-    GL.glFinish()
 
 
 def _open(win, app, view, name: str, swaps: dict) -> tuple[float, float]:
@@ -140,7 +119,7 @@ def main() -> int:
         ts = np.linspace(lo, hi, args.repeat)
         for t in ts[:10]:  # warm up
             pb.set_time(float(t))
-            _finish_frame(scene, app, swaps)
+            finish_frame(scene, app, swaps)
         # Baseline: the frames computed beforehand, pushed into the same items.
         frames = []
         for t in ts:
@@ -154,7 +133,7 @@ def main() -> int:
         for t, (tb, frame) in zip(ts, reversed(list(zip(ts, frames, strict=True))), strict=True):
             c0, t0 = time.process_time(), time.perf_counter()
             pb.set_time(float(t))
-            _finish_frame(scene, app, swaps)
+            finish_frame(scene, app, swaps)
             times.append(time.perf_counter() - t0)
             cpu.append(time.process_time() - c0)
             c0, t0 = time.process_time(), time.perf_counter()
@@ -163,7 +142,7 @@ def main() -> int:
             panel.curves.set_cursor(float(tb))
             view.timeline.set_cursor(float(tb))
             panel.scrubber.refresh()
-            _finish_frame(scene, app, swaps)
+            finish_frame(scene, app, swaps)
             base.append(time.perf_counter() - t0)
             bcpu.append(time.process_time() - c0)
         med, bmed = statistics.median(times), statistics.median(base)

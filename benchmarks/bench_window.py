@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 
-from gui_window import open_window  # benchmarks/ runs as scripts: a sibling module
+from gui_window import finish_frame, open_window  # benchmarks/ runs as scripts: a sibling module
 
 COLD = r"""
 import time; t0 = time.perf_counter()
@@ -37,34 +37,6 @@ while not w.lesson.scene.isValid():
 w.repaint(); app.processEvents()
 print(time.perf_counter() - t0)
 """
-
-
-def _finish_frame(win, app, swaps: dict) -> None:
-    from OpenGL import GL
-    from PyQt6 import QtCore
-
-    # Let Qt repaint what changed (as in the running app: dirty widgets only,
-    # the GL view through its own update), then wait for the GL work to finish.
-    scene = win.lesson.scene
-    dirty, before = scene.update_pending, swaps["frames"]
-    app.processEvents()
-    app.processEvents()
-    if dirty and swaps["frames"] == before:
-        # The scene renders on its own posted event; a frame that slipped
-        # past the two passes is waited for and timed in full, not counted
-        # as a fast one. The timer only wakes the wait, so a lost frame fails
-        # instead of hanging.
-        swaps["waited"] += 1
-        waker = QtCore.QTimer()
-        waker.start(100)
-        deadline = QtCore.QDeadlineTimer(5000)
-        while swaps["frames"] == before:
-            if deadline.hasExpired():
-                raise RuntimeError("the 3D scene was dirty but swapped no frame in 5 s")
-            app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
-        waker.stop()
-    scene.makeCurrent()
-    GL.glFinish()
 
 
 def main() -> int:
@@ -92,7 +64,7 @@ def main() -> int:
     # Warm up both paths (shader compilation, caches).
     for t in ts[:10]:
         state.set_t(float(t))
-        _finish_frame(win, app, swaps)
+        finish_frame(win.lesson.scene, app, swaps)
 
     # The two paths alternate, sample by sample, so a machine shared with
     # other work slows both alike and the ratio stays meaningful; each is
@@ -107,7 +79,7 @@ def main() -> int:
         frames0 = swaps["frames"]
         t0, c0 = time.perf_counter(), time.process_time()
         state.set_t(float(t))
-        _finish_frame(win, app, swaps)
+        finish_frame(win.lesson.scene, app, swaps)
         times.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)
         t_frames += swaps["frames"] - frames0
@@ -118,7 +90,7 @@ def main() -> int:
         scene.set_chain("naive", at[0][i], "#CC79A7")
         scene.set_chain("shortest", at[1][i], "#009E73")
         plots.set_cursor(float(ts[k]))
-        _finish_frame(win, app, swaps)
+        finish_frame(win.lesson.scene, app, swaps)
         base.append(time.perf_counter() - t0)
         cpu_base.append(time.process_time() - c0)
 
