@@ -173,3 +173,23 @@ def _light_theme_afterwards():
     if app is not None:
         app.setPalette(qt_palette(themes.LIGHT))
         app.setStyleSheet("")
+
+
+@pytest.fixture
+def keyframes_window(qtbot, monkeypatch):
+    """The main window with only the two-key lesson and the Keyframes tab, shown on
+    the Keyframes tab at 1400x900 (the other tabs are tested by their own modules)."""
+    from PyQt6 import QtWidgets
+
+    from quatlab.app.model.state import LessonState
+    from quatlab.app.qt import keyframes_view, window
+
+    monkeypatch.setattr(window, "_view_modules", lambda: [keyframes_view], raising=False)
+    win = window.MainWindow(LessonState.from_preset("negated-20", t=0.25))
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    qtbot.waitExposed(win)
+    win.show_view("keyframes")
+    QtWidgets.QApplication.processEvents()
+    return win

@@ -6,21 +6,11 @@ import numpy as np
 from bvh_oracle import MOCAPBANK, rotation_columns
 from PyQt6 import QtCore, QtWidgets
 
-import quatlab.app.qt.window as window_module
-from quatlab.app.model.state import LessonState
-from quatlab.app.qt import keyframes_view as KV
 from quatlab.app.qt import timeline as TL
-from quatlab.app.qt.window import MainWindow
 
 
-def test_keyframes_tab_lists_the_bvh_joints(qtbot, monkeypatch):
-    monkeypatch.setattr(window_module, "_view_modules", lambda: [KV], raising=False)
-    win = MainWindow(LessonState.from_preset("negated-20", t=0.25))
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    qtbot.waitExposed(win)
-    win.show_view("keyframes")
+def test_keyframes_tab_lists_the_bvh_joints(keyframes_window):
+    win = keyframes_window
     view = win.views["keyframes"]
     view.open(MOCAPBANK)
     QtWidgets.QApplication.processEvents()

@@ -17,7 +17,6 @@ import pytest
 from PyQt6 import QtCore, QtGui, QtWidgets
 from scipy.spatial.transform import Rotation
 
-import quatlab.app.qt.window as window_module
 from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.io.track_audit import audit_file
 from quatlab.app.io.tracks import KeyframeFileError, Track
@@ -25,7 +24,6 @@ from quatlab.app.model.keyframes_model import KeyframesModel
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt import keyframes_view as KV
 from quatlab.app.qt import timeline as TL
-from quatlab.app.qt.window import MainWindow
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "gltf"
@@ -47,17 +45,8 @@ def same_rotation(a: Rotation, b: Rotation, atol=1e-9) -> bool:
 
 
 @pytest.fixture
-def window(qtbot, monkeypatch):
-    # Only this tab besides the lesson: the other lesson tabs are tested by their authors.
-    monkeypatch.setattr(window_module, "_view_modules", lambda: [KV], raising=False)
-    win = MainWindow(LessonState.from_preset("negated-20", t=0.25))
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    qtbot.waitExposed(win)
-    win.show_view("keyframes")
-    QtWidgets.QApplication.processEvents()
-    return win
+def window(keyframes_window):
+    return keyframes_window  # conftest: the window with the Keyframes tab shown
 
 
 @pytest.fixture

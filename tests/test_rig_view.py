@@ -16,10 +16,7 @@ import numpy as np
 import pytest
 from PyQt6 import QtCore, QtGui, QtTest, QtWidgets
 
-from quatlab.app.model.state import LessonState
 from quatlab.app.qt import keyframes_view as KV
-from quatlab.app.qt import window as window_module
-from quatlab.app.qt.window import MainWindow
 from quatlab.rendering.rig_scene import NAIVE_COLOR
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,16 +26,8 @@ ROBOT = DATA / "RobotExpressive.glb"
 
 
 @pytest.fixture
-def window(qtbot, monkeypatch):
-    monkeypatch.setattr(window_module, "_view_modules", lambda: [KV], raising=False)
-    win = MainWindow(LessonState.from_preset("negated-20", t=0.25))
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    qtbot.waitExposed(win)
-    win.show_view("keyframes")
-    QtWidgets.QApplication.processEvents()
-    return win
+def window(keyframes_window):
+    return keyframes_window  # conftest: the window with the Keyframes tab shown
 
 
 @pytest.fixture
