@@ -139,15 +139,33 @@ def _rowdot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def _neighbour_dots(q: np.ndarray) -> np.ndarray:
     """``dot(q[..., i, :], q[..., i + 1, :])``, shape ``(..., N - 1)``; NaN and inf pass through."""
-    if q.ndim > 2 and q.flags.c_contiguous and q.shape[-2] > 1:
-        # Several tracks: the dots along the flattened keys in einsum's fast
-        # two-dimensional loop (the shifted slices of each track are not
-        # contiguous); the products across track boundaries are dropped.
+    return _padded_dots(q)[..., :-1]
+
+
+def _padded_dots(q: np.ndarray) -> np.ndarray:
+    """The neighbour dots in a contiguous ``(..., N)`` array whose last column is padding.
+
+    Entry ``[..., i]`` is ``dot(q[..., i, :], q[..., i + 1, :])`` for ``i < N - 1``;
+    the last column holds the dot across a track boundary, or 0, and means
+    nothing. Work on a million keys is about three times faster on this
+    contiguous array than on its ``[..., :-1]`` view (numpy then sees one
+    flat loop instead of a row of short ones), so the audit computes on it
+    and slices only its results.
+    """
+    out = np.empty(q.shape[:-1])
+    if q.shape[-2] == 0:
+        return out
+    flat_out = out.reshape(-1)
+    flat_out[-1] = 0.0
+    if q.flags.c_contiguous:
+        # The dots along the flattened keys in einsum's fast two-dimensional
+        # loop; the products across track boundaries land in the padding.
         flat = q.reshape(-1, 4)
-        out = np.empty(len(flat))
-        np.einsum("ij,ij->i", flat[:-1], flat[1:], out=out[:-1])
-        return out.reshape(q.shape[:-1])[..., :-1]
-    return _rowdot(q[..., :-1, :], q[..., 1:, :])
+        np.einsum("ij,ij->i", flat[:-1], flat[1:], out=flat_out[:-1])
+    else:
+        out[..., :-1] = _rowdot(q[..., :-1, :], q[..., 1:, :])
+        out[..., -1] = 0.0
+    return out
 
 
 def _valid_and_scaled(q: np.ndarray):
@@ -250,15 +268,22 @@ def audit_keys(
     if not all_valid:
         non_unit &= valid
 
+    # Segment arrays are computed on padded (..., N) arrays that are
+    # contiguous (see _padded_dots) and sliced to (..., N - 1) at the end.
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        dots = _neighbour_dots(safe)
-        dots /= np.multiply(safe_norms[..., :-1], safe_norms[..., 1:], out=scratch[..., :-1])
+        dots = _padded_dots(safe)
+        flat_dots, flat_norms = dots.reshape(-1), safe_norms.reshape(-1)
+        if flat_dots.size:
+            product = np.multiply(flat_norms[:-1], flat_norms[1:], out=scratch.reshape(-1)[:-1])
+            flat_dots[:-1] /= product
+    dots = dots[..., :-1]
     if not all_valid:
         dots[~(valid[..., :-1] & valid[..., 1:])] = np.nan
     # Comparisons with NaN are False, so invalid segments get neither flag.
     with np.errstate(invalid="ignore"):
-        half_turn = np.abs(dots, out=scratch[..., :-1]) <= half_turn_tol
-        sign_flip = dots < -half_turn_tol
+        magnitude = np.abs(flat_dots, out=scratch.reshape(-1))
+        half_turn = (magnitude <= half_turn_tol).reshape(norms.shape)[..., :-1]
+        sign_flip = (flat_dots < -half_turn_tol).reshape(norms.shape)[..., :-1]
     return KeyAudit(norms, zero, ~finite, non_unit, dots, sign_flip, half_turn)
 
 
