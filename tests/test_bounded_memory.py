@@ -107,3 +107,39 @@ def test_check_json_on_a_huge_track_streams_bounded(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert status == 1 and len(out["tracks"][0]["findings"]) == TA.MAX_FINDINGS + 1
     assert peak < 400, f"{peak:.0f} MB"
+
+
+def _flipping_track(keys: int) -> Track:
+    """``keys`` identity keys stored as q, -q, q, ...: every segment is a sign flip."""
+    values = np.zeros((keys, 4))
+    values[:, 0] = np.where(np.arange(keys) % 2, -1.0, 1.0)
+    return Track(times=np.arange(keys, dtype=float), values=values)
+
+
+def test_finding_messages_are_written_only_when_read(monkeypatch):
+    # `quatlab fix` audits the fixed tracks for the kinds and keys left; the
+    # messages of a thousand findings cost more than the audit of 10^6 keys.
+    made = []
+    real = TA._sign_flip_message
+    monkeypatch.setattr(TA, "_sign_flip_message", lambda *a: made.append(a) or real(*a))
+    findings = TA.audit_track(_flipping_track(5000))
+    assert len(findings) == TA.MAX_FINDINGS + 1
+    assert [f.keys for f in findings[:2]] == [(0, 1), (1, 2)]
+    assert made == []
+    first = findings[0].message
+    assert len(made) == 1 and first == findings[0].message and len(made) == 1
+    assert "opposite hemispheres" in first and "dot(q0, q1) = -1" in first
+
+
+def test_deferred_findings_equal_pickle_and_hash_as_plain_findings():
+    import pickle
+
+    from quatlab.app.io.tracks import Finding
+
+    deferred = TA.audit_track(_flipping_track(3))
+    plain = [Finding(f.kind, f.keys, str(f.message)) for f in deferred]
+    assert deferred == plain and plain == deferred
+    assert {hash(f) for f in deferred} == {hash(f) for f in plain}
+    back = pickle.loads(pickle.dumps(deferred))
+    assert [type(f) for f in back] == [Finding, Finding] and back == plain
+    assert [f.as_dict()["message"] for f in deferred] == [f.message for f in plain]

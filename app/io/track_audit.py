@@ -22,6 +22,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import weakref
 from collections.abc import Iterable
@@ -29,7 +30,15 @@ from collections.abc import Iterable
 import numpy as np
 
 from quatlab.app.i18n import N_, LazyText
-from quatlab.app.io.tracks import FINDING_KINDS, Finding, KeyframeFile, Track, TrackFix, TrackReport
+from quatlab.app.io.tracks import (
+    FINDING_KINDS,
+    DeferredFinding,
+    Finding,
+    KeyframeFile,
+    Track,
+    TrackFix,
+    TrackReport,
+)
 from quatlab.math import audit as A
 
 __all__ = ["audit_track", "audit_file", "format_keys", "fix_track", "MAX_FINDINGS"]
@@ -259,7 +268,7 @@ def _audit_track(track: Track) -> list[Finding]:
     for j, (n, i) in enumerate(zip(kind_of[shown].tolist(), keys_shown.tolist(), strict=True)):
         kind = kinds[n]
         span = (i,) if kind in ("zero", "non_finite", "non_unit") else (i, i + 1)
-        findings.append(Finding(kind, span, message(kind, i, j)))
+        findings.append(DeferredFinding(kind, span, functools.partial(message, kind, i, j)))
     if total > MAX_FINDINGS:
         taken = np.bincount(kind_of[shown], minlength=len(kinds)).tolist()
         left = [n - t for n, t in zip(counts, taken, strict=True)]

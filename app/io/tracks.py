@@ -25,6 +25,7 @@ __all__ = [
     "KeyframeFileError",
     "Track",
     "Finding",
+    "DeferredFinding",
     "TrackReport",
     "TrackFix",
     "KeyframeFile",
@@ -180,6 +181,45 @@ class Finding:
 
     def as_dict(self) -> dict:
         return {"kind": self.kind, "keys": list(self.keys), "message": self.message}
+
+
+class DeferredFinding(Finding):
+    """A :class:`Finding` whose message is written the first time it is read.
+
+    ``make()`` returns the message. ``quatlab fix`` audits the fixed tracks
+    only for the kinds and keys left, and a huge broken track has up to
+    :data:`~quatlab.app.io.track_audit.MAX_FINDINGS` findings: writing a
+    thousand messages nobody reads cost more than the audit of a million
+    keys. Equal to, hashed and pickled as the plain Finding it stands for.
+    """
+
+    def __init__(self, kind: str, keys: tuple[int, ...], make):
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "keys", keys)
+        object.__setattr__(self, "_make", make)
+
+    @property
+    def message(self) -> str:  # type: ignore[override]
+        text = self.__dict__.get("_text")
+        if text is None:
+            text = self._make()
+            object.__setattr__(self, "_text", text)
+            object.__setattr__(self, "_make", None)
+        return text
+
+    def _fields(self) -> tuple:
+        return self.kind, self.keys, self.message
+
+    def __eq__(self, other):
+        if isinstance(other, Finding):
+            return self._fields() == (other.kind, other.keys, other.message)
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(self._fields())
+
+    def __reduce__(self):
+        return Finding, self._fields()
 
 
 @dataclasses.dataclass(frozen=True)
