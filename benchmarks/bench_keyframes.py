@@ -12,6 +12,14 @@ The tracks are smooth random walks on S3 whose keys are stored as q or -q at
 random (the worst case for sign repair: about half the segments flip), with
 strictly increasing times.
 
+Linux's transparent huge pages make the figures bimodal on some machines:
+numpy advises huge pages for arrays of 4 MB and more, and where the kernel
+defragments on such a fault (``/sys/kernel/mm/transparent_hugepage/defrag``
+set to ``madvise``) and memory is fragmented, faulting in the 32 MB result
+of the fix costs 60-80 ms instead of 10 (seen on the 2-core test machine,
+docs/environment.md). ``NUMPY_MADVISE_HUGEPAGE=0`` takes that out; the
+copies then cost more too and the ratios stay about the same.
+
 Run: ``python benchmarks/bench_keyframes.py [--tracks 1000] [--keys 1000] [--repeats 9]``
 """
 
