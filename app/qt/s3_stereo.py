@@ -22,6 +22,7 @@ from quatlab.math.curves import METHOD_LABELS, METHODS
 from quatlab.rendering.gl_view import GLWindowView
 from quatlab.rendering.labels import Label, LabelLayer, label_font
 from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND, rgba
+from quatlab.rendering.themes import colour_name, themed
 
 __all__ = ["StereographicView", "POLES", "split_finite", "frame_paths", "turning_text"]
 
@@ -300,7 +301,9 @@ class StereographicView(QtWidgets.QWidget):
             self._show_label(self.labels[m], p if np.all(np.isfinite(p)) else None)
             rows.append(_axis_angle_row(m, q))
         self.axis_angle.setText(
-            _("Black balls (projected):") + f"<br>{self._ends_html}<br>"
+            # Named in the colour the theme draws them (near-white on the dark themes).
+            _("q0, q1 and −q1, the {colour} balls (projected):").format(
+                colour=colour_name(themed(_ENDPOINT_COLOUR))) + f"<br>{self._ends_html}<br>"
             + _("<b>Rotation at t = {t:.3f}</b> (axis-angle, angle in [0°, 180°]):").format(
                 t=self.state.t)
             + "<table cellspacing='2'>" + "".join(rows) + "</table>")
