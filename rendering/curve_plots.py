@@ -66,6 +66,7 @@ from quatlab.rendering.plot_items import (
 from quatlab.rendering.plot_label import BoxedLabel
 from quatlab.rendering.series import PLOTS, Series, check_plot, curve_series
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED
+from quatlab.rendering.theme_apply import restyle_plots
 
 __all__ = ["CurvePlots"]
 
@@ -128,6 +129,8 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         self._checks_key: tuple = ()
         self._annotations: dict[str, list[QtWidgets.QGraphicsItem]] = {p: [] for p in PLOTS}
         self._label_stack: dict[str, list[BoxedLabel]] = {p: [] for p in PLOTS}
+        #: Items made or reset since the last restyle (see _restyle_made).
+        self._unstyled: list = []
         self._key_lines: dict[str, list[pg.InfiniteLine]] = {p: [] for p in PLOTS}
         self._x_name, self._x_unit, self._x_range = "t", None, (0.0, 1.0)
         self._t = 0.0
@@ -242,6 +245,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
                        else _("angular speed (deg / {unit})").format(
                            unit=self._x_unit or "t"))  # deg per unit t, as the readouts' °/t
         item.setLabel("left", y_label, **style)
+        self._made(item.getAxis("left"), item.getAxis("bottom"))
         item.setXRange(*self._x_range, padding=0.02)
         self._cursor_lines[plot].setBounds(self._x_range)
 
@@ -378,10 +382,22 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
                 line.setZValue(-5)
                 item.addItem(line, ignoreBounds=True)
                 lines.append(line)
+                self._made(line)
             while len(lines) > len(xs):
                 item.removeItem(lines.pop())
             for line, x in zip(lines, xs, strict=True):
                 line.setValue(x)
+        self._restyle_made()
+
+    def _made(self, *items) -> None:
+        """Items just made or given design pens, fonts or titles: restyled at the step's end."""
+        self._unstyled.extend(items)
+
+    def _restyle_made(self) -> None:
+        """New curves, pens, titles and labels come in design values: put them in the
+        theme and zoom now, not at the window's next walk."""
+        items, self._unstyled = dict.fromkeys(self._unstyled), []
+        restyle_plots(items)
 
     def _store(self, plot: str, series: Sequence[Series]) -> None:
         check_plot(plot)
@@ -410,6 +426,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
             phase = seen[s.dashed]
             seen[s.dashed] += 1
             item.setPen(method_pen(s.colour, s.dashed, phase))
+            self._made(item)
             # Dashed above solid; the wide solid phase below the thin one.
             item.setZValue(2.0 + 0.01 * (phase % 2) if s.dashed else 1.01 - 0.01 * (phase % 2))
             item.setData(s.x, self.view_y(plot, s.y))
@@ -440,6 +457,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         for plot in PLOTS:
             self._annotate(plot)
         self._update_dots()
+        self._restyle_made()
 
     # -- legend and toggles -----------------------------------------------------------
 
@@ -558,6 +576,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
     def _add_annotation(self, plot: str, item: QtWidgets.QGraphicsItem) -> None:
         self.plots[plot].addItem(item, ignoreBounds=True)
         self._annotations[plot].append(item)
+        self._made(item)
 
     def _label(self, plot: str, x: float, colour: str, text: str, short: str | None = None
                ) -> None:
