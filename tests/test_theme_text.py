@@ -91,3 +91,21 @@ def test_the_colour_is_named_in_chinese_too(view):
         assert "黑色" in _plain(view.stereo.axis_angle)
     finally:
         i18n.set_language("en")
+
+
+def test_the_s3_texts_run_under_both_panels_and_leave_the_3d_view_its_height(qtbot):
+    """In the 3D panel's own column (about 240 px at 1024 x 768) every table row
+    wrapped to three lines and the 3D view was squeezed to a third of the tab's height."""
+    v = s3_view.S3View(LessonState.from_preset("negated-20", t=0.5))
+    qtbot.addWidget(v)
+    v.resize(540, 610)  # the tab's size in a 1024 x 768 window
+    v.show()
+    qtbot.waitExposed(v)
+    QtWidgets.QApplication.processEvents()
+    gl = v.stereo.view.widget
+    assert gl.height() >= 0.45 * v.height(), (gl.size(), v.size())  # it was 0.33
+    table = v.stereo.axis_angle
+    assert table.width() >= 0.9 * v.width()
+    # One line per method row: the label is at most ~9 lines tall.
+    line = table.fontMetrics().lineSpacing()
+    assert table.heightForWidth(table.width()) <= 9.5 * line + 8

@@ -57,7 +57,8 @@ class S3View(QtWidgets.QWidget):
         self.legend.setWordWrap(True)
         layout.addWidget(self.legend)
         self.great_circle = GreatCircleView(state)
-        self.stereo = StereographicView(state)
+        # The 3D panel's texts go under both panels (see StereographicView).
+        self.stereo = StereographicView(state, own_text=False)
         split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         split.addWidget(self.great_circle)
         split.addWidget(self.stereo)
@@ -67,6 +68,8 @@ class S3View(QtWidgets.QWidget):
         split.setStretchFactor(1, 2)
         split.setSizes([600, 400])
         layout.addWidget(split, 1)
+        for text in (self.stereo.turning, self.stereo.axis_angle):
+            layout.addWidget(text)
         # The tab follows t live (docs/curves.md), so it scrubs and plays t itself;
         # the same state as the two-key lesson, so both tabs stay in step.
         self.scrubber = Scrubber(state, self, prefix="s3_t")
