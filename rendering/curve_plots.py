@@ -63,8 +63,10 @@ from quatlab.rendering.plot_items import (
     nan_runs,
     swatch_icon,
 )
+from quatlab.rendering.plot_label import BoxedLabel
 from quatlab.rendering.series import PLOTS, Series, check_plot, curve_series
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED
+from quatlab.rendering.theme_apply import restyle_plots
 
 __all__ = ["CurvePlots"]
 
@@ -126,6 +128,9 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         self._checks: dict[str, QtWidgets.QCheckBox] = {}
         self._checks_key: tuple = ()
         self._annotations: dict[str, list[QtWidgets.QGraphicsItem]] = {p: [] for p in PLOTS}
+        self._label_stack: dict[str, list[BoxedLabel]] = {p: [] for p in PLOTS}
+        #: Items made or reset since the last restyle (see _restyle_made).
+        self._unstyled: list = []
         self._key_lines: dict[str, list[pg.InfiniteLine]] = {p: [] for p in PLOTS}
         self._x_name, self._x_unit, self._x_range = "t", None, (0.0, 1.0)
         self._t = 0.0
@@ -240,6 +245,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
                        else _("angular speed (deg / {unit})").format(
                            unit=self._x_unit or "t"))  # deg per unit t, as the readouts' °/t
         item.setLabel("left", y_label, **style)
+        self._made(item.getAxis("left"), item.getAxis("bottom"))
         item.setXRange(*self._x_range, padding=0.02)
         self._cursor_lines[plot].setBounds(self._x_range)
 
@@ -376,10 +382,22 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
                 line.setZValue(-5)
                 item.addItem(line, ignoreBounds=True)
                 lines.append(line)
+                self._made(line)
             while len(lines) > len(xs):
                 item.removeItem(lines.pop())
             for line, x in zip(lines, xs, strict=True):
                 line.setValue(x)
+        self._restyle_made()
+
+    def _made(self, *items) -> None:
+        """Items just made or given design pens, fonts or titles: restyled at the step's end."""
+        self._unstyled.extend(items)
+
+    def _restyle_made(self) -> None:
+        """New curves, pens, titles and labels come in design values: put them in the
+        theme and zoom now, not at the window's next walk."""
+        items, self._unstyled = dict.fromkeys(self._unstyled), []
+        restyle_plots(items)
 
     def _store(self, plot: str, series: Sequence[Series]) -> None:
         check_plot(plot)
@@ -408,6 +426,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
             phase = seen[s.dashed]
             seen[s.dashed] += 1
             item.setPen(method_pen(s.colour, s.dashed, phase))
+            self._made(item)
             # Dashed above solid; the wide solid phase below the thin one.
             item.setZValue(2.0 + 0.01 * (phase % 2) if s.dashed else 1.01 - 0.01 * (phase % 2))
             item.setData(s.x, self.view_y(plot, s.y))
@@ -438,6 +457,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         for plot in PLOTS:
             self._annotate(plot)
         self._update_dots()
+        self._restyle_made()
 
     # -- legend and toggles -----------------------------------------------------------
 
@@ -551,24 +571,28 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         for it in self._annotations[plot]:
             self.plots[plot].removeItem(it)
         self._annotations[plot] = []
+        self._label_stack[plot].clear()
 
     def _add_annotation(self, plot: str, item: QtWidgets.QGraphicsItem) -> None:
         self.plots[plot].addItem(item, ignoreBounds=True)
         self._annotations[plot].append(item)
+        self._made(item)
 
-    def _label(self, plot: str, row: int, x: float, colour: str, text: str) -> None:
+    def _label(self, plot: str, x: float, colour: str, text: str, short: str | None = None
+               ) -> None:
         """A boxed two-line label hanging from the top of ``plot`` at ``x``.
 
         Labels are two lines so they fit the narrow plots of the 1400 x 900
-        window; ``row`` stacks them downwards (the anchor is in label sizes,
-        so equal heights never overlap). The horizontal anchor follows ``x``
-        across the x range, which keeps a label near either end inside the plot.
+        window; each hangs below the plot's labels before it. The horizontal
+        anchor follows ``x`` across the x range, and the label is kept inside
+        the plot (words wrap on a plot narrower than the label; ``short`` is
+        shown when even that is too tall), see
+        :class:`~quatlab.rendering.plot_label.BoxedLabel`.
         """
         lo, hi = self._x_range
-        anchor = (min(max((x - lo) / (hi - lo), 0.0), 1.0), -0.1 - 1.1 * row)
-        item = pg.TextItem(text, color=FOREGROUND, anchor=anchor,
-                           border=pg.mkPen(colour, width=1.5),
-                           fill=pg.mkBrush(255, 255, 255, 225))
+        item = BoxedLabel(text, fraction=(x - lo) / (hi - lo), stack=self._label_stack[plot],
+                          short=short, color=FOREGROUND, border=pg.mkPen(colour, width=1.5),
+                          fill=pg.mkBrush(255, 255, 255, 225))
         font = QtGui.QFont()
         font.setPointSize(_TICK_FONT_PT)
         item.setFont(font)
@@ -581,7 +605,6 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         self._clear_annotations(plot)
         span = self._x_range[1] - self._x_range[0]
         name = self._x_name
-        row = 0
         for s in self._shown(plot):
             for i0, i1 in nan_runs(s.y):
                 left = s.x[max(i0 - 1, 0)]
@@ -603,9 +626,8 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
                                                                    hi=f"{right:.3g}")
                 marker.setZValue(-2)
                 self._add_annotation(plot, marker)
-                self._label(plot, row, where, s.colour,
+                self._label(plot, where, s.colour,
                             f"{s.label} {s.gap_label}\n{where_text}")
-                row += 1
         top = self._top[plot]
         for s in self._shown(plot):
             finite = np.isfinite(s.y)
@@ -613,10 +635,10 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
                 continue  # (on a log axis every decade fits: nothing leaves the top)
             k = int(np.nanargmax(s.y))
             peak = f"{s.y[k]:,.0f}" if abs(s.y[k]) >= 100 else f"{s.y[k]:.3g}"
-            self._label(plot, row, float(s.x[k]), s.colour,
+            self._label(plot, float(s.x[k]), s.colour,
                         "↑ " + _("{curve} peak {peak}\nat {name} = {x:.2f}").format(
-                            curve=s.label, peak=peak, name=name, x=s.x[k]))
-            row += 1
+                            curve=s.label, peak=peak, name=name, x=s.x[k]),
+                        short=f"↑ {peak}")
 
     # -- cursor ---------------------------------------------------------------------
 

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from quatlab.app.i18n import N_
+from quatlab.app.i18n import N_, _
 from quatlab.rendering import style
 
 __all__ = ["Theme", "THEMES", "LIGHT", "DARK", "HIGH_CONTRAST", "theme_named", "current",
-           "scale", "set_current", "DEFAULT_THEME", "themed"]
+           "scale", "set_current", "DEFAULT_THEME", "themed", "colour_name"]
 
 #: Light-theme colours used in the views beyond the named roles, by role.
 #: Secondary text greys, the orange of the "other" curves, the error red.
@@ -162,6 +162,42 @@ _scale = 1.0
 def themed(colour: str) -> str:
     """A light-palette ``colour`` in the current theme."""
     return _current.colour(colour)
+
+
+#: Colour words for explanatory text, by lightness for greys (upper bounds of L in HSL).
+_GREYS = ((0.18, N_("black")), (0.40, N_("dark grey")), (0.65, N_("grey")),
+          (0.85, N_("light grey")), (1.01, N_("white")))
+#: ... and by hue (upper bounds in degrees) for colours.
+_HUES = ((15, N_("red")), (45, N_("orange")), (70, N_("yellow")), (170, N_("green")),
+         (260, N_("blue")), (290, N_("purple")), (345, N_("pink")), (361, N_("red")))
+#: Chroma (max - min of r, g, b in [0, 1]) below which a colour reads as a grey.
+_GREY_CHROMA = 0.12
+
+
+def colour_name(colour: str) -> str:
+    """The word for ``"#RRGGBB"`` in the current language, for text that names a colour.
+
+    Text that says "the black balls" must say what is drawn: pass the
+    colour the theme draws (:func:`themed`), not the light one.
+
+    >>> colour_name("#202020"), colour_name(DARK.colour("#202020")), colour_name("#9A9A9A")
+    ('black', 'white', 'grey')
+    >>> colour_name("#D55E00"), colour_name("#0072B2")
+    ('orange', 'blue')
+    """
+    rgb = [int(colour.lstrip("#")[i:i + 2], 16) / 255.0 for i in (0, 2, 4)]
+    hi, lo = max(rgb), min(rgb)
+    if hi - lo < _GREY_CHROMA:
+        light = (hi + lo) / 2
+        return _(next(word for bound, word in _GREYS if light < bound))
+    r, g, b = rgb
+    if hi == r:
+        hue = (60.0 * (g - b) / (hi - lo)) % 360.0
+    elif hi == g:
+        hue = 60.0 * (b - r) / (hi - lo) + 120.0
+    else:
+        hue = 60.0 * (r - g) / (hi - lo) + 240.0
+    return _(next(word for bound, word in _HUES if hue < bound))
 
 
 def theme_named(name: str) -> Theme:

@@ -19,7 +19,7 @@ from quatlab.math.curves import METHODS
 from quatlab.rendering.plot_items import method_pen
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED
 
-__all__ = ["GreatCircleView", "ENDPOINT_COLOUR"]
+__all__ = ["GreatCircleView", "ENDPOINT_COLOUR", "GUIDE_COLOUR"]
 
 _ENDPOINT_COLOUR = "#202020"
 _GUIDE_COLOUR = "#9A9A9A"
@@ -32,6 +32,8 @@ _ANGLE_RADIUS = 0.28
 _LABEL_OFFSET = 1.13
 _MARKER_SIZE = 13
 ENDPOINT_COLOUR = _ENDPOINT_COLOUR
+#: The guides' grey (the rays from the centre), named in the S3 tab's legend.
+GUIDE_COLOUR = _GUIDE_COLOUR
 
 
 def _slerp(method: str) -> bool:

@@ -22,6 +22,7 @@ from quatlab.math.curves import METHOD_LABELS, METHODS
 from quatlab.rendering.gl_view import GLWindowView
 from quatlab.rendering.labels import Label, LabelLayer, label_font
 from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND, rgba
+from quatlab.rendering.themes import colour_name, themed
 
 __all__ = ["StereographicView", "POLES", "split_finite", "frame_paths", "turning_text"]
 
@@ -140,9 +141,16 @@ class StereographicView(QtWidgets.QWidget):
         The four methods' points at t.
     axis_angle : QLabel
         Axis and angle of each method's rotation at t.
+    turning : QLabel
+        The half-angle relation for the keys.
+
+    With ``own_text=False`` the two texts are made but not laid out: the S3
+    tab puts them under both panels, where a row of the table fits on one
+    line and the 3D view keeps its height (at 1024 x 768 the panel's own
+    column wrapped every row to three lines and squeezed the view).
     """
 
-    def __init__(self, state, parent=None) -> None:
+    def __init__(self, state, parent=None, *, own_text: bool = True) -> None:
         super().__init__(parent)
         self.state = state
         layout = QtWidgets.QVBoxLayout(self)
@@ -211,7 +219,6 @@ class StereographicView(QtWidgets.QWidget):
         self.turning.setContentsMargins(6, 2, 6, 0)
         self.turning.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
                                    QtWidgets.QSizePolicy.Policy.Preferred)
-        layout.addWidget(self.turning)
         self.axis_angle = QtWidgets.QLabel()
         self.axis_angle.setObjectName("axis_angle")
         self.axis_angle.setTextFormat(QtCore.Qt.TextFormat.RichText)
@@ -220,7 +227,9 @@ class StereographicView(QtWidgets.QWidget):
         # The text must not dictate the panel's width: the 2D circle comes first.
         self.axis_angle.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
                                       QtWidgets.QSizePolicy.Policy.Preferred)
-        layout.addWidget(self.axis_angle)
+        if own_text:
+            layout.addWidget(self.turning)
+            layout.addWidget(self.axis_angle)
 
     def _label(self, font, offset, text, colour, priority) -> Label:
         label = Label(font, offset, text=text, color=QtGui.QColor(colour), priority=priority)
@@ -280,9 +289,10 @@ class StereographicView(QtWidgets.QWidget):
         for k, axis in enumerate("xyz"):
             self._show_label(self.labels[axis], axes[2 * k + 1])
         self.turning.setText(_("<b>Half angle:</b> {text}.").format(text=turning_text(s.q0, s.q1)))
-        self._ends_html = "<br>".join(
-            f"<b>{name}</b> " + (f"({p[0]:+.2f}, {p[1]:+.2f}, {p[2]:+.2f})" if good
-                                 else _("at infinity (the pole)"))
+        self._ends_html = "&nbsp;&nbsp; ".join(
+            f"<span style='white-space:nowrap'><b>{name}</b> "
+            + (f"({p[0]:+.2f}, {p[1]:+.2f}, {p[2]:+.2f})" if good
+               else _("at infinity (the pole)")) + "</span>"
             for name, p, good in zip(self.points, ends, ok, strict=True))
         for item, p, visible in zip(self.points.values(), ends, ok, strict=True):
             _place(item, p if visible else None, self._frame)
@@ -300,7 +310,9 @@ class StereographicView(QtWidgets.QWidget):
             self._show_label(self.labels[m], p if np.all(np.isfinite(p)) else None)
             rows.append(_axis_angle_row(m, q))
         self.axis_angle.setText(
-            _("Black balls (projected):") + f"<br>{self._ends_html}<br>"
+            # Named in the colour the theme draws them (near-white on the dark themes).
+            _("q0, q1 and −q1, the {colour} balls (projected):").format(
+                colour=colour_name(themed(_ENDPOINT_COLOUR))) + f" {self._ends_html}<br>"
             + _("<b>Rotation at t = {t:.3f}</b> (axis-angle, angle in [0°, 180°]):").format(
                 t=self.state.t)
             + "<table cellspacing='2'>" + "".join(rows) + "</table>")

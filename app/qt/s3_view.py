@@ -26,11 +26,12 @@ from __future__ import annotations
 from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.i18n import N_, _
-from quatlab.app.qt.s3_circle import GreatCircleView
+from quatlab.app.qt.s3_circle import GUIDE_COLOUR, GreatCircleView
 from quatlab.app.qt.s3_stereo import POLES, StereographicView, split_finite
 from quatlab.app.qt.scrubber import Scrubber
 from quatlab.math.curves import METHOD_LABELS, METHODS
 from quatlab.rendering.style import METHOD_COLORS, METHOD_DASHED
+from quatlab.rendering.themes import colour_name, themed
 
 __all__ = ["VIEW_NAME", "TITLE", "create", "S3View", "GreatCircleView", "StereographicView",
            "POLES", "split_finite"]
@@ -56,7 +57,8 @@ class S3View(QtWidgets.QWidget):
         self.legend.setWordWrap(True)
         layout.addWidget(self.legend)
         self.great_circle = GreatCircleView(state)
-        self.stereo = StereographicView(state)
+        # The 3D panel's texts go under both panels (see StereographicView).
+        self.stereo = StereographicView(state, own_text=False)
         split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         split.addWidget(self.great_circle)
         split.addWidget(self.stereo)
@@ -66,6 +68,8 @@ class S3View(QtWidgets.QWidget):
         split.setStretchFactor(1, 2)
         split.setSizes([600, 400])
         layout.addWidget(split, 1)
+        for text in (self.stereo.turning, self.stereo.axis_angle):
+            layout.addWidget(text)
         # The tab follows t live (docs/curves.md), so it scrubs and plays t itself;
         # the same state as the two-key lesson, so both tabs stay in step.
         self.scrubber = Scrubber(state, self, prefix="s3_t")
@@ -93,6 +97,9 @@ class S3View(QtWidgets.QWidget):
         if not (force or self.isVisible()):
             return
         if "endpoints" in self._stale:
+            # Also after a theme switch (it announces "endpoints"): the
+            # legend names a colour the theme may have changed.
+            self.legend.setText(_legend_html())
             self.great_circle.on_endpoints()
             self.stereo.on_endpoints()
         if self._stale:
@@ -111,8 +118,9 @@ def _legend_html() -> str:
             + "<br><span style='color:#555'>"
             + _("Left: the plane of q0 and q1 in R4. SLERP walks the arc; NLERP walks the "
                 "thin chord (the blend before normalizing, hollow dot) and is pushed along "
-                "the grey ray onto the circle. q1 and −q1 are opposite: naive goes to the "
-                "stored q1, shortest to the nearer one.") + "</span>")
+                "the {ray} ray onto the circle. q1 and −q1 are opposite: naive goes to the "
+                "stored q1, shortest to the nearer one.").format(
+                    ray=colour_name(themed(GUIDE_COLOUR))) + "</span>")
 
 
 def create(window) -> QtWidgets.QWidget:

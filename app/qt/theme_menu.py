@@ -11,7 +11,11 @@ the window's settings (docs/curves.md, "Themes").
 
 from __future__ import annotations
 
+import atexit
+import os
 import re
+import shutil
+import tempfile
 
 from PyQt6 import QtCore, QtGui, QtWidgets
 
@@ -19,8 +23,9 @@ from quatlab.app.i18n import _
 from quatlab.rendering import themes
 from quatlab.rendering.theme_apply import light_to_theme, restyle
 
-__all__ = ["THEME_KEY", "qt_palette", "indicator_sheet", "apply_theme", "add_theme_menu",
-           "restore_theme", "refresh", "redraw", "schedule_refresh", "set_theme", "install"]
+__all__ = ["THEME_KEY", "qt_palette", "indicator_sheet", "spin_box_sheet", "apply_theme",
+           "add_theme_menu", "restore_theme", "refresh", "redraw", "schedule_refresh",
+           "set_theme", "install"]
 
 #: Settings key of the theme's name.
 THEME_KEY = "view/theme"
@@ -62,7 +67,7 @@ def indicator_sheet(theme: themes.Theme) -> str:
     Fusion outlines an indicator with a darker shade of the window colour,
     which on a black window is black: the high-contrast theme's boxes vanished.
     Here an empty box is a ring of text colour and a ticked one is filled;
-    entry fields get the same ring.
+    entry fields get the same ring, spin boxes too (:func:`spin_box_sheet`).
     """
     if not theme.dark:
         return ""
@@ -74,7 +79,77 @@ def indicator_sheet(theme: themes.Theme) -> str:
             f"QCheckBox::indicator:checked, QRadioButton::indicator:checked {{ "
             f"background: {fill}; }}"
             # The same outline made the entry fields read as plain text.
-            f"QLineEdit {{ border: 1px solid {ring}; border-radius: 2px; padding: 0px; }}")
+            f"QLineEdit {{ border: 1px solid {ring}; border-radius: 2px; padding: 0px; }}"
+            + spin_box_sheet(theme, ring))
+
+
+#: Size (px) of the spin boxes' arrow images: Fusion's own arrows are about this size.
+_ARROW_SIZE = (9, 6)
+_arrow_dir: list[str] = []
+
+
+def _arrow_image(up: bool, colour: str) -> str:
+    """Path of a PNG of a filled triangle pointing up or down in ``colour``, made once.
+
+    Style sheets take arrows only as images (a zero-size box with borders
+    draws a square, not the CSS triangle). They are drawn here at run time
+    into a directory of this process, removed at exit.
+    """
+    if not _arrow_dir:
+        folder = tempfile.mkdtemp(prefix="quatlab-arrows-")
+        atexit.register(shutil.rmtree, folder, True)
+        _arrow_dir.append(folder)
+    path = os.path.join(_arrow_dir[0], f"{'up' if up else 'down'}-{colour.lstrip('#')}.png")
+    if not os.path.exists(path):
+        w, h = _ARROW_SIZE
+        img = QtGui.QImage(w, h, QtGui.QImage.Format.Format_ARGB32)
+        img.fill(QtCore.Qt.GlobalColor.transparent)
+        painter = QtGui.QPainter(img)
+        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        painter.setPen(QtCore.Qt.PenStyle.NoPen)
+        painter.setBrush(QtGui.QColor(colour))
+        tip, base = (0.0, float(h)) if up else (float(h), 0.0)
+        painter.drawPolygon(QtGui.QPolygonF([QtCore.QPointF(0.0, base), QtCore.QPointF(w, base),
+                                             QtCore.QPointF(w / 2, tip)]))
+        painter.end()
+        img.save(path, "PNG")
+    return path.replace(os.sep, "/")
+
+
+def spin_box_sheet(theme: themes.Theme, ring: str) -> str:
+    """Spin boxes with a frame and up/down arrows in ``ring`` ("" in light).
+
+    Fusion outlines a spin box with a darker window colour, black on the
+    high-contrast window; and a style-sheet border alone makes Qt draw the
+    buttons without arrows. So the frame, the two buttons and their arrows
+    (images, :func:`_arrow_image`) are all given here; an arrow that cannot
+    step further (at the range's end) or a disabled box is drawn half-way to
+    the background.
+    """
+    if not theme.dark:
+        return ""
+    off = QtGui.QColor(ring)
+    bg = QtGui.QColor(theme.background)
+    off = QtGui.QColor((off.red() + bg.red()) // 2, (off.green() + bg.green()) // 2,
+                       (off.blue() + bg.blue()) // 2).name()
+    button = qt_palette(theme).color(QtGui.QPalette.ColorRole.Button).name()
+    hover = QtGui.QColor(button).lighter(160).name()
+    sel = "QAbstractSpinBox"
+    out = (f"{sel} {{ border: 1px solid {ring}; border-radius: 2px; padding: 0px 1px; "
+           f"background: {theme.background}; }}"
+           f"{sel}::up-button, {sel}::down-button {{ subcontrol-origin: padding; width: 15px; "
+           f"border-left: 1px solid {ring}; background: {button}; }}"
+           f"{sel}::up-button {{ subcontrol-position: top right; }}"
+           f"{sel}::down-button {{ subcontrol-position: bottom right; "
+           f"border-top: 1px solid {ring}; }}"
+           f"{sel}::up-button:hover, {sel}::down-button:hover {{ background: {hover}; }}")
+    w, h = _ARROW_SIZE
+    for name, up in (("up", True), ("down", False)):
+        out += (f"{sel}::{name}-arrow {{ image: url({_arrow_image(up, ring)}); "
+                f"width: {w}px; height: {h}px; }}"
+                f"{sel}::{name}-arrow:disabled, {sel}::{name}-arrow:off {{ "
+                f"image: url({_arrow_image(up, off)}); }}")
+    return out
 
 
 def _restyle_text(obj, getter: str, setter: str, theme: themes.Theme, pattern=_HEX) -> None:
