@@ -239,3 +239,36 @@ def test_every_tabs_plots_keep_their_x_axis_in_view(window, qtbot, size):
                 assert bottom <= plots.height(), (page.objectName(), size, bottom, plots.height())
                 checked += 1
     assert checked >= 8
+
+
+def _cut_fields(win) -> list[str]:
+    """Endpoint fields whose text is wider than what the field shows of it."""
+    cut = []
+    for which in (0, 1):
+        editor = win.findChild(QtWidgets.QGroupBox, f"endpoint{which}")
+        for e in (*editor.components, *editor.axis, editor.angle, *editor.euler):
+            # Fusion's line edit: a 2 px frame and 2 px of room each side of the text.
+            room = e.width() - 8
+            if e.fontMetrics().horizontalAdvance(e.text()) > room:
+                cut.append(f"q{which} {e.toolTip()!r} {e.text()!r} in {room} px")
+    return cut
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+def test_endpoint_fields_show_their_numbers_whole(window, qtbot, size):
+    """q1 = (-0.98481, 0, 0, -0.17365) once read "-0.984" in the narrow side panel."""
+    win = window
+    win.resize(*size)
+    win.state.set_endpoint(1, win.state.entered(1))  # the preset's own numbers
+    _settle(qtbot)
+    editor = win.findChild(QtWidgets.QGroupBox, "endpoint1")
+    assert editor.components[0].text() == "-0.98481"
+    assert _cut_fields(win) == []
+    _clipped = _clipped_controls(editor)
+    assert _clipped == [], _clipped
+    # Back on a wide screen the four components share one row again.
+    win.resize(1800, 1000)
+    _settle(qtbot)
+    if editor.width() >= 480:
+        assert len({e.y() for e in editor.components}) == 1
+    assert _cut_fields(win) == []

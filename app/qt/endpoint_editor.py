@@ -53,16 +53,14 @@ class EndpointEditor(QtWidgets.QGroupBox):
 
         # --- components (w, x, y, z)
         self.components: list[QtWidgets.QLineEdit] = []
-        grid.addWidget(self._label("w x y z", _("Components, scalar first (w, x, y, z). "
-                                                 "Non-unit input is normalized; |q| shows what "
-                                                 "you typed.")),
-                       0, 0)
-        for i, c in enumerate(_COMPONENTS):
+        self._components_label = self._label("w x y z", _(
+            "Components, scalar first (w, x, y, z). Non-unit input is normalized; |q| "
+            "shows what you typed."))
+        for c in _COMPONENTS:
             edit = self._edit(_("{c} component of q{which}").format(c=c, which=which))
             edit.setObjectName(f"q{which}_{c}")
             edit.editingFinished.connect(self._components_edited)
             self.components.append(edit)
-            grid.addWidget(edit, 0, 1 + i)
         self.negate_button = QtWidgets.QPushButton("−q")
         self.negate_button.setObjectName(f"q{which}_negate")
         self.negate_button.setToolTip(
@@ -71,66 +69,131 @@ class EndpointEditor(QtWidgets.QGroupBox):
         )
         self.negate_button.setFixedWidth(34)
         self.negate_button.clicked.connect(lambda: self.state.negate(self.which))
-        grid.addWidget(self.negate_button, 0, 5)
         self.norm_label = QtWidgets.QLabel()
         self.norm_label.setToolTip(_("Length of q as entered; QuatLab uses q / |q|."))
-        grid.addWidget(self.norm_label, 1, 1, 1, 5)
 
         # --- axis-angle
-        grid.addWidget(self._label(_("axis, °"), _("Rotation axis (x, y, z; normalized) and "
-                                                 "angle in degrees")), 2, 0)
+        self._axis_label = self._label(_("axis, °"), _("Rotation axis (x, y, z; normalized) "
+                                                      "and angle in degrees"))
         self.axis = [self._edit(_("axis {c}").format(c=c)) for c in "xyz"]
         self.angle = self._edit(_("angle in degrees"))
-        for i, e in enumerate(self.axis + [self.angle]):
+        for e in self.axis + [self.angle]:
             e.editingFinished.connect(self._axis_angle_edited)
-            grid.addWidget(e, 2, 1 + i)
+        self._grid, self._two_rows = grid, None
+        self._place_rows((False, False))
 
         # --- Euler angles
-        grid.addWidget(self._label(_("Euler °"), _("Euler angles in degrees; uppercase order = "
-                                                 "intrinsic (body axes), lowercase = extrinsic "
-                                                 "(fixed axes), as in scipy")), 3, 0)
+        self._euler_label = self._label(_("Euler °"), _(
+            "Euler angles in degrees; uppercase order = intrinsic (body axes), lowercase = "
+            "extrinsic (fixed axes), as in scipy"))
         self.euler = [self._edit(_("Euler angle {i} (degrees)").format(i=i + 1))
                       for i in range(3)]
-        for i, e in enumerate(self.euler):
+        for e in self.euler:
             e.editingFinished.connect(self._euler_edited)
-            grid.addWidget(e, 3, 1 + i)
         self.euler_order = QtWidgets.QComboBox()
         self.euler_order.addItems(EULER_ORDERS)
         self.euler_order.setCurrentText("XYZ")
         self.euler_order.setToolTip(_("Euler order (24): uppercase intrinsic, lowercase extrinsic"))
         self.euler_order.currentTextChanged.connect(lambda _: self.refresh())
-        grid.addWidget(self.euler_order, 3, 4, 1, 2)
 
         # --- paste
-        grid.addWidget(self._label(_("paste"), _("Paste four numbers in the order chosen on "
-                                               "the right, e.g. from glTF (x y z w) or a log "
-                                               "(w x y z)")), 4, 0)
+        self._paste_label = self._label(_("paste"), _(
+            "Paste four numbers in the order chosen on the right, e.g. from glTF (x y z w) or "
+            "a log (w x y z)"))
         self.paste = QtWidgets.QLineEdit()
         self.paste.setObjectName(f"q{which}_paste")
         self.paste.setPlaceholderText(_("e.g. 0, 0, 0.7071, 0.7071"))
         self.paste.returnPressed.connect(self._paste_edited)
-        grid.addWidget(self.paste, 4, 1, 1, 3)
         self.paste_order = QtWidgets.QComboBox()
         self.paste_order.addItems(ORDERS)
         self.paste_order.setToolTip(_("Component order of the pasted text"))
-        grid.addWidget(self.paste_order, 4, 4)
-        apply = QtWidgets.QPushButton(_("Set"))
+        self._paste_apply = apply = QtWidgets.QPushButton(_("Set"))
         apply.setFixedWidth(34)
         apply.setToolTip(_("Parse the pasted text in the chosen order (Enter)"))
         apply.clicked.connect(self._paste_edited)
-        grid.addWidget(apply, 4, 5)
 
         self.message = QtWidgets.QLabel()
         self.message.setObjectName(f"q{which}_message")
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #B00020;")
         self.message.hide()
-        grid.addWidget(self.message, 5, 0, 1, 6)
+        self._two_rows = None  # now with every row made
+        self._place_rows((False, False))
         for col in range(1, 5):
             grid.setColumnStretch(col, 1)
 
         state.events.connect("endpoints", self.refresh)
         self.refresh()
+
+    # ------------------------------------------------------------------ layout
+    def _place_rows(self, two_rows: tuple[bool, bool]) -> None:
+        """Lay the components and the axis-angle out on one row each, or on two.
+
+        ``two_rows`` says, for the components and for the axis-angle, whether
+        their four fields take two rows of two: in a narrow side panel
+        (1024-px screens) four fields on a row are too narrow for "-0.98481",
+        and a number cut short reads as another number.
+        """
+        if two_rows == self._two_rows:
+            return
+        self._two_rows = two_rows
+        grid = self._grid
+
+        def four(row: int, label, fields, two: bool) -> int:
+            grid.addWidget(label, row, 0)
+            for i, e in enumerate(fields):
+                r, c = (row + i // 2, 1 + 2 * (i % 2)) if two else (row, 1 + i)
+                grid.addWidget(e, r, c, 1, 2 if two else 1)
+            return row + (2 if two else 1)
+
+        row = four(0, self._components_label, self.components, two_rows[0])
+        grid.addWidget(self.negate_button, 0, 5)
+        grid.addWidget(self.norm_label, row, 1, 1, 5)
+        row = four(row + 1, self._axis_label, [*self.axis, self.angle], two_rows[1])
+        if not hasattr(self, "euler"):
+            return  # the rows below are placed once they are made
+        grid.addWidget(self._euler_label, row, 0)
+        for i, e in enumerate(self.euler):
+            grid.addWidget(e, row, 1 + i)
+        grid.addWidget(self.euler_order, row, 4, 1, 2)
+        grid.addWidget(self._paste_label, row + 1, 0)
+        grid.addWidget(self.paste, row + 1, 1, 1, 3)
+        grid.addWidget(self.paste_order, row + 1, 4)
+        grid.addWidget(self._paste_apply, row + 1, 5)
+        grid.addWidget(self.message, row + 2, 0, 1, 6)
+
+    def _field_width_on_one_row(self, width: int) -> float:
+        """Width of each of four fields on one row of an editor ``width`` wide."""
+        grid = self._grid
+        m = grid.contentsMargins()
+        label = max(w.sizeHint().width() for w in (
+            self._components_label, self._axis_label, self._euler_label, self._paste_label))
+        fixed = m.left() + m.right() + label + self.negate_button.width()
+        return (width - fixed - 5 * grid.horizontalSpacing()) / 4
+
+    @staticmethod
+    def _text_width(edit: QtWidgets.QLineEdit) -> int:
+        """Width ``edit`` needs to show its whole text (frame and margins included)."""
+        frame = edit.style().pixelMetric(QtWidgets.QStyle.PixelMetric.PM_DefaultFrameWidth)
+        margins = edit.textMargins()
+        # Qt keeps 2 px of room on each side of a line edit's text.
+        return (edit.fontMetrics().horizontalAdvance(edit.text()) + 2 * frame + 4
+                + margins.left() + margins.right() + 1)
+
+    def _fit_rows(self, width: int | None = None) -> None:
+        room = self._field_width_on_one_row(self.width() if width is None else width)
+        self._place_rows(tuple(
+            max(self._text_width(e) for e in fields) > room
+            for fields in (self.components, [*self.axis, self.angle])))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_rows(event.size().width())
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.FontChange and hasattr(self, "euler"):
+            self._fit_rows()  # zoom: the texts' widths change
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
