@@ -32,7 +32,7 @@ import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.opengl as gl
 import pytest
-from PyQt6 import QtCore, QtGui, QtTest, QtWidgets
+from PyQt6 import QtCore, QtGui, QtTest, QtWidgets, sip
 
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt.window import MainWindow
@@ -141,7 +141,8 @@ class Walk:
     def __init__(self, win: MainWindow, qtbot, rng: random.Random, files: list[str],
                  out: Path) -> None:
         self.win, self.qtbot, self.rng, self.files, self.out = win, qtbot, rng, files, out
-        self.saves = 0
+        self.saves = self.rebuilds = 0
+        self.dialogs = win.dialogs
         self.actions = [
             (3, self.tab), (2, self.preset), (6, self.type_garbage), (5, self.click),
             (3, self.slider), (3, self.combo), (3, self.shortcut), (1, self.drop),
@@ -161,9 +162,27 @@ class Walk:
         return self.rng.choice(items) if items else None
 
     def step(self) -> str:
+        self._follow_rebuilt_window()
         weights = [w for w, _ in self.actions]
         action = self.rng.choices([a for _, a in self.actions], weights)[0]
         return action() or action.__name__
+
+    def _follow_rebuilt_window(self) -> None:
+        """Go on in the window View > Language built in place of this one.
+
+        A change of language rebuilds the window on the same lesson state
+        (docs/architecture.md, "Translations"); the old one is closed and deleted.
+        """
+        if not sip.isdeleted(self.win) and self.win.isVisible():
+            return
+        new = [w for w in QtWidgets.QApplication.topLevelWidgets()
+               if isinstance(w, MainWindow) and w is not self.win and not sip.isdeleted(w)
+               and w.isVisible()]
+        assert len(new) == 1, f"{len(new)} windows after a rebuild"
+        new[0].dialogs = self.win.dialogs if not sip.isdeleted(self.win) else self.dialogs
+        self.win = new[0]
+        self.qtbot.addWidget(self.win)
+        self.rebuilds += 1
 
     def tab(self):
         i = self.rng.randrange(self.win.tabs.count())
@@ -232,8 +251,9 @@ class Walk:
         acts = [a for m in self.win.menuBar().findChildren(QtWidgets.QMenu)
                 for a in m.actions() if a.text() and a.text() != "Quit" and not a.isSeparator()]
         act = self._pick(acts)
-        act.trigger()
-        return f"action {act.text()!r}"
+        text = act.text()
+        act.trigger()  # View > Language may replace the window (and this action)
+        return f"action {text!r}"
 
     def drop(self):
         path = self.rng.choice(self.files)
@@ -318,6 +338,7 @@ def test_random_walk_through_the_window(qtbot, qtlog, monkeypatch, tmp_path, fuz
             start = time.perf_counter()
             what = walk.step()
             app.processEvents()
+            walk._follow_rebuilt_window()
             took = time.perf_counter() - start
             data.where = f"action {i} ({what})"
             log.append(what)
@@ -331,6 +352,8 @@ def test_random_walk_through_the_window(qtbot, qtlog, monkeypatch, tmp_path, fuz
                 rss_warm = _rss_mb()
             if walk.win.views["main"].scrubber.playing and walk.rng.random() < 0.5:
                 walk.win.views["main"].scrubber.toggle_play()
+        walk._follow_rebuilt_window()
+        win = walk.win
         for sc in [v.slider for v in win.views.values() if hasattr(v, "slider")]:
             if getattr(sc, "playing", False):
                 sc.toggle_play()
@@ -341,7 +364,8 @@ def test_random_walk_through_the_window(qtbot, qtlog, monkeypatch, tmp_path, fuz
             and not any(f in r.message for f in FOREIGN_MESSAGES)]
     print(f"\nGUI random walk: {ACTIONS} actions (walk {SEED}), {len(errors)} exceptions, "
           f"{len(ours)} Qt warnings, {len(data.bad)} non-finite values to views, "
-          f"{len(win.dialogs)} message boxes; longest block {longest[0] * 1000:.0f} ms "
+          f"{len(walk.dialogs)} message boxes, {walk.rebuilds} windows rebuilt; "
+          f"longest block {longest[0] * 1000:.0f} ms "
           f"({longest[1]}); RSS {rss_warm:.0f} MB after warm-up, {rss_end:.0f} MB at the end")
     assert errors == [], "\n".join(errors[:10])
     assert ours == [], "\n".join(f"{r.type.name}: {r.message}" for r in ours[:10])
