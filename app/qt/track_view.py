@@ -15,7 +15,7 @@ from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.i18n import N_, _
 from quatlab.app.model.track_lesson import TrackModel
-from quatlab.app.qt.background import run_off_thread
+from quatlab.app.qt.background import PreparingRunner
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.math import track as T
 from quatlab.rendering.series import Series
@@ -252,9 +252,6 @@ class KeyEditor(QtWidgets.QWidget):
 class TrackView(LessonPanel):
     def __init__(self, model: TrackModel, parent=None) -> None:
         self.model = model
-        # An imported 200-key track takes about 0.1 s to compute: on a worker
-        # thread, so the window keeps painting (input waits until it is back).
-        model.runner = run_off_thread
         super().__init__(model.preset_items(), model.set_preset, _("time"), model.set_param,
                          parent, param_tooltip=_("Time along the track (s); drag in the plots "
                                                  "too"))
@@ -268,6 +265,11 @@ class TrackView(LessonPanel):
                                          for m in model.SHOWN]))
         self.keys = KeyEditor(model)
         self.add_option_row().addWidget(self.keys)
+        # An imported 200-key track takes about 0.05 s to compute and its four
+        # trails as long again: both on a worker thread, so the window keeps
+        # painting (input waits until they are back).
+        self.runner = PreparingRunner(self._trail_preparer)
+        model.runner = self.runner
         model.events.connect("data", self.on_data)
         model.events.connect("param", self.on_param)
         self.on_data()
@@ -276,6 +278,11 @@ class TrackView(LessonPanel):
     def load_track(self, times, keys, name: str | None = None) -> None:
         """Show an imported track, keys (w, x, y, z) as stored; ValueError if it is unusable."""
         self.model.set_track(times, keys, name)
+
+    def _trail_preparer(self):
+        """The 3D trails of a new track's curves, built on the worker (see PreparingRunner)."""
+        shapers = {k: self.scene.trail_shaper(k) for k in self.model.SHOWN}
+        return lambda track: {k: shaper.shape(track[k].quats) for k, shaper in shapers.items()}
 
     def on_data(self) -> None:
         self.show_preset(self.model.preset)
@@ -288,8 +295,9 @@ class TrackView(LessonPanel):
                 for k in m.SHOWN])
         # A line per key marks a short track; on a long one they would be a grey wall.
         self.plots.set_markers(tr.times if tr.times.size <= MAX_KEY_MARKERS else [])
+        shapes = self.runner.prepared(tr) or {}
         for k in m.SHOWN:
-            self.scene.set_path(k, tr[k].quats, COLOURS[k])
+            self.scene.set_path(k, tr[k].quats, COLOURS[k], shape=shapes.get(k))
             self.scene.set_label(k, _(T.METHOD_LABELS[k]))
         # The model announces "param" right after "data" (on_param follows):
         # a 200-key track's explanation and poses took 15-30 ms, twice.
