@@ -211,7 +211,9 @@ class ChainScene(UserCamera, GLWindowView):
     """
 
     def __init__(self, parent=None, *, n_bones: int = DEFAULT_BONES, bone_length=1.0):
+        self._frame_due = True  # nothing drawn yet
         super().__init__(parent)
+        self.frameSwapped.connect(self._frame_swapped)
         self._lengths = bone_lengths(n_bones, bone_length)
         self._n_bones = len(self._lengths)
         self._bone_length = (bone_length if isinstance(bone_length, (Sequence, np.ndarray))
@@ -294,6 +296,23 @@ class ChainScene(UserCamera, GLWindowView):
         self.reset_camera()
 
     # ------------------------------------------------------------------ construction
+
+    def update(self):
+        """Render a new frame soon (see :class:`GLWindowView`); :attr:`frame_due` until it is."""
+        self._frame_due = True
+        super().update()
+
+    @property
+    def frame_due(self) -> bool:
+        """Whether something changed since the last frame this view swapped.
+
+        Also while the view waits to be shown: its first frame then comes
+        with the expose. Views that paint after the scene wait on this.
+        """
+        return self._frame_due
+
+    def _frame_swapped(self) -> None:
+        self._frame_due = False
 
     def _add_label(self, label: Label) -> Label:
         self._label_layer.labels.append(label)

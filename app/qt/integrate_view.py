@@ -17,6 +17,7 @@ from quatlab.app.i18n import N_, _
 from quatlab.app.model.integrate_lesson import IntegrateModel
 from quatlab.app.qt.background import PreparingRunner
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
+from quatlab.app.qt.paint_later import PaintLater
 from quatlab.rendering.chain import ROOT, tip_trail
 from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS, rgba
@@ -82,6 +83,9 @@ class IntegrateView(LessonPanel):
         # the window keeps painting (input waits until the run is back).
         self.runner = PreparingRunner(self._trail_preparer, key=lambda results: results[0])
         model.runner = self.runner
+        # New curves are set at once but painted after the rest of the view
+        # and its 3D frame: their first paint alone is most of a frozen frame.
+        self.plots_paint = PaintLater(self.plots, after=self.scene)
         self.scene.set_label("exact", _("exact spin"))
         for item in self.plots.plots.values():
             # pyqtgraph would print a drift of 1e-5 as "10 (x1e-06)": plain
@@ -214,6 +218,7 @@ class IntegrateView(LessonPanel):
     def on_data(self) -> None:
         m = self.model
         self.show_preset(m.preset)
+        self.plots_paint.hold()
         self._show_options()
         x, run, mat = m.step_index, m.run, m.matrix
         self.set_axes(_("step"), None, m.param_range,
@@ -263,6 +268,7 @@ class IntegrateView(LessonPanel):
         self.slider.set_value(m.param)
         self.plots.set_cursor(m.param)
         self.explanation.setText(m.explanation())
+        self.plots_paint.changed()  # after new data: the last of the view's changes
 
 
 def create(window) -> QtWidgets.QWidget:

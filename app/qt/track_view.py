@@ -17,6 +17,7 @@ from quatlab.app.i18n import N_, _
 from quatlab.app.model.track_lesson import TrackModel
 from quatlab.app.qt.background import PreparingRunner
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
+from quatlab.app.qt.paint_later import PaintLater
 from quatlab.math import track as T
 from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS
@@ -270,6 +271,9 @@ class TrackView(LessonPanel):
         # painting (input waits until they are back).
         self.runner = PreparingRunner(self._trail_preparer)
         model.runner = self.runner
+        # New curves are set at once but painted after the rest of the view
+        # and its 3D frame: their first paint alone is most of a frozen frame.
+        self.plots_paint = PaintLater(self.plots, after=self.scene)
         model.events.connect("data", self.on_data)
         model.events.connect("param", self.on_param)
         self.on_data()
@@ -286,6 +290,7 @@ class TrackView(LessonPanel):
 
     def on_data(self) -> None:
         self.show_preset(self.model.preset)
+        self.plots_paint.hold()
         self.keys.refresh()
         m, tr = self.model, self.model.track
         self.set_axes(_("time"), "s", m.param_range)
@@ -309,6 +314,7 @@ class TrackView(LessonPanel):
         self.slider.set_value(m.param)
         self.plots.set_cursor(m.param)
         self.explanation.setText(m.explanation())
+        self.plots_paint.changed()  # after new data: the last of the view's changes
 
 
 def create(window) -> QtWidgets.QWidget:
