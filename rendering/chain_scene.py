@@ -615,7 +615,7 @@ class ChainScene(UserCamera, GLWindowView):
         """Text shown beside the tip of chain ``key`` (default: the key itself)."""
         self._labels[key] = str(text)
         chain = self._chains.get(key)
-        if chain is not None:
+        if chain is not None and chain.text != str(text):  # views set them again with new data
             chain.text = str(text)
             self._pose(chain, chain.q)
 

@@ -269,7 +269,7 @@ class TrackView(LessonPanel):
         # An imported 200-key track takes about 0.05 s to compute and its four
         # trails as long again: both on a worker thread, so the window keeps
         # painting (input waits until they are back).
-        self.runner = PreparingRunner(self._trail_preparer)
+        self.runner = PreparingRunner(self._trail_preparer, key=lambda computed: computed.track)
         model.runner = self.runner
         # New curves are set at once but painted after the rest of the view
         # and its 3D frame: their first paint alone is most of a frozen frame.
@@ -286,7 +286,8 @@ class TrackView(LessonPanel):
     def _trail_preparer(self):
         """The 3D trails of a new track's curves, built on the worker (see PreparingRunner)."""
         shapers = {k: self.scene.trail_shaper(k) for k in self.model.SHOWN}
-        return lambda track: {k: shaper.shape(track[k].quats) for k, shaper in shapers.items()}
+        return lambda computed: {k: shaper.shape(computed.track[k].quats)
+                                 for k, shaper in shapers.items()}
 
     def on_data(self) -> None:
         self.show_preset(self.model.preset)
