@@ -212,8 +212,12 @@ class ChainScene(UserCamera, GLWindowView):
 
     def __init__(self, parent=None, *, n_bones: int = DEFAULT_BONES, bone_length=1.0):
         self._frame_due = True  # nothing drawn yet
+        self._frames_held = False
         super().__init__(parent)
         self.frameSwapped.connect(self._frame_swapped)
+        self._hold_timer = QtCore.QTimer()
+        self._hold_timer.setSingleShot(True)
+        self._hold_timer.timeout.connect(self.release_frames)
         self._lengths = bone_lengths(n_bones, bone_length)
         self._n_bones = len(self._lengths)
         self._bone_length = (bone_length if isinstance(bone_length, (Sequence, np.ndarray))
@@ -300,7 +304,27 @@ class ChainScene(UserCamera, GLWindowView):
     def update(self):
         """Render a new frame soon (see :class:`GLWindowView`); :attr:`frame_due` until it is."""
         self._frame_due = True
-        super().update()
+        if not self._frames_held:
+            super().update()
+
+    def hold_frames(self, ms: int) -> None:
+        """Render no frame for ``ms`` ms from now, then one if anything changed.
+
+        For a view whose other widgets change in the same event as the scene:
+        their paint and the scene's frame then come in separate turns of the
+        event loop, not in one long block (:mod:`quatlab.app.qt.paint_later`).
+        An expose (the view shown) still renders at once.
+        """
+        self._frames_held = True
+        self._hold_timer.start(max(int(ms), 0))
+
+    def release_frames(self) -> None:
+        """End :meth:`hold_frames` now: render the frame it held back, if any."""
+        self._hold_timer.stop()
+        if self._frames_held:
+            self._frames_held = False
+            if self._frame_due:
+                super().update()
 
     @property
     def frame_due(self) -> bool:

@@ -120,3 +120,23 @@ def test_a_hold_nobody_ends_is_released_and_someone_elses_is_left_alone(qtbot):
     assert not later.held
     qtbot.wait(2 * PaintLater.LONGEST_MS)
     assert not w.updatesEnabled()  # still the owner's to release
+
+
+def test_a_scene_holding_its_frames_renders_the_change_when_released(qtbot):
+    from quatlab.rendering.chain_scene import ChainScene
+
+    scene = ChainScene()
+    qtbot.addWidget(scene.widget)
+    scene.widget.resize(320, 240)
+    scene.widget.show()
+    qtbot.waitUntil(lambda: scene.isExposed() and not scene.frame_due)
+    swaps = []
+    scene.frameSwapped.connect(lambda: swaps.append(1))
+    scene.hold_frames(60_000)
+    scene.set_chain("a", Q.from_axis_angle([0, 0, 1], 1.0), "#0072B2")
+    assert scene.frame_due and not scene.update_pending  # asked for, not posted
+    qtbot.wait(50)
+    assert not swaps
+    with qtbot.waitSignal(scene.frameSwapped, timeout=5000):
+        scene.release_frames()
+    assert not scene.frame_due

@@ -85,7 +85,8 @@ class IntegrateView(LessonPanel):
         model.runner = self.runner
         # New curves are set at once but painted after the rest of the view
         # and its 3D frame: their first paint alone is most of a frozen frame.
-        self.plots_paint = PaintLater(self.plots, after=self.scene)
+        self.plots_paint = PaintLater(self.plots, after=self.scene,
+                                      stagger=(self.plots.plots["speed"],))
         self.scene.set_label("exact", _("exact spin"))
         for item in self.plots.plots.values():
             # pyqtgraph would print a drift of 1e-5 as "10 (x1e-06)": plain

@@ -13,7 +13,9 @@ the event loop running (timers, input) between them.
 Until then the plots' area shows what it showed before (the previous curves,
 or the window's background when the view was just switched to), for the
 time of one frame; nothing else changes there until the new curves are
-painted.
+painted. When the widget was not on screen (the view is being switched to),
+parts of it (``stagger``: the second plot) come one more turn later still,
+each on its own: the area is blank anyway, so nothing out of date shows.
 """
 
 from __future__ import annotations
@@ -30,7 +32,10 @@ class PaintLater(QtCore.QObject):
     dropped meanwhile) and :meth:`changed` when it ends. The widget is
     repainted a turn later, or, if ``after`` (a
     :class:`~quatlab.rendering.chain_scene.ChainScene`) has a frame to draw
-    and is shown, a turn after that frame (at most :data:`LONGEST_MS` later).
+    and is shown, a turn after that frame (at most :data:`LONGEST_MS` later);
+    the scene's frame itself waits a turn after the change
+    (``ChainScene.hold_frames``), so it is not painted with the change's
+    other widgets either.
     The waits are timers, not queued calls: Qt delivers queued calls before
     the paint events posted with them, timers after, so the paint before is
     done (and the loop has turned) when the widget's comes.
@@ -41,10 +46,18 @@ class PaintLater(QtCore.QObject):
     #: Longest wait for the 3D frame (a window the system never exposes).
     LONGEST_MS = 150
 
-    def __init__(self, widget: QtWidgets.QWidget, after=None) -> None:
+    def __init__(self, widget: QtWidgets.QWidget, after=None,
+                 stagger: tuple[QtWidgets.QGraphicsItem, ...] = ()) -> None:
         super().__init__(widget)
         self._widget = widget
         self._after = after
+        self._stagger = tuple(stagger)
+        self._staggering = False  # held while not on screen: stagger the parts
+        self._hidden: list[tuple[QtWidgets.QGraphicsItem, float]] = []
+        self._reveal_timer = QtCore.QTimer(self)
+        self._reveal_timer.setSingleShot(True)
+        self._reveal_timer.setInterval(self.DELAY_MS)
+        self._reveal_timer.timeout.connect(self._reveal_next)
         self._held = False
         self._ended = False
         self._waiting = False
@@ -56,16 +69,20 @@ class PaintLater(QtCore.QObject):
 
     @property
     def held(self) -> bool:
-        """Whether the widget's repaint is being held back."""
-        return self._held
+        """Whether the widget's repaint, or that of one of its ``stagger`` parts, is held back."""
+        return self._held or bool(self._hidden)
 
     def hold(self) -> None:
         """A change starts: the widget's repaint waits for :meth:`changed` and what follows."""
+        self._reveal_all()  # a part still waiting from the last change: with this one now
         if not self._held:
             if not self._widget.updatesEnabled():
                 return  # someone else holds it: theirs to release
             self._held = True
+            self._staggering = not self._widget.isVisible()
             self._widget.setUpdatesEnabled(False)
+        if self._after is not None:
+            self._after.hold_frames(self.LONGEST_MS)  # its frame, too, after the change
         self._ended = self._waiting = False
         # Released even if nobody calls changed(): a held widget never stays blank.
         self._timer.start(self.LONGEST_MS)
@@ -74,6 +91,8 @@ class PaintLater(QtCore.QObject):
         """The change that :meth:`hold` announced is done (once per hold; later calls wait on)."""
         if self._held and not self._ended:
             self._ended = True
+            if self._after is not None:
+                self._after.hold_frames(self.DELAY_MS)  # the 3D frame a turn from now
             self._timer.start(self.DELAY_MS)
 
     def _due(self) -> None:
@@ -95,4 +114,24 @@ class PaintLater(QtCore.QObject):
         self._waiting = False
         if self._held:
             self._held = False
+            if self._staggering and self._stagger:
+                # Painted with the widget but invisible (fully transparent
+                # items are skipped); each shown a turn after the one before.
+                for item in self._stagger:
+                    self._hidden.append((item, item.opacity()))
+                    item.setOpacity(0.0)
+                self._reveal_timer.start()
             self._widget.setUpdatesEnabled(True)
+
+    def _reveal_next(self) -> None:
+        if self._hidden:
+            item, opacity = self._hidden.pop(0)
+            item.setOpacity(opacity)
+        if self._hidden:
+            self._reveal_timer.start()
+
+    def _reveal_all(self) -> None:
+        self._reveal_timer.stop()
+        while self._hidden:
+            item, opacity = self._hidden.pop(0)
+            item.setOpacity(opacity)

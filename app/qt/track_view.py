@@ -273,7 +273,8 @@ class TrackView(LessonPanel):
         model.runner = self.runner
         # New curves are set at once but painted after the rest of the view
         # and its 3D frame: their first paint alone is most of a frozen frame.
-        self.plots_paint = PaintLater(self.plots, after=self.scene)
+        self.plots_paint = PaintLater(self.plots, after=self.scene,
+                                      stagger=(self.plots.plots["speed"],))
         model.events.connect("data", self.on_data)
         model.events.connect("param", self.on_param)
         self.on_data()
