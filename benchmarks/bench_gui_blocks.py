@@ -61,7 +61,7 @@ def settle(app, ms: int = 300) -> None:
     """Run the event loop for ``ms`` ms: what the set-up left to paint is done before timing.
 
     The lesson views paint their plots a turn after the rest of a change
-    (app/qt/paint_later.py): one ``processEvents()`` after the set-up left
+    (docs/architecture.md): one ``processEvents()`` after the set-up left
     that paint to land inside the next timed action.
     """
     from PyQt6 import QtCore

@@ -37,17 +37,21 @@ def _has_colour(rgb: np.ndarray, colour: str, tol: int = 12) -> bool:
     return bool(np.any(np.all(np.abs(rgb.astype(int) - c) <= tol, axis=-1)))
 
 
-@pytest.fixture
-def track_view(qtbot):
-    from quatlab.app.qt.track_view import TrackView
-
-    view = TrackView(TrackModel())
+def _shown(qtbot, view):
+    """``view`` on screen, with everything its first change held back painted."""
     qtbot.addWidget(view)
     view.resize(1200, 800)
     view.show()
     qtbot.waitExposed(view)
     qtbot.waitUntil(lambda: not view.plots_paint.held)
     return view
+
+
+@pytest.fixture
+def track_view(qtbot):
+    from quatlab.app.qt.track_view import TrackView
+
+    return _shown(qtbot, TrackView(TrackModel()))
 
 
 def test_a_new_track_is_in_the_plots_at_once_and_on_screen_once_painted(qtbot, track_view):
@@ -91,12 +95,7 @@ def test_the_plots_are_painted_after_the_3d_frame_of_the_same_change(qtbot, trac
 def test_integration_curves_too_are_painted_after_the_rest(qtbot):
     from quatlab.app.qt.integrate_view import COLOURS, IntegrateView
 
-    view = IntegrateView(IntegrateModel())
-    qtbot.addWidget(view)
-    view.resize(1200, 800)
-    view.show()
-    qtbot.waitExposed(view)
-    qtbot.waitUntil(lambda: not view.plots_paint.held)
+    view = _shown(qtbot, IntegrateView(IntegrateModel()))
     view.steps.setValue(700)
     assert view.plots_paint.held
     assert len(view.plots.curve_item("speed", "q").getOriginalDataset()[0]) == 701

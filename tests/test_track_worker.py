@@ -53,20 +53,27 @@ def test_an_imported_track_is_computed_off_the_gui_thread(qtbot, monkeypatch):
     assert view.keys.keys.rowCount() == 200
 
 
+def _threads_calling(monkeypatch, module, name: str) -> list[int]:
+    """The threads that call ``module.name`` from now on, in order."""
+    threads: list[int] = []
+    real = getattr(module, name)
+
+    def recorded(*args, **kwargs):
+        threads.append(threading.get_ident())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, recorded)
+    return threads
+
+
 def test_the_poses_at_the_new_slider_time_come_from_the_worker_too(qtbot, monkeypatch):
     from quatlab.app.qt.track_view import TrackView
 
     view = TrackView(TrackModel())
     qtbot.addWidget(view)
     m = view.model
-    threads = []
     real = T.evaluate
-
-    def evaluate(*args, **kwargs):
-        threads.append(threading.get_ident())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(T, "evaluate", evaluate)
+    threads = _threads_calling(monkeypatch, T, "evaluate")
     rng = np.random.default_rng(11)
     keys = Q.normalize(rng.normal(size=(30, 4)))
     times = np.cumsum(rng.uniform(0.05, 0.3, size=30))
