@@ -245,7 +245,8 @@ class TrackModel(LessonModel):
     def explanation(self) -> str:
         tr = self.track
         lines = [self._heading()]
-        dev = self._computed.deviation
+        dev = (self._computed.deviation if self._computed.track is tr
+               else np.degrees(tr.deviation("squad", "squad_unaware")))
         i = int(np.argmin(np.abs(tr.t - self.param)))
         if tr.flipped.size:
             lines.append(_(
