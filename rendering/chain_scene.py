@@ -55,7 +55,9 @@ The module is longer than most (about 850 lines) because the scene is one
 object whose parts move together: chains, ghosts, trails, turn marks,
 labels and the camera fit all read the same per-chain state. The geometry
 that needs no GL state lives in :mod:`quatlab.rendering.scene_marks`,
-:mod:`quatlab.rendering.chain` and :mod:`quatlab.rendering.bone_mesh`.
+:mod:`quatlab.rendering.chain`, :mod:`quatlab.rendering.trail_shape` (which a
+worker thread may build, see :meth:`ChainScene.trail_shaper`) and
+:mod:`quatlab.rendering.bone_mesh`.
 
 Rendering needs a real OpenGL context:
 under ``QT_QPA_PLATFORM=offscreen`` pyqtgraph's GL views draw nothing
@@ -93,21 +95,18 @@ from quatlab.rendering.chain import (
     chain_reach,
     hand_height,
     marker_trail,
-    segment_indices,
 )
 from quatlab.rendering.gl_items import LIT_SHADER, OVERLAY, BoneItem, GhostItem, TrailItem
 from quatlab.rendering.gl_view import GLWindowView, UserCamera
 from quatlab.rendering.labels import Label, LabelLayer, label_font
 from quatlab.rendering.scene_marks import (
-    TICKS,
     cross3,
     fit_view,
-    plane_normal,
-    trail_marks,
     turn_arc,
     turn_of,
 )
 from quatlab.rendering.style import SCENE_BACKGROUND, rgba
+from quatlab.rendering.trail_shape import TrailShape, TrailShaper, trail_shape
 
 __all__ = ["ChainScene", "GHOST_COLOR", "DEFAULT_CAMERA"]
 
@@ -126,14 +125,6 @@ _JOINT_RADIUS = 0.075            # joint ball radius, fraction of the root bone'
 _GIZMO_LENGTH = 0.4              # gizmo axis length, fraction of the root bone's length
 _GIZMO_WIDTH = 3.0
 _TRAIL_WIDTH = 3.0
-_TRAIL_FADE = (0.4, 1.0)         # colour strength at t = 0 and t = 1: fades in along t
-_MARK_SIZE = 0.05                # tick half length / arrowhead, fraction of the reach
-#: Trail vertices closer along the trail than this fraction of the reach are
-#: merged, and a pass over the same place drawn once: below a pixel of the
-#: framed view. A 12,000-sample trail (a 200-key track) or a spin integrated
-#: over a hundred turns shrinks to what the screen resolves, which every frame
-#: uploads and draws again.
-_TRAIL_RESOLUTION = 1.0 / 400
 #: Antialiased wide lines are llvmpipe's costliest primitive (a tangled
 #: 24,000-vertex trail: 40 ms a frame with, 10 without); a trail with more
 #: vertices than this is a tangle whose edges nobody follows, drawn without.
@@ -185,7 +176,7 @@ class _Chain:
     trail: TrailItem | None = None
     trail_color: tuple | None = None
     trail_design: object = None
-    trail_points: np.ndarray | None = None
+    trail_shape: TrailShape | None = None
     path: np.ndarray | None = None
     root: np.ndarray = field(default_factory=lambda: ROOT.copy())
     #: Bone frames relative to the root bone that ``body`` was baked with.
@@ -220,7 +211,13 @@ class ChainScene(UserCamera, GLWindowView):
     """
 
     def __init__(self, parent=None, *, n_bones: int = DEFAULT_BONES, bone_length=1.0):
+        self._frame_due = True  # nothing drawn yet
+        self._frames_held = False
         super().__init__(parent)
+        self.frameSwapped.connect(self._frame_swapped)
+        self._hold_timer = QtCore.QTimer()
+        self._hold_timer.setSingleShot(True)
+        self._hold_timer.timeout.connect(self.release_frames)
         self._lengths = bone_lengths(n_bones, bone_length)
         self._n_bones = len(self._lengths)
         self._bone_length = (bone_length if isinstance(bone_length, (Sequence, np.ndarray))
@@ -303,6 +300,43 @@ class ChainScene(UserCamera, GLWindowView):
         self.reset_camera()
 
     # ------------------------------------------------------------------ construction
+
+    def update(self):
+        """Render a new frame soon (see :class:`GLWindowView`); :attr:`frame_due` until it is."""
+        self._frame_due = True
+        if not self._frames_held:
+            super().update()
+
+    def hold_frames(self, ms: int) -> None:
+        """Render no frame for ``ms`` ms from now, then one if anything changed.
+
+        For a view whose other widgets change in the same event as the scene:
+        their paint and the scene's frame then come in separate turns of the
+        event loop, not in one long block (:mod:`quatlab.app.qt.paint_later`).
+        An expose (the view shown) still renders at once.
+        """
+        self._frames_held = True
+        self._hold_timer.start(max(int(ms), 0))
+
+    def release_frames(self) -> None:
+        """End :meth:`hold_frames` now: render the frame it held back, if any."""
+        self._hold_timer.stop()
+        if self._frames_held:
+            self._frames_held = False
+            if self._frame_due:
+                super().update()
+
+    @property
+    def frame_due(self) -> bool:
+        """Whether something changed since the last frame this view swapped.
+
+        Also while the view waits to be shown: its first frame then comes
+        with the expose. Views that paint after the scene wait on this.
+        """
+        return self._frame_due
+
+    def _frame_swapped(self) -> None:
+        self._frame_due = False
 
     def _add_label(self, label: Label) -> Label:
         self._label_layer.labels.append(label)
@@ -550,14 +584,14 @@ class ChainScene(UserCamera, GLWindowView):
 
     def retheme(self) -> None:
         """Derive the colours again in the current theme (View > Theme): shades, fades."""
-        for key, chain in self._chains.items():
+        for chain in self._chains.values():
             if chain.design_color is not None:
                 chain.color = None  # the shades change even where the colour does not
                 self._apply_color(chain, chain.design_color)
             if chain.trail_design is not None:
                 chain.trail_color = as_rgba(chain.trail_design)
-            if chain.trail_points is not None:
-                self.set_trail(key, chain.trail_points)
+            if chain.trail_shape is not None:
+                self._draw_trail(chain, chain.trail_shape)
 
     def set_chain_visible(self, key: str, visible: bool) -> None:
         """Show or hide chain ``key`` together with its trail and label."""
@@ -605,7 +639,7 @@ class ChainScene(UserCamera, GLWindowView):
         """Text shown beside the tip of chain ``key`` (default: the key itself)."""
         self._labels[key] = str(text)
         chain = self._chains.get(key)
-        if chain is not None:
+        if chain is not None and chain.text != str(text):  # views set them again with new data
             chain.text = str(text)
             self._pose(chain, chain.q)
 
@@ -634,32 +668,22 @@ class ChainScene(UserCamera, GLWindowView):
             :meth:`set_root_only`.
         """
         chain = self._chain(key)
-        if color is not None:
-            chain.trail_design, chain.trail_color = color, as_rgba(color)
         if points is None:
             points = np.empty((0, 3))
-        points = np.asarray(points, dtype=np.float64)
-        chain.trail_points = points
-        if points.ndim != 2 or points.shape[-1] != 3:
-            raise ValueError(f"points must have shape (N, 3), got shape {points.shape}")
-        index = segment_indices(points, _TRAIL_RESOLUTION * self._reach)
-        ends = points[index].reshape(-1, 2, 3)
-        length = float(np.linalg.norm(ends[:, 1] - ends[:, 0], axis=-1).sum())
-        # Marks small enough that neighbouring ticks never run into each other.
-        marks, marked = trail_marks(points, min(_MARK_SIZE * self._reach, 0.35 * length / TICKS))
-        # Ticks and arrowheads are more segments of the same item: no
-        # extra item to draw per frame, and they take their sample's colour.
-        index = np.concatenate([index, marked]).astype(int)
-        seg = np.concatenate([points[index[: len(index) - len(marked)]], marks])
+        self._draw_trail(chain, trail_shape(points, self._reach), color)
+
+    def _draw_trail(self, chain: _Chain, shape: TrailShape, color=None) -> None:
+        """Upload ``shape`` as ``chain``'s trail, coloured (cheap: the shape is the work)."""
+        if color is not None:
+            chain.trail_design, chain.trail_color = color, as_rgba(color)
+        chain.trail_shape = shape
+        seg = shape.vertices
         base = chain.trail_color or chain.color
         # The fade mixes towards the background colour instead of lowering
         # alpha, so overlapping segment ends do not darken into beads.
-        # Strength goes by sample index, taken at the segment-end indices,
-        # so each end keeps the strength of its own t across gaps.
-        strength = np.linspace(*_TRAIL_FADE, max(len(points), 1))[index, None]
         bg = np.array(rgba(SCENE_BACKGROUND)[:3])
         colors = np.ones((len(seg), 4), dtype=np.float32)
-        colors[:, :3] = bg + strength * (np.array(base[:3]) - bg)
+        colors[:, :3] = bg + shape.strength[:, None] * (np.array(base[:3]) - bg)
         if chain.trail is None:
             chain.trail = TrailItem(mode="lines", width=_TRAIL_WIDTH, antialias=True,
                                      glOptions="translucent")
@@ -672,20 +696,45 @@ class ChainScene(UserCamera, GLWindowView):
             chain.trail.pos = np.empty((0, 3), dtype=np.float32)
         chain.trail.setVisible(chain.wanted and len(seg) > 0)
 
-    def set_path(self, key: str, path_q, color=None) -> None:
+    def trail_shaper(self, key: str) -> TrailShaper:
+        """A :class:`TrailShaper` for chain ``key`` as the scene stands now (any thread may use it).
+
+        A lesson that computes its paths on a worker thread builds their
+        shapes there (``shaper.shape(path_q)``) and passes them to
+        :meth:`set_path`, which uses a shape only if the chain's kinematics
+        (root only or not, its root) are still the ones it was made for.
+        """
+        chain = self._chains.get(key)
+        root = ROOT if chain is None else chain.root
+        bone_length = (tuple(float(v) for v in self._bone_length)
+                       if isinstance(self._bone_length, (Sequence, np.ndarray))
+                       else self._bone_length)
+        return TrailShaper(self._n_bones, bone_length, self._root_only,
+                           tuple(float(v) for v in root))
+
+    def set_path(self, key: str, path_q, color=None, *, shape: TrailShape | None = None) -> None:
         """Draw the tip trail of chain ``key`` along the sampled rotations ``path_q``.
 
         ``path_q`` (``(N, 4)``, w first, NaN rows for undefined samples) is
         kept, so :meth:`set_root_only` can redraw the trail for the other
-        kinematics. ``None`` removes the trail.
+        kinematics. ``None`` removes the trail. ``shape``, from
+        :meth:`trail_shaper`'s shaper on the same path, saves working the
+        trail out again; it is ignored (and the trail worked out here) if
+        it was made for other kinematics or another path.
         """
         chain = self._chain(key)
-        chain.path = None if path_q is None else np.array(path_q, dtype=np.float64)
-        points = None if chain.path is None else marker_trail(
-            chain.path, self._n_bones, self._bone_length, root_only=self._root_only
-        ) + (chain.root - ROOT)
-        self.set_trail(key, points, color)
-        chain.plane = None if points is None else plane_normal(points)
+        if path_q is None:
+            chain.path = None
+            self.set_trail(key, None, color)
+        else:
+            path = np.asarray(path_q, dtype=np.float64)
+            if (shape is None or shape.path is None
+                    or shape.kinematics != self.trail_shaper(key).kinematics
+                    or not np.array_equal(shape.path, path, equal_nan=True)):
+                shape = self.trail_shaper(key).shape(path)
+            chain.path = shape.path
+            self._draw_trail(chain, shape, color)
+        chain.plane = None if chain.path is None else chain.trail_shape.plane
         self._path_axis(chain)
         self._pose_turn(chain)
 

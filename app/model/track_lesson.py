@@ -5,6 +5,8 @@ See :class:`quatlab.app.model.lesson_base.LessonModel` for the shared protocol.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from quatlab.app.i18n import _
@@ -13,7 +15,20 @@ from quatlab.app.model.lesson_base import LessonModel
 from quatlab.math import track as T
 from quatlab.math.quaternion import conjugate, multiply
 
-__all__ = ["TrackModel"]
+__all__ = ["TrackModel", "Computed"]
+
+
+@dataclass(frozen=True, eq=False)
+class Computed:
+    """What the worker works out for a track: the curves and what the lesson reads of them."""
+
+    track: T.Track
+    #: Angle (deg) between sign-aware and sign-unaware SQUAD at every sample.
+    deviation: np.ndarray
+    #: The slider time :attr:`poses` are at (None: none worked out).
+    param: float | None
+    #: :meth:`TrackModel.at_param` at :attr:`param`.
+    poses: dict | None
 
 
 class TrackModel(LessonModel):
@@ -62,19 +77,44 @@ class TrackModel(LessonModel):
 
     #: How the track is computed: ``runner(fn, options)`` returns ``fn(options)``
     #: or raises its exception. A plain call here; the window computes on a
-    #: worker thread (a 200-key track takes about 0.1 s).
+    #: worker thread (a 200-key track takes about 0.05 s).
     runner = staticmethod(lambda fn, options: fn(options))
 
     def _recompute(self) -> None:
-        self.track = self.runner(self._track_of, (self.times, self.keys, self._tangents))
+        self._take(self.runner(self._track_of, (self.times, self.keys, self._tangents,
+                                                self._param_after(self.times, self.param))))
+
+    @staticmethod
+    def _param_after(times, param) -> float | None:
+        """The slider time shown after a new track of ``times`` (``param`` None: mid-way).
+
+        What :meth:`_publish` will choose, so the worker can work out the
+        poses there with the track; should it choose otherwise, they are
+        worked out when asked for (:meth:`at_param`). None for times that
+        are no track (compute_track says why).
+        """
+        if np.ndim(times) != 1 or len(times) < 2:
+            return None
+        lo, hi = float(times[0]), float(times[-1])
+        return (lo + hi) / 2 if param is None else min(max(float(param), lo), hi)
 
     @classmethod
-    def _track_of(cls, options: tuple) -> T.Track:
-        """The curves of ``(times, keys, tangents)``; reads nothing else (any thread may run it)."""
-        times, keys, tangents = options
+    def _track_of(cls, options: tuple) -> Computed:
+        """The curves of ``(times, keys, tangents, param)`` and what the lesson reads of them.
+
+        Reads nothing else, so any thread may run it: the track, the angle
+        between the two SQUADs at every sample and the poses at ``param``.
+        """
+        times, keys, tangents, param = options
         segments = len(times) - 1
         samples = min(T.SAMPLES_PER_SEGMENT * segments, cls.MAX_SAMPLES) + 1
-        return T.compute_track(times, keys, samples=samples, tangents=tangents)
+        track = T.compute_track(times, keys, samples=samples, tangents=tangents)
+        return Computed(track, np.degrees(track.deviation("squad", "squad_unaware")), param,
+                        None if param is None else cls._poses(times, keys, tangents, param))
+
+    def _take(self, computed: Computed) -> None:
+        self.track = computed.track
+        self._computed = computed
 
     # -- edits ---------------------------------------------------------------------
 
@@ -95,8 +135,10 @@ class TrackModel(LessonModel):
                 i=int(np.argmax(bad))))
         # compute_track checks the times and the shapes. Nothing changes until
         # the track is back: meanwhile the model answers for the one shown.
-        track = self.runner(self._track_of, (times, keys, self._tangents))
-        self.times, self.keys, self.track = times, keys, track
+        after = self._param_after(times, None if imported else self.param)
+        computed = self.runner(self._track_of, (times, keys, self._tangents, after))
+        self.times, self.keys = times, keys
+        self._take(computed)
         if imported:
             self.name, self.modified = name, False
             self.param = None  # a new track opens mid-way, like a preset
@@ -171,15 +213,22 @@ class TrackModel(LessonModel):
         rotation as the whole track (up to the sign, which the chain does
         not show), at a cost that does not grow with the track.
         """
-        i = int(np.clip(np.searchsorted(self.times, self.param, side="right") - 1,
-                        0, len(self.times) - 2))
-        lo, hi = max(i - 2, 0), min(i + 4, len(self.times))
-        times, keys = self.times[lo:hi], self.keys[lo:hi]
+        c = self._computed
+        if c.track is self.track and c.param == self.param:
+            return dict(c.poses)  # worked out with the track
+        return self._poses(self.times, self.keys, self._tangents, self.param)
+
+    @classmethod
+    def _poses(cls, times, keys, tangents: str, param: float) -> dict[str, np.ndarray]:
+        """:meth:`at_param` of a track given by its keys (any thread may call it)."""
+        i = int(np.clip(np.searchsorted(times, param, side="right") - 1, 0, len(times) - 2))
+        lo, hi = max(i - 2, 0), min(i + 4, len(times))
+        times, keys = times[lo:hi], keys[lo:hi]
         out = {}
-        for m in self.SHOWN:
+        for m in cls.SHOWN:
             method, signs = ("squad", "unaware_controls") if m == "squad_unaware" else (m, "aware")
-            out[m] = T.evaluate(times, keys, [self.param], method,
-                                signs=signs, tangents=self._tangents).quats[0]
+            out[m] = T.evaluate(times, keys, [param], method,
+                                signs=signs, tangents=tangents).quats[0]
         return out
 
     def _heading(self) -> str:
@@ -196,7 +245,8 @@ class TrackModel(LessonModel):
     def explanation(self) -> str:
         tr = self.track
         lines = [self._heading()]
-        dev = np.degrees(tr.deviation("squad", "squad_unaware"))
+        dev = (self._computed.deviation if self._computed.track is tr
+               else np.degrees(tr.deviation("squad", "squad_unaware")))
         i = int(np.argmin(np.abs(tr.t - self.param)))
         if tr.flipped.size:
             lines.append(_(

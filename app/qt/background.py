@@ -11,15 +11,38 @@ action halfway through the first. A busy cursor shows the wait.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable
 from typing import TypeVar
 
 from PyQt6 import QtCore, QtGui, QtWidgets
 
-__all__ = ["run_off_thread"]
+__all__ = ["run_off_thread", "PreparingRunner"]
 
 T = TypeVar("T")
+
+
+#: The interpreter's thread switch interval (s) while the GUI thread waits for a worker.
+_SWITCH_INTERVAL = 0.001
+
+
+def _wait_painting(app, done: threading.Event) -> None:
+    """Run the event loop (all but user input) until ``done`` is set, with a busy cursor."""
+    QtWidgets.QApplication.setOverrideCursor(QtGui.QCursor(QtCore.Qt.CursorShape.WaitCursor))
+    flags = (QtCore.QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents
+             | QtCore.QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+    try:
+        while not done.is_set():
+            # Sleeps until an event, a timer or the worker's wake-up: the
+            # result is taken as soon as it is there, not at the next poll
+            # (a 10 ms poll added its wait to the block that follows).
+            app.processEvents(flags)
+            # Input held back by ExcludeUserInputEvents can wake the loop
+            # again and again; a millisecond's rest keeps that from spinning.
+            done.wait(0.001)
+    finally:
+        QtWidgets.QApplication.restoreOverrideCursor()
 
 
 def run_off_thread(fn: Callable[..., T], *args, **kwargs) -> T:
@@ -31,24 +54,78 @@ def run_off_thread(fn: Callable[..., T], *args, **kwargs) -> T:
     if app is None:
         return fn(*args, **kwargs)
     outcome: dict = {}
+    done = threading.Event()
+    dispatcher = QtCore.QAbstractEventDispatcher.instance()  # the GUI thread's
 
     def work() -> None:
         try:
             outcome["value"] = fn(*args, **kwargs)
         except BaseException as exc:  # noqa: BLE001 - handed back to the caller as is
             outcome["error"] = exc
+        finally:
+            done.set()
+            if dispatcher is not None:
+                dispatcher.wakeUp()  # thread-safe: the wait below returns at once
 
     worker = threading.Thread(target=work, name="quatlab-read", daemon=True)
-    worker.start()
-    worker.join(0.02)  # a small file is back before anything needs painting
-    if worker.is_alive():
-        QtWidgets.QApplication.setOverrideCursor(QtGui.QCursor(QtCore.Qt.CursorShape.WaitCursor))
-        try:
-            while worker.is_alive():
-                app.processEvents(QtCore.QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents, 10)
-                worker.join(0.01)
-        finally:
-            QtWidgets.QApplication.restoreOverrideCursor()
+    # Every Python callback of the event loop (a timer, a paint) must take the
+    # GIL from a worker busy in Python; by default that waits up to 5 ms a
+    # time, so a few callbacks in a row froze the window for tens of ms while
+    # the worker ran. 1 ms while waiting here: the worker loses little.
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(min(switch, _SWITCH_INTERVAL))
+    try:
+        worker.start()
+        if not done.wait(0.02):  # a small file is back before anything needs painting
+            _wait_painting(app, done)
+        worker.join()
+    finally:
+        sys.setswitchinterval(switch)
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
+
+
+class PreparingRunner:
+    """A lesson model's ``runner`` that also prepares the view's drawing on the worker thread.
+
+    A lesson model computes through ``runner(fn, options)`` (see
+    :class:`quatlab.app.model.lesson_base.LessonModel`'s subclasses). This
+    runner calls ``fn(options)`` on a worker thread (:func:`run_off_thread`)
+    and, on the same thread, ``prepare(result)``: the view's own work on the
+    new result that needs no GUI object (the 3D trails of 10,000 samples take
+    longer than the curves). ``preparer()`` is called on the GUI thread just
+    before and returns that ``prepare``, so it can capture what it reads of
+    the widgets (the scene's kinematics) while they cannot change under it.
+    :meth:`prepared` hands the view what was prepared for the result it is
+    about to show, or None (a result computed some other way, or a
+    ``prepare`` that failed: the view then does the work itself, as before).
+    ``key(result)`` is the object the view asks about (default: the result
+    itself; a model that unpacks a tuple keeps one of its items).
+    """
+
+    def __init__(self, preparer: Callable[[], Callable],
+                 key: Callable[[object], object] = lambda result: result) -> None:
+        self._preparer = preparer
+        self._key = key
+        self._last: tuple | None = None
+
+    def __call__(self, fn: Callable[[T], object], options: T):
+        prepare = self._preparer()
+
+        def work():
+            result = fn(options)
+            try:
+                extra = prepare(result)
+            except Exception:  # noqa: BLE001 - the view works it out itself, as it used to
+                extra = None
+            return result, extra
+
+        result, extra = run_off_thread(work)
+        self._last = (self._key(result), extra)
+        return result
+
+    def prepared(self, shown):
+        """What ``prepare`` made of the result whose key is ``shown`` (the very object), or None."""
+        last = self._last
+        return last[1] if last is not None and last[0] is shown else None

@@ -15,8 +15,9 @@ from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.i18n import N_, _
 from quatlab.app.model.integrate_lesson import IntegrateModel
-from quatlab.app.qt.background import run_off_thread
+from quatlab.app.qt.background import PreparingRunner
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
+from quatlab.app.qt.paint_later import PaintLater
 from quatlab.rendering.chain import ROOT, tip_trail
 from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS, rgba
@@ -69,9 +70,6 @@ def _quietly(widget: QtWidgets.QWidget, setter: str, value) -> None:
 class IntegrateView(LessonPanel):
     def __init__(self, model: IntegrateModel, parent=None) -> None:
         self.model = model
-        # 10,000 steps of both recursions take about 0.1 s: on a worker thread,
-        # so the window keeps painting (input waits until the run is back).
-        model.runner = run_off_thread
         super().__init__(model.preset_items(), model.set_preset, _("step"), model.set_param,
                          parent, param_tooltip=_("Step of the integration shown in 3D and by "
                                                  "the cursor"),
@@ -80,6 +78,15 @@ class IntegrateView(LessonPanel):
                                          (COLOURS["exact"], _("exact spin"))]))
         self._build_options()
         self.scene.set_root_only(True)  # a rigid body spins; a curling chain would distract
+        # 10,000 steps of both recursions take about 0.1 s, and the two trails
+        # of 10,001 samples a few tens of ms more: all on a worker thread, so
+        # the window keeps painting (input waits until the run is back).
+        self.runner = PreparingRunner(self._trail_preparer, key=lambda results: results[0])
+        model.runner = self.runner
+        # New curves are set at once but painted after the rest of the view
+        # and its 3D frame: their first paint alone is most of a frozen frame.
+        self.plots_paint = PaintLater(self.plots, after=self.scene,
+                                      stagger=(self.plots.plots["speed"],))
         self.scene.set_label("exact", _("exact spin"))
         for item in self.plots.plots.values():
             # pyqtgraph would print a drift of 1e-5 as "10 (x1e-06)": plain
@@ -203,9 +210,16 @@ class IntegrateView(LessonPanel):
         # Without repairs there is no axis to keep.
         self.keep.setEnabled(m.reorthonormalize_every > 0)
 
+    def _trail_preparer(self):
+        """The 3D trails of a new run, built on the worker (see PreparingRunner)."""
+        integrated, exact = (self.scene.trail_shaper(k) for k in ("integrated", "exact"))
+        return lambda results: {"integrated": integrated.shape(results[0].quats),
+                                "exact": exact.shape(results[0].exact)}
+
     def on_data(self) -> None:
         m = self.model
         self.show_preset(m.preset)
+        self.plots_paint.hold()
         self._show_options()
         x, run, mat = m.step_index, m.run, m.matrix
         self.set_axes(_("step"), None, m.param_range,
@@ -222,8 +236,10 @@ class IntegrateView(LessonPanel):
             Series("R", r_label, COLOURS["matrix"], True, x, np.degrees(mat.angle_error))])
         repairs = m.repair_steps()
         self.plots.set_markers(repairs if repairs.size <= MAX_REPAIR_MARKS else [])
-        self.scene.set_path("integrated", run.quats, COLOURS["integrated"])
-        self.scene.set_path("exact", run.exact, COLOURS["exact"])
+        shapes = self.runner.prepared(run) or {}
+        self.scene.set_path("integrated", run.quats, COLOURS["integrated"],
+                            shape=shapes.get("integrated"))
+        self.scene.set_path("exact", run.exact, COLOURS["exact"], shape=shapes.get("exact"))
         self.on_param()
 
     def on_param(self) -> None:
@@ -253,6 +269,7 @@ class IntegrateView(LessonPanel):
         self.slider.set_value(m.param)
         self.plots.set_cursor(m.param)
         self.explanation.setText(m.explanation())
+        self.plots_paint.changed()  # after new data: the last of the view's changes
 
 
 def create(window) -> QtWidgets.QWidget:

@@ -15,8 +15,9 @@ from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.i18n import N_, _
 from quatlab.app.model.track_lesson import TrackModel
-from quatlab.app.qt.background import run_off_thread
+from quatlab.app.qt.background import PreparingRunner
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
+from quatlab.app.qt.paint_later import PaintLater
 from quatlab.math import track as T
 from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS
@@ -252,9 +253,6 @@ class KeyEditor(QtWidgets.QWidget):
 class TrackView(LessonPanel):
     def __init__(self, model: TrackModel, parent=None) -> None:
         self.model = model
-        # An imported 200-key track takes about 0.1 s to compute: on a worker
-        # thread, so the window keeps painting (input waits until it is back).
-        model.runner = run_off_thread
         super().__init__(model.preset_items(), model.set_preset, _("time"), model.set_param,
                          parent, param_tooltip=_("Time along the track (s); drag in the plots "
                                                  "too"))
@@ -268,6 +266,15 @@ class TrackView(LessonPanel):
                                          for m in model.SHOWN]))
         self.keys = KeyEditor(model)
         self.add_option_row().addWidget(self.keys)
+        # An imported 200-key track takes about 0.05 s to compute and its four
+        # trails as long again: both on a worker thread, so the window keeps
+        # painting (input waits until they are back).
+        self.runner = PreparingRunner(self._trail_preparer, key=lambda computed: computed.track)
+        model.runner = self.runner
+        # New curves are set at once but painted after the rest of the view
+        # and its 3D frame: their first paint alone is most of a frozen frame.
+        self.plots_paint = PaintLater(self.plots, after=self.scene,
+                                      stagger=(self.plots.plots["speed"],))
         model.events.connect("data", self.on_data)
         model.events.connect("param", self.on_param)
         self.on_data()
@@ -277,8 +284,15 @@ class TrackView(LessonPanel):
         """Show an imported track, keys (w, x, y, z) as stored; ValueError if it is unusable."""
         self.model.set_track(times, keys, name)
 
+    def _trail_preparer(self):
+        """The 3D trails of a new track's curves, built on the worker (see PreparingRunner)."""
+        shapers = {k: self.scene.trail_shaper(k) for k in self.model.SHOWN}
+        return lambda computed: {k: shaper.shape(computed.track[k].quats)
+                                 for k, shaper in shapers.items()}
+
     def on_data(self) -> None:
         self.show_preset(self.model.preset)
+        self.plots_paint.hold()
         self.keys.refresh()
         m, tr = self.model, self.model.track
         self.set_axes(_("time"), "s", m.param_range)
@@ -288,8 +302,9 @@ class TrackView(LessonPanel):
                 for k in m.SHOWN])
         # A line per key marks a short track; on a long one they would be a grey wall.
         self.plots.set_markers(tr.times if tr.times.size <= MAX_KEY_MARKERS else [])
+        shapes = self.runner.prepared(tr) or {}
         for k in m.SHOWN:
-            self.scene.set_path(k, tr[k].quats, COLOURS[k])
+            self.scene.set_path(k, tr[k].quats, COLOURS[k], shape=shapes.get(k))
             self.scene.set_label(k, _(T.METHOD_LABELS[k]))
         # The model announces "param" right after "data" (on_param follows):
         # a 200-key track's explanation and poses took 15-30 ms, twice.
@@ -301,6 +316,7 @@ class TrackView(LessonPanel):
         self.slider.set_value(m.param)
         self.plots.set_cursor(m.param)
         self.explanation.setText(m.explanation())
+        self.plots_paint.changed()  # after new data: the last of the view's changes
 
 
 def create(window) -> QtWidgets.QWidget:
