@@ -103,3 +103,77 @@ def test_timeline_and_plots_follow_the_time(view, name):
         _settle()
         assert view.timeline._cursor.value() == pytest.approx(t)
         assert view.rig_panel.components.cursor.value() == pytest.approx(t)
+
+
+# --------------------------------------------------------------------------- meshes
+
+
+def _turn(axis: np.ndarray, angle: float) -> np.ndarray:
+    """Rotation matrix about ``axis`` (Rodrigues), a plain oracle."""
+    k = axis / np.linalg.norm(axis)
+    kx = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
+    return np.eye(3) + np.sin(angle) * kx + (1 - np.cos(angle)) * kx @ kx
+
+
+def test_rigid_parts_pose_each_part_by_its_nodes_matrix():
+    from quatlab.app.model.rig import MeshInstance
+    from quatlab.rendering.rig_meshes import Y_UP, RigidParts, flat_soup
+
+    rng = np.random.default_rng(7)
+    meshes = [MeshInstance(node, 0, None, rng.normal(size=(5, 3)),
+                           np.array([[0, 1, 2], [1, 3, 4], [0, 2, 4]]), None, None)
+              for node in (2, 0, 2)]  # two parts on one node
+    world = np.tile(np.eye(4), (3, 1, 1))
+    world[0, :3, :3] = _turn(np.array([1.0, 2, 3]), 0.7) @ np.diag([1.0, 2.5, 0.4])
+    world[0, :3, 3] = [1, -2, 3]
+    world[2, :3, :3] = _turn(np.array([0.0, 1, 0]), -2.1) * 3.0
+    world[2, :3, 3] = [-4, 0.5, 2]
+    parts = RigidParts(meshes)
+    for chosen in ([0, 1, 2], [2, 0], []):
+        chosen = np.array(chosen, dtype=np.int64)
+        n = parts.size(chosen)
+        verts, normals = np.empty((n, 3)), np.empty((n, 3))
+        parts.pose(world, chosen, verts, normals)
+        at = 0
+        for k in chosen:
+            m = Y_UP @ world[meshes[k].node]  # glTF world, then turned Z-up
+            g = flat_soup(meshes[k].positions, meshes[k].triangles)
+            rows = slice(at, at + len(g.vertexes))
+            homogeneous = np.c_[g.vertexes, np.ones(len(g.vertexes))] @ m.T
+            np.testing.assert_allclose(verts[rows], homogeneous[:, :3], atol=1e-5)
+            # A normal stays perpendicular to the posed triangle's edges.
+            tri = verts[rows].reshape(-1, 3, 3)
+            for edge in (tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]):
+                np.testing.assert_allclose(np.einsum("ij,ij->i", normals[rows][::3], edge), 0,
+                                           atol=1e-5)
+            # ... on the side it faced (the cross product of the posed edges; no mirror here).
+            facing = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+            assert (np.einsum("ij,ij->i", normals[rows][::3], facing) > 0).all()
+            np.testing.assert_allclose(np.linalg.norm(normals[rows], axis=1), 1.0, atol=1e-6)
+            at += len(g.vertexes)
+        assert at == n
+
+
+def test_every_mesh_of_a_rig_is_one_solid_item(view):
+    from quatlab.rendering.rig_scene import MESH_COLOR
+    from quatlab.rendering.style import rgba
+
+    open_rig(view, ROBOT)  # rigid parts and skinned meshes
+    rig, scene = view.playback.rig, view.rig_panel.scene
+    shown = [m for m in rig.meshes if rig.in_scene[m.node]]
+    assert {m.skin is None for m in shown} == {True, False}
+    solid = [i for i in scene.items if i.visible() and hasattr(i, "set_geometry")
+             and tuple(i.opts["color"]) == tuple(rgba(MESH_COLOR))]
+    assert len(solid) == 1
+    assert len(solid[0]._geometry.vertexes) == 3 * sum(len(m.triangles) for m in shown)
+
+
+def test_a_rig_without_skins_is_drawn_without_skinning(view):
+    open_rig(view, DATA / "CesiumMilkTruck.glb")
+    pb = view.playback
+    pb.set_time(0.6)
+    QtWidgets.QApplication.processEvents()
+    # The rigid parts are posed from the node matrices alone.
+    assert "spec_meshes" not in vars(pb.frame())
+    pb.set_players("naive")
+    assert "naive_meshes" not in vars(pb.frame())
