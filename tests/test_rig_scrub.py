@@ -177,3 +177,20 @@ def test_a_rig_without_skins_is_drawn_without_skinning(view):
     assert "spec_meshes" not in vars(pb.frame())
     pb.set_players("naive")
     assert "naive_meshes" not in vars(pb.frame())
+
+
+def test_the_naive_bones_are_laid_out_only_where_their_ghost_is_drawn(view):
+    open_rig(view, ROBOT)
+    pb = view.playback
+    pb.set_time(0.1)  # Dance: no flip at the start, no ghost
+    QtWidgets.QApplication.processEvents()
+    frame = pb.frame()
+    assert not frame.differs
+    assert "spec_bones" in vars(frame) and "naive_bones" not in vars(frame)
+    pb.set_time(0.854)  # UpperArm.L's keys 20-21 are flagged: ghost bones drawn
+    frame = pb.frame()
+    assert "naive_bones" in vars(frame)
+    assert view.rig_panel.scene.ghost_bones.visible()
+    pb.set_players("naive")  # drawn alone, the naive bones are the bones
+    pb.set_time(0.1)
+    assert "naive_bones" in vars(pb.frame()) and "spec_bones" not in vars(pb.frame())
