@@ -21,7 +21,8 @@ from quatlab.rendering.bone_mesh import BoneGeometry
 from quatlab.rendering.gl_items import FLAT_LIT_SHADER, BoneItem, GhostItem
 from quatlab.rendering.style import rgba
 
-__all__ = ["Y_UP", "flat_soup", "to_view", "empty_geometry", "RigidParts", "MeshSoups"]
+__all__ = ["Y_UP", "flat_soup", "to_view", "empty_geometry", "norm_rows", "cross_rows",
+           "RigidParts", "MeshSoups"]
 
 #: glTF's Y-up world turned into the view's Z-up one: +90 deg about X.
 Y_UP = np.array([[1.0, 0, 0, 0], [0, 0, -1, 0], [0, 1, 0, 0], [0, 0, 0, 1]])
@@ -37,6 +38,17 @@ def empty_geometry() -> BoneGeometry:
     return BoneGeometry(z3, z3, z3, np.zeros((0, 2), np.uint32))
 
 
+def norm_rows(v: np.ndarray) -> np.ndarray:
+    """Lengths of the vectors ``(..., 3)``: np.linalg.norm's sum, without its per-call checks."""
+    return np.sqrt(np.add.reduce(v * v, axis=-1))
+
+
+def cross_rows(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Cross products of ``(n, 3)`` vectors, as np.cross computes them (without its set-up)."""
+    return np.stack([u[:, 1] * v[:, 2] - u[:, 2] * v[:, 1], u[:, 2] * v[:, 0] - u[:, 0] * v[:, 2],
+                     u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]], axis=1)
+
+
 def flat_soup(vertices: np.ndarray, triangles: np.ndarray) -> BoneGeometry:
     """Triangle soup with one normal per face (flat shading), float32.
 
@@ -45,8 +57,8 @@ def flat_soup(vertices: np.ndarray, triangles: np.ndarray) -> BoneGeometry:
     ((3, 3), [0.0, 0.0, 1.0])
     """
     tri = np.asarray(vertices, dtype=np.float32)[triangles]  # (T, 3, 3)
-    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
-    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-20)
+    n = cross_rows(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    n /= np.maximum(norm_rows(n)[:, None], 1e-20)
     z = np.zeros((0, 3), np.float32)
     return BoneGeometry(tri.reshape(-1, 3), np.repeat(n, 3, axis=0).astype(np.float32), z,
                         np.zeros((0, 2), np.uint32))
@@ -104,7 +116,7 @@ class RigidParts:
             np.matmul(self.normals[a:b], inverse[k], out=normals[rows])
             at += b - a
         n = normals[:at]
-        n /= np.maximum(np.sqrt(np.einsum("ij,ij->i", n, n)), 1e-20)[:, None]
+        n /= np.maximum(norm_rows(n), 1e-20)[:, None]
 
 
 class MeshSoups:

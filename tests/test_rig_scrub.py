@@ -194,3 +194,17 @@ def test_the_naive_bones_are_laid_out_only_where_their_ghost_is_drawn(view):
     pb.set_players("naive")  # drawn alone, the naive bones are the bones
     pb.set_time(0.1)
     assert "naive_bones" in vars(pb.frame()) and "spec_bones" not in vars(pb.frame())
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_row_helpers_compute_what_numpy_computes_bit_for_bit(dtype):
+    from quatlab.rendering.rig_meshes import cross_rows, norm_rows
+
+    rng = np.random.default_rng(3)
+    u, v = ((rng.normal(size=(500, 3)) * 10.0 ** rng.integers(-8, 8, (500, 1))).astype(dtype)
+            for _ in range(2))
+    assert cross_rows(u, v).dtype == dtype and norm_rows(u).dtype == dtype
+    assert np.array_equal(cross_rows(u, v), np.cross(u, v))
+    assert np.array_equal(norm_rows(u), np.linalg.norm(u, axis=1))
+    stacked = u.reshape(50, 10, 3)
+    assert np.array_equal(norm_rows(stacked), np.linalg.norm(stacked, axis=2))
