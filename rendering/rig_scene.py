@@ -148,6 +148,7 @@ class RigScene(UserCamera, GLWindowView):
         self.selected: int | None = None
         self._markable = np.zeros(0, dtype=np.int64)
         self._meshes: MeshSoups | None = None
+        self._gizmo_colours: dict[int, tuple] = {}  # id(gizmo item) -> (shades, nodes) uploaded
         self._camera_touched = False
         self._held, self._stale = 0, False  # see held()
         self._press = None
@@ -367,11 +368,18 @@ class RigScene(UserCamera, GLWindowView):
         tips = origin[:, None, :] + size * to_view(rot.transpose(0, 2, 1))  # (n, axis, 3)
         pts = np.stack([np.repeat(origin[:, None, :], 3, axis=1), tips], axis=2).reshape(-1, 3)
         if naive:
-            shades = [rgba(NAIVE_COLOR), rgba("#E69F00"), rgba("#8C3B00")]
+            shades = (rgba(NAIVE_COLOR), rgba("#E69F00"), rgba("#8C3B00"))
         else:
-            shades = [rgba(c) for c in AXIS_COLORS]
-        colors = np.repeat(np.tile(np.array(shades), (len(nodes), 1)), 2, axis=0)
-        item.setData(pos=pts.astype(np.float32), color=colors.astype(np.float32))
+            shades = tuple(rgba(c) for c in AXIS_COLORS)
+        # The colours change with the nodes drawn and the theme, not with the
+        # time: uploaded again only then (a time change moves the lines only).
+        key = (shades, len(nodes))
+        if self._gizmo_colours.get(id(item)) == key:
+            item.setData(pos=pts.astype(np.float32))
+        else:
+            self._gizmo_colours[id(item)] = key
+            colors = np.repeat(np.tile(np.array(shades), (len(nodes), 1)), 2, axis=0)
+            item.setData(pos=pts.astype(np.float32), color=colors.astype(np.float32))
         item.setVisible(True)
 
     # ------------------------------------------------------------------ picking

@@ -208,3 +208,35 @@ def test_the_row_helpers_compute_what_numpy_computes_bit_for_bit(dtype):
     assert np.array_equal(norm_rows(u), np.linalg.norm(u, axis=1))
     stacked = u.reshape(50, 10, 3)
     assert np.array_equal(norm_rows(stacked), np.linalg.norm(stacked, axis=2))
+
+
+def test_a_time_change_uploads_the_gizmo_lines_not_their_colours(view):
+    from pyqtgraph.opengl.items.GLLinePlotItem import DirtyFlag
+
+    from quatlab.rendering import theme_apply, themes
+
+    open_rig(view, ROBOT)
+    scene, pb = view.rig_panel.scene, view.playback
+    pb.set_time(1.0)
+    _settle()  # painted: nothing left to upload
+    colours, lines = scene.gizmos.color.copy(), scene.gizmos.pos.copy()
+    pb.set_time(1.2)
+    assert DirtyFlag.POSITION in scene.gizmos.dirty_bits
+    assert DirtyFlag.COLOR not in scene.gizmos.dirty_bits
+    assert not np.array_equal(scene.gizmos.pos, lines)
+    assert np.array_equal(scene.gizmos.color, colours)
+    # Another theme: the colours follow it at once and stay with the next frames.
+    before = themes.current().name
+    dark = next(name for name in themes.THEMES if name != before)
+    try:
+        themes.set_current(dark)
+        theme_apply.restyle(view.window())
+        themed = scene.gizmos.color.copy()
+        assert not np.array_equal(themed, colours)
+        pb.set_time(1.4)
+        np.testing.assert_allclose(scene.gizmos.color, themed, atol=1e-6)
+    finally:
+        themes.set_current(before)
+        theme_apply.restyle(view.window())
+    pb.set_time(1.6)
+    np.testing.assert_allclose(scene.gizmos.color, colours, atol=1e-6)
