@@ -57,9 +57,12 @@ class ComponentPlot(pg.PlotWidget):
                                       brush=pg.mkBrush(METHOD_COLORS["naive_nlerp"] + "40"),
                                       pen=pg.mkPen(None))
         # The curves change with the track, not with the time: cached, a
-        # moving cursor re-blits them instead of redrawing every symbol.
+        # moving cursor re-blits them instead of redrawing every symbol. A
+        # PlotDataItem paints nothing itself: its line and its symbols are
+        # child items, and those are what a cache must be set on.
         for curve in (*self.curves, *self._before):
-            curve.setCacheMode(_CACHE)
+            curve.curve.setCacheMode(_CACHE)
+            curve.scatter.setCacheMode(_CACHE)
         for side in ("left", "bottom"):
             item.getAxis(side).setCacheMode(_CACHE)
         self._bands.setZValue(-10)

@@ -5,9 +5,10 @@ snapshots and never changes the model:
 
 * every mesh of the scene, flat shaded in a neutral grey: meshes of plain
   nodes rigidly (shaded once in their node's space, moved by its world
-  matrix), skinned meshes deformed by linear blend skinning; the rigid and
-  the skinned ones are one vertex array each, replaced per frame, because
-  every GL item costs a fixed slice of Python per frame;
+  matrix), skinned meshes deformed by linear blend skinning; all of them
+  one vertex array, replaced per frame, because every GL item costs a
+  fixed slice of Python and of the driver per frame
+  (:mod:`quatlab.rendering.rig_meshes`);
 * the skin joints as octahedral bones from joint to child (a stub at each
   leaf), in the spec player's colour, drawn in front of the meshes; a small
   local-axis gizmo (X red, Y green, Z blue) at every joint and at every node
@@ -49,13 +50,20 @@ from quatlab.rendering.gl_items import FLAT_LIT_SHADER, OVERLAY, BoneItem, Ghost
 from quatlab.rendering.gl_view import GLWindowView, UserCamera
 from quatlab.rendering.labels import Label, label_font
 from quatlab.rendering.rig_labels import PlacedLabelLayer
+from quatlab.rendering.rig_meshes import (
+    Y_UP,
+    MeshSoups,
+    cross_rows,
+    empty_geometry,
+    flat_soup,
+    norm_rows,
+    to_view,
+)
 from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND, rgba
 
 __all__ = ["RigScene", "Y_UP", "MESH_COLOR", "SPEC_COLOR", "NAIVE_COLOR", "SELECT_COLOR",
            "flat_soup", "bake_bones"]
 
-#: glTF's Y-up world turned into the view's Z-up one: +90 deg about X.
-Y_UP = np.array([[1.0, 0, 0, 0], [0, 0, -1, 0], [0, 1, 0, 0], [0, 0, 0, 1]])
 MESH_COLOR = "#C3C7CF"
 #: The spec player plays the keys along the shortest arc (SLERP): its colour.
 SPEC_COLOR = METHOD_COLORS["shortest_slerp"]
@@ -79,26 +87,6 @@ _GHOST = {GL.GL_DEPTH_TEST: True, GL.GL_BLEND: True, GL.GL_CULL_FACE: False,
           GL.GL_POLYGON_OFFSET_FILL: True, "glPolygonOffset": (1.0, 4.0)}
 
 
-def _empty_geometry() -> BoneGeometry:
-    z3 = np.zeros((0, 3), np.float32)
-    return BoneGeometry(z3, z3, z3, np.zeros((0, 2), np.uint32))
-
-
-def flat_soup(vertices: np.ndarray, triangles: np.ndarray) -> BoneGeometry:
-    """Triangle soup with one normal per face (flat shading), float32.
-
-    >>> g = flat_soup(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0.0]]), np.array([[0, 1, 2]]))
-    >>> g.vertexes.shape, g.normals[0].tolist()
-    ((3, 3), [0.0, 0.0, 1.0])
-    """
-    tri = np.asarray(vertices, dtype=np.float32)[triangles]  # (T, 3, 3)
-    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
-    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-20)
-    z = np.zeros((0, 3), np.float32)
-    return BoneGeometry(tri.reshape(-1, 3), np.repeat(n, 3, axis=0).astype(np.float32), z,
-                        np.zeros((0, 2), np.uint32))
-
-
 def bake_bones(unit: BoneGeometry, segments: np.ndarray) -> BoneGeometry:
     """One soup of ``unit`` (a bone of length 1 along +X) stretched over each segment ``(B, 2, 3)``.
 
@@ -110,31 +98,28 @@ def bake_bones(unit: BoneGeometry, segments: np.ndarray) -> BoneGeometry:
     """
     a, b = segments[:, 0], segments[:, 1]
     d = b - a
-    length = np.linalg.norm(d, axis=1)
+    length = norm_rows(d)
     keep = length > 1e-9
     if not keep.any():
-        return _empty_geometry()
+        return empty_geometry()
     a, d, length = a[keep], d[keep], length[keep]
     girth = 0.6 * np.minimum(length, float(np.median(length)))
     x = d / length[:, None]
     helper = np.where(np.abs(x[:, 2:3]) < 0.9, [[0.0, 0.0, 1.0]], [[1.0, 0.0, 0.0]])
-    y = np.cross(helper, x)
-    y /= np.linalg.norm(y, axis=1, keepdims=True)
-    z = np.cross(x, y)
-    rot = np.stack([x, y, z], axis=2)  # columns: the bone's axes
+    y = cross_rows(helper, x)
+    y /= norm_rows(y)[:, None]
+    z = cross_rows(x, y)
+    # Rows: the bone's axes, so a point (B, V, 3) turns by a product with them
+    # (np.matmul: einsum took 6 times as long over a rig's bones).
+    axes = np.stack([x, y, z], axis=1)
     scale = np.stack([length, girth, girth], axis=1)  # (B, 3)
-    verts = a[:, None, :] + np.einsum("bij,bvj->bvi", rot, unit.vertexes[None] * scale[:, None])
+    verts = a[:, None, :] + (unit.vertexes[None] * scale[:, None]) @ axes
     # Normals of a stretched solid: the inverse transpose, i.e. divide by the scale.
-    normals = np.einsum("bij,bvj->bvi", rot, unit.normals[None] / scale[:, None])
-    normals /= np.maximum(np.linalg.norm(normals, axis=2, keepdims=True), 1e-20)
+    normals = (unit.normals[None] / scale[:, None]) @ axes
+    normals /= np.maximum(norm_rows(normals)[..., None], 1e-20)
     z3 = np.zeros((0, 3), np.float32)
     return BoneGeometry(verts.reshape(-1, 3).astype(np.float32),
                         normals.reshape(-1, 3).astype(np.float32), z3, np.zeros((0, 2), np.uint32))
-
-
-def _to_view(points: np.ndarray) -> np.ndarray:
-    """glTF world points ``(..., 3)`` in the view's Z-up frame."""
-    return points @ Y_UP[:3, :3].T
 
 
 class InFront:
@@ -147,58 +132,6 @@ class InFront:
 
 class _FrontBones(InFront, BoneItem):
     pass
-
-
-class _MeshItems:
-    """The spec and ghost items of the rigid meshes, or of the skinned ones, each as one soup.
-
-    Every item costs a fixed slice of Python per frame, so the meshes are
-    drawn as two soups (rigid, skinned), not one item each. A rigid part's
-    flat-shaded triangles are built once in its node's space and moved by
-    the node's world matrix each frame; skinned meshes are re-shaded from
-    their posed vertices.
-    """
-
-    def __init__(self, scene: RigScene, meshes: dict, rigid: bool) -> None:
-        self.meshes = meshes  # index among the shown meshes -> MeshInstance
-        self.rigid = rigid
-        self._local = ({k: flat_soup(m.positions, m.triangles) for k, m in meshes.items()}
-                       if rigid else {})
-        empty = _empty_geometry()
-        self.solid = BoneItem(empty, shader=FLAT_LIT_SHADER, color=rgba(MESH_COLOR),
-                              glOptions=dict(_SOLID))
-        # A rigid part moves as a whole: its ghost shows through whatever
-        # covers it (the truck's wheels turn inside the body). A skinned
-        # mesh's ghost is depth-tested, so only the parts that moved show.
-        options = {**_GHOST, GL.GL_DEPTH_TEST: False} if rigid else dict(_GHOST)
-        self.ghost = GhostItem(empty, shader=FLAT_LIT_SHADER, color=rgba(NAIVE_COLOR, _GHOST_ALPHA),
-                               glOptions=options)
-        self.solid.setDepthValue(_ORDER_MESH)
-        self.ghost.setDepthValue(_ORDER_GHOST_MESH)
-        scene.addItem(self.solid)
-        scene.addItem(self.ghost)
-
-    def show(self, item: BoneItem, keys, posed: list, world: np.ndarray) -> None:
-        """Pose ``item`` with the meshes ``keys`` (indices into ``posed``) of a pose."""
-        soups = []
-        for k in keys:
-            if self.rigid:
-                g, m = self._local[k], world[posed[k].node]
-                basis = Y_UP[:3, :3] @ m[:3, :3]
-                # Normals by the inverse transpose (exact under non-uniform scale too).
-                normals = g.normals @ np.linalg.inv(basis)
-                normals /= np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-20)
-                soups.append((g.vertexes @ basis.T + Y_UP[:3, :3] @ m[:3, 3], normals))
-            else:
-                g = flat_soup(_to_view(posed[k].vertices), posed[k].triangles)
-                soups.append((g.vertexes, g.normals))
-        if not soups:
-            item.set_geometry(_empty_geometry())
-            return
-        z3 = np.zeros((0, 3), np.float32)
-        item.set_geometry(BoneGeometry(np.concatenate([v for v, _ in soups]).astype(np.float32),
-                                       np.concatenate([n for _, n in soups]).astype(np.float32),
-                                       z3, np.zeros((0, 2), np.uint32)))
 
 
 class RigScene(UserCamera, GLWindowView):
@@ -214,9 +147,8 @@ class RigScene(UserCamera, GLWindowView):
         self.players = "both"
         self.selected: int | None = None
         self._markable = np.zeros(0, dtype=np.int64)
-        self._meshes: list[_MeshItems] = []
-        self._rigid: list[int] = []
-        self._skinned: list[int] = []
+        self._meshes: MeshSoups | None = None
+        self._gizmo_colours: dict[int, tuple] = {}  # id(gizmo item) -> (shades, nodes) uploaded
         self._camera_touched = False
         self._held, self._stale = 0, False  # see held()
         self._press = None
@@ -229,10 +161,10 @@ class RigScene(UserCamera, GLWindowView):
         self.grid = gl.GLGridItem(color=(0, 0, 0, 38))
         self.grid.setDepthValue(_ORDER_GRID)
         self.addItem(self.grid)
-        self.bones = _FrontBones(_empty_geometry(), shader=FLAT_LIT_SHADER, color=rgba(SPEC_COLOR),
+        self.bones = _FrontBones(empty_geometry(), shader=FLAT_LIT_SHADER, color=rgba(SPEC_COLOR),
                                  glOptions=dict(_SOLID))
         self.bones.setDepthValue(_ORDER_BONES)
-        self.ghost_bones = GhostItem(_empty_geometry(), shader=FLAT_LIT_SHADER,
+        self.ghost_bones = GhostItem(empty_geometry(), shader=FLAT_LIT_SHADER,
                                      color=rgba(NAIVE_COLOR, 0.6), glOptions=dict(_GHOST))
         self.ghost_bones.setDepthValue(_ORDER_GHOST_BONES)
         self.gizmos = gl.GLLinePlotItem(mode="lines", width=2.5, antialias=True,
@@ -258,19 +190,21 @@ class RigScene(UserCamera, GLWindowView):
     # ------------------------------------------------------------------ model -> items
     def set_rig(self, rig, bounds=None) -> None:
         """Build the items of another rig (None: empty) and frame ``bounds`` (glTF ``(lo, hi)``)."""
-        for m in self._meshes:
-            self.removeItem(m.solid)
-            self.removeItem(m.ghost)
-        self._meshes = []
+        for item in self._meshes.items if self._meshes is not None else ():
+            self.removeItem(item)
+        self._meshes = None
         self.rig = rig
         self.frame = None
         self.selected = None
         if rig is not None:
             shown = [m for m in rig.meshes if rig.in_scene[m.node]]
-            self._rigid = [k for k, m in enumerate(shown) if m.skin is None]
-            self._skinned = [k for k, m in enumerate(shown) if m.skin is not None]
-            self._meshes = [_MeshItems(self, {k: shown[k] for k in group}, group is self._rigid)
-                            for group in (self._rigid, self._skinned) if group]
+            if shown:
+                self._meshes = MeshSoups(shown, color=MESH_COLOR, ghost_color=NAIVE_COLOR,
+                                         ghost_alpha=_GHOST_ALPHA, solid_options=_SOLID,
+                                         ghost_options=_GHOST,
+                                         order=(_ORDER_MESH, _ORDER_GHOST_MESH))
+                for item in self._meshes.items:
+                    self.addItem(item)
             joints = np.unique(np.concatenate([sk.joints for sk in rig.skins])) if rig.skins \
                 else np.zeros(0, dtype=np.int64)
             self._joints = joints
@@ -285,8 +219,8 @@ class RigScene(UserCamera, GLWindowView):
         self._markable = np.asarray(nodes, dtype=np.int64)
 
     def _fit(self, lo, hi) -> None:
-        lo_v, hi_v = (_to_view(np.array([lo, hi], dtype=float)).min(axis=0),
-                      _to_view(np.array([lo, hi], dtype=float)).max(axis=0))
+        lo_v, hi_v = (to_view(np.array([lo, hi], dtype=float)).min(axis=0),
+                      to_view(np.array([lo, hi], dtype=float)).max(axis=0))
         self._box = (lo_v, hi_v)
         center = (lo_v + hi_v) / 2
         self._scale = max(float(np.linalg.norm(hi_v - lo_v)) / 2, 1e-6)
@@ -355,9 +289,8 @@ class RigScene(UserCamera, GLWindowView):
         self._stale = False
         frame, rig = self.frame, self.rig
         if frame is None or rig is None:
-            for m in self._meshes:
-                m.solid.setVisible(False)
-                m.ghost.setVisible(False)
+            if self._meshes is not None:
+                self._meshes.hide()
             for item in (self.bones, self.ghost_bones, self.joint_dots, self.gizmos,
                          self.ghost_gizmos, self.marks, self.selection_mark):
                 item.setVisible(False)
@@ -366,24 +299,22 @@ class RigScene(UserCamera, GLWindowView):
             return
         main_naive = self.players == "naive"
         main = frame.naive if main_naive else frame.spec
-        main_meshes = frame.naive_meshes if main_naive else frame.spec_meshes
         main_bones = frame.naive_bones if main_naive else frame.spec_bones
         ghost = self.players == "both"
         moved = frame.world_difference > DIFFERENCE_DEG
-        for items in self._meshes:
-            items.solid.setVisible(True)
-            items.show(items.solid, list(items.meshes), main_meshes, main.world)
+        if self._meshes is not None:
+            # Skinned when there are skinned meshes to draw, not before.
+            self._meshes.show(main.world, lambda: frame.naive_meshes if main_naive
+                              else frame.spec_meshes)
             # The ghost: only the meshes whose pose differs between the players.
-            parted = [k for k, m in items.meshes.items() if ghost and self._mesh_moved(m, moved)]
-            items.ghost.setVisible(bool(parted))
-            if parted:
-                items.show(items.ghost, parted, frame.naive_meshes, frame.naive.world)
+            self._meshes.show_ghost(frame.naive.world, lambda: frame.naive_meshes,
+                                    lambda m: ghost and self._mesh_moved(m, moved))
         self.bones.opts["color"] = rgba(NAIVE_COLOR if main_naive else SPEC_COLOR)
-        self.bones.set_geometry(bake_bones(self._unit_bone, _to_view(main_bones.segments)))
+        self.bones.set_geometry(bake_bones(self._unit_bone, to_view(main_bones.segments)))
         self.bones.setVisible(len(main_bones.segments) > 0)
         if len(main_bones.joints):
             dark = tuple(0.6 * c for c in rgba(NAIVE_COLOR if main_naive else SPEC_COLOR)[:3])
-            self.joint_dots.setData(pos=_to_view(main_bones.positions), size=6.0,
+            self.joint_dots.setData(pos=to_view(main_bones.positions), size=6.0,
                                     color=(*dark, 1.0))
         self.joint_dots.setVisible(len(main_bones.joints) > 0)
         # Ghost bones: those whose far end moved (a bone follows its child joint).
@@ -391,7 +322,7 @@ class RigScene(UserCamera, GLWindowView):
         if ghost and moved.any() and len(frame.naive_bones.segments):
             nb = frame.naive_bones
             g_segments = nb.segments[moved[nb.ends]]
-        self.ghost_bones.set_geometry(bake_bones(self._unit_bone, _to_view(g_segments)))
+        self.ghost_bones.set_geometry(bake_bones(self._unit_bone, to_view(g_segments)))
         self.ghost_bones.setVisible(len(g_segments) > 0)
 
         nodes = np.union1d(self._joints, self._markable)
@@ -401,7 +332,7 @@ class RigScene(UserCamera, GLWindowView):
         self._set_gizmos(self.ghost_gizmos, frame.naive, ghost_nodes, size, naive=True)
 
         flagged = frame.flagged if self.players == "both" else frame.flagged[:0]
-        pos = _to_view(main.world[:, :3, 3])
+        pos = to_view(main.world[:, :3, 3])
         if flagged.size:
             self.marks.setData(pos=pos[flagged], size=15.0, color=rgba(NAIVE_COLOR, 0.9))
         self.marks.setVisible(bool(flagged.size))
@@ -433,15 +364,22 @@ class RigScene(UserCamera, GLWindowView):
             return
         rot = pose.world[nodes, :3, :3]
         rot = rot / np.maximum(np.linalg.norm(rot, axis=1, keepdims=True), 1e-300)
-        origin = _to_view(pose.world[nodes, :3, 3])
-        tips = origin[:, None, :] + size * _to_view(rot.transpose(0, 2, 1))  # (n, axis, 3)
+        origin = to_view(pose.world[nodes, :3, 3])
+        tips = origin[:, None, :] + size * to_view(rot.transpose(0, 2, 1))  # (n, axis, 3)
         pts = np.stack([np.repeat(origin[:, None, :], 3, axis=1), tips], axis=2).reshape(-1, 3)
         if naive:
-            shades = [rgba(NAIVE_COLOR), rgba("#E69F00"), rgba("#8C3B00")]
+            shades = (rgba(NAIVE_COLOR), rgba("#E69F00"), rgba("#8C3B00"))
         else:
-            shades = [rgba(c) for c in AXIS_COLORS]
-        colors = np.repeat(np.tile(np.array(shades), (len(nodes), 1)), 2, axis=0)
-        item.setData(pos=pts.astype(np.float32), color=colors.astype(np.float32))
+            shades = tuple(rgba(c) for c in AXIS_COLORS)
+        # The colours change with the nodes drawn and the theme, not with the
+        # time: uploaded again only then (a time change moves the lines only).
+        key = (shades, len(nodes))
+        if self._gizmo_colours.get(id(item)) == key:
+            item.setData(pos=pts.astype(np.float32))
+        else:
+            self._gizmo_colours[id(item)] = key
+            colors = np.repeat(np.tile(np.array(shades), (len(nodes), 1)), 2, axis=0)
+            item.setData(pos=pts.astype(np.float32), color=colors.astype(np.float32))
         item.setVisible(True)
 
     # ------------------------------------------------------------------ picking

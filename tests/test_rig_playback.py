@@ -48,7 +48,7 @@ def playing(rig) -> RigPlayback:
 @pytest.mark.parametrize("module", ["quatlab.app.model.rig_playback",
                                     "quatlab.app.model.rig_curves",
                                     "quatlab.rendering.rig_labels",
-                                    "quatlab.rendering.rig_scene"])
+                                    "quatlab.rendering.rig_meshes"])
 def test_doctests(module):
     mod = importlib.import_module(module)
     result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

@@ -85,20 +85,26 @@ class RigFrame:
     the angle between the players' local rotations (where the channels
     themselves part) and their world rotations (which children inherit).
     ``flagged`` holds the nodes whose local rotations differ by more than
-    :data:`DIFFERENCE_DEG`, largest first. The skinned meshes of each player
-    are computed when first asked for: the view skins the naive pose only
-    where its ghost is drawn.
+    :data:`DIFFERENCE_DEG`, largest first. The skinned meshes and the bones
+    of each player are computed when first asked for: the view skins the
+    naive pose, and lays out its bones, only where its ghost is drawn.
     """
 
     rig: Rig = dataclasses.field(repr=False)
     time: float
     spec: Pose
     naive: Pose
-    spec_bones: Bones
-    naive_bones: Bones
     local_difference: np.ndarray
     world_difference: np.ndarray
     flagged: np.ndarray
+
+    @functools.cached_property
+    def spec_bones(self) -> Bones:
+        return bones(self.rig, self.spec)
+
+    @functools.cached_property
+    def naive_bones(self) -> Bones:
+        return bones(self.rig, self.naive)
 
     @functools.cached_property
     def spec_meshes(self) -> list[PosedMesh]:
@@ -214,8 +220,7 @@ class RigPlayback:
         local = np.degrees(np.nan_to_num(local))
         order = np.argsort(-local)
         flagged = order[local[order] > DIFFERENCE_DEG]
-        return RigFrame(rig, t, spec, naive, bones(rig, spec), bones(rig, naive), local,
-                        difference_angles(spec, naive), flagged)
+        return RigFrame(rig, t, spec, naive, local, difference_angles(spec, naive), flagged)
 
     # ------------------------------------------------------------------ changes
     def set_animation(self, index: int) -> None:

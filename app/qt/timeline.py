@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PyQt6 import QtCore
+from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.i18n import _
 from quatlab.app.model.keyframes_model import Segments
@@ -52,6 +52,10 @@ class Timeline(pg.PlotWidget):
         item.hideAxis("left")
         item.setLabel("bottom", _("time (s)"), color=FOREGROUND)
         item.getAxis("bottom").enableAutoSIPrefix(False)  # never "time (s) (x0.001)"
+        # The axis changes with the range only: cached, a moving time cursor
+        # re-blits it instead of drawing its ticks and labels again.
+        item.getAxis("bottom").setCacheMode(
+            QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
         item.hideButtons()
         item.setMenuEnabled(False)
         item.setMouseEnabled(x=True, y=False)  # zoom along time only
