@@ -59,6 +59,12 @@ def test_every_readout_cell_shows_whole_and_the_lesson_keeps_half(qtbot, lang, s
         _settle(qtbot)
         assert _clipped_cells(r) == [], (lang, size, t)
     assert r.cell("naive_slerp", "q").text() == "(-0.500, -0.500, -0.500, -0.500)"  # t = 1
+    # q1 = -q0: naive NLERP collapses and SLERP has no arc at t = 0.5; the words fit too.
+    state.load_preset("q-to-minus-q")
+    state.set_t(0.5)
+    _settle(qtbot)
+    assert r.cell("naive_nlerp", "angle").text() == "—"
+    assert _clipped_cells(r) == [], (lang, size, "q-to-minus-q")
     assert win.tabs.width() >= 0.5 * size[0], win._split.sizes()
 
 
