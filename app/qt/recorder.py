@@ -45,16 +45,17 @@ def warm_up_steps(window) -> Iterator[None]:
     The first grab of a 3D view in a process makes its offscreen framebuffer
     and the painter state for its labels, and the first grab of the window's
     widgets fills caches too: taken in one go with the first frame it froze
-    the window for 105-220 ms. Each 3D view inside ``window`` is grabbed
-    alone, then the widgets without them; a step yields ``None`` after each,
+    the window for 105-220 ms. Each 3D view inside ``window`` renders one
+    offscreen frame, then the widgets are grabbed without them (this first
+    grab also lays out what changed); a step yields ``None`` after each,
     so the caller can return to the event loop between them.
     """
-    from quatlab.rendering.gl_view import GLWindowView, grab_widget
+    from quatlab.rendering.gl_view import GLWindowView
 
     for view in QtGui.QGuiApplication.allWindows():
         box = getattr(view, "widget", None)
         if isinstance(view, GLWindowView) and box.isVisible() and window.isAncestorOf(box):
-            grab_widget(box)
+            view.grabFramebuffer()
             yield None
     window.grab()
     yield None
