@@ -69,3 +69,16 @@ def test_a_cancelled_export_ends_its_encoding_thread(qtbot, win, tmp_path):
     export._thread.join(timeout=10)
     assert not export._thread.is_alive()
     assert export.state == "cancelled" and list(tmp_path.iterdir()) == []
+
+
+def test_a_window_resized_while_recording_fails_at_once_and_writes_nothing(qtbot, win,
+                                                                          tmp_path):
+    export = AnimationExport(win, tmp_path / "sweep.gif", duration=20.0, fps=10)
+    export.start()
+    qtbot.waitUntil(lambda: export.frames_taken >= 2, timeout=60000)
+    with qtbot.waitSignal(export.done, timeout=60000):
+        win.resize(1100, 700)  # the next grab has another size
+    assert export.state == "failed"
+    assert "first frame's shape" in export.message
+    assert export.frames_taken < 20  # stopped when the encoder refused, not after 200 frames
+    assert list(tmp_path.iterdir()) == []

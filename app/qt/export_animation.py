@@ -148,6 +148,9 @@ class AnimationExport(QtCore.QObject):
         if self.progress.wasCanceled():
             self.cancel()
             return
+        if not self._thread.is_alive():  # the encoder refused a frame (a resized window)
+            self._finish("failed", self._result[1] if self._result else _("encoding stopped"))
+            return
         try:
             frame = next(self._sweep)
         except StopIteration:
