@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     from PyQt6 import QtCore
 
     idle, first, later, total, busiest, busiest_phase = [], [], [], [], [], []
+    longest: list[tuple[float, float, str]] = []
     with tempfile.TemporaryDirectory() as tmp:
         for run in range(args.repeat + 1):  # run 0: the process's first export
             idle.append(longest_block_ms(app, lambda: None))
@@ -110,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
             later.append(float(gaps[split:].max()))
             busiest.append(float(cpu.max()))
             busiest_phase.append(phases[int(np.argmax(cpu))])
+            k = int(np.argmax(gaps))
+            longest.append((float(gaps[k]), float(cpu[k]), phases[k]))
             QtCore.QCoreApplication.processEvents()
     floor = statistics.median(idle[1:])
     print(f"window {args.size}, {round(args.duration * args.fps)} frames to {args.suffix}, "
@@ -130,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"GUI-thread CPU time of the busiest turn: first export {busiest[0]:.1f} ms "
           f"(ending {busiest_phase[0]}), later ones {busiest[worst]:.1f} ms (ending "
           f"{busiest_phase[worst]}); load on the machine stretches the gaps, not this")
+    print("longest gap of each export: " + ", ".join(
+        f"{wall:.0f} ms ({cpu:.0f} ms GUI-thread CPU, ending {phase})"
+        for wall, cpu, phase in longest) + "; much more wall than CPU time is waiting: "
+        "for the other thread's GIL or for the machine's other processes")
     print(f"export took {statistics.median(total[1:]):.2f} s (median of later runs)")
     win.close()
     return 0 if ok else 1
