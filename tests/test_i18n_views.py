@@ -167,7 +167,8 @@ def test_the_readouts_read_chinese(qtbot, zh):
     assert r.title() == "读数"
     assert "相反半球" in r.summary.text() and "两个旋转之间的夹角" in r.summary.text()
     headers = [r.table.horizontalHeaderItem(c).text() for c in range(3)]
-    assert headers == ["q(t) (w, x, y, z)", "角度 °", "°/t"]
+    assert headers == ["方法\nq(t) (w, x, y, z)", "角度 °", "°/t"]
+    assert r.cell("shortest_slerp", "name").text() == "最短弧 SLERP"
 
 
 def test_the_wrap_lesson_explains_in_chinese(qtbot, zh):

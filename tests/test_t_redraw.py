@@ -7,6 +7,7 @@ from PyQt6 import QtCore, QtWidgets
 import quatlab.app.qt.window as window_module
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt.window import MainWindow
+from quatlab.math.curves import METHODS
 
 
 def test_a_change_of_t_does_not_resize_the_table(qtbot, monkeypatch):
@@ -30,10 +31,10 @@ def test_a_change_of_t_does_not_resize_the_table(qtbot, monkeypatch):
     for t in (0.5, 1.0, 0.25):
         win.state.set_t(t)
         assert layout() == first, t
-    # Every cell's text still shows whole (no elision) at this size.
-    for row in range(table.rowCount()):
-        for col in (1, 2):
-            item = table.item(row, col)
+    # Every number's text still shows whole (no elision) at this size.
+    for method in METHODS:
+        for what, col in (("angle", 1), ("speed", 2)):
+            item = win.readouts.cell(method, what)
             room = table.horizontalHeader().sectionSize(col)
             assert table.fontMetrics().horizontalAdvance(item.text()) < room, item.text()
 

@@ -177,13 +177,13 @@ def test_state_set_t_moves_slider_spin_cursor_and_readouts(window):
     assert sc.slider.value() == 300
     assert sc.spin.value() == pytest.approx(0.3)
     assert window.lesson.plots.cursor() == pytest.approx(0.3)
-    table = window.readouts.table
-    # Row 3 = shortest SLERP: 0.3 of the 20 deg arc. Row 0 = naive NLERP along the
-    # chord from identity to -(cos 10, 0, 0, sin 10): 2 atan2(0.3 sin 10, 0.7 - 0.3 cos 10).
-    assert float(table.item(3, 1).text()) == pytest.approx(6.0, abs=0.01)
+    cell = window.readouts.cell
+    # Shortest SLERP: 0.3 of the 20 deg arc. Naive NLERP along the chord from
+    # identity to -(cos 10, 0, 0, sin 10): 2 atan2(0.3 sin 10, 0.7 - 0.3 cos 10).
+    assert float(cell("shortest_slerp", "angle").text()) == pytest.approx(6.0, abs=0.01)
     c10, s10 = math.cos(math.radians(10)), math.sin(math.radians(10))
     naive = math.degrees(2 * math.atan2(0.3 * s10, 0.7 - 0.3 * c10))
-    assert float(table.item(0, 1).text()) == pytest.approx(naive, abs=0.01)
+    assert float(cell("naive_nlerp", "angle").text()) == pytest.approx(naive, abs=0.01)
     assert "t = 0.300" in window.explanation_t.text()
 
 
@@ -685,8 +685,8 @@ def test_collapse_is_a_gap_not_a_crash(shown_window):
     s.set_chain_family("nlerp")
     s.load_preset("q-to-minus-q")
     a = render(window, 0.5)
-    assert "collapse" in window.readouts.table.item(0, 0).text()
-    assert window.readouts.table.item(0, 1).text() == "—"
+    assert "collapse" in window.readouts.cell("naive_nlerp", "q").text()
+    assert window.readouts.cell("naive_nlerp", "angle").text() == "—"
     b = render(window, 0.25)
     assert np.any(a != b)  # the naive chain is back away from the collapse point
     assert np.isfinite(window.lesson.plots.cursor())
@@ -714,8 +714,9 @@ def test_window_keeps_1400x900_and_nothing_is_clipped(shown_window):
         assert w.isVisible()
         assert w.visibleRegion().boundingRect() == w.rect(), w.objectName()
     table = window.readouts.table
-    last = table.rowViewportPosition(3) + table.rowHeight(3)
-    assert 0 < last <= table.viewport().height()  # all four methods visible
+    last = table.rowCount() - 1
+    bottom = table.rowViewportPosition(last) + table.rowHeight(last)
+    assert 0 < bottom <= table.viewport().height()  # all four methods visible
 
 
 def test_full_window_keeps_its_default_size(full_window):

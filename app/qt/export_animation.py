@@ -2,18 +2,25 @@
 
 :class:`AnimationExport` takes the frames with
 :func:`quatlab.app.qt.recorder.sweep_steps` (the frame loop of the command),
-one step per turn of the event loop from a zero-delay timer (the change of
-the parameter in one turn, its grab in the next),
-under a window-modal progress dialog with Cancel. Encoding runs on a worker
-thread (Pillow or ffmpeg can take seconds for a long GIF); the file is
-published with :func:`quatlab.app.io.atomic.write_files` only when encoding
-succeeded and nobody cancelled, so a cancelled or failed export leaves
-nothing behind (docs/formats.md, "Animations"). The file dialog has already
-asked before an existing file is replaced.
+one step per turn of the event loop (the change of the parameter in one
+turn, its grab in the next, a timer tick apart so the window repaints and
+takes input between them), under a window-modal progress dialog with Cancel.
+A few dropped grabs come first (:func:`~quatlab.app.qt.recorder.warm_up_steps`):
+the first grab's set-up, spread over turns of its own.
+
+Only the grabs are taken on the GUI thread. From the first one on, a worker
+thread converts each grab to an RGB array and feeds it to the encoder, which
+then encodes (Pillow or ffmpeg can take seconds for a long GIF) - the very
+frames and the very bytes ``quatlab record`` makes. The file is published
+with :func:`quatlab.app.io.atomic.write_files` only when encoding succeeded
+and nobody cancelled, so a cancelled or failed export leaves nothing behind
+(docs/formats.md, "Animations"). The file dialog has already asked before
+an existing file is replaced.
 """
 
 from __future__ import annotations
 
+import queue
 import threading
 from pathlib import Path
 
@@ -29,12 +36,44 @@ from quatlab.app.io.animation_io import (
     encode_animation,
 )
 from quatlab.app.io.atomic import write_files
-from quatlab.app.qt.recorder import sweep_steps
+from quatlab.app.qt.recorder import image_to_rgb, sweep_steps, warm_up_steps
 
 __all__ = ["AnimationExport", "add_export_action", "export_animation_dialog"]
 
 #: How often the encoding thread is polled, ms.
 _POLL_MS = 40
+#: Delay between two steps of the capture, ms: a timer, not a zero-delay call,
+#: so the event loop repaints and takes input between a change and its grab.
+_STEP_MS = 1
+
+#: Put on the frame queue: the sweep is over (encode) / the export was stopped.
+_END, _STOP = object(), object()
+
+
+class _Stopped(Exception):
+    """The export was stopped while the encoder waited for frames."""
+
+
+def _encode_from(frames: queue.SimpleQueue, path: Path, fps: float) -> tuple[str, object]:
+    """Encode the grabs put on ``frames`` until ``_END``: ``("ok", bytes)`` or ``("error", text)``.
+
+    Runs on the encoding thread; ``_STOP`` ends it with ``("stopped", None)``.
+    """
+    def arrays():
+        while True:
+            image = frames.get()
+            if image is _END:
+                return
+            if image is _STOP:
+                raise _Stopped
+            yield image_to_rgb(image)
+
+    try:
+        return "ok", encode_animation(path, arrays(), fps=fps)
+    except _Stopped:
+        return "stopped", None
+    except Exception as exc:  # noqa: BLE001 - reported on the GUI thread
+        return "error", str(exc)
 
 
 class AnimationExport(QtCore.QObject):
@@ -56,8 +95,10 @@ class AnimationExport(QtCore.QObject):
         self.n_frames = round(float(duration) * self.fps)
         self.state = "new"  # capturing, encoding, written, cancelled, failed
         self.message = ""
-        self._frames: list = []
+        self.frames_taken = 0
+        self._frames: queue.SimpleQueue = queue.SimpleQueue()
         self._result: tuple = ()
+        self._thread: threading.Thread | None = None
 
     def start(self) -> None:
         """Check the output, open the progress dialog and take the first frame soon.
@@ -71,7 +112,7 @@ class AnimationExport(QtCore.QObject):
         check_output(self.path, force=True)  # the file dialog asked about replacing it
         scrubber = self.window.current_scrubber()
         self._scrubber, self._value = scrubber, scrubber.param.get()
-        self._sweep = sweep_steps(self.window, self.n_frames)
+        self._sweep = self._steps()
         self.progress = QtWidgets.QProgressDialog(
             _("Recording {file}…").format(file=self.path.name), _("Cancel"), 0,
             self.n_frames + 1, self.window)
@@ -82,7 +123,19 @@ class AnimationExport(QtCore.QObject):
         self.progress.setAutoReset(False)
         self.progress.canceled.connect(self.cancel)
         self.state = "capturing"
+        frames, path, fps = self._frames, self.path, self.fps
+
+        def work() -> None:
+            self._result = _encode_from(frames, path, fps)
+
+        self._thread = threading.Thread(target=work, name="quatlab-encode", daemon=True)
+        self._thread.start()
         QtCore.QTimer.singleShot(0, self._next_frame)
+
+    def _steps(self):
+        # One generator, so that closing it closes the sweep it is in.
+        yield from warm_up_steps(self.window)
+        yield from sweep_steps(self.window, self.n_frames)
 
     def cancel(self) -> None:
         """Stop; nothing is written (also while encoding: the bytes are dropped)."""
@@ -95,6 +148,9 @@ class AnimationExport(QtCore.QObject):
         if self.progress.wasCanceled():
             self.cancel()
             return
+        if not self._thread.is_alive():  # the encoder refused a frame (a resized window)
+            self._finish("failed", self._result[1] if self._result else _("encoding stopped"))
+            return
         try:
             frame = next(self._sweep)
         except StopIteration:
@@ -104,24 +160,16 @@ class AnimationExport(QtCore.QObject):
             self._finish("failed", str(exc))
             return
         if frame is not None:
-            self._frames.append(frame)
-            self.progress.setValue(len(self._frames))
-        QtCore.QTimer.singleShot(0, self._next_frame)
+            self._frames.put(frame)  # converted and encoded on the worker thread
+            self.frames_taken += 1
+            self.progress.setValue(self.frames_taken)
+        QtCore.QTimer.singleShot(_STEP_MS, self._next_frame)
 
     def _encode(self) -> None:
         self.state = "encoding"
+        self._frames.put(_END)
         self._restore()
         self.progress.setLabelText(_("Encoding {file}…").format(file=self.path.name))
-        frames, path, fps = self._frames, self.path, self.fps
-
-        def work() -> None:
-            try:
-                self._result = ("ok", encode_animation(path, frames, fps=fps))
-            except Exception as exc:  # noqa: BLE001 - reported on the GUI thread
-                self._result = ("error", str(exc))
-
-        self._thread = threading.Thread(target=work, name="quatlab-encode", daemon=True)
-        self._thread.start()
         self._poll = QtCore.QTimer(self)
         self._poll.timeout.connect(self._check_encoded)
         self._poll.start(_POLL_MS)
@@ -155,7 +203,7 @@ class AnimationExport(QtCore.QObject):
 
     def _finish(self, state: str, message: str) -> None:
         self.state, self.message = state, message
-        self._frames = []
+        self._frames.put(_STOP)  # ends the encoder if it still waits for frames
         self._restore()
         self._sweep.close()
         self.progress.canceled.disconnect(self.cancel)

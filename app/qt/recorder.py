@@ -1,8 +1,10 @@
 """Sweep the shown tab's parameter and grab the window at each step: the frames of an animation.
 
-Used by ``quatlab record`` and File > Export animation. The frames are plain
-``(H, W, 3)`` uint8 arrays, so encoding (:mod:`quatlab.app.io.animation_io`)
-knows no Qt.
+Used by ``quatlab record`` and File > Export animation. The grabs are
+QImages (taking them is Qt's, on the GUI thread); :func:`image_to_rgb` makes
+them the plain ``(H, W, 3)`` uint8 arrays that encoding
+(:mod:`quatlab.app.io.animation_io`) takes, so it knows no Qt. QImage is
+reentrant: the export converts on its encoding thread.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from PyQt6 import QtGui, QtWidgets
 
 from quatlab.app.i18n import _
 
-__all__ = ["image_to_rgb", "sweep_values", "sweep_frames", "sweep_steps"]
+__all__ = ["image_to_rgb", "sweep_values", "sweep_frames", "sweep_steps", "warm_up_steps"]
 
 
 def image_to_rgb(image: QtGui.QImage) -> np.ndarray:
@@ -37,13 +39,43 @@ def sweep_values(lo: float, hi: float, n_frames: int) -> np.ndarray:
     return lo + (hi - lo) * np.arange(n_frames) / (n_frames - 1)
 
 
-def sweep_steps(window, n_frames: int) -> Iterator[np.ndarray | None]:
-    """The sweep in steps: ``None`` after each change of the parameter, then its frame.
+def warm_up_steps(window) -> Iterator[None]:
+    """Grabs whose images are dropped, one per step: the first grab's set-up, spread out.
+
+    The first grab of a 3D view in a process makes its offscreen framebuffer
+    and the painter state for its labels, and the first grab of the window's
+    widgets fills caches too: taken in one go with the first frame it froze
+    the window for 105-220 ms. And a grab first lays out every widget not
+    shown yet, the other tabs' plots and toolbars included: 40-60 ms for
+    the whole window at once. So each 3D view inside ``window`` renders one
+    offscreen frame, each tab page not shown is grabbed alone, then the
+    window; a step yields ``None`` after each, so the caller can return to
+    the event loop between them.
+    """
+    from quatlab.rendering.gl_view import GLWindowView
+
+    for view in QtGui.QGuiApplication.allWindows():
+        box = getattr(view, "widget", None)
+        if isinstance(view, GLWindowView) and box.isVisible() and window.isAncestorOf(box):
+            view.grabFramebuffer()
+            yield None
+    for tabs in window.findChildren(QtWidgets.QTabWidget):
+        for page in map(tabs.widget, range(tabs.count())):
+            if page is not tabs.currentWidget():
+                page.grab()
+                yield None
+    window.grab()
+    yield None
+
+
+def sweep_steps(window, n_frames: int) -> Iterator[QtGui.QImage | None]:
+    """The sweep in steps: ``None`` after each change of the parameter, then its grab.
 
     Between the two the caller lets the window process the change (the 3D
     views draw it): :func:`sweep_frames` runs the events itself, File > Export
     animation returns to the event loop, so no step blocks the window long.
-    Playback is stopped first; the parameter is left at the end of its range.
+    The grabs are QImages (see :func:`image_to_rgb`). Playback is stopped
+    first; the parameter is left at the end of its range.
     """
     scrubber = window.current_scrubber()
     if scrubber.playing:
@@ -52,7 +84,7 @@ def sweep_steps(window, n_frames: int) -> Iterator[np.ndarray | None]:
     for value in sweep_values(lo, hi, n_frames):
         scrubber.step(float(value) - scrubber.param.get())
         yield None
-        yield image_to_rgb(window.grab_image())
+        yield window.grab_image()
 
 
 def sweep_frames(window, n_frames: int) -> Iterator[np.ndarray]:
@@ -66,4 +98,4 @@ def sweep_frames(window, n_frames: int) -> Iterator[np.ndarray]:
         if frame is None:
             app.processEvents()
         else:
-            yield frame
+            yield image_to_rgb(frame)
