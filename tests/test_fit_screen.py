@@ -272,3 +272,31 @@ def test_endpoint_fields_show_their_numbers_whole(window, qtbot, size):
     if editor.width() >= 480:
         assert len({e.y() for e in editor.components}) == 1
     assert _cut_fields(win) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+def test_every_tab_title_shows_on_a_projector(qtbot, size, lang):
+    """Inside the middle column, the nine titles once hid behind scroll arrows."""
+    from quatlab.app.i18n import set_language
+
+    set_language(lang)  # the autouse _language_kept fixture puts the language back
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(*size)
+    win.show()
+    qtbot.waitExposed(win)
+    _settle(qtbot)
+    bar = win.tab_bar
+    assert bar.count() == win.tabs.count() >= 8
+    assert not win.tabs.tabBar().isVisible()
+    for i in range(bar.count()):
+        rect = bar.tabRect(i)
+        assert bar.rect().contains(rect), (bar.tabText(i), rect, bar.rect())
+        assert bar.tabText(i) == win.tabs.tabText(i)
+    assert not [b for b in bar.findChildren(QtWidgets.QToolButton) if b.isVisible()]
+    # The bar drives the tabs, and the tabs (show_view, shortcuts) the bar.
+    bar.setCurrentIndex(2)
+    assert win.tabs.currentIndex() == 2
+    win.show_view("s3")
+    assert bar.currentIndex() == win.tabs.currentIndex()

@@ -208,7 +208,7 @@ def _visible_texts(win):
             out.append((type(w).__name__, w.text()))
         if isinstance(w, QtWidgets.QGroupBox):
             out.append(("group", w.title()))
-        if isinstance(w, QtWidgets.QTabWidget):
+        if isinstance(w, (QtWidgets.QTabWidget, QtWidgets.QTabBar)):
             out += [("tab", w.tabText(i)) for i in range(w.count())]
         if isinstance(w, QtWidgets.QComboBox):
             for i in range(w.count()):

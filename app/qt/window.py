@@ -190,7 +190,26 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         # give the side panels' width to the lesson first (_fit_panels).
         split.setSizes([356, 824, 210])
         self._split = split
-        self.setCentralWidget(split)
+        # The tabs' bar spans the whole window, side panels included: inside
+        # the middle column nine titles did not fit a 1024- or 1280-px screen
+        # and hid behind scroll arrows. The tab widget's own bar is hidden
+        # and this one drives it.
+        self.tab_bar = QtWidgets.QTabBar()
+        self.tab_bar.setObjectName("view_tabs")
+        self.tab_bar.setExpanding(False)
+        self.tab_bar.setDrawBase(False)
+        for i in range(self.tabs.count()):
+            self.tab_bar.addTab(self.tabs.tabText(i))
+        self.tabs.tabBar().hide()
+        self.tabs.currentChanged.connect(self.tab_bar.setCurrentIndex)
+        self.tab_bar.currentChanged.connect(self.tabs.setCurrentIndex)
+        central = QtWidgets.QWidget()
+        cl = QtWidgets.QVBoxLayout(central)
+        cl.setContentsMargins(0, 2, 0, 0)
+        cl.setSpacing(0)
+        cl.addWidget(self.tab_bar)
+        cl.addWidget(split, 1)
+        self.setCentralWidget(central)
         self.status = self.statusBar()
         # The endpoint editors and the explanation belong to the two-key
         # lesson; lessons with their own models get the whole width.
