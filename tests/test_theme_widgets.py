@@ -81,3 +81,27 @@ def test_spin_boxes_have_a_visible_frame_and_arrows(qtbot, theme, cls):
         assert len(colours) > 1, (theme, sub)
         base = colours[np.argmax([np.sum(np.all(button == c, axis=1)) for c in colours])]
         assert _contrast(button, base).max() >= 3.0, (theme, sub)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark", "high-contrast"])
+def test_play_button_icon_shows_in_every_theme(qtbot, theme):
+    """The style's media icon is a black pixmap: 1.9:1 on dark buttons, 1.2:1 in high contrast."""
+    from quatlab.app.qt.scrubber import Scrubber, ValueParameter
+
+    host = QtWidgets.QWidget()
+    qtbot.addWidget(host)
+    scrubber = Scrubber(ValueParameter(lambda v: None, name="t"), host)
+    theme_menu.apply_theme(host, theme)
+    host.resize(500, 60)
+    host.show()
+    qtbot.waitExposed(host)
+    for playing in (False, True):
+        if scrubber.playing != playing:
+            scrubber.toggle_play()
+        img = _grab(scrubber.play_button).reshape(-1, 3)
+        colours, counts = np.unique(img, axis=0, return_counts=True)
+        base = colours[np.argmax(counts)]  # the button face
+        mark = _contrast(img, base) >= 3.0
+        assert mark.sum() >= 12, (theme, playing, int(mark.sum()))  # a triangle or two bars
+    if scrubber.playing:
+        scrubber.toggle_play()
