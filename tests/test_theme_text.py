@@ -109,3 +109,19 @@ def test_the_s3_texts_run_under_both_panels_and_leave_the_3d_view_its_height(qtb
     # One line per method row: the label is at most ~9 lines tall.
     line = table.fontMetrics().lineSpacing()
     assert table.heightForWidth(table.width()) <= 9.5 * line + 8
+
+
+def test_legend_names_are_in_the_text_colour(qtbot):
+    """Only a legend's swatch takes the method colour: orange names on the light
+    window measured 1.96:1, a pale blue 2.0:1 (WCAG asks 4.5:1 of text)."""
+    import re
+
+    from quatlab.app.qt.window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    lessons = ("main", "squad", "blend", "euler", "integrate", "wrap", "keyframes")
+    legends = [(name, win.views[name].legend.text()) for name in lessons]
+    for name, html in legends:
+        coloured = re.findall(r"<span style='color:[^']*'>(.*?)</span>", html)
+        assert coloured and set(coloured) <= {"■", "│", "●"}, (name, coloured)  # marks only

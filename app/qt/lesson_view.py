@@ -11,7 +11,7 @@ from PyQt6 import QtWidgets
 
 from quatlab.app.i18n import _
 from quatlab.app.model.state import LessonState
-from quatlab.app.qt.lesson_panel import scene_over_plots
+from quatlab.app.qt.lesson_panel import legend_html, scene_over_plots
 from quatlab.app.qt.scrubber import Scrubber
 from quatlab.rendering.flow_layout import FlowRow
 from quatlab.rendering.style import METHOD_COLORS, METHOD_LABELS
@@ -140,11 +140,8 @@ class LessonView(QtWidgets.QWidget):
         naive, shortest = self._families()
         for key, method in (("naive", naive), ("shortest", shortest)):
             self.scene.set_label(key, _(METHOD_LABELS[method]))
-        self.legend.setText(
-            f"<span style='color:{METHOD_COLORS[naive]}'>■ " + _("naive") + "</span>&nbsp; "
-            f"<span style='color:{METHOD_COLORS[shortest]}'>■ " + _("shortest") + "</span>&nbsp; "
-            "<span style='color:#888'>□ " + _("ghosts t = 0, 1 · ticks every 0.1 of t")
-            + "</span>"
-        )
+        self.legend.setText(legend_html([(METHOD_COLORS[naive], _("naive")),
+                                         (METHOD_COLORS[shortest], _("shortest"))])
+                            + "&nbsp; □ " + _("ghosts t = 0, 1 · ticks every 0.1 of t"))
         self._update_trails()
         self.on_t()
