@@ -99,3 +99,25 @@ def test_aligned_quaternion_keeps_a_sign_column():
     assert [i for i, c in enumerate(texts[0]) if c == ","] == [
         i for i, c in enumerate(texts[1]) if c == ","]
     assert doctest.testmod(readouts_module).failed == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+def test_the_left_panel_fits_without_scrolling(qtbot, lang, size):
+    """With q1 = (-0.98481, 0, 0, -0.17365) on two rows, the Chinese panel at 1280x720
+    scrolled and cut the last method; the rows, clamped to the header's least section
+    size, were also taller than the table made room for (the last 6 px hidden)."""
+    i18n.set_language(lang)
+    win = MainWindow(LessonState.from_preset("negated-20", t=0.5))
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    win.resize(*size)
+    _settle(qtbot)
+    left = win._side_panels[0]
+    assert isinstance(left, QtWidgets.QScrollArea)
+    assert not left.verticalScrollBar().isVisible(), (lang, size)
+    table = win.readouts.table
+    assert table.viewport().height() >= table.verticalHeader().length(), (lang, size)
+    r = win.readouts
+    assert r.visibleRegion().boundingRect() == r.rect()

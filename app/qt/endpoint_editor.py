@@ -47,8 +47,10 @@ class EndpointEditor(QtWidgets.QGroupBox):
         self.which = which
         self.setObjectName(f"endpoint{which}")
         grid = QtWidgets.QGridLayout(self)
-        grid.setContentsMargins(6, 4, 6, 4)
-        grid.setVerticalSpacing(3)
+        # Tight rows: on a 720-px screen the two editors and the readouts share
+        # the panel's height with nothing to spare (Chinese lines are taller).
+        grid.setContentsMargins(6, 2, 6, 2)
+        grid.setVerticalSpacing(2)
         grid.setHorizontalSpacing(4)
 
         # --- components (w, x, y, z)

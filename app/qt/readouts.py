@@ -126,13 +126,16 @@ class Readouts(QtWidgets.QGroupBox):
             header.resizeSection(col, max(metrics.horizontalAdvance(widest),
                                           metrics.horizontalAdvance(title)) + 12)
         rows = self.table.verticalHeader()
-        name_h = QtGui.QFontMetrics(bold).lineSpacing() + 6
-        q_h = QtGui.QFontMetrics(mono).lineSpacing() + 4
+        name_h = QtGui.QFontMetrics(bold).lineSpacing() + 4
+        q_h = QtGui.QFontMetrics(mono).lineSpacing() + 2
+        # Rows as tight as their text: the header's least section size (the
+        # style's, about a line and a half) would silently make them taller.
+        rows.setMinimumSectionSize(min(name_h, q_h))
         for k in range(len(METHODS)):
             rows.resizeSection(2 * k, name_h)
             rows.resizeSection(2 * k + 1, q_h)
-        self.table.setFixedHeight(header.sizeHint().height()
-                                  + len(METHODS) * (name_h + q_h)
+        # The height the rows really take (rows.length()), not the sum asked for.
+        self.table.setFixedHeight(header.sizeHint().height() + rows.length()
                                   + 2 * self.table.frameWidth() + 2)
         # The q(t) rows need the width of the widest quaternion text.
         self.table.setMinimumWidth(
@@ -155,9 +158,10 @@ class Readouts(QtWidgets.QGroupBox):
             hemi = _("same hemisphere: shortest = naive")
         self.summary.setText(
             f"dot(q0, q1) = <b>{d:+.7f}</b> — {hemi}<br>"
+            # The preset is not repeated here: the Preset box above names it, and
+            # on a 720-px screen the Chinese panel had no line to spare.
             + _("angle between the rotations: <b>{angle:.4f}°</b>").format(
                 angle=np.degrees(s.angle))
-            + ("<br>" + _("preset: <i>{preset}</i>").format(preset=s.preset) if s.preset else "")
         )
         self.refresh_t()
 
