@@ -27,13 +27,15 @@ takes any list of :class:`Series` for either plot, :meth:`CurvePlots.set_x_axis`
 turns the x axis into e.g. time in seconds, :meth:`CurvePlots.set_y_axis`
 retitles a y axis and picks its range (default, auto or fixed), and
 :meth:`CurvePlots.set_markers` draws key markers, so other lessons (a joint's
-angle and speed over a clip, |q| drift) reuse it.
+angle and speed over a clip, |q| drift) reuse it. A lesson that changes
+several of these at once does so inside ``with plots.batch():``, so the
+plots refresh once (:meth:`CurvePlots.batch`).
 
 Both plots live in one :class:`pyqtgraph.GraphicsLayoutWidget` rather than two
 ``PlotWidget``\\ s: one scene means pyqtgraph's exporters write the pair and
 the legend as a single PNG or SVG figure.
 
-Why this module stays whole (about 650 lines): :class:`CurvePlots` is one
+Why this module stays whole (about 770 lines): :class:`CurvePlots` is one
 widget whose parts share one state (the series of both plots, their
 visibility, the cursor, the annotations and the y range policy). The
 separable pieces already live beside it: the data (:mod:`.series`), pens and
