@@ -13,6 +13,10 @@ Needs a display (Xvfb). Three figures, measured in the same run:
   with precomputed data and the window repainted the same way: what the
   model, the readouts and the explanation add on top of drawing. The two
   alternate sample by sample, so load from other processes hits both alike.
+* **curve plots repaint**: per lesson (the two-key lesson and every lesson
+  tab with curve plots), the time the plots' view spends painting per
+  change of the lesson's parameter (its ``paintEvent``, after Qt's event
+  processing); median over ``--lesson-repeat`` values.
 * **cold start**: a fresh process from interpreter start to the first frame
   of the window, in seconds.
 """
@@ -39,10 +43,65 @@ print(time.perf_counter() - t0)
 """
 
 
+#: The lesson tabs whose curve plots the repaint figure covers ("main": the two-key lesson).
+PLOT_LESSONS = ("main", "squad", "integrate", "euler", "wrap", "blend")
+
+
+def _curve_plots_repaint(app, win, repeat: int) -> dict[str, float]:
+    """Median ms the curve plots' view spends in paintEvent per parameter change, per lesson."""
+    import numpy as np
+    import pyqtgraph as pg
+    from PyQt6 import QtCore
+
+    spent: list[float] = []
+    watched: set[int] = set()
+    cls = pg.GraphicsLayoutWidget
+    plain = cls.paintEvent
+
+    def timed(view, ev):
+        t0 = time.perf_counter()
+        try:
+            return plain(view, ev)
+        finally:
+            if id(view) in watched:
+                spent.append(time.perf_counter() - t0)
+
+    cls.paintEvent = timed
+    out = {}
+    try:
+        for name in PLOT_LESSONS:
+            view = win.views.get(name)
+            if view is None:
+                continue
+            win.show_view(name)
+            loop = QtCore.QEventLoop()
+            QtCore.QTimer.singleShot(300, loop.quit)  # its first paints are not timed
+            loop.exec()
+            if name == "main":
+                setter, (lo, hi) = win.state.set_t, (0.0, 1.0)
+            else:
+                setter, (lo, hi) = view.model.set_param, view.model.param_range
+            watched.clear()
+            watched.add(id(view.plots.findChild(cls)))
+            per_change = []
+            for x in np.linspace(lo, hi, repeat):
+                spent.clear()
+                setter(float(x))
+                app.processEvents()
+                app.processEvents()
+                per_change.append(sum(spent))
+            out[name] = 1e3 * statistics.median(per_change)
+    finally:
+        cls.paintEvent = plain
+    win.show_view("main")
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=200)
     ap.add_argument("--size", default="1400x900")
+    ap.add_argument("--lesson-repeat", type=int, default=60)
     args = ap.parse_args()
     import numpy as np
 
@@ -94,6 +153,8 @@ def main() -> int:
         base.append(time.perf_counter() - t0)
         cpu_base.append(time.process_time() - c0)
 
+    plot_paint = _curve_plots_repaint(app, win, args.lesson_repeat)
+
     cold = []
     for _ in range(3):
         out = subprocess.run([sys.executable, "-c", COLD], capture_output=True, text=True,
@@ -111,6 +172,8 @@ def main() -> int:
           f"{cbmed * 1e3:.2f} ms, ratio {cmed / cbmed:.2f}")
     print(f"3D frames swapped in the t loop: {t_frames} for {len(ts)} t changes; "
           f"{swaps['waited']} of all frames came after the two event passes")
+    for name, ms in plot_paint.items():
+        print(f"curve plots repaint per change, {name:<10} median {ms:.2f} ms")
     print(f"cold start to first frame: median {statistics.median(cold):.2f} s "
           f"({', '.join(f'{c:.2f}' for c in cold)})")
     return 0

@@ -27,13 +27,15 @@ takes any list of :class:`Series` for either plot, :meth:`CurvePlots.set_x_axis`
 turns the x axis into e.g. time in seconds, :meth:`CurvePlots.set_y_axis`
 retitles a y axis and picks its range (default, auto or fixed), and
 :meth:`CurvePlots.set_markers` draws key markers, so other lessons (a joint's
-angle and speed over a clip, |q| drift) reuse it.
+angle and speed over a clip, |q| drift) reuse it. A lesson that changes
+several of these at once does so inside ``with plots.batch():``, so the
+plots refresh once (:meth:`CurvePlots.batch`).
 
 Both plots live in one :class:`pyqtgraph.GraphicsLayoutWidget` rather than two
 ``PlotWidget``\\ s: one scene means pyqtgraph's exporters write the pair and
 the legend as a single PNG or SVG figure.
 
-Why this module stays whole (about 650 lines): :class:`CurvePlots` is one
+Why this module stays whole (about 770 lines): :class:`CurvePlots` is one
 widget whose parts share one state (the series of both plots, their
 visibility, the cursor, the annotations and the y range policy). The
 separable pieces already live beside it: the data (:mod:`.series`), pens and
@@ -43,7 +45,8 @@ the scrubbing ViewBox (:mod:`.plot_items`), hover and zoom
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 import pyqtgraph as pg
@@ -56,6 +59,7 @@ from quatlab.rendering.flow_layout import FlowRow
 from quatlab.rendering.plot_export import PlotExport
 from quatlab.rendering.plot_hover import PlotInspector
 from quatlab.rendering.plot_items import (
+    CursorDots,
     CurveItem,
     LineSample,
     ScrubViewBox,
@@ -143,8 +147,17 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         self._brushes: dict[str, QtGui.QBrush] = {}
         #: Log y axis per plot (set_y_axis(..., log=True)): curves drawn as log10 |y|.
         self._log: dict[str, bool] = {p: False for p in PLOTS}
+        #: Open :meth:`batch` blocks, and whether one of them deferred a refresh.
+        self._batch_depth = 0
+        self._refresh_due = False
 
         self._view = pg.GraphicsLayoutWidget()
+        # A time change dirties 6-8 thin strips (a cursor line and its dots
+        # per plot); Qt painting them as one clip region of many rectangles
+        # cost more than repainting the one rectangle around them all
+        # (benchmarks/bench_window.py, "curve plots repaint").
+        self._view.setViewportUpdateMode(
+            QtWidgets.QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
         self._view.setBackground(BACKGROUND)
         self._view.setAntialiasing(True)
         # Below this the speed axis title no longer fits beside its axis (the
@@ -162,7 +175,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
 
         self.plots: dict[str, pg.PlotItem] = {}
         self._cursor_lines: dict[str, pg.InfiniteLine] = {}
-        self._dots: dict[str, pg.ScatterPlotItem] = {}
+        self._dots: dict[str, CursorDots] = {}
         for col, plot in enumerate(PLOTS):
             item = self._view.ci.addPlot(row=1, col=col,
                                          viewBox=ScrubViewBox(self._on_user_x, self.reset_view))
@@ -228,7 +241,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         line.sigPositionChanged.connect(self._on_line_moved)
         item.addItem(line, ignoreBounds=True)
         self._cursor_lines[plot] = line
-        dots = pg.ScatterPlotItem(size=9, pen=pg.mkPen("w", width=1.5), antialias=True)
+        dots = CursorDots(size=9, pen=pg.mkPen("w", width=1.5), antialias=True)
         dots.setZValue(30)
         item.addItem(dots, ignoreBounds=True)
         self._dots[plot] = dots
@@ -336,9 +349,10 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
             self._log[plot] = bool(log)
             self._store(plot, list(self._series[plot].values()))
         self._label_axes(plot)
-        self._refresh()
         if relog:  # after the range is in log units, or the axis overflows 10 ** 360
+            self._update_y_range(plot)
             self.plots[plot].getAxis("left").setLogMode(bool(log))
+        self._refresh()
 
     def view_y(self, plot: str, y) -> np.ndarray:
         """``y`` in ``plot``'s view coordinates: itself, or log10 |y| on a log axis."""
@@ -447,7 +461,36 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
                 seen.setdefault(s.name, s)
         return list(seen.values())
 
+    @contextmanager
+    def batch(self) -> Iterator[CurvePlots]:
+        """Several changes, one refresh: legend, ranges, annotations and dots once, at the end.
+
+        Each of :meth:`set_series`, :meth:`set_x_axis`, :meth:`set_y_axis`
+        and :meth:`set_curves` otherwise refreshes both plots on its own; a
+        lesson that sets its axes and both plots' series in a row refreshed
+        three to five times (10-30 ms of a new track's first paint).
+        Blocks nest; the outermost one refreshes, also when it ends in an
+        exception, so the plots never stay half updated.
+
+        Examples
+        --------
+        >>> with plots.batch():                                   # doctest: +SKIP
+        ...     plots.set_series("angle", angle_series)
+        ...     plots.set_series("speed", speed_series)
+        """
+        self._batch_depth += 1
+        try:
+            yield self
+        finally:
+            self._batch_depth -= 1
+            if self._batch_depth == 0 and self._refresh_due:
+                self._refresh()
+
     def _refresh(self) -> None:
+        if self._batch_depth:
+            self._refresh_due = True
+            return
+        self._refresh_due = False
         self._sync_checks()
         for plot in PLOTS:
             for name, item in self._items[plot].items():
@@ -700,7 +743,7 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
                     xs.append(self._t)
                     ys.append(y)
                     brushes.append(self._brush(s.colour))
-            self._dots[plot].setData(xs, ys, brush=brushes)
+            self._dots[plot].set_points(xs, ys, brushes)
 
     def _brush(self, colour: str) -> QtGui.QBrush:
         """One brush per colour for the cursor dots, made once.

@@ -24,8 +24,16 @@ def _image(widget_grab: QtGui.QPixmap) -> np.ndarray:
 
 
 def _plots_in_view(view) -> np.ndarray:
-    """The plots' area as the view composes it (QWidget.grab skips a widget held back)."""
-    pix = view.grab()
+    """The plots' area as the view composes it (QWidget.grab skips a widget held back).
+
+    Rendered into a pixmap filled first: what a held widget leaves unpainted
+    is that fill, not whatever the new pixmap's memory held (random pixels
+    that now and then matched a curve colour).
+    """
+    pix = QtGui.QPixmap(view.size() * view.devicePixelRatioF())
+    pix.setDevicePixelRatio(view.devicePixelRatioF())
+    pix.fill(QtGui.QColor("#FF00FF"))
+    view.render(pix)
     top_left = view.plots.mapTo(view, view.plots.rect().topLeft())
     size = view.plots.size()
     return _image(pix)[top_left.y(): top_left.y() + size.height(),

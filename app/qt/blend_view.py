@@ -137,15 +137,17 @@ class BlendView(LessonPanel):
         if p["ticks"]:
             # Room for the first and last listing's tick text at the ends.
             lo, hi = lo - 0.25, hi + 0.25
-        self.plots.set_x_axis(p["x_name"], None, (lo, hi))
-        self.plots.set_y_axis("speed", _("reference pose"), (-0.3, n - 0.7))
-        # Sign-free: a pose stored as -q must not draw as a jump (docs/conventions.md).
-        self.plots.set_y_axis("angle", _("rotation from pose 0 (deg)"), (0.0, 180.0))
-        self.plots.set_series("angle", [
-            Series(v, _(LABELS[v]), COLOURS[v], DASHED[v], x, p["angles"][v]) for v in m.VARIANTS])
-        self.plots.set_series("speed", [
-            Series("reference", _("reference pose"), FOREGROUND, False, x, p["reference"])])
-        self.plots.set_markers(p["switches"])
+        with self.plots.batch():  # one refresh of the plots for all of it
+            self.plots.set_x_axis(p["x_name"], None, (lo, hi))
+            self.plots.set_y_axis("speed", _("reference pose"), (-0.3, n - 0.7))
+            # Sign-free: a pose stored as -q must not draw as a jump (docs/conventions.md).
+            self.plots.set_y_axis("angle", _("rotation from pose 0 (deg)"), (0.0, 180.0))
+            self.plots.set_series("angle", [
+                Series(v, _(LABELS[v]), COLOURS[v], DASHED[v], x, p["angles"][v])
+                for v in m.VARIANTS])
+            self.plots.set_series("speed", [
+                Series("reference", _("reference pose"), FOREGROUND, False, x, p["reference"])])
+            self.plots.set_markers(p["switches"])
         self._integer_ticks()
 
     def on_data(self) -> None:

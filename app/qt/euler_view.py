@@ -121,17 +121,18 @@ class EulerView(LessonPanel):
         self._show_pose()
         c = self.model.comparison
         # Right plot: the angles SLERP's pose reads back as, where the wrap shows.
-        self.set_axes("t", None, (0.0, 1.0),
-                      {"speed": _("SLERP as {order} angles (deg)").format(order=c.order)})
-        self.plots.set_series("angle", [
-            Series(k, _(LABELS[k]), COLOURS[k], k == "euler", c.t,
-                   np.degrees(getattr(c, f"{k}_angle"))) for k in COLOURS])
-        readout = np.degrees(c.slerp_euler)
-        self.plots.set_series("speed", [
-            Series(f"angle{i}", _("SLERP, about {axis}").format(axis=n), ANGLE_COLOURS[i], False,
-                   c.t, readout[:, i])
-            for i, n in enumerate(self.model.angle_names)])
-        self.plots.set_markers(self.model.wrap_times())
+        with self.plots.batch():  # one refresh of the plots for all of it
+            self.set_axes("t", None, (0.0, 1.0),
+                          {"speed": _("SLERP as {order} angles (deg)").format(order=c.order)})
+            self.plots.set_series("angle", [
+                Series(k, _(LABELS[k]), COLOURS[k], k == "euler", c.t,
+                       np.degrees(getattr(c, f"{k}_angle"))) for k in COLOURS])
+            readout = np.degrees(c.slerp_euler)
+            self.plots.set_series("speed", [
+                Series(f"angle{i}", _("SLERP, about {axis}").format(axis=n), ANGLE_COLOURS[i],
+                       False, c.t, readout[:, i])
+                for i, n in enumerate(self.model.angle_names)])
+            self.plots.set_markers(self.model.wrap_times())
         for k, path in (("euler", c.euler_quats), ("slerp", c.slerp_quats)):
             self.scene.set_path(k, path, COLOURS[k])
             self.scene.set_label(k, _(LABELS[k]))

@@ -222,20 +222,22 @@ class IntegrateView(LessonPanel):
         self.plots_paint.hold()
         self._show_options()
         x, run, mat = m.step_index, m.run, m.matrix
-        self.set_axes(_("step"), None, m.param_range,
-                      {"angle": _("|q| − 1   and   ‖RᵀR − I‖"), "speed": _("angle error (deg)")},
-                      y_range="auto")
-        self.plots.set_y_axis("angle", _("| |q| − 1 |   and   ‖RᵀR − I‖   (log)"), "auto",
-                              log=True)
-        q_label, r_label = _("quaternion q"), _("matrix R ({dtype})").format(dtype=m.dtype)
-        self.plots.set_series("angle", [
-            Series("q", q_label, COLOURS["integrated"], False, x, run.norm_drift),
-            Series("R", r_label, COLOURS["matrix"], True, x, mat.orthonormality_error)])
-        self.plots.set_series("speed", [
-            Series("q", q_label, COLOURS["integrated"], False, x, run.angle_error_deg),
-            Series("R", r_label, COLOURS["matrix"], True, x, np.degrees(mat.angle_error))])
-        repairs = m.repair_steps()
-        self.plots.set_markers(repairs if repairs.size <= MAX_REPAIR_MARKS else [])
+        with self.plots.batch():  # one refresh of the plots for all of it
+            self.set_axes(_("step"), None, m.param_range,
+                          {"angle": _("|q| − 1   and   ‖RᵀR − I‖"),
+                           "speed": _("angle error (deg)")},
+                          y_range="auto")
+            self.plots.set_y_axis("angle", _("| |q| − 1 |   and   ‖RᵀR − I‖   (log)"), "auto",
+                                  log=True)
+            q_label, r_label = _("quaternion q"), _("matrix R ({dtype})").format(dtype=m.dtype)
+            self.plots.set_series("angle", [
+                Series("q", q_label, COLOURS["integrated"], False, x, run.norm_drift),
+                Series("R", r_label, COLOURS["matrix"], True, x, mat.orthonormality_error)])
+            self.plots.set_series("speed", [
+                Series("q", q_label, COLOURS["integrated"], False, x, run.angle_error_deg),
+                Series("R", r_label, COLOURS["matrix"], True, x, np.degrees(mat.angle_error))])
+            repairs = m.repair_steps()
+            self.plots.set_markers(repairs if repairs.size <= MAX_REPAIR_MARKS else [])
         shapes = self.runner.prepared(run) or {}
         self.scene.set_path("integrated", run.quats, COLOURS["integrated"],
                             shape=shapes.get("integrated"))

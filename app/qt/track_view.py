@@ -295,13 +295,15 @@ class TrackView(LessonPanel):
         self.plots_paint.hold()
         self.keys.refresh()
         m, tr = self.model, self.model.track
-        self.set_axes(_("time"), "s", m.param_range)
-        for plot, attr in (("angle", "angle_deg"), ("speed", "speed_deg")):
-            self.plots.set_series(plot, [
-                Series(k, _(T.METHOD_LABELS[k]), COLOURS[k], DASHED[k], tr.t, getattr(tr[k], attr))
-                for k in m.SHOWN])
-        # A line per key marks a short track; on a long one they would be a grey wall.
-        self.plots.set_markers(tr.times if tr.times.size <= MAX_KEY_MARKERS else [])
+        with self.plots.batch():  # one refresh of the plots for all of it
+            self.set_axes(_("time"), "s", m.param_range)
+            for plot, attr in (("angle", "angle_deg"), ("speed", "speed_deg")):
+                self.plots.set_series(plot, [
+                    Series(k, _(T.METHOD_LABELS[k]), COLOURS[k], DASHED[k], tr.t,
+                           getattr(tr[k], attr))
+                    for k in m.SHOWN])
+            # A line per key marks a short track; on a long one they would be a grey wall.
+            self.plots.set_markers(tr.times if tr.times.size <= MAX_KEY_MARKERS else [])
         shapes = self.runner.prepared(tr) or {}
         for k in m.SHOWN:
             self.scene.set_path(k, tr[k].quats, COLOURS[k], shape=shapes.get(k))

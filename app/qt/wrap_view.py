@@ -55,11 +55,13 @@ class WrapView(LessonPanel):
     def on_data(self) -> None:
         self.show_preset(self.model.preset)
         c = self.model.comparison
-        self.set_axes("t", None, (0.0, 1.0), {"angle": _("angle from the first key (deg)"),
-                                             "speed": _("angular speed (deg per unit t)")})
-        for plot, values in (("angle", c.angle), ("speed", c.speed)):
-            self.plots.set_series(plot, [
-                Series(k, _(LABELS[k]), COLOURS[k], k == "naive", c.t, values[k]) for k in METHODS])
+        with self.plots.batch():  # one refresh of the plots for all of it
+            self.set_axes("t", None, (0.0, 1.0), {"angle": _("angle from the first key (deg)"),
+                                                 "speed": _("angular speed (deg per unit t)")})
+            for plot, values in (("angle", c.angle), ("speed", c.speed)):
+                self.plots.set_series(plot, [
+                    Series(k, _(LABELS[k]), COLOURS[k], k == "naive", c.t, values[k])
+                    for k in METHODS])
         for k in METHODS:
             self.scene.set_path(k, c.quats[k], COLOURS[k])
         self.on_param()
