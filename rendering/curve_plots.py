@@ -61,6 +61,7 @@ from quatlab.rendering.plot_hover import PlotInspector
 from quatlab.rendering.plot_items import (
     CursorDots,
     CurveItem,
+    EndLabelAxis,
     LineSample,
     ScrubViewBox,
     method_pen,
@@ -178,7 +179,8 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         self._dots: dict[str, CursorDots] = {}
         for col, plot in enumerate(PLOTS):
             item = self._view.ci.addPlot(row=1, col=col,
-                                         viewBox=ScrubViewBox(self._on_user_x, self.reset_view))
+                                         viewBox=ScrubViewBox(self._on_user_x, self.reset_view),
+                                         axisItems={"bottom": EndLabelAxis("bottom")})
             self._setup_plot(plot, item)
 
         # Wraps on a narrow window rather than widening it (1024-px projectors).

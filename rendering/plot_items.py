@@ -10,7 +10,7 @@ from pyqtgraph.graphicsItems.LegendItem import ItemSample
 from quatlab.rendering import themes
 
 __all__ = ["method_pen", "nan_runs", "ScrubViewBox", "LineSample", "swatch_icon", "CurveItem",
-           "CursorDots", "SCRIBBLE"]
+           "CursorDots", "EndLabelAxis", "SCRIBBLE"]
 
 # Curves often coincide (naive = shortest when dot >= 0; NLERP ~ SLERP for
 # small angles) and one must not hide another. Dashed curves are drawn above
@@ -206,3 +206,21 @@ def swatch_icon(colour: str, dashed: bool) -> QtGui.QIcon:
     painter.drawLine(QtCore.QPointF(1, 7), QtCore.QPointF(35, 7))
     painter.end()
     return QtGui.QIcon(pix)
+
+
+class EndLabelAxis(pg.AxisItem):
+    """An x axis whose end labels ("0", "1", "2.0", "200") may reach past its ends.
+
+    pyqtgraph hides a tick label that sticks out of the axis's bounding rect,
+    and with a grid that rect takes no tolerance: the end labels sit half
+    outside, so narrow plots (a 1024-px screen) showed only 0.2-0.8 and lost
+    where t ends. The rect reaches :attr:`END_PX` past each end.
+    """
+
+    END_PX = 16
+
+    def boundingRect(self):  # noqa: N802 (Qt's name)
+        rect = super().boundingRect()
+        if self.orientation in ("top", "bottom"):
+            return rect.adjusted(-self.END_PX, 0, self.END_PX, 0)
+        return rect

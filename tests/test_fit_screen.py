@@ -300,3 +300,27 @@ def test_every_tab_title_shows_on_a_projector(qtbot, size, lang):
     assert win.tabs.currentIndex() == 2
     win.show_view("s3")
     assert bar.currentIndex() == win.tabs.currentIndex()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+def test_plots_label_both_ends_of_their_x_axis(window, qtbot, size):
+    """pyqtgraph hid the end labels, half outside the axis: the narrow plots of a
+    1024-px screen read 0.2-0.8 and lost where t starts and ends."""
+    win = window
+    win.resize(*size)
+    for view, ends in (("main", ({"0", "0.0"}, {"1", "1.0"})),
+                       ("integrate", ({"0"}, {"200"}))):
+        win.show_view(view)
+        _settle(qtbot)
+        plots = win.current_view().findChild(QtWidgets.QWidget, "plots").plots
+        for name, item in plots.items():
+            axis = item.getAxis("bottom")
+            image = QtGui.QImage(8, 8, QtGui.QImage.Format.Format_RGB32)
+            painter = QtGui.QPainter(image)
+            try:
+                texts = [spec[2] for spec in axis.generateDrawSpecs(painter)[2]]
+            finally:
+                painter.end()
+            values = sorted(texts, key=float)
+            assert values and values[0] in ends[0] and values[-1] in ends[1], (
+                view, name, size, texts)
