@@ -26,6 +26,8 @@ COMPONENT_COLORS = ("#505050", *AXIS_COLORS)
 _NAMES = ("w", "x", "y", "z")
 #: Above this many keys the key symbols would merge into a band: lines only.
 _MAX_SYMBOLS = 400
+#: Narrower than this many text lines, the legend takes two rows.
+_LEGEND_ROW_LINES = 16
 _CACHE = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
 
 
@@ -98,6 +100,14 @@ class ComponentPlot(pg.PlotWidget):
         item.addItem(self.cursor, ignoreBounds=True)
         self._moving = False
         self.has_before = False
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        if "legend" not in self.__dict__:  # pyqtgraph resizes before __init__ is done
+            return
+        # The four entries in one row while they fit, else two rows of two.
+        fits = self.width() >= _LEGEND_ROW_LINES * self.fontMetrics().height()
+        self.legend.setColumnCount(len(_NAMES) if fits else 2)
 
     def set_track(self, times, keys, before=None, flagged=None, x_range=None) -> None:
         """Keys ``(K, 4)`` at ``times``; ``before``: keys before a fix; ``flagged``: (lo, hi)."""
