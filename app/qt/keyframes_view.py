@@ -232,6 +232,10 @@ class KeyframesView(QtWidgets.QWidget):
         self.jump_box.setChecked(True)
         actions.addWidget(self.jump_box)
         layout.addLayout(self._action_rows)
+        self._arrange_timer = QtCore.QTimer(self)
+        self._arrange_timer.setSingleShot(True)
+        self._arrange_timer.setInterval(0)
+        self._arrange_timer.timeout.connect(self._arrange_actions)
 
         self.message = QtWidgets.QLabel()
         self.message.setObjectName("kf_message")
@@ -250,7 +254,8 @@ class KeyframesView(QtWidgets.QWidget):
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(ev)
-        self._arrange_actions()
+        # Relaid out from the event loop, not inside Qt's delivery of the resize.
+        self._arrange_timer.start()
 
     def _arrange_actions(self) -> None:
         """The action rows side by side when they fit the width on offer, else stacked."""

@@ -157,6 +157,12 @@ class RigPanel(QtWidgets.QWidget):
         self._steps_timer = QtCore.QTimer(self)
         self._steps_timer.setSingleShot(True)
         self._steps_timer.timeout.connect(self._next_curves)
+        # Moving the components plot between splitters waits for the event loop:
+        # never while Qt is delivering a resize or re-polishing every widget.
+        self._arrange_timer = QtCore.QTimer(self)
+        self._arrange_timer.setSingleShot(True)
+        self._arrange_timer.setInterval(0)
+        self._arrange_timer.timeout.connect(self._arrange_plots)
         self._nodes: np.ndarray = np.zeros(0, dtype=np.int64)
 
         layout = QtWidgets.QVBoxLayout(self)
@@ -380,12 +386,12 @@ class RigPanel(QtWidgets.QWidget):
     # ------------------------------------------------------------------ playback -> widgets
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(ev)
-        self._arrange_plots()
+        self._arrange_timer.start()
 
     def changeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().changeEvent(ev)
         if ev.type() == QtCore.QEvent.Type.FontChange:  # View > Zoom
-            self._arrange_plots()
+            self._arrange_timer.start()
 
     def _arrange_plots(self) -> None:
         """The components plot beside the angle and speed plots, or beside the scene when narrow.
