@@ -6,7 +6,8 @@ opposite hemispheres every component jumps across zero, which is the sign
 flip a naive runtime turns the long way on. After "Fix signs" the keys as
 they were can be overlaid (dashed, faint) to compare. Flagged segments are
 shaded in the naive colour; the cursor line is the playback time and can be
-dragged (:attr:`ComponentPlot.cursorMoved`).
+dragged (:attr:`ComponentPlot.cursorMoved`). The w, x, y, z legend is a
+row of its own above the data area, so it never covers a curve.
 """
 
 from __future__ import annotations
@@ -25,7 +26,20 @@ COMPONENT_COLORS = ("#505050", *AXIS_COLORS)
 _NAMES = ("w", "x", "y", "z")
 #: Above this many keys the key symbols would merge into a band: lines only.
 _MAX_SYMBOLS = 400
+#: Narrower than this many text lines, the legend takes two rows.
+_LEGEND_ROW_LINES = 16
 _CACHE = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
+
+
+class _LegendRow(pg.LegendItem):
+    """A legend laid out by its plot's grid, not pinned at the top left of its parent.
+
+    pyqtgraph's legend sets its own geometry at (0, 0) whenever an entry
+    changes; in a layout cell it asks the layout to place it again instead.
+    """
+
+    def updateSize(self) -> None:  # noqa: N802 - pyqtgraph API
+        self.updateGeometry()
 
 
 class ComponentPlot(pg.PlotWidget):
@@ -45,7 +59,18 @@ class ComponentPlot(pg.PlotWidget):
         item.getAxis("bottom").enableAutoSIPrefix(False)  # never "time (s) (x0.001)"
         item.setLabel("left", _("stored key components"), color=FOREGROUND)
         item.setYRange(-1.05, 1.05, padding=0)
-        self.legend = item.addLegend(offset=(4, 4), colCount=4, labelTextColor=FOREGROUND)
+        # The legend takes the (unused) title row above the data area: anchored
+        # inside the view box, as addLegend puts it, it sat on the curves.
+        self.legend = _LegendRow(offset=None, colCount=len(_NAMES), labelTextColor=FOREGROUND,
+                                 verSpacing=0, horSpacing=2)
+        self.legend.layout.setContentsMargins(0, 0, 0, 0)
+        self.legend.setSizePolicy(QtWidgets.QSizePolicy.Policy.Maximum,
+                                  QtWidgets.QSizePolicy.Policy.Fixed)
+        item.layout.removeItem(item.titleLabel)
+        item.titleLabel.setVisible(False)
+        item.layout.addItem(self.legend, 0, 0, 1, 3)  # over the axis and the data columns
+        item.layout.setAlignment(self.legend, QtCore.Qt.AlignmentFlag.AlignCenter)
+        item.legend = self.legend  # named curves enter it (PlotItem.addItem)
         self._before = [item.plot(pen=pg.mkPen(c, width=1.2, style=QtCore.Qt.PenStyle.DashLine))
                         for c in COMPONENT_COLORS]
         for curve in self._before:
@@ -53,6 +78,8 @@ class ComponentPlot(pg.PlotWidget):
         self.curves = [item.plot(pen=pg.mkPen(c, width=2), name=n, symbolSize=5,
                                  symbolBrush=c, symbolPen=None)
                        for c, n in zip(COMPONENT_COLORS, _NAMES, strict=True)]
+        for k in range(len(_NAMES) - 1):  # a gap after each label: "━ w   ━ x   ━ y   ━ z"
+            self.legend.layout.setColumnSpacing(2 * k + 1, 12)
         self._bands = pg.BarGraphItem(x0=[0], x1=[1], y0=[-1.05], height=[2.1],
                                       brush=pg.mkBrush(METHOD_COLORS["naive_nlerp"] + "40"),
                                       pen=pg.mkPen(None))
@@ -73,6 +100,14 @@ class ComponentPlot(pg.PlotWidget):
         item.addItem(self.cursor, ignoreBounds=True)
         self._moving = False
         self.has_before = False
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        if "legend" not in self.__dict__:  # pyqtgraph resizes before __init__ is done
+            return
+        # The four entries in one row while they fit, else two rows of two.
+        fits = self.width() >= _LEGEND_ROW_LINES * self.fontMetrics().height()
+        self.legend.setColumnCount(len(_NAMES) if fits else 2)
 
     def set_track(self, times, keys, before=None, flagged=None, x_range=None) -> None:
         """Keys ``(K, 4)`` at ``times``; ``before``: keys before a fix; ``flagged``: (lo, hi)."""

@@ -2,7 +2,8 @@
 
 One :class:`Theme` per look, holding every colour a view needs by role: the
 four method colours, the axis gizmo colours, backgrounds, text, grid,
-secondary text, ghosts, the cursor. Views are written with the light
+secondary text, ghosts, the cursor, and the orange and sky blue that the
+lessons draw their other curves in. Views are written with the light
 palette of :mod:`quatlab.rendering.style`; :meth:`Theme.colour` translates
 one of those colours into the theme's (docs/curves.md, "Themes"), so a
 colour is named once and a new theme is one more palette here.
@@ -65,6 +66,7 @@ class Theme:
     cursor: str              # the t cursor line in the plots
     accent: str              # the orange of "the other" curve (Euler, naive blend)
     error: str               # error messages
+    sky: str                 # the sky blue of a lesson's third curve (SQUAD, align to first)
     line_scale: float = 1.0
     grid_alpha: float = 0.15
     ghost_alpha: float = 0.2
@@ -75,7 +77,7 @@ class Theme:
         out = {f"method:{m}": c for m, c in self.methods.items()}
         out.update({f"axis:{k}": c for k, c in enumerate(self.axes)})
         for role in ("background", "foreground", "scene", "muted", "faint", "ghost",
-                     "cursor", "accent", "error"):
+                     "cursor", "accent", "error", "sky"):
             out[role] = getattr(self, role)
         return out
 
@@ -125,7 +127,7 @@ LIGHT = Theme(
     methods=dict(style.METHOD_COLORS), axes=tuple(style.AXIS_COLORS),
     background=style.BACKGROUND, foreground=style.FOREGROUND, scene=style.SCENE_BACKGROUND,
     grid="#000000", muted="#555555", faint="#888888", ghost="#595961", cursor="#333333",
-    accent="#E69F00", error="#B00020",
+    accent="#E69F00", error="#B00020", sky="#56B4E9",
 )
 
 DARK = Theme(
@@ -137,7 +139,10 @@ DARK = Theme(
     axes=("#FF6B5E", "#5BD16B", "#6FA0FF"),
     background="#17191D", foreground="#E8E8E8", scene="#202328",
     grid="#FFFFFF", muted="#B4B9BF", faint="#9AA0A6", ghost="#9A9EA8", cursor="#E0E0E0",
-    accent="#F0B040", error="#FF6B6B",
+    # The orange leans to yellow and the sky blue is paler than shortest NLERP's
+    # blue, so that both stay apart from the method colours a lesson draws them
+    # with, also under deuteranopia.
+    accent="#F0C040", error="#FF6B6B", sky="#A0D8FF",
     grid_alpha=0.18, ghost_alpha=0.28,
 )
 
@@ -148,7 +153,7 @@ HIGH_CONTRAST = Theme(
     axes=("#FF5A4A", "#4BE05B", "#5C9DFF"),
     background="#000000", foreground="#FFFFFF", scene="#000000",
     grid="#FFFFFF", muted="#FFFFFF", faint="#D8D8D8", ghost="#C8C8C8", cursor="#FFFFFF",
-    accent="#FFC020", error="#FF5555",
+    accent="#FFC020", error="#FF5555", sky="#A0D8FF",
     line_scale=1.8, grid_alpha=0.35, ghost_alpha=0.55,
 )
 

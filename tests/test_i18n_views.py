@@ -130,8 +130,10 @@ def _headers(table: QtWidgets.QTableView) -> list[str]:
 def test_the_keyframes_tab_shows_chinese_headers_and_buttons(keyframes_view):
     v = keyframes_view
     assert _headers(v.track_table) == ["动画", "节点", "插值", "关键帧数", "问题"]
-    assert _headers(v.segment_table) == ["区段", "t₀ (s)", "t₁ (s)", "点积", "朴素 (°)",
-                                         "最短弧 (°)", "标记"]
+    # Short headers (so the columns fit a 1024-px window); the units are in the tooltips.
+    assert _headers(v.segment_table) == ["区段", "t₀", "t₁", "点积", "朴素°", "最短°", "标记"]
+    assert "秒" in v.segment_table.model().headerData(1, QtCore.Qt.Orientation.Horizontal,
+                                                      QtCore.Qt.ItemDataRole.ToolTipRole)
     tip = v.segment_table.model().headerData(3, QtCore.Qt.Orientation.Horizontal,
                                              QtCore.Qt.ItemDataRole.ToolTipRole)
     assert "相反半球" in tip

@@ -160,3 +160,43 @@ def test_colour_translates_light_colours_and_keeps_others():
     assert themes.HIGH_CONTRAST.colour("#000000") == "#000000"  # text on a yellow highlight
     with pytest.raises(ValueError, match="unknown theme 'sepia'"):
         themes.theme_named("sepia")
+
+
+# -- every lesson's curves, as each theme draws them ----------------------------------------
+
+#: The lessons whose plots draw curves of their own colours (beyond the four
+#: methods), by module: each holds COLOURS, one light-palette colour per curve.
+LESSONS = ("track_view", "blend_view", "euler_view", "wrap_view", "integrate_view")
+#: Least Delta E*ab between two curves of one plot (a lesson draws at most four).
+MIN_LESSON_DELTA_E = {"normal": 20.0, "protanopia": 10.0, "deuteranopia": 10.0,
+                      "tritanopia": 10.0}
+
+
+def _lesson_colours(module: str) -> dict[str, str]:
+    import importlib
+
+    return importlib.import_module(f"quatlab.app.qt.{module}").COLOURS
+
+
+@pytest.mark.parametrize("module", LESSONS)
+@pytest.mark.parametrize("theme", ALL, ids=lambda t: t.name)
+@pytest.mark.parametrize("vision", list(VISIONS))
+def test_each_lessons_curves_stay_apart(module, theme, vision):
+    drawn = {k: theme.colour(c) for k, c in _lesson_colours(module).items()}
+    assert len(drawn) >= 2
+    worst = min((delta_e(drawn[a], drawn[b], vision), a, b)
+                for a, b in itertools.combinations(drawn, 2))
+    assert worst[0] >= MIN_LESSON_DELTA_E[vision], (module, theme.name, vision, worst)
+
+
+@pytest.mark.parametrize("theme", ALL, ids=lambda t: t.name)
+def test_the_squad_curves_are_the_themes_colours(theme):
+    # The SQUAD lesson names its colours by role, so a theme draws them with
+    # its own sky blue and orange (in the dark themes, not the light ones).
+    drawn = {k: theme.colour(c) for k, c in _lesson_colours("track_view").items()}
+    assert drawn == {"nlerp": theme.methods["shortest_nlerp"],
+                     "slerp": theme.methods["shortest_slerp"],
+                     "squad": theme.sky, "squad_unaware": theme.accent}
+    if theme.dark:  # light keeps today's Okabe-Ito sky blue, like its orange
+        assert theme.sky != themes.LIGHT.sky
+        assert contrast(theme.sky, theme.background) >= 3.0

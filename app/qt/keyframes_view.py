@@ -23,7 +23,7 @@ from html import escape
 from pathlib import Path
 
 import numpy as np
-from PyQt6 import QtCore, QtWidgets
+from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import N_, _
 from quatlab.app.io.keyframe_files import load_keyframes
@@ -61,16 +61,18 @@ class KeyframesView(QtWidgets.QWidget):
         (N_("keys"), N_("Number of rotation keys")),
         (N_("findings"), N_("What the audit found (hover a row for the details)")),
     ]
+    #: Short headers, so that the seven columns fit the side panel of a 1024-px
+    #: window; each says in full, with its unit, in its tooltip.
     SEGMENT_HEADERS = [
         (N_("segment"), N_("Keys i → i+1")),
-        (N_("t₀ (s)"), N_("Time of key i")),
-        (N_("t₁ (s)"), N_("Time of key i+1")),
+        ("t₀", N_("Time of key i (s)")),
+        ("t₁", N_("Time of key i+1 (s)")),
         (N_("dot"), N_("dot(q_i, q_i+1) of the normalized keys: negative = opposite "
                        "hemispheres")),
-        (N_("naive (°)"), N_("Rotation swept when blending the stored components (naive "
-                             "NLERP/SLERP): 360° − shortest when dot < 0")),
-        (N_("shortest (°)"), N_("Angle between the two rotations: what a shortest-arc blend "
-                                "turns")),
+        (N_("naive°"), N_("Rotation swept when blending the stored components (naive "
+                          "NLERP/SLERP), in degrees: 360° − shortest when dot < 0")),
+        (N_("short°"), N_("Angle between the two rotations, in degrees: what a shortest-arc "
+                          "blend turns")),
         (N_("flags"), N_("Findings of the segment and of its two keys")),
     ]
 
@@ -147,6 +149,9 @@ class KeyframesView(QtWidgets.QWidget):
         self.details = QtWidgets.QTextBrowser()
         self.details.setObjectName("kf_details")
         self.details.document().setDefaultStyleSheet("p { margin: 0 0 4px 0; }")
+        # The explanation wraps to the panel, long names and numbers too: never sideways.
+        self.details.setWordWrapMode(QtGui.QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.details.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         middle = QtWidgets.QWidget()
         ml = QtWidgets.QVBoxLayout(middle)
@@ -177,10 +182,15 @@ class KeyframesView(QtWidgets.QWidget):
         sides.setChildrenCollapsible(False)
         sides.setStretchFactor(0, 2)
         sides.setStretchFactor(1, 3)
-        sides.setSizes([540, 860])
+        # The audit side gets the room its seven columns need in a 1024-px window.
+        sides.setSizes([580, 820])
         layout.addWidget(sides, 1)
 
+        # Two rows of actions side by side, or one above the other when the
+        # window (zoomed in) is too narrow for both (see _arrange_actions).
         actions = QtWidgets.QHBoxLayout()
+        self._action_rows = QtWidgets.QBoxLayout(QtWidgets.QBoxLayout.Direction.LeftToRight)
+        self._action_rows.addLayout(actions)
 
         def button(text, name, tip, slot) -> QtWidgets.QPushButton:
             b = QtWidgets.QPushButton(text)
@@ -210,6 +220,10 @@ class KeyframesView(QtWidgets.QWidget):
               "SQUAD and sign-unaware SQUAD"),
             self._open_in_squad)
         self.squad_button.setVisible(open_track is not None)
+        actions.removeWidget(self.squad_button)  # it opens the second row
+        actions = QtWidgets.QHBoxLayout()
+        self._action_rows.addLayout(actions, 1)
+        actions.addWidget(self.squad_button)
         actions.addStretch(1)
         self.jump_box = QtWidgets.QCheckBox(_("jump to the lesson on select"))
         self.jump_box.setObjectName("kf_jump")
@@ -217,7 +231,11 @@ class KeyframesView(QtWidgets.QWidget):
                                    "(arrow keys in the table only load it, so you can browse)"))
         self.jump_box.setChecked(True)
         actions.addWidget(self.jump_box)
-        layout.addLayout(actions)
+        layout.addLayout(self._action_rows)
+        self._arrange_timer = QtCore.QTimer(self)
+        self._arrange_timer.setSingleShot(True)
+        self._arrange_timer.setInterval(0)
+        self._arrange_timer.timeout.connect(self._arrange_actions)
 
         self.message = QtWidgets.QLabel()
         self.message.setObjectName("kf_message")
@@ -233,6 +251,24 @@ class KeyframesView(QtWidgets.QWidget):
         model.events.connect("message", self.on_message)
         self.on_file()
         self.on_message()
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        # Relaid out from the event loop, not inside Qt's delivery of the resize.
+        self._arrange_timer.start()
+
+    def _arrange_actions(self) -> None:
+        """The action rows side by side when they fit the width on offer, else stacked."""
+        rows = self._action_rows
+        one_row = sum(rows.itemAt(i).sizeHint().width() for i in range(rows.count())) \
+            + rows.spacing() + self.layout().contentsMargins().left() \
+            + self.layout().contentsMargins().right()
+        # The width the window gives, not the tab's own (which its minimum can widen).
+        room = self.parentWidget().width() if self.parentWidget() is not None else self.width()
+        want = (QtWidgets.QBoxLayout.Direction.LeftToRight if one_row <= room
+                else QtWidgets.QBoxLayout.Direction.TopToBottom)
+        if rows.direction() != want:
+            rows.setDirection(want)
 
     # ------------------------------------------------------------------ files
     def open(self, path, order: str | None = None) -> None:

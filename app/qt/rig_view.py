@@ -44,6 +44,9 @@ __all__ = ["RigPanel", "RigLoader", "RIG_FORMATS", "PLAYER_LABELS"]
 
 #: Keyframe file formats that carry a rig (a scene graph to draw).
 RIG_FORMATS = ("gltf", "glb", "bvh")
+#: Narrower than this many text lines, the components plot moves beside the
+#: scene (see RigPanel._arrange_plots).
+_STACK_BELOW_LINES = 40
 PLAYER_LABELS = {"both": N_("both players"), "spec": N_("spec player only"),
                  "naive": N_("naive runtime only")}
 
@@ -154,6 +157,12 @@ class RigPanel(QtWidgets.QWidget):
         self._steps_timer = QtCore.QTimer(self)
         self._steps_timer.setSingleShot(True)
         self._steps_timer.timeout.connect(self._next_curves)
+        # Moving the components plot between splitters waits for the event loop:
+        # never while Qt is delivering a resize or re-polishing every widget.
+        self._arrange_timer = QtCore.QTimer(self)
+        self._arrange_timer.setSingleShot(True)
+        self._arrange_timer.setInterval(0)
+        self._arrange_timer.timeout.connect(self._arrange_plots)
         self._nodes: np.ndarray = np.zeros(0, dtype=np.int64)
 
         layout = QtWidgets.QVBoxLayout(self)
@@ -184,6 +193,8 @@ class RigPanel(QtWidgets.QWidget):
             + _("joints differing &gt; {angle}°").format(angle=f"{DIFFERENCE_DEG:g}")
             + " &nbsp;◉ " + _("selected"))
         self.legend.setObjectName("rig_legend")
+        # Wrapping, so that zoomed text cannot widen the panel past the window.
+        self.legend.setWordWrap(True)
         top.addStretch(1)
         layout.addLayout(top)
         layout.addWidget(self.legend)
@@ -230,6 +241,7 @@ class RigPanel(QtWidgets.QWidget):
             # Seconds as seconds: a 0.7 s clip must not read "time (s) (x0.001)".
             plot.getAxis("bottom").enableAutoSIPrefix(False)
         plots = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        plots.setObjectName("rig_plots")
         plots.addWidget(self.components)
         plots.addWidget(self.curves)
         plots.setStretchFactor(0, 2)
@@ -246,6 +258,8 @@ class RigPanel(QtWidgets.QWidget):
         layout.addWidget(self.scrubber)
         split.setSizes([440, 280])
         self._split = split
+        self._plots = plots
+        self._view_split = view_split
 
         ev = self.playback.events
         ev.connect("rig", self.on_rig)
@@ -370,6 +384,39 @@ class RigPanel(QtWidgets.QWidget):
             self.status.setVisible(True)
 
     # ------------------------------------------------------------------ playback -> widgets
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        self._arrange_timer.start()
+
+    def changeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().changeEvent(ev)
+        if ev.type() == QtCore.QEvent.Type.FontChange:  # View > Zoom
+            self._arrange_timer.start()
+
+    def _arrange_plots(self) -> None:
+        """The components plot beside the angle and speed plots, or beside the scene when narrow.
+
+        Side by side under the scene, the speed plot got under a third of the
+        panel: in a 1024-px window zoomed in, a strip of 80 px. Stacking the
+        plots instead would need height the window does not have. So when
+        the panel is narrow the components plot moves up, right of the 3D
+        view, and the angle and speed plots share the whole width below.
+        """
+        narrow = self.width() < _STACK_BELOW_LINES * self.fontMetrics().height()
+        home = self._view_split if narrow else self._plots
+        if self.components.parentWidget() is home:
+            return
+        if narrow:
+            self._view_split.addWidget(self.components)
+            self._view_split.setStretchFactor(2, 1)
+            self._view_split.setSizes([100, 300, 340])  # proportions: scaled to the width
+        else:
+            self._plots.insertWidget(0, self.components)
+            self._plots.setStretchFactor(0, 2)
+            self._plots.setStretchFactor(1, 3)
+            self._plots.setSizes([400, 600])
+            self._view_split.setSizes([130, 700])
+
     def on_rig(self) -> None:
         pb = self.playback
         rig = pb.rig

@@ -21,17 +21,20 @@ from quatlab.app.qt.paint_later import PaintLater
 from quatlab.math import track as T
 from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS
+from quatlab.rendering.themes import LIGHT
 
 VIEW_NAME = "squad"
 TITLE = N_("SQUAD track")
 
 #: The piecewise methods keep the two-key lesson's shortest-arc colours; the
-#: SQUAD pair gets Okabe-Ito colours not used by the four methods.
+#: SQUAD pair gets Okabe-Ito colours not used by the four methods. Written in
+#: the light palette by role: each theme draws its own sky blue and orange,
+#: chosen to stay apart from its method blue and green (docs/curves.md, "Themes").
 COLOURS = {
     "nlerp": METHOD_COLORS["shortest_nlerp"],
     "slerp": METHOD_COLORS["shortest_slerp"],
-    "squad": "#56B4E9",          # sky blue
-    "squad_unaware": "#E69F00",  # orange: the buggy variant stands out
+    "squad": LIGHT.sky,              # sky blue
+    "squad_unaware": LIGHT.accent,   # orange: the buggy variant stands out
 }
 DASHED = {"nlerp": True, "slerp": False, "squad": False, "squad_unaware": True}
 #: Editor columns: the key's time, its components as entered, the −q button.

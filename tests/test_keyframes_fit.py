@@ -1,0 +1,120 @@
+"""The Keyframes tab on classroom screens: legend off the curves, tables without sideways scrolling.
+
+At 1280x720 and 1024x768 (and zoomed to 150 %) the stored-components
+legend stays out of the data area, the segment table's columns and the
+explanation fit their width, and the speed plot keeps a readable width.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PyQt6 import QtCore, QtWidgets
+
+from quatlab.app.qt.theme_menu import set_theme
+from quatlab.app.qt.window import MainWindow
+from quatlab.rendering import themes
+
+TRUCK = Path(__file__).parent / "data" / "gltf" / "CesiumMilkTruck.glb"
+SIZES = [(1280, 720), (1024, 768)]
+
+
+@pytest.fixture
+def window(qtbot):
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.open_keyframes(TRUCK)
+    win.show_view("keyframes")
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    win.set_zoom(1.0)
+
+
+def _settle(qtbot, win, size):
+    win.resize(*size)
+    for _ in range(4):
+        QtWidgets.QApplication.processEvents()
+        qtbot.wait(15)
+    assert (win.width(), win.height()) == size
+
+
+def _scene_rect(item) -> QtCore.QRectF:
+    return item.mapRectToScene(item.boundingRect())
+
+
+@pytest.mark.parametrize("theme", ["light", "high-contrast"])
+@pytest.mark.parametrize("size", SIZES)
+def test_the_component_legend_sits_outside_the_curves(window, qtbot, size, theme):
+    set_theme(window, theme)
+    _settle(qtbot, window, size)
+    plot = window.findChild(QtWidgets.QWidget, "rig_components")
+    assert plot is not None and plot.isVisible()
+    item = plot.getPlotItem()
+    legend = plot.legend
+    assert legend.isVisible() and len(legend.items) == 4
+    data = _scene_rect(item.getViewBox())
+    box = _scene_rect(legend)
+    assert box.width() > 20 and box.height() > 5
+    # Wholly inside the plot widget, and not over a pixel of the data area.
+    shown = QtCore.QRectF(plot.mapFromScene(box).boundingRect())
+    assert QtCore.QRectF(plot.rect()).contains(shown), (shown, plot.rect())
+    assert not box.intersects(data), (box, data)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_segment_table_and_explanation_need_no_sideways_scrolling(window, qtbot, size):
+    _settle(qtbot, window, size)
+    table = window.findChild(QtWidgets.QTableView, "kf_segments")
+    assert table.model().rowCount() == 30
+    header = table.horizontalHeader()
+
+    assert header.length() <= table.viewport().width(), (header.length(),
+                                                         table.viewport().width())
+    assert not table.horizontalScrollBar().isVisible()
+    assert table.horizontalScrollBar().maximum() == 0
+    # Every column shows its widest cell whole (the flags column may elide).
+    model = table.model()
+    metrics = table.fontMetrics()
+    for c in range(model.columnCount() - 1):
+        widest = max(metrics.horizontalAdvance(model.cell_text(r, c))
+                     for r in range(model.rowCount()))
+        assert table.columnWidth(c) >= widest, (c, table.columnWidth(c), widest)
+    # Short headers explain themselves in a tooltip.
+    role = QtCore.Qt.ItemDataRole
+    for c in range(model.columnCount()):
+        assert model.headerData(c, QtCore.Qt.Orientation.Horizontal, role.ToolTipRole)
+    # The explanation (a sign flip's, the longest) wraps to its width.
+    table.selectRow(14)
+    qtbot.wait(20)
+    details = window.findChild(QtWidgets.QTextBrowser, "kf_details")
+    assert details.horizontalScrollBar().maximum() == 0
+    assert not details.horizontalScrollBar().isVisible()
+
+
+@pytest.mark.parametrize("zoom", [1.3, 1.5])  # View > Zoom in twice; --scale 1.5
+def test_zoomed_in_at_1024x768_the_speed_plot_keeps_its_width(window, qtbot, zoom):
+    _settle(qtbot, window, (1024, 768))
+    window.set_zoom(zoom)
+    _settle(qtbot, window, (1024, 768))
+    assert themes.scale() == pytest.approx(zoom)
+    curves = window.findChild(QtWidgets.QWidget, "rig_curves")
+    speed = curves.plots["speed"].getViewBox()
+    angle = curves.plots["angle"].getViewBox()
+    components = window.findChild(QtWidgets.QWidget, "rig_components").getPlotItem().getViewBox()
+    page = window.tabs.currentWidget()
+    assert not page.horizontalScrollBar().isVisible()  # the tab fits: nothing off screen
+    for name, box in (("speed", speed), ("angle", angle), ("components", components)):
+        view = box.getViewWidget()
+        shown = QtCore.QRect(view.mapTo(window, view.mapFromScene(_scene_rect(box))
+                                        .boundingRect().topLeft()),
+                             view.mapFromScene(_scene_rect(box)).boundingRect().size())
+        shown = shown.intersected(window.rect())
+        # Before, side by side under the scene, the speed plot kept about 80 px.
+        assert shown.width() >= (100 if name == "components" else 180), (name, shown)
+        assert shown.height() >= 60, (name, shown)
+    # The legend of the (narrower) components plot still fits it.
+    plot = window.findChild(QtWidgets.QWidget, "rig_components")
+    legend = QtCore.QRectF(plot.mapFromScene(_scene_rect(plot.legend)).boundingRect())
+    assert QtCore.QRectF(plot.rect()).contains(legend), (legend, plot.rect())
