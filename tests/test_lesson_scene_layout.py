@@ -190,3 +190,26 @@ def test_hiding_the_gimbal_frames_the_chains_alone(lesson_tab):
     assert view.scene.opts["distance"] < with_rings
     view.show_gimbal.setChecked(True)
     assert view.scene.opts["distance"] == pytest.approx(with_rings)
+
+
+def test_scene_and_plots_split_five_to_four_whatever_the_resize_path(qtbot):
+    """The split came from the stretch factors sharing out each resize's change, so
+    the same final size gave the scene 358 or 329 px by the sizes gone through."""
+    from quatlab.app.qt.window import MainWindow
+
+    heights = []
+    for path in ([(1400, 720)], [(1000, 500), (1900, 1100), (1400, 720)]):
+        win = MainWindow()
+        qtbot.addWidget(win)
+        win.show()
+        qtbot.waitExposed(win)
+        for size in path:
+            win.resize(*size)
+            for _ in range(3):
+                QtWidgets.QApplication.processEvents()
+        split = win.lesson.findChild(QtWidgets.QSplitter)
+        heights.append(split.sizes())
+        total = sum(split.sizes())
+        assert abs(split.sizes()[1] - max(total * 4 // 9, split.widget(1).minimumSizeHint()
+                                          .height())) <= 1, split.sizes()
+    assert abs(heights[0][0] - heights[1][0]) <= 1, heights  # one pixel of rounding

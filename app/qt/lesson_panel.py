@@ -236,11 +236,18 @@ class _SceneSplit(QtWidgets.QSplitter):
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(ev)
         total = sum(self.sizes())
-        if self._dragged or self.count() != 2 or total >= self.SHORT:
+        if self._dragged or self.count() != 2:
             return
-        top_least = self.widget(0).minimumSizeHint().height()
-        plots = max(total * 4 // 9, min(self.PLOTS_ROOM, total - top_least))
-        if plots > self.sizes()[1]:
+        # 5 : 4 of the whole height, set here rather than left to the stretch
+        # factors: those share out only the change of each resize, so the
+        # split depended on the sizes the window went through on its way (a
+        # 4-px shorter page once took 31 px from the scene).
+        plots = total * 4 // 9
+        if total < self.SHORT:
+            top_least = self.widget(0).minimumSizeHint().height()
+            plots = max(plots, min(self.PLOTS_ROOM, total - top_least))
+        plots = max(plots, self.widget(1).minimumSizeHint().height())
+        if abs(plots - self.sizes()[1]) > 1 and total - plots >= 0:
             self.blockSignals(True)
             self.setSizes([total - plots, plots])
             self.blockSignals(False)

@@ -205,7 +205,7 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         self.tab_bar.currentChanged.connect(self.tabs.setCurrentIndex)
         central = QtWidgets.QWidget()
         cl = QtWidgets.QVBoxLayout(central)
-        cl.setContentsMargins(0, 2, 0, 0)
+        cl.setContentsMargins(0, 0, 0, 0)
         cl.setSpacing(0)
         cl.addWidget(self.tab_bar)
         cl.addWidget(split, 1)
