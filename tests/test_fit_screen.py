@@ -324,3 +324,34 @@ def test_plots_label_both_ends_of_their_x_axis(window, qtbot, size):
             values = sorted(texts, key=float)
             assert values and values[0] in ends[0] and values[-1] in ends[1], (
                 view, name, size, texts)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark", "high-contrast"])
+def test_zoom_scales_widget_text_in_every_theme(qtbot, theme):
+    """Widgets polished under a theme's style sheet kept 9 pt when the zoom changed
+    the application font: in high contrast zoom enlarged the plots only."""
+    from quatlab.app.qt import theme_menu
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    qtbot.waitExposed(win)
+    theme_menu.apply_theme(win, theme)
+    _settle(qtbot)
+    kinds = (QtWidgets.QLabel, QtWidgets.QAbstractButton, QtWidgets.QLineEdit,
+             QtWidgets.QComboBox)
+
+    def sizes():
+        return {id(w): w.font().pointSizeF() for w in win.findChildren(QtWidgets.QWidget)
+                if isinstance(w, kinds) and w.isVisible()}
+
+    before = sizes()
+    assert len(before) >= 40
+    for zoom in (1.5, 1.0):
+        win.set_zoom(zoom)
+        _settle(qtbot)
+        after = sizes()
+        off = [(k, before[k], after[k]) for k in before
+               if k in after and abs(after[k] - before[k] * zoom) > 0.05]
+        assert off == [], (theme, zoom, len(off), off[:5])

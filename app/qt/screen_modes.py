@@ -166,7 +166,21 @@ class ScreenModes:
         scale = self.draw_scale()
         font = QtGui.QFont(self._base_font)
         font.setPointSizeF(self._base_font.pointSizeF() * scale)
+        before = app.font().pointSizeF()
+        widgets = self.findChildren(QtWidgets.QWidget)
+        sizes = [w.font().pointSizeF() for w in widgets]
         app.setFont(font)
+        # Widgets polished under a style sheet (the dark themes' one, a label's
+        # own) keep their font when the application's changes: in high contrast
+        # zoom left them at 9 pt. Those are scaled here, in their own font.
+        # (Setting the style sheet again re-polishes them too, in 650 ms.)
+        ratio = font.pointSizeF() / before if before > 0 else 1.0
+        if abs(ratio - 1.0) > 1e-9:
+            for w, size in zip(widgets, sizes, strict=True):
+                if size > 0 and abs(w.font().pointSizeF() - size) < 1e-6:
+                    own = QtGui.QFont(w.font())
+                    own.setPointSizeF(size * ratio)
+                    w.setFont(own)
         if scale != themes.scale() or getattr(self, "_restyled", False):
             themes.set_current(zoom=scale)
             theme_menu.redraw(self)
