@@ -355,3 +355,19 @@ def test_zoom_scales_widget_text_in_every_theme(qtbot, theme):
         off = [(k, before[k], after[k]) for k in before
                if k in after and abs(after[k] - before[k] * zoom) > 0.05]
         assert off == [], (theme, zoom, len(off), off[:5])
+
+
+def test_endpoint_rows_follow_new_numbers_without_a_resize(window, qtbot):
+    """The rows were chosen on a resize only: new numbers typed or loaded into a
+    narrow panel kept one row and cut q1's "-0.98481"."""
+    win = window
+    win.resize(1024, 768)
+    win.state.set_endpoint(1, (1.0, 0.0, 0.0, 0.0))
+    _settle(qtbot)
+    editor = win.findChild(QtWidgets.QGroupBox, "endpoint1")
+    assert len({e.y() for e in editor.components}) == 1  # "1 0 0 0" fits one row
+    win.state.set_endpoint(1, (-0.98481, 0.0, 0.0, -0.17365))  # no resize
+    _settle(qtbot)
+    assert editor.components[0].text() == "-0.98481"
+    assert len({e.y() for e in editor.components}) == 2
+    assert _cut_fields(win) == []

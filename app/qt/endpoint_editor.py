@@ -82,7 +82,7 @@ class EndpointEditor(QtWidgets.QGroupBox):
         for e in self.axis + [self.angle]:
             e.editingFinished.connect(self._axis_angle_edited)
         self._grid, self._two_rows = grid, None
-        self._place_rows((False, False))
+        self._place_rows((False, False, False))
 
         # --- Euler angles
         self._euler_label = self._label(_("Euler °"), _(
@@ -120,7 +120,7 @@ class EndpointEditor(QtWidgets.QGroupBox):
         self.message.setStyleSheet("color: #B00020;")
         self.message.hide()
         self._two_rows = None  # now with every row made
-        self._place_rows((False, False))
+        self._place_rows((False, False, False))
         for col in range(1, 5):
             grid.setColumnStretch(col, 1)
 
@@ -128,11 +128,11 @@ class EndpointEditor(QtWidgets.QGroupBox):
         self.refresh()
 
     # ------------------------------------------------------------------ layout
-    def _place_rows(self, two_rows: tuple[bool, bool]) -> None:
-        """Lay the components and the axis-angle out on one row each, or on two.
+    def _place_rows(self, two_rows: tuple[bool, bool, bool]) -> None:
+        """Lay the components, the axis-angle and the Euler angles out on one row each, or two.
 
-        ``two_rows`` says, for the components and for the axis-angle, whether
-        their four fields take two rows of two: in a narrow side panel
+        ``two_rows`` says, for each of the three, whether its fields take two
+        rows of two (the Euler order box in the second): in a narrow side panel
         (1024-px screens) four fields on a row are too narrow for "-0.98481",
         and a number cut short reads as another number.
         """
@@ -154,10 +154,12 @@ class EndpointEditor(QtWidgets.QGroupBox):
         row = four(row + 1, self._axis_label, [*self.axis, self.angle], two_rows[1])
         if not hasattr(self, "euler"):
             return  # the rows below are placed once they are made
-        grid.addWidget(self._euler_label, row, 0)
-        for i, e in enumerate(self.euler):
-            grid.addWidget(e, row, 1 + i)
-        grid.addWidget(self.euler_order, row, 4, 1, 2)
+        row = four(row, self._euler_label, self.euler, two_rows[2])
+        if two_rows[2]:
+            grid.addWidget(self.euler_order, row - 1, 3, 1, 3)
+        else:
+            grid.addWidget(self.euler_order, row - 1, 4, 1, 2)
+        row -= 1
         grid.addWidget(self._paste_label, row + 1, 0)
         grid.addWidget(self.paste, row + 1, 1, 1, 3)
         grid.addWidget(self.paste_order, row + 1, 4)
@@ -186,7 +188,7 @@ class EndpointEditor(QtWidgets.QGroupBox):
         room = self._field_width_on_one_row(self.width() if width is None else width)
         self._place_rows(tuple(
             max(self._text_width(e) for e in fields) > room
-            for fields in (self.components, [*self.axis, self.angle])))
+            for fields in (self.components, [*self.axis, self.angle], self.euler)))
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
@@ -297,5 +299,7 @@ class EndpointEditor(QtWidgets.QGroupBox):
             e.setText(_fmt(v, 6))
         for e in (*self.components, *self.axis, self.angle, *self.euler):
             e.setCursorPosition(0)  # a narrow field shows the sign, not the tail
+        if self._two_rows is not None:
+            self._fit_rows()  # new numbers may need (or free) the second rows
         if not keep_message:
             self.message.hide()
