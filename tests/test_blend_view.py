@@ -211,6 +211,10 @@ def test_blend_plot_changes_update_the_curves_in_place(blend_tab):
         quats[0], np.array(list(_blends_by_hand(quats, m.weights, m.reference).values())))),
         atol=1e-6)
 
+    # The reference is a pose index: whole-number ticks, also after new curves.
+    assert view.plots.plots["speed"].getAxis("left")._tickLevels[0] == [
+        (0.0, "0"), (1.0, "1"), (2.0, "2")]
+
     m.set_weight(1, 0.45)  # the same slider dragged on: the same curves
     QtWidgets.QApplication.processEvents()
     assert all(a[0] is b[0] and a[1] is b[1] for a, b in

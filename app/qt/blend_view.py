@@ -201,8 +201,7 @@ class BlendView(LessonPanel):
                 Series("reference", _("reference pose"), FOREGROUND, False, x, p["reference"])])
             if old is None or not np.array_equal(old["switches"], p["switches"]):
                 self.plots.set_markers(p["switches"])
-        if old is None or old["ticks"] != p["ticks"]:
-            self._integer_ticks()
+        self._integer_ticks()  # the plots reset the ticks when their curves change
 
     def on_data(self) -> None:
         m = self.model
