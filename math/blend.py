@@ -43,6 +43,7 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import product
 
 import numpy as np
 
@@ -60,6 +61,7 @@ __all__ = [
     "weights_path",
     "BlendSweep",
     "blend_sweep",
+    "reachable",
 ]
 
 
@@ -444,3 +446,65 @@ def blend_sweep(quats, weights, reference=None) -> BlendSweep:
         align_first_angle=path_angle(first, results["align_first"]),
         notes=tuple(notes),
     )
+
+
+#: Most poses :func:`reachable` takes: it tries every sign of every pose (2 ** N).
+REACHABLE_MAX_POSES = 8
+
+
+def reachable(quats, firsts=(0,), levels: int = 5) -> dict[str, np.ndarray]:
+    """Rotations each blend gives these poses, over every edit a student can make.
+
+    The weights on a grid of ``levels`` values in [0, 1] per pose (not all
+    zero), every pose stored as ``q`` or ``-q``, every pose with a positive
+    weight as the kept reference, and for align-to-first each pose index in
+    ``firsts`` listed first. For framing a view on where the results can
+    go, not for exact bounds: between grid points a blend moves smoothly.
+
+    Returns ``{"blend", "naive", "align_first"}`` to ``(K, 4)`` unit
+    quaternions, one per distinct rotation (w >= 0, duplicates to 1e-3 dropped);
+    collapsed sums give none.
+
+    Examples
+    --------
+    >>> from quatlab.math import quaternion as Q
+    >>> poses = Q.from_axis_angle([0, 0, 1], np.radians([0.0, 60.0]))
+    >>> r = reachable(poses, levels=3)
+    >>> sorted(np.round(np.degrees(2 * np.arctan2(r["blend"][:, 3], r["blend"][:, 0]))).tolist())
+    [0.0, 20.0, 30.0, 40.0, 60.0]
+    """
+    poses = as_quaternion(quats, "quats")
+    if poses.ndim != 2 or not 1 <= poses.shape[0] <= REACHABLE_MAX_POSES:
+        raise ValueError(f"quats must have shape (N, 4) with 1 <= N <= {REACHABLE_MAX_POSES}, "
+                         f"got shape {poses.shape}")
+    n = poses.shape[0]
+    if isinstance(levels, bool) or not isinstance(levels, (int, np.integer)) or levels < 2:
+        raise ValueError(f"levels must be an integer of at least 2, got {levels!r}")
+    firsts = [_as_index(f, n, "firsts") for f in firsts]
+    axis = np.linspace(0.0, 1.0, int(levels))
+    w = np.array(list(product(axis, repeat=n)))
+    w = w[w.sum(axis=1) > 0]                                  # (M, N)
+    signs = np.array(list(product((1.0, -1.0), repeat=n)))    # (S, N)
+    q = signs[:, None, :, None] * poses[None, None]           # (S, 1, N, 4)
+
+    def results(ref, rows):
+        aligned = q if ref is None else _align(q, ref)
+        acc, n2 = _accumulate(np.broadcast_to(aligned, (len(signs), int(rows.sum()), n, 4)),
+                              w[rows])
+        return _or_nan(acc, n2).reshape(-1, 4)
+
+    every = np.ones(len(w), dtype=bool)
+    kept = [results(q[:, :, r], w[:, r] > 0) for r in range(n)]
+    out = {"blend": np.vstack(kept), "naive": results(None, every),
+           "align_first": np.vstack([results(q[:, :, f], every) for f in firsts])}
+    return {k: _distinct_rotations(v) for k, v in out.items()}
+
+
+def _distinct_rotations(q: np.ndarray) -> np.ndarray:
+    """Finite rows of ``q`` in the w >= 0 hemisphere, one per rotation (to 1e-3)."""
+    q = q[np.all(np.isfinite(q), axis=-1)]
+    # Sign fixed by the first component that is clearly not zero, so q and -q meet.
+    lead = np.take_along_axis(q, np.argmax(np.abs(q) > 1e-9, axis=-1)[:, None], axis=-1)
+    q = np.where(lead < 0, -q, q)
+    _keys, first = np.unique(np.round(q, 3), axis=0, return_index=True)
+    return q[np.sort(first)]

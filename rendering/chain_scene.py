@@ -178,6 +178,8 @@ class _Chain:
     trail_design: object = None
     trail_shape: TrailShape | None = None
     path: np.ndarray | None = None
+    #: Rotations the camera fit takes the chain at instead of its path (set_framed_poses).
+    framed: np.ndarray | None = None
     root: np.ndarray = field(default_factory=lambda: ROOT.copy())
     #: Bone frames relative to the root bone that ``body`` was baked with.
     baked: tuple[np.ndarray, np.ndarray] | None = None
@@ -840,12 +842,18 @@ class ChainScene(UserCamera, GLWindowView):
         centres, radii = [], []
         chains = list(self._chains.values())
         for chain in chains:
-            if chain.path is None or not np.any(np.isfinite(chain.path)):
+            if chain.framed is not None:
+                path = chain.framed  # every pose the caller named, none skipped
+            elif chain.path is None or not np.any(np.isfinite(chain.path)):
                 centres.append(chain.root[None])
                 radii.append(np.array([reach]))
                 continue
-            path = chain.path[np.all(np.isfinite(chain.path), axis=-1)]
-            path = path[np.linspace(0, len(path) - 1, min(_FIT_SAMPLES, len(path))).astype(int)]
+            else:
+                path = chain.path[np.all(np.isfinite(chain.path), axis=-1)]
+                path = path[np.linspace(0, len(path) - 1,
+                                        min(_FIT_SAMPLES, len(path))).astype(int)]
+            if not len(path):
+                continue
             joints, _frames = chain_frames(path, self._n_bones, self._bone_length,
                                      root_only=self._root_only)
             marker = marker_trail(path, self._n_bones, self._bone_length,
@@ -871,6 +879,25 @@ class ChainScene(UserCamera, GLWindowView):
         if not centres:
             return ROOT[None].copy(), np.array([reach])
         return np.vstack(centres), np.concatenate(radii)
+
+    def set_framed_poses(self, key: str, poses) -> None:
+        """Have :meth:`reset_camera` frame chain ``key`` at each of ``poses`` (None: no more).
+
+        For a chain that draws no path but can only take some rotations (a
+        blend of given poses): ``poses`` ``(K, 4)``, local rotations as for
+        :meth:`set_chain`, NaN rows skipped, every one fitted (not sampled
+        as a path is). Without them the fit takes the chain's path, or the
+        whole sphere of its reach. The view re-frames unless the user moved
+        the camera.
+        """
+        chain = self._chain(key)
+        if poses is None:
+            chain.framed = None
+        else:
+            poses = np.array(poses, dtype=np.float64).reshape(-1, 4)
+            chain.framed = poses[np.all(np.isfinite(poses), axis=-1)]
+        if not self._camera_touched:
+            self.reset_camera()
 
     def set_framed_body(self, key: str, points, radius) -> None:
         """Have :meth:`reset_camera` frame another body drawn in the view (None: no more).

@@ -94,6 +94,11 @@ _SPEED_HEADROOM = 1.1
 _SPEED_NOISE = 1e-6
 
 
+def _same_samples(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two sample arrays are the same values (NaN equal to NaN)."""
+    return a is b or (a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=True)))
+
+
 class CurvePlots(PlotExport, QtWidgets.QWidget):
     """Path angle and angular speed against t, side by side, with a t cursor.
 
@@ -129,6 +134,8 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         super().__init__(parent)
         self._series: dict[str, dict[str, Series]] = {p: {} for p in PLOTS}
         self._items: dict[str, dict[str, pg.PlotDataItem]] = {p: {} for p in PLOTS}
+        #: Per item, what it was last given: (colour, dashed, phase), log axis, x, y.
+        self._drawn: dict[str, dict[str, tuple]] = {p: {} for p in PLOTS}
         self._visible: dict[str, bool] = {}
         self._checks: dict[str, QtWidgets.QCheckBox] = {}
         self._checks_key: tuple = ()
@@ -285,6 +292,10 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
     def set_series(self, plot: str, series: Sequence[Series]) -> None:
         """Replace the curves of one plot (for lessons other than the four methods).
 
+        Curves whose data and style are those drawn already are left alone
+        (their cached paint stays valid), and a call that changes nothing
+        refreshes nothing: a lesson may pass its series on every change.
+
         Parameters
         ----------
         plot : {"angle", "speed"}
@@ -293,9 +304,9 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
             Drawn in order; a series whose name matches one in the other plot
             shares its visibility toggle and legend entry.
         """
-        self._store(plot, series)
-        self._cursor_values = None
-        self._refresh()
+        if self._store(plot, series):
+            self._cursor_values = None
+            self._refresh()
 
     def set_x_axis(self, name: str = "t", unit: str | None = None,
                    x_range: tuple[float, float] = (0.0, 1.0)) -> None:
@@ -415,10 +426,13 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         items, self._unstyled = dict.fromkeys(self._unstyled), []
         restyle_plots(items)
 
-    def _store(self, plot: str, series: Sequence[Series]) -> None:
+    def _store(self, plot: str, series: Sequence[Series]) -> bool:
+        """Set ``plot``'s series, updating its items in place; whether anything changed."""
         check_plot(plot)
+        before = [(s.name, s.label, s.gap_label) for s in self._series[plot].values()]
+        changed = before != [(s.name, s.label, s.gap_label) for s in series]
         self._series[plot] = {s.name: s for s in series}
-        items = self._items[plot]
+        items, drawn = self._items[plot], self._drawn[plot]
         seen = {True: 0, False: 0}  # dashed and solid series so far
         for s in series:
             item = items.get(s.name)
@@ -441,14 +455,26 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
                 self._visible.setdefault(s.name, True)
             phase = seen[s.dashed]
             seen[s.dashed] += 1
-            item.setPen(method_pen(s.colour, s.dashed, phase))
-            self._made(item)
-            # Dashed above solid; the wide solid phase below the thin one.
-            item.setZValue(2.0 + 0.01 * (phase % 2) if s.dashed else 1.01 - 0.01 * (phase % 2))
-            item.setData(s.x, self.view_y(plot, s.y))
+            style = (s.colour, s.dashed, phase)
+            last = drawn.get(s.name)
+            if last is None or last[0] != style:
+                item.setPen(method_pen(s.colour, s.dashed, phase))
+                self._made(item)
+                # Dashed above solid; the wide solid phase below the thin one.
+                item.setZValue(2.0 + 0.01 * (phase % 2) if s.dashed
+                               else 1.01 - 0.01 * (phase % 2))
+                changed = True
+            log = self._log[plot]
+            if (last is None or last[1] != log or not _same_samples(last[2], s.x)
+                    or not _same_samples(last[3], s.y)):
+                item.setData(s.x, self.view_y(plot, s.y))
+                changed = True
+            drawn[s.name] = (style, log, s.x, s.y)
         for name, item in items.items():
-            if name not in self._series[plot]:
+            if name not in self._series[plot] and drawn.pop(name, None) is not None:
                 item.setData([], [])
+                changed = True
+        return changed
 
     def curve_item(self, plot: str, name: str) -> pg.PlotDataItem:
         """The line item drawing curve ``name`` in ``plot`` (for tests and tooling)."""

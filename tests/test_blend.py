@@ -407,3 +407,50 @@ def test_other_error_paths():
         B.weights_path("abc", 5)
     with pytest.raises(ValueError, match="samples must be an integer of at least 2"):
         B.weights_path([[1, 0], [0, 1]], 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_property_reachable_holds_every_blend_of_grid_weights(data):
+    """Weights on the 5-level grid, any stored signs, any reference with a positive
+    weight, either pose listed first: each blend is one of ``reachable``'s rotations
+    (scipy's angle between them under 0.2 deg, the 1e-3 rounding it dedups by)."""
+    n = data.draw(st.integers(1, 4))
+    poses = Q.normalize(np.array([data.draw(quat) for _ in range(n)]))
+    r = B.reachable(poses, firsts=range(n))
+    w = np.array([data.draw(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0])) for _ in range(n)])
+    assume(w.sum() > 0)
+    signs = np.array([data.draw(st.sampled_from([1.0, -1.0])) for _ in range(n)])
+    stored = poses * signs[:, None]
+    ref = data.draw(st.sampled_from(list(np.flatnonzero(w > 0))))
+    first = data.draw(st.integers(0, n - 1))
+    order = [first] + [k for k in range(n) if k != first]
+    found = {"blend": B.blend(stored, w, reference=int(ref))}
+    try:
+        found["naive"] = B.naive_weighted_sum(stored, w)
+    except InterpolationCollapseError:
+        pass  # a collapse has no rotation to frame
+    try:
+        found["align_first"] = B.align_to_first(stored[order], w[order])
+    except InterpolationCollapseError:
+        pass
+    for name, q in found.items():
+        gap = (_rot(r[name]).inv() * _rot(q)).magnitude().min()
+        assert np.degrees(gap) < 0.2, (name, np.degrees(gap))
+
+
+def test_reachable_lists_each_rotation_once():
+    p = B.PRESETS["negated_input"]
+    for q in B.reachable(_pose(p)).values():
+        assert np.allclose(np.linalg.norm(q, axis=1), 1.0)
+        # Pairwise rotation angles (scipy): no two rows are one rotation.
+        rot = _rot(q)
+        gaps = np.array([(rot[i].inv() * rot[i + 1:]).magnitude().min()
+                         for i in range(len(q) - 1)])
+        assert gaps.min() > 1e-4
+    with pytest.raises(ValueError, match="levels"):
+        B.reachable(_pose(p), levels=1)
+    with pytest.raises(ValueError, match="firsts"):
+        B.reachable(_pose(p), firsts=[3])
+    with pytest.raises(ValueError, match="N <= 8"):
+        B.reachable(np.tile(Q.IDENTITY, (9, 1)))

@@ -173,3 +173,31 @@ def test_hiding_a_curve_removes_its_dot(two):
     for plot in ("angle", "speed"):
         x, y = plots._dots[plot].getData()
         assert y.tolist() == pytest.approx([np.interp(1.6, X, _series()[plot][0].y)])
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_series_passed_again_leave_unchanged_curves_alone(two, log):
+    """set_series re-set every curve's data even when it was the same (every
+    repaint of the cached curves then stroked them again): a lesson passing its
+    series on each change paid for the whole plot. Same values in new arrays are
+    left alone; one changed curve is the only one updated; the end state is what
+    plots given the same calls from scratch show."""
+    kept, fresh = two
+    _set_everything(kept, log)
+    count = _count_refreshes(kept)
+    items = {(p, n): kept.curve_item(p, n) for p in ("angle", "speed") for n in ("a", "b")}
+    arrays = {k: (it.xData, it.yData) for k, it in items.items()}
+    copies = {p: [Series(s.name, s.label, s.colour, s.dashed, s.x.copy(), s.y.copy())
+                  for s in series] for p, series in _series().items()}
+    for plot, series in copies.items():
+        kept.set_series(plot, series)
+    assert count[0] == 0  # nothing changed: nothing refreshed
+    assert all(items[k].xData is a[0] and items[k].yData is a[1] for k, a in arrays.items())
+    changed = [copies["angle"][0], Series("b", "second", "#D55E00", True, X, 0.25 * ANGLE)]
+    kept.set_series("angle", changed)
+    assert count[0] == 1
+    assert items["angle", "a"].yData is arrays["angle", "a"][1]
+    assert items["angle", "b"].yData is not arrays["angle", "b"][1]
+    _set_everything(fresh, log)
+    fresh.set_series("angle", changed)
+    assert _state(kept) == _state(fresh)

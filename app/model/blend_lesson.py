@@ -14,7 +14,7 @@ from quatlab.math import blend as B
 from quatlab.math.interpolate import InterpolationCollapseError
 from quatlab.math.quaternion import angle_between, from_axis_angle, to_axis_angle
 
-__all__ = ["BlendModel", "rotation_angle_deg"]
+__all__ = ["BlendModel", "axis_angle_text", "rotation_angle_deg"]
 
 
 def rotation_angle_deg(q0, quats) -> np.ndarray:
@@ -30,6 +30,24 @@ def rotation_angle_deg(q0, quats) -> np.ndarray:
     if np.any(ok):
         out[ok] = np.degrees(angle_between(q0, quats[ok]))
     return out
+
+
+def _same(a, b) -> bool:
+    """Whether two plot descriptions (dicts of arrays, lists, text) hold the same values."""
+    if isinstance(a, dict) or isinstance(b, dict):
+        return (isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys()
+                and all(_same(a[k], b[k]) for k in a))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (np.shape(a) == np.shape(b)
+                and bool(np.array_equal(a, b, equal_nan=np.asarray(a).dtype.kind == "f")))
+    return a == b
+
+
+def axis_angle_text(angle_deg: float, axis, w: float) -> str:
+    """A pose's rotation as the readout shows it: angle, axis and the stored sign of w."""
+    xyz = ", ".join(f"{0.0 if abs(a) < 5e-3 else a:.2f}" for a in axis)
+    return _("{angle:.1f}° about ({axis}), stored w {w:+.2f}").format(
+        angle=angle_deg, axis=xyz, w=w)
 
 
 class BlendModel(LessonModel):
@@ -68,6 +86,9 @@ class BlendModel(LessonModel):
         #: k-th). Only align-to-first cares; presets with "orders" play them.
         self.orders = [list(o) for o in p.get("orders", [])]
         self.order = np.arange(len(self.base_poses))
+        #: Where each blend can go over every edit of this preset (weights,
+        #: signs, listings), for the camera to frame once (quatlab.math.blend.reachable).
+        self.reachable = B.reachable(self.base_poses, [o[0] for o in self.orders] or [0])
         #: The pose whose weight was last set by hand (the plots then sweep
         #: it), None while the plots play the preset's sweep or listings.
         self.hand: int | None = None
@@ -125,53 +146,67 @@ class BlendModel(LessonModel):
         The preset's sweep until a weight is set by hand; the listings for a
         preset that has them; after a hand edit of pose i, pose i's weight
         from 0 to 1 with the others held, the reference carried from the
-        current one each way from the current value (what moving that slider
-        on would give), so the cursor sits on the blends the text describes.
+        current one (what moving that slider on would give), so the cursor
+        (:attr:`plot_cursor`) sits on the blends the text describes.
+
+        While what it shows stays the same (the sweep played, the same
+        slider dragged on) ``self.plot`` stays the same object, so the plots
+        move only their cursor.
         """
         if self.hand is not None:
-            self.plot = self._hand_curves(self.hand)
+            plot = self._hand_curves(self.hand)
         elif self.orders:
             rows = [self._blends(self.weights[None], self.reference, o) for o in self.orders]
             k = np.rint(self.s).astype(int)
-            self.plot = {
+            plot = {
                 "x": self.s, "x_name": _("listing"),
                 "ticks": [(float(i), ", ".join(map(str, o))) for i, o in enumerate(self.orders)],
                 "angles": {v: rotation_angle_deg(self.quats[0],
                                                  np.array([getattr(r, v)[0] for r in rows])[k])
                            for v in self.VARIANTS},
                 "reference": np.full(self.s.shape, float(self.reference)),
-                "switches": np.array([]), "cursor": None}
+                "switches": np.array([])}
         else:
-            self.plot = {"x": self.s, "x_name": _("sweep"), "ticks": None, "angles": self.angles,
-                         "reference": self.sweep.reference.astype(float),
-                         "switches": self.switch_params(), "cursor": None}
+            plot = {"x": self.s, "x_name": _("sweep"), "ticks": None, "angles": self.angles,
+                    "reference": self.sweep.reference.astype(float),
+                    "switches": self.switch_params()}
+        if not _same(plot, getattr(self, "plot", None)):
+            self.plot = plot
+
+    @property
+    def plot_cursor(self) -> float:
+        """Where the plots' cursor stands: the hand-set weight, or the sweep's ``param``."""
+        return float(self.weights[self.hand]) if self.hand is not None else float(self.param)
 
     def _hand_curves(self, i: int) -> dict:
+        """Pose ``i``'s weight over [0, 1] on fixed samples, the others held.
+
+        The reference is the current one wherever pose ``i``'s weight is
+        positive (a positive weight never loses it); only at 0 can it pass
+        on, when it is pose ``i`` itself. So the curves depend on the other
+        weights and the reference, not on where pose ``i``'s slider stands.
+        """
         w = self.weights
-        halves, switches = [], []
-        # Down to 0, then up to 1; rows with every weight zero have no blend (NaN).
-        for end in (0.0, 1.0):
-            x = np.linspace(w[i], end, self.HAND_SAMPLES)
-            rows = np.repeat(w[None], x.size, axis=0)
-            rows[:, i] = x
-            live = rows.sum(axis=1) > 0
-            blends = {v: np.full((x.size, 4), np.nan) for v in self.VARIANTS}
-            refs = np.full(x.size, np.nan)
-            if live.any():
-                sweep = self._blends(rows[live], self.reference, self.order)
-                for v in self.VARIANTS:
-                    blends[v][live] = getattr(sweep, v)
-                refs[live] = self.order[sweep.reference]
-                moved = np.flatnonzero(refs[live] != self.reference)
-                switches += [x[live][moved[0]]] if moved.size else []
-            halves.append((x, blends, refs))
-        (xd, down, rd), (xu, up, ru) = halves
-        angles = {v: rotation_angle_deg(self.quats[0], np.concatenate(
-            [down[v][::-1], up[v][1:]])) for v in self.VARIANTS}
-        return {"x": np.concatenate([xd[::-1], xu[1:]]), "x_name": _("pose {i} weight").format(i=i),
-                "ticks": None, "angles": angles,
-                "reference": np.concatenate([rd[::-1], ru[1:]]),
-                "switches": np.array(sorted(switches)), "cursor": float(w[i])}
+        x = np.linspace(0.0, 1.0, 2 * self.HAND_SAMPLES - 1)
+        rows = np.repeat(w[None], x.size, axis=0)
+        rows[:, i] = x
+        blends = {v: np.full((x.size, 4), np.nan) for v in self.VARIANTS}
+        refs = np.full(x.size, np.nan)
+        switches = []
+        # Positive weights keep the reference; the row at 0 is taken on its
+        # own from the current reference (all zero: no blend, NaN).
+        for part in (slice(1, None), slice(0, 1)):
+            live = np.flatnonzero(rows[part].sum(axis=1) > 0) + (part.start or 0)
+            if not live.size:
+                continue
+            sweep = self._blends(rows[live], self.reference, self.order)
+            for v in self.VARIANTS:
+                blends[v][live] = getattr(sweep, v)
+            refs[live] = self.order[sweep.reference]
+            switches += [x[j] for j in live if refs[j] != self.reference]
+        angles = {v: rotation_angle_deg(self.quats[0], blends[v]) for v in self.VARIANTS}
+        return {"x": x, "x_name": _("pose {i} weight").format(i=i), "ticks": None,
+                "angles": angles, "reference": refs, "switches": np.array(switches)}
 
     # -- edits ---------------------------------------------------------------------
 
@@ -253,9 +288,7 @@ class BlendModel(LessonModel):
         """Pose ``i``'s rotation as axis-angle, and the sign its w is stored with."""
         q = self.quats[i]
         axis, angle = to_axis_angle(q)
-        xyz = ", ".join(f"{0.0 if abs(a) < 5e-3 else a:.2f}" for a in axis)
-        return _("{angle:.1f}° about ({axis}), stored w {w:+.2f}").format(
-            angle=np.degrees(angle), axis=xyz, w=q[0])
+        return axis_angle_text(float(np.degrees(angle)), axis, float(q[0]))
 
     def _versus_kept(self, variant: str) -> str:
         """How far ``variant`` is from the kept-reference blend, as a rotation (sign-free)."""

@@ -10,11 +10,13 @@ weight path and moves the weight sliders with it.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from PyQt6 import QtWidgets
+from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import N_, _
-from quatlab.app.model.blend_lesson import BlendModel
+from quatlab.app.model.blend_lesson import BlendModel, axis_angle_text
 from quatlab.app.qt.lesson_panel import LessonPanel, ParamSlider, legend_html
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.series import Series
@@ -42,6 +44,36 @@ ROOTS = {key: ROOT + [0.0, y, 0.0] for key, y in
          (("poses", -3.75), ("blend", -1.25), ("naive", 1.25), ("align_first", 3.75))}
 
 
+def reference_mark() -> str:
+    """What a pose's readout starts with while it is the kept reference."""
+    return _("<b>reference</b> · ")
+
+
+class PoseReadout(QtWidgets.QLabel):
+    """A pose's readout, at least as wide as the widest it can be (in the current font).
+
+    The readouts are in the column beside the 3D view: a readout that grew
+    with its text ("reference · " moving to another pose, a sign) would
+    resize the view, and re-frame it, while a weight is dragged.
+    """
+
+    WIDEST = (360.0, (-1.0, -1.0, -1.0), -1.0)
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt API
+        hint = super().minimumSizeHint()
+        doc = QtGui.QTextDocument()
+        doc.setDefaultFont(self.font())
+        doc.setDocumentMargin(0)
+        doc.setHtml(reference_mark() + axis_angle_text(*self.WIDEST))
+        m = self.contentsMargins()
+        least = math.ceil(doc.idealWidth()) + m.left() + m.right() + 2
+        return QtCore.QSize(max(hint.width(), least), hint.height())
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt API
+        hint = super().sizeHint()
+        return QtCore.QSize(max(hint.width(), self.minimumSizeHint().width()), hint.height())
+
+
 class BlendView(LessonPanel):
     def __init__(self, model: BlendModel, parent=None) -> None:
         self.model = model
@@ -53,6 +85,7 @@ class BlendView(LessonPanel):
                                         + [(COLOURS[k], _(LABELS[k])) for k in COLOURS]))
         self._build_pose_rows()
         self._drawn_plot = None
+        self._x_axis: tuple | None = None
         # The columns run along Y: seen from nearer the X axis and higher up
         # they spread across the screen instead of into its depth, and the
         # curls in the ground plane read as curls.
@@ -70,8 +103,14 @@ class BlendView(LessonPanel):
             self.model.set_param(x)
 
     def _build_pose_rows(self) -> None:
-        """Weight slider, −q toggle and readout per pose, in a grid so the columns line up."""
+        """Weight slider and −q toggle per pose, its readout under them, left of the 3D view.
+
+        Beside the view rather than above it: three rows above took 80 px of
+        the view's height on a 720-px screen, where it is already far wider
+        than tall.
+        """
         box = QtWidgets.QWidget()
+        box.setObjectName("pose_rows")
         grid = QtWidgets.QGridLayout(box)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setVerticalSpacing(0)
@@ -90,18 +129,18 @@ class BlendView(LessonPanel):
             negate.setToolTip(_("Store pose {i} as −q: the same rotation, the other "
                                 "hemisphere").format(i=i))
             negate.toggled.connect(lambda on, i=i: self.model.set_negated(i, on))
-            readout = QtWidgets.QLabel()
+            readout = PoseReadout()
             readout.setObjectName(f"pose_readout_{i}")
-            grid.addWidget(slider, i, 0)
-            grid.addWidget(negate, i, 1)
-            grid.addWidget(readout, i, 2)
+            readout.setContentsMargins(8, 0, 0, 6)
+            grid.addWidget(slider, 2 * i, 0)
+            grid.addWidget(negate, 2 * i, 1)
+            grid.addWidget(readout, 2 * i + 1, 0, 1, 2)
             self.weight_sliders.append(slider)
             self.negate_boxes.append(negate)
             self.pose_readouts.append(readout)
-        grid.setColumnStretch(0, 3)
-        grid.setColumnStretch(2, 2)
-        row = self.add_option_row()
-        row.addWidget(box)
+        grid.setColumnStretch(0, 1)
+        side = self.add_scene_side()
+        side.addWidget(box)
         # The listing align-to-first depends on (presets that list orders).
         self.listing_label = QtWidgets.QLabel(_("listed as"))
         self.listing_box = QtWidgets.QComboBox()
@@ -110,8 +149,11 @@ class BlendView(LessonPanel):
                                       "align-to-first aligns to whichever comes first; the kept "
                                       "reference does not care"))
         self.listing_box.activated.connect(self.model.set_listing)
-        row.addWidget(self.listing_label)
-        row.addWidget(self.listing_box)
+        listing = QtWidgets.QHBoxLayout()
+        listing.addWidget(self.listing_label)
+        listing.addWidget(self.listing_box, 1)
+        side.addLayout(listing)
+        side.addStretch(1)
 
     def _integer_ticks(self) -> None:
         # The reference is a pose index: only whole numbers mean anything.
@@ -126,9 +168,16 @@ class BlendView(LessonPanel):
                                                               else [ticks, []])
 
     def _show_plot(self) -> None:
-        """Draw ``model.plot`` (the curves through the current weights) if it is new."""
-        m, p = self.model, self.model.plot
-        if p is self._drawn_plot:
+        """Draw ``model.plot`` (the curves through the current weights) if it is new.
+
+        The model keeps the same plot while the curves stay the same (the
+        sweep played, one weight dragged on): then only the cursor moves. A
+        new plot updates the existing curves in place, and of those only
+        the ones whose data changed (:meth:`CurvePlots.set_series`); the axes
+        are set again only when their names or ranges change.
+        """
+        m, p, old = self.model, self.model.plot, self._drawn_plot
+        if p is old:
             return
         self._drawn_plot = p
         n = len(m.weights)
@@ -138,17 +187,21 @@ class BlendView(LessonPanel):
             # Room for the first and last listing's tick text at the ends.
             lo, hi = lo - 0.25, hi + 0.25
         with self.plots.batch():  # one refresh of the plots for all of it
-            self.plots.set_x_axis(p["x_name"], None, (lo, hi))
-            self.plots.set_y_axis("speed", _("reference pose"), (-0.3, n - 0.7))
-            # Sign-free: a pose stored as -q must not draw as a jump (docs/conventions.md).
-            self.plots.set_y_axis("angle", _("rotation from pose 0 (deg)"), (0.0, 180.0))
+            if old is None or self._x_axis != (p["x_name"], lo, hi):
+                self._x_axis = (p["x_name"], lo, hi)
+                self.plots.set_x_axis(p["x_name"], None, (lo, hi))
+            if old is None:  # a new preset or new signs: on_data forgets the drawn plot
+                self.plots.set_y_axis("speed", _("reference pose"), (-0.3, n - 0.7))
+                # Sign-free: a pose stored as -q must not draw as a jump (docs/conventions.md).
+                self.plots.set_y_axis("angle", _("rotation from pose 0 (deg)"), (0.0, 180.0))
             self.plots.set_series("angle", [
                 Series(v, _(LABELS[v]), COLOURS[v], DASHED[v], x, p["angles"][v])
                 for v in m.VARIANTS])
             self.plots.set_series("speed", [
                 Series("reference", _("reference pose"), FOREGROUND, False, x, p["reference"])])
-            self.plots.set_markers(p["switches"])
-        self._integer_ticks()
+            if old is None or not np.array_equal(old["switches"], p["switches"]):
+                self.plots.set_markers(p["switches"])
+        self._integer_ticks()  # the plots reset the ticks when their curves change
 
     def on_data(self) -> None:
         m = self.model
@@ -167,6 +220,12 @@ class BlendView(LessonPanel):
             self.scene.set_label(v, _(LABELS[v]))
         for i, q in enumerate(m.quats):
             self.scene.set_chain(f"pose{i}", q, POSE_COLOUR, root=ROOTS["poses"])
+        # Framed where the chains can go in this preset, not at the whole
+        # sphere of their reach: that left the chains a fifth of the view.
+        for v in m.VARIANTS:
+            self.scene.set_framed_poses(v, m.reachable[v])
+        for i, q in enumerate(m.quats):
+            self.scene.set_framed_poses(f"pose{i}", q[None])
         self.scene.set_ghosts(None, None)
         for box, on in zip(self.negate_boxes, m.negated, strict=True):
             box.blockSignals(True)
@@ -182,7 +241,7 @@ class BlendView(LessonPanel):
                                                   strict=True)):
             slider.set_value(m.weights[i])
             ref = i == m.reference
-            readout.setText((_("<b>reference</b> · ") if ref else "") + m.pose_text(i))
+            readout.setText((reference_mark() if ref else "") + m.pose_text(i))
             # The label in 3D says which input the kept blend aligns to.
             self.scene.set_label(f"pose{i}", (_("pose {i} (reference)") if ref
                                               else _("pose {i}")).format(i=i))
@@ -190,8 +249,10 @@ class BlendView(LessonPanel):
         if m.orders:
             self.listing_box.setCurrentIndex(int(round(m.param)))
         self._show_plot()
-        cursor = m.plot["cursor"]  # None: the sweep slider's own value
-        self.plots.set_cursor(m.param if cursor is None else cursor)
+        # The dots at the blends the chains and the text show, not interpolated.
+        exact = {v: (a, np.nan) for v, a in m.current_angle.items()}
+        exact["reference"] = (np.nan, float(m.reference))
+        self.plots.set_cursor(m.plot_cursor, exact)
         self.explanation.setText(m.explanation())
 
 

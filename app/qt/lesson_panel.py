@@ -118,7 +118,14 @@ class LessonPanel(QtWidgets.QWidget):
         # The plot's click/drag scrubs the same parameter as the slider.
         self.plots.cursorMoved.connect(on_param)
 
-        layout.addWidget(scene_over_plots(self.scene.widget, self.slider, self.plots), 1)
+        # The scene in a row of its own, so a lesson can put a column of
+        # controls beside it (add_scene_side) rather than above it.
+        self._scene_row = QtWidgets.QWidget()
+        row = QtWidgets.QHBoxLayout(self._scene_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(4)
+        row.addWidget(self.scene.widget, 1)
+        layout.addWidget(scene_over_plots(self._scene_row, self.slider, self.plots), 1)
 
     def _preset_changed(self, index: int) -> None:
         self._index_just_changed = True
@@ -171,6 +178,21 @@ class LessonPanel(QtWidgets.QWidget):
         self.layout().insertLayout(self._rows, row)
         self._rows += 1
         return row
+
+    def add_scene_side(self) -> QtWidgets.QVBoxLayout:
+        """A column of controls left of the 3D view, as tall as it.
+
+        For lessons with more rows of controls than fit above the view on a
+        short window: each row there takes its height from the view, which
+        is already the widest thing on the page.
+        """
+        side = QtWidgets.QWidget()
+        side.setObjectName("scene_side")
+        column = QtWidgets.QVBoxLayout(side)
+        column.setContentsMargins(6, 2, 2, 2)
+        column.setSpacing(2)
+        self._scene_row.layout().insertWidget(0, side)
+        return column
 
     def set_axes(self, x_name: str, x_unit: str | None, x_range: tuple[float, float],
                  y_labels: dict[str, str] | None = None,
