@@ -18,12 +18,33 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["polyline_segments", "pair_segments", "covered", "overlaps", "costs", "best",
-           "LABEL_COST", "OUTSIDE_COST"]
+__all__ = ["Segments", "polyline_segments", "pair_segments", "covered", "overlaps", "costs",
+           "best", "LABEL_COST", "OUTSIDE_COST"]
 
 #: Cost of a candidate that overlaps a label placed before it, and of one leaving the view.
 LABEL_COST = 1000.0
 OUTSIDE_COST = 500.0
+
+
+class Segments:
+    """Segments ``(S, 2, 2)`` with their bounding boxes and lengths, worked out once.
+
+    A scene tests every label's candidates against the same segments: the
+    boxes reject most segments before any clipping.
+    """
+
+    def __init__(self, segs) -> None:
+        self.segs = np.asarray(segs, dtype=np.float64).reshape(-1, 2, 2)
+        self.lo = self.segs.min(axis=1) if len(self.segs) else np.empty((0, 2))
+        self.hi = self.segs.max(axis=1) if len(self.segs) else np.empty((0, 2))
+        self.norms = np.linalg.norm(self.segs[:, 1] - self.segs[:, 0], axis=-1)
+
+    def __len__(self) -> int:
+        return len(self.segs)
+
+
+def _as_segments(segs) -> Segments:
+    return segs if isinstance(segs, Segments) else Segments(segs)
 
 
 def polyline_segments(points) -> np.ndarray:
@@ -52,38 +73,35 @@ def pair_segments(vertices) -> np.ndarray:
     return out.reshape(-1, 3)
 
 
-def _clip(rects: np.ndarray, segs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(K, S)`` whether segment s meets rectangle k, and the fraction of s inside it."""
-    a, d = segs[None, :, 0], segs[None, :, 1] - segs[None, :, 0]      # (1, S, 2)
-    lo = rects[:, None, :2]                                            # (K, 1, 2)
-    hi = rects[:, None, 2:]
-    t0 = np.zeros((len(rects), len(segs)))
-    t1 = np.ones_like(t0)
-    ok = np.ones(t0.shape, dtype=bool)
+def _clip(a: np.ndarray, d: np.ndarray, lo: np.ndarray, hi: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of a segment ``a + f d`` (f in [0, 1]) and a rectangle ``lo``-``hi``, all ``(P, 2)``:
+    whether each segment meets its rectangle, and the fraction of it inside."""
+    t0 = np.zeros(len(a))
+    t1 = np.ones(len(a))
+    ok = np.ones(len(a), dtype=bool)
     with np.errstate(divide="ignore", invalid="ignore"):
         for axis in (0, 1):
-            da, aa = d[..., axis], a[..., axis]
+            da, aa = d[:, axis], a[:, axis]
             flat = da == 0.0
             # A segment parallel to this axis must lie between the two sides.
-            ok &= ~flat | ((aa >= lo[..., axis]) & (aa <= hi[..., axis]))
-            r_lo = (lo[..., axis] - aa) / da
-            r_hi = (hi[..., axis] - aa) / da
-            enter = np.where(flat, -np.inf, np.minimum(r_lo, r_hi))
-            leave = np.where(flat, np.inf, np.maximum(r_lo, r_hi))
-            t0 = np.maximum(t0, enter)
-            t1 = np.minimum(t1, leave)
+            ok &= ~flat | ((aa >= lo[:, axis]) & (aa <= hi[:, axis]))
+            r_lo = (lo[:, axis] - aa) / da
+            r_hi = (hi[:, axis] - aa) / da
+            t0 = np.maximum(t0, np.where(flat, -np.inf, np.minimum(r_lo, r_hi)))
+            t1 = np.minimum(t1, np.where(flat, np.inf, np.maximum(r_lo, r_hi)))
     ok &= t0 <= t1
     return ok, np.where(ok, t1 - t0, 0.0)
 
 
-def covered(rects, segs, chunk: int = 4096) -> tuple[np.ndarray, np.ndarray]:
+def covered(rects, segs) -> tuple[np.ndarray, np.ndarray]:
     """How many segments each rectangle meets and their length (pixels) inside it.
 
     Parameters
     ----------
     rects : array_like, shape (K, 4)
         ``(left, top, right, bottom)`` rows.
-    segs : array_like, shape (S, 2, 2)
+    segs : array_like, shape (S, 2, 2), or Segments
         Segment end points; a segment of length 0 (a lone point) counts when
         it lies in the rectangle.
 
@@ -97,22 +115,22 @@ def covered(rects, segs, chunk: int = 4096) -> tuple[np.ndarray, np.ndarray]:
     ([1, 0], [10.0, 0.0])
     """
     rects = np.asarray(rects, dtype=np.float64).reshape(-1, 4)
-    segs = np.asarray(segs, dtype=np.float64).reshape(-1, 2, 2)
+    found = _as_segments(segs)
     hits = np.zeros(len(rects), dtype=np.int64)
     length = np.zeros(len(rects))
-    if not len(segs) or not len(rects):
+    if not len(found) or not len(rects):
         return hits, length
-    # Only segments whose bounding box meets the candidates' joint box matter.
-    smin, smax = segs.min(axis=1), segs.max(axis=1)
-    near = ((smax[:, 0] >= rects[:, 0].min()) & (smin[:, 0] <= rects[:, 2].max())
-            & (smax[:, 1] >= rects[:, 1].min()) & (smin[:, 1] <= rects[:, 3].max()))
-    segs = segs[near]
-    norms = np.linalg.norm(segs[:, 1] - segs[:, 0], axis=-1)
-    for start in range(0, len(segs), chunk):
-        part = slice(start, start + chunk)
-        ok, frac = _clip(rects, segs[part])
-        hits += ok.sum(axis=1)
-        length += frac @ norms[part]
+    # Only the pairs whose bounding boxes meet are clipped.
+    k, i = np.nonzero((found.hi[None, :, 0] >= rects[:, None, 0])
+                      & (found.lo[None, :, 0] <= rects[:, None, 2])
+                      & (found.hi[None, :, 1] >= rects[:, None, 1])
+                      & (found.lo[None, :, 1] <= rects[:, None, 3]))
+    if not len(k):
+        return hits, length
+    a = found.segs[i, 0]
+    ok, frac = _clip(a, found.segs[i, 1] - a, rects[k, :2], rects[k, 2:])
+    hits = np.bincount(k, weights=ok, minlength=len(rects)).astype(np.int64)
+    length = np.bincount(k, weights=frac * found.norms[i], minlength=len(rects))
     return hits, length
 
 
@@ -153,12 +171,29 @@ def costs(rects, segs, taken=(), view=None, *, by_length: bool = False) -> np.nd
 def best(rects, segs, taken=(), view=None, *, by_length: bool = False) -> tuple[int, float]:
     """Index and cost of the candidate to take: the first free one, else the cheapest.
 
+    Candidates are scored in growing batches (the label's own spot alone,
+    then the next few, then the rest): the first spots are usually free, and
+    a small batch's joint box rejects most segments before any clipping.
+
     >>> segs = [[(0, 5), (100, 5)]]                    # a horizontal line at y = 5
     >>> best([(0, 0, 10, 10), (0, 10, 10, 20), (0, 20, 10, 30)], segs)
     (1, 0.0)
     """
-    cost = costs(rects, segs, taken, view, by_length=by_length)
-    if not len(cost):
+    rects = np.asarray(rects, dtype=np.float64).reshape(-1, 4)
+    if not len(rects):
         raise ValueError("no candidate rectangle")
+    segs = _as_segments(segs)
+    parts, start = [], 0
+    for size in (1, 4, len(rects)):
+        batch = rects[start:start + size]
+        if not len(batch):
+            break
+        cost = costs(batch, segs, taken, view, by_length=by_length)
+        free = np.flatnonzero(cost == 0.0)
+        if len(free):
+            return start + int(free[0]), 0.0
+        parts.append(cost)
+        start += len(batch)
+    cost = np.concatenate(parts)
     i = int(np.argmin(cost))  # argmin takes the first of equals: the preferred one
     return i, float(cost[i])
