@@ -52,7 +52,7 @@ The view is a native :class:`GLWindowView`, not a QOpenGLWidget, because one
 QOpenGLWidget in a window makes Qt compose the whole window through OpenGL
 on every repaint (see the class).
 
-The module is longer than most (about 850 lines) because the scene is one
+The module is longer than most (about 950 lines) because the scene is one
 object whose parts move together: chains, ghosts, trails, turn marks,
 labels and the camera fit all read the same per-chain state. The geometry
 that needs no GL state lives in :mod:`quatlab.rendering.scene_marks`,

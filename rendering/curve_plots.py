@@ -35,7 +35,7 @@ Both plots live in one :class:`pyqtgraph.GraphicsLayoutWidget` rather than two
 ``PlotWidget``\\ s: one scene means pyqtgraph's exporters write the pair and
 the legend as a single PNG or SVG figure.
 
-Why this module stays whole (about 770 lines): :class:`CurvePlots` is one
+Why this module stays whole (about 790 lines): :class:`CurvePlots` is one
 widget whose parts share one state (the series of both plots, their
 visibility, the cursor, the annotations and the y range policy). The
 separable pieces already live beside it: the data (:mod:`.series`), pens and
