@@ -19,8 +19,9 @@
   since t = 0: its axis (an arrow through the root) and an arc about it with
   a label of the angle turned so far;
 * a text label beside each chain so a screenshot says which chain is
-  which, placed in screen space clear of the other labels and the chains
-  (:mod:`quatlab.rendering.labels`), and a note pinned to the viewport's
+  which, placed in screen space clear of the other labels, the chains,
+  their turn marks, trails and the ghosts (:mod:`quatlab.rendering.labels`),
+  and a note pinned to the viewport's
   corner for every chain that has no pose at this t.
 
 Every chain hangs from :data:`quatlab.rendering.chain.ROOT` unless
@@ -51,7 +52,7 @@ The view is a native :class:`GLWindowView`, not a QOpenGLWidget, because one
 QOpenGLWidget in a window makes Qt compose the whole window through OpenGL
 on every repaint (see the class).
 
-The module is longer than most (about 850 lines) because the scene is one
+The module is longer than most (about 950 lines) because the scene is one
 object whose parts move together: chains, ghosts, trails, turn marks,
 labels and the camera fit all read the same per-chain state. The geometry
 that needs no GL state lives in :mod:`quatlab.rendering.scene_marks`,
@@ -98,6 +99,7 @@ from quatlab.rendering.chain import (
 )
 from quatlab.rendering.gl_items import LIT_SHADER, OVERLAY, BoneItem, GhostItem, TrailItem
 from quatlab.rendering.gl_view import GLWindowView, UserCamera
+from quatlab.rendering.label_place import pair_segments
 from quatlab.rendering.labels import Label, LabelLayer, label_font
 from quatlab.rendering.scene_marks import (
     cross3,
@@ -232,7 +234,9 @@ class ChainScene(UserCamera, GLWindowView):
         self._auto_direction = False
         self._camera_defaults = dict(DEFAULT_CAMERA)
         self._chains: dict[str, _Chain] = {}
-        self._obstacles: dict[int, list[np.ndarray]] = {}
+        #: What labels keep clear of, world polylines by what draws them
+        #: (a chain, its turn marks or trail, the ghosts): see _set_obstacles.
+        self._obstacles: dict[tuple, list[np.ndarray]] = {}
         self._bodies: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._labels: dict[str, str] = {}
         self._visible: dict[str, bool] = {}
@@ -438,11 +442,10 @@ class ChainScene(UserCamera, GLWindowView):
             chain.gizmo.setData(pos=verts, color=np.tile(self._gizmo[1], (self._n_bones, 1)))
             hand = positions[-1] + matrices[-1][:, 2] * self._hand
             chain.label.pos, chain.label.text = hand, chain.text
-            self._obstacles[id(chain)] = [positions] + [
-                positions[k] + outline @ matrices[k].T
-                for k, outline in enumerate(self._outlines)]
+            self._set_obstacles(("chain", id(chain)), [
+                *self._bone_lines(positions, matrices), pair_segments(verts)])
         else:
-            self._obstacles.pop(id(chain), None)
+            self._set_obstacles(("chain", id(chain)), [])
         # A collapse is a labelled gap, never an invented pose: a note pinned
         # to the viewport says which chain is missing and why.
         chain.note.visible = chain.wanted and q is not None and not defined
@@ -451,9 +454,26 @@ class ChainScene(UserCamera, GLWindowView):
                 chain=chain.text)
         self._stack_notes()
         self._pose_turn(chain)
-        self._label_layer.obstacles = [line for lines in self._obstacles.values()
-                                       for line in lines]
         self.update()
+
+    def _bone_lines(self, positions: np.ndarray, matrices: np.ndarray) -> list[np.ndarray]:
+        """A posed chain's joints and each bone's fin (the hand's outline on the last), world."""
+        return [positions] + [positions[k] + outline @ matrices[k].T
+                              for k, outline in enumerate(self._outlines)]
+
+    def _set_obstacles(self, key: tuple, lines: list[np.ndarray]) -> None:
+        """What ``key`` draws now, for the labels to keep clear of (empty: nothing).
+
+        The chains, their joint gizmos, turn marks (axis arrow, arc) and
+        trails (with their ticks), and the ghosts: a label over any of them
+        hides what it names or what it is read against.
+        """
+        if lines:
+            self._obstacles[key] = lines
+        else:
+            self._obstacles.pop(key, None)
+        self._label_layer.obstacles = [line for group in self._obstacles.values()
+                                       for line in group]
 
     def _pose_body(self, chain: _Chain, positions: np.ndarray, matrices: np.ndarray) -> None:
         """Move ``chain.body`` to the root bone's frame; re-bake only if the joints bent."""
@@ -505,6 +525,7 @@ class ChainScene(UserCamera, GLWindowView):
         if not show:
             if chain.turn is not None:
                 chain.turn.setVisible(False)
+            self._set_obstacles(("turn", id(chain)), [])
             return
         axis, angle = turn_of(ref, q)
         if axis is None:
@@ -518,6 +539,7 @@ class ChainScene(UserCamera, GLWindowView):
         if axis is None:
             # No axis at all: nothing turned (or a whole turn to -q0, the same pose).
             chain.turn.setVisible(False)
+            self._set_obstacles(("turn", id(chain)), [])
             chain.angle_label.pos = chain.root.copy()
             chain.angle_label.text = (_("0° (−q0: same pose)") if degrees > 359.995
                                       else "0°")
@@ -525,6 +547,7 @@ class ChainScene(UserCamera, GLWindowView):
         verts = self._turn_verts(chain, axis, angle)
         chain.turn.setData(pos=verts.astype(np.float32), color=chain.color)
         chain.turn.setVisible(True)
+        self._set_obstacles(("turn", id(chain)), [pair_segments(verts)])
         chain.angle_label.pos = (verts[-4] if angle > 1e-6
                                  else chain.root + _AXIS_LENGTH * self._lengths[0] * axis)
         chain.angle_label.text = f"{degrees:.1f}°"
@@ -541,6 +564,8 @@ class ChainScene(UserCamera, GLWindowView):
         self._ghost_item.set_geometry(bake(self._geometry, poses))
         self._ghost_item.setVisible(bool(poses))
         self._ghost_points = [p for p, _ in poses]
+        self._set_obstacles(("ghosts",), [line for p, m in poses
+                                          for line in self._bone_lines(p, m)])
         self.update()
 
     def set_chain(self, key: str, q, color=None, root=None, missing: str | None = None) -> None:
@@ -605,6 +630,7 @@ class ChainScene(UserCamera, GLWindowView):
         self._pose(chain, chain.q)
         if chain.trail is not None:
             chain.trail.setVisible(chain.wanted and len(chain.trail.pos) > 0)
+            self._trail_obstacles(chain)
 
     def set_turn_reference(self, q_start) -> None:
         """Draw each chain's turn since ``q_start`` (t = 0) at its root; None hides them.
@@ -697,6 +723,12 @@ class ChainScene(UserCamera, GLWindowView):
         else:
             chain.trail.pos = np.empty((0, 3), dtype=np.float32)
         chain.trail.setVisible(chain.wanted and len(seg) > 0)
+        self._trail_obstacles(chain)
+
+    def _trail_obstacles(self, chain: _Chain) -> None:
+        shown = chain.trail is not None and chain.trail.visible() and chain.trail_shape is not None
+        self._set_obstacles(("trail", id(chain)),
+                            [pair_segments(chain.trail_shape.vertices)] if shown else [])
 
     def trail_shaper(self, key: str) -> TrailShaper:
         """A :class:`TrailShaper` for chain ``key`` as the scene stands now (any thread may use it).

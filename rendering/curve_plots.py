@@ -35,7 +35,7 @@ Both plots live in one :class:`pyqtgraph.GraphicsLayoutWidget` rather than two
 ``PlotWidget``\\ s: one scene means pyqtgraph's exporters write the pair and
 the legend as a single PNG or SVG figure.
 
-Why this module stays whole (about 770 lines): :class:`CurvePlots` is one
+Why this module stays whole (about 790 lines): :class:`CurvePlots` is one
 widget whose parts share one state (the series of both plots, their
 visibility, the cursor, the annotations and the y range policy). The
 separable pieces already live beside it: the data (:mod:`.series`), pens and
@@ -79,6 +79,8 @@ _TICK_FONT_PT = 10
 _LABEL_FONT_PT = "11pt"
 _CACHE = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
 _GRID_ALPHA = 0.18
+#: Axes' z, below the ViewBox's (-100): see _setup_plot.
+_AXIS_Z = -150
 _GAP_FILL_ALPHA = 40
 _CURSOR_COLOUR = "#333333"
 _MARKER_COLOUR = "#8A8A8A"
@@ -234,6 +236,9 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
             # them, so moving the t cursor re-blits instead of re-drawing.
             axis.setCacheMode(_CACHE)
             axis.setStyle(tickFont=tick_font)
+            # Beneath the view box (pyqtgraph puts axes above it): the grid
+            # the axes draw then lies under the curves and the labels' boxes.
+            axis.setZValue(_AXIS_Z)
         item.getAxis("left").setWidth(58)
         if plot == "angle":
             self._half_turn = pg.InfiniteLine(
@@ -661,15 +666,28 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         :class:`~quatlab.rendering.plot_label.BoxedLabel`.
         """
         lo, hi = self._x_range
+        # Opaque in the plot's background (the theme's, through restyle): a
+        # translucent box let the high-contrast grid cross its text.
         item = BoxedLabel(text, fraction=(x - lo) / (hi - lo), stack=self._label_stack[plot],
-                          short=short, color=FOREGROUND, border=pg.mkPen(colour, width=1.5),
-                          fill=pg.mkBrush(255, 255, 255, 225))
+                          short=short, obstacles=lambda: self._curve_points(plot),
+                          color=FOREGROUND, border=pg.mkPen(colour, width=1.5),
+                          fill=pg.mkBrush(BACKGROUND))
         font = QtGui.QFont()
         font.setPointSize(_TICK_FONT_PT)
         item.setFont(font)
         item.setZValue(40)
         item.setPos(x, self._top[plot])
         self._add_annotation(plot, item)
+
+    def _curve_points(self, plot: str) -> list[np.ndarray]:
+        """The shown curves of ``plot`` as drawn, ``(N, 2)`` in view coordinates (log, if so)."""
+        out = []
+        for item in self._items[plot].values():
+            if item.isVisible():
+                x, y = item.getData()
+                if x is not None and len(x):
+                    out.append(np.column_stack([x, y]))
+        return out
 
     def _annotate(self, plot: str) -> None:
         """Labelled markers at the gaps, and labels of curves that leave the top."""

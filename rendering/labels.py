@@ -2,9 +2,11 @@
 
 Labels are placed in screen space at every paint: each tries a few spots
 around its anchor and takes the first that overlaps no label placed before
-it and no segment of a chain (:attr:`LabelLayer.obstacles`, clipped against
-the plate exactly), so labels never
-pile up into one blob or hide what they name. When no spot around the
+it and no segment of what the scene draws (:attr:`LabelLayer.obstacles`:
+the chains, and in the lesson scene also their gizmos, turn marks, trails
+and the ghosts; clipped against the plate exactly, by the rule of
+:mod:`quatlab.rendering.label_place` that the plots' callouts follow too),
+so labels never pile up into one blob or hide what they name. When no spot around the
 anchor is free (several chains ending close together), the label goes to
 the nearest free place in the view and a leader line ties it to its
 anchor. Labels of one :attr:`Label.group` whose anchors fall within a few
@@ -26,9 +28,8 @@ from PyQt6 import QtCore, QtGui, QtOpenGL
 from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 
 from quatlab.rendering import themes
-from quatlab.rendering.chain import (
-    ROOT,
-)
+from quatlab.rendering.chain import ROOT
+from quatlab.rendering.label_place import Segments, best, costs
 from quatlab.rendering.style import SCENE_BACKGROUND
 
 __all__ = ["Label", "LabelLayer", "label_font", "ink"]
@@ -94,7 +95,7 @@ class LabelLayer(GLGraphicsItem):
     def __init__(self):
         super().__init__()
         self.labels: list[Label] = []
-        #: World-space polylines ((M, 3) arrays) no label may cover: the chains.
+        #: World-space polylines ((M, 3) arrays, NaN rows are gaps) no label may cover.
         self.obstacles: list[np.ndarray] = []
         self._plate = QtGui.QColor(SCENE_BACKGROUND)
         self._plate.setAlphaF(0.8)
@@ -107,8 +108,7 @@ class LabelLayer(GLGraphicsItem):
             return
         (vw, vh), project, painter, _device = self._begin()
         m = np.array(project.copyDataTo(), dtype=np.float64).reshape(4, 4)
-        segs = _project(m, self.obstacles)
-        boxed = _boxed(segs)
+        segs = Segments(_project(m, self.obstacles))
         view = QtCore.QRectF(0.0, 0.0, vw, vh)
         placed: list[QtCore.QRectF] = []
         units = _units(shown, project)
@@ -119,8 +119,7 @@ class LabelLayer(GLGraphicsItem):
             if unit.anchor is None:
                 x, y = first.fixed[0] - box.left(), first.fixed[1] - box.top()
             else:
-                x, y = _place(unit.anchor, box, (first.offset, *_SPOTS), placed, segs, boxed,
-                              view)
+                x, y = _place(unit.anchor, box, (first.offset, *_SPOTS), placed, segs, view)
             plate = box.translated(x, y).adjusted(-4.0, -3.0, 4.0, 3.0)
             placed.append(plate)
             if unit.anchor is not None and _distance(unit.anchor, plate) > _LEADER:
@@ -260,42 +259,6 @@ def _project(m: np.ndarray, polylines) -> np.ndarray:
     return ends
 
 
-def _boxed(segs: np.ndarray) -> list[tuple[float, ...]]:
-    """The segments as tuples ``(ax, ay, bx, by, left, top, right, bottom)``, bounding box last.
-
-    A plate is tested against a few dozen segments, one spot at a time, and
-    the first spot is usually free: plain floats with a box to reject most
-    segments by cost less than numpy's per-call overhead.
-    """
-    lo, hi = segs.min(axis=1), segs.max(axis=1)
-    return [tuple(row) for row in np.column_stack([segs.reshape(-1, 4), lo, hi]).tolist()]
-
-
-def _hits(left: float, top: float, right: float, bottom: float, segs) -> int:
-    """How many of the :func:`_boxed` segments meet the rectangle (Liang-Barsky clipping)."""
-    n = 0
-    for ax, ay, bx, by, x0, y0, x1, y1 in segs:
-        if x1 < left or x0 > right or y1 < top or y0 > bottom:
-            continue
-        dx, dy = bx - ax, by - ay
-        lo, hi = 0.0, 1.0
-        for p, q in ((-dx, ax - left), (dx, right - ax), (-dy, ay - top), (dy, bottom - ay)):
-            if p == 0.0:
-                if q < 0.0:
-                    break
-                continue
-            r = q / p
-            if p < 0.0:
-                lo = max(lo, r)
-            else:
-                hi = min(hi, r)
-            if lo > hi:
-                break
-        else:
-            n += 1
-    return n
-
-
 def _points(segs: np.ndarray, step: float) -> np.ndarray:
     """Points every ``step`` pixels along the segments ``segs`` (both ends included)."""
     if not len(segs):
@@ -313,37 +276,31 @@ def _plate_at(box: QtCore.QRectF, x: float, y: float) -> QtCore.QRectF:
     return box.translated(x, y).adjusted(-4.0 - _PAD, -3.0 - _PAD, 4.0 + _PAD, 3.0 + _PAD)
 
 
-def _cost(plate: QtCore.QRectF, placed, segs, view: QtCore.QRectF) -> float:
-    """What ``plate`` would cover: a label weighs most, leaving the view next, then each segment."""
-    cost = 1000.0 * sum(plate.intersects(r) for r in placed)
-    if not view.contains(plate):
-        cost += 500.0
-    return cost + _hits(plate.left(), plate.top(), plate.right(), plate.bottom(), segs)
+def _edges(rect: QtCore.QRectF) -> tuple[float, float, float, float]:
+    return rect.left(), rect.top(), rect.right(), rect.bottom()
 
 
-def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: np.ndarray,
-           boxed, view: QtCore.QRectF) -> tuple[float, float]:
-    """Baseline position of the first spot whose plate is clear of labels, chains and edges.
+def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segments,
+           view: QtCore.QRectF) -> tuple[float, float]:
+    """Baseline position of the first spot whose plate is clear of labels, lines and edges.
 
-    The first free spot around the anchor wins; when none is free the
-    nearest free place anywhere in the view (:func:`_free_place`), and
-    failing that the least covered of all. ``boxed`` is ``segs`` as :func:`_boxed` gives them.
+    The spots are scored together by :func:`quatlab.rendering.label_place.best`
+    (a label weighs most, leaving the view next, then each segment met); the
+    first free spot around the anchor wins. When none is free, the nearest
+    free place anywhere in the view (:func:`_free_place`), and failing that
+    the least covered of all.
     """
-    best, best_cost = None, float("inf")
-    for dx, dy in spots:
-        x = anchor.x() + dx - (box.width() if dx < 0 else 0.0) - box.left()
-        y = anchor.y() + dy - (box.bottom() if dy < 0 else box.top())
-        cost = _cost(_plate_at(box, x, y), placed, boxed, view)
-        if cost == 0.0:
-            return x, y
-        if cost < best_cost:
-            best, best_cost = (x, y), cost
-    far = _free_place(anchor, _plate_at(box, 0.0, 0.0), placed, segs, view)
-    if far is not None:
-        x, y = far
-        if _cost(_plate_at(box, x, y), placed, boxed, view) < best_cost:
-            return x, y
-    return best
+    corners = [(anchor.x() + dx - (box.width() if dx < 0 else 0.0) - box.left(),
+                anchor.y() + dy - (box.bottom() if dy < 0 else box.top())) for dx, dy in spots]
+    taken = [_edges(r) for r in placed]
+    edges = _edges(view)
+    i, cost = best([_edges(_plate_at(box, x, y)) for x, y in corners], segs, taken, edges)
+    if cost == 0.0:
+        return corners[i]
+    far = _free_place(anchor, _plate_at(box, 0.0, 0.0), placed, segs.segs, view)
+    if far is not None and costs([_edges(_plate_at(box, *far))], segs, taken, edges)[0] < cost:
+        return far
+    return corners[i]
 
 
 def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.ndarray,

@@ -220,10 +220,11 @@ def _labels_clear(scene):
             (text, rect)
         for other, r2 in placed[i + 1 :]:
             assert not rect.intersects(r2), (text, other)
-    # No plate covers a joint or the hand of a chain, projected by the view.
+    # No plate covers a point of what the labels keep clear of, projected by the view.
     to_px = _projector(scene)
     for pts in scene._label_layer.obstacles:
-        for x, y in to_px(pts):
+        px = to_px(pts)
+        for x, y in px[np.all(np.isfinite(px), axis=-1)]:  # NaN rows are gaps
             for text, rect in placed:
                 assert not rect.contains(x, y), (text, x, y)
 
