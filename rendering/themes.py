@@ -67,6 +67,7 @@ class Theme:
     accent: str              # the orange of "the other" curve (Euler, naive blend)
     error: str               # error messages
     sky: str                 # the sky blue of a lesson's third curve (SQUAD, align to first)
+    disabled: str = "#A0A0A0"  # text and dashed frames of disabled widgets (dark themes)
     line_scale: float = 1.0
     grid_alpha: float = 0.15
     ghost_alpha: float = 0.2
@@ -142,7 +143,7 @@ DARK = Theme(
     # The orange leans to yellow and the sky blue is paler than shortest NLERP's
     # blue, so that both stay apart from the method colours a lesson draws them
     # with, also under deuteranopia.
-    accent="#F0C040", error="#FF6B6B", sky="#A0D8FF",
+    accent="#F0C040", error="#FF6B6B", sky="#A0D8FF", disabled="#80868D",
     grid_alpha=0.18, ghost_alpha=0.28,
 )
 
@@ -153,7 +154,9 @@ HIGH_CONTRAST = Theme(
     axes=("#FF5A4A", "#4BE05B", "#5C9DFF"),
     background="#000000", foreground="#FFFFFF", scene="#000000",
     grid="#FFFFFF", muted="#FFFFFF", faint="#D8D8D8", ghost="#C8C8C8", cursor="#FFFFFF",
-    accent="#FFC020", error="#FF5555", sky="#A0D8FF",
+    # Disabled text at a third of the white's luminance: still read from the
+    # back row (6:1 on black), plainly not the white of what can be used.
+    accent="#FFC020", error="#FF5555", sky="#A0D8FF", disabled="#8C8C8C",
     line_scale=1.8, grid_alpha=0.35, ghost_alpha=0.55,
 )
 
