@@ -160,3 +160,18 @@ def test_disabled_widgets_look_disabled(qtbot, theme, cls):
     assert text_off >= 3.0, looks            # still legible
     assert runs_off >= 8, looks              # dashed
     assert runs_off >= 3 * max(runs_on, 1), looks
+
+
+def test_the_theme_style_comes_back_after_another_style_was_set(qtbot):
+    """Qt deletes the style it replaces: a theme switch after that must make a new one,
+    not hand Qt the deleted one."""
+    host = QtWidgets.QWidget()
+    qtbot.addWidget(host)
+    theme_menu.apply_theme(host, "high-contrast")
+    QtWidgets.QApplication.setStyle("Windows")
+    theme_menu.apply_theme(host, "high-contrast")
+    box = _widget(QtWidgets.QComboBox, False, host)
+    host.show()
+    qtbot.waitExposed(host)
+    img = _grab(box)
+    assert _dashes(img[0, 4:-4], img[img.shape[0] // 2, 2]) >= 8

@@ -17,7 +17,7 @@ import re
 import shutil
 import tempfile
 
-from PyQt6 import QtCore, QtGui, QtWidgets
+from PyQt6 import QtCore, QtGui, QtWidgets, sip
 
 from quatlab.app.i18n import _
 from quatlab.rendering import themes
@@ -165,7 +165,7 @@ class ThemeStyle(QtWidgets.QProxyStyle):
 _PANELS = (QtWidgets.QStyle.PrimitiveElement.PE_PanelButtonCommand,
            QtWidgets.QStyle.PrimitiveElement.PE_PanelButtonBevel)
 
-#: The application's :class:`ThemeStyle`, kept referenced from Python while Qt uses it.
+#: The application's :class:`ThemeStyle` (Qt owns it once set; this is to find it again).
 _STYLE: list[ThemeStyle] = []
 
 
@@ -295,11 +295,11 @@ def apply_theme(win, theme=None, zoom=None) -> None:
     themes.set_current(theme, zoom)
     t = themes.current()
     app = QtWidgets.QApplication.instance()
-    if not _STYLE or not app.property("quatlab_theme_style"):
-        if not _STYLE:
-            _STYLE.append(ThemeStyle())
+    if not _STYLE or sip.isdeleted(_STYLE[0]):
+        # Once: setting a style re-polishes every widget. Qt deletes the style it
+        # replaces, so a deleted one means another style was set since.
+        _STYLE[:] = [ThemeStyle()]
         app.setStyle(_STYLE[0])
-        app.setProperty("quatlab_theme_style", True)
     app.setPalette(qt_palette(t))
     sheet = indicator_sheet(t)
     if app.styleSheet() != sheet:
