@@ -61,6 +61,14 @@ def _scaled(obj, key: str, now: float, factor: float) -> float:
     return _tracked(obj, key, float(now), lambda design: design * factor)
 
 
+def _rounded(obj, key: str, now: int, factor: float, plus: float = 0.0) -> int:
+    """:func:`_scaled` (then ``plus``) for a whole number of pixels: the record is
+    the rounded value set, so the next walk recognises it (an unrounded one read
+    75 as a new design width and grew a 58-px axis to 165 px over four walks at 130%)."""
+    return int(_tracked(obj, key, float(now),
+                        lambda design: float(max(round(design * factor + plus), 0))))
+
+
 def light_to_theme(colour: QtGui.QColor) -> QtGui.QColor:
     """A light-palette colour in the current theme, its alpha kept."""
     out = QtGui.QColor(themes.current().colour(colour.name().upper()))
@@ -122,20 +130,35 @@ def _alpha(obj, key: str, alpha: float, theme: themes.Theme) -> int:
 
 
 # ---------------------------------------------------------------------- 2D plots
+#: How far (px) pyqtgraph's AxisItem places its title outside the axis, at any zoom.
+_LABEL_NUDGE = 5.0
+
+
 def _restyle_axis(axis: pg.AxisItem, theme: themes.Theme, s: float, lw: float) -> None:
     axis.setPen(_pen(axis, "pen", axis.pen(), lw))
     axis.setTextPen(_pen(axis, "textPen", axis.textPen(), 1.0))
     font = _font(axis, "tickFont", axis.style.get("tickFont"), s)
     if font is None:
         font = QtGui.QFont(QtWidgets.QApplication.font())  # follows the Qt font zoom
-    axis.setStyle(tickFont=font)
+    # The space between the ticks and their text grows with the text, as the
+    # label's font does: at 130% a 5-px offset left the axis title further
+    # from the ticks than the zoom alone accounts for.
+    k = 0 if axis.orientation in ("left", "right") else 1
+    offset = _rounded(axis, "tickTextOffset", axis.style["tickTextOffset"][k], s)
+    axis.setStyle(tickFont=font, tickTextOffset=offset)
     if axis.grid is not False:
         axis.setGrid(_alpha(axis, "grid", axis.grid, theme))
-    # A fixed axis width (the plots align their left edges) grows with the text.
+    # A fixed axis width (the plots align their left edges) grows with the
+    # text, less what does not: the title's document margins and the 5 px
+    # pyqtgraph pushes it outside the axis. So the gap between the title and
+    # the tick labels grows with the zoom too (docs/curves.md, "Themes").
+    fixed = 0.0
+    if axis.label.isVisible():
+        fixed = _LABEL_NUDGE - 2.0 * axis.label.document().documentMargin()
     if axis.fixedWidth is not None:
-        axis.setWidth(round(_scaled(axis, "fixedWidth", axis.fixedWidth, s)))
+        axis.setWidth(_rounded(axis, "fixedWidth", axis.fixedWidth, s, (s - 1.0) * fixed))
     if axis.fixedHeight is not None:
-        axis.setHeight(round(_scaled(axis, "fixedHeight", axis.fixedHeight, s)))
+        axis.setHeight(_rounded(axis, "fixedHeight", axis.fixedHeight, s, (s - 1.0) * fixed))
     if axis.labelText or axis.labelUnits:
         style = dict(axis.labelStyle)
         style["color"] = theme.foreground

@@ -67,6 +67,7 @@ class Theme:
     accent: str              # the orange of "the other" curve (Euler, naive blend)
     error: str               # error messages
     sky: str                 # the sky blue of a lesson's third curve (SQUAD, align to first)
+    disabled: str = "#A0A0A0"  # text and dashed frames of disabled widgets (dark themes)
     line_scale: float = 1.0
     grid_alpha: float = 0.15
     ghost_alpha: float = 0.2
@@ -138,12 +139,14 @@ DARK = Theme(
              "naive_slerp": "#F5B3E0", "shortest_slerp": "#33D6A0"},
     axes=("#FF6B5E", "#5BD16B", "#6FA0FF"),
     background="#17191D", foreground="#E8E8E8", scene="#202328",
-    grid="#FFFFFF", muted="#B4B9BF", faint="#9AA0A6", ghost="#9A9EA8", cursor="#E0E0E0",
+    grid="#FFFFFF", muted="#B4B9BF", faint="#9AA0A6", ghost="#E8EAEE", cursor="#E0E0E0",
     # The orange leans to yellow and the sky blue is paler than shortest NLERP's
     # blue, so that both stay apart from the method colours a lesson draws them
     # with, also under deuteranopia.
-    accent="#F0C040", error="#FF6B6B", sky="#A0D8FF",
-    grid_alpha=0.18, ghost_alpha=0.28,
+    accent="#F0C040", error="#FF6B6B", sky="#A0D8FF", disabled="#80868D",
+    # Ghosts: a near-white at half opacity, 4.6:1 on the scene (the old grey at
+    # 28 % was 1.7:1) and still half the contrast of the opaque, coloured chains.
+    grid_alpha=0.18, ghost_alpha=0.52,
 )
 
 HIGH_CONTRAST = Theme(
@@ -152,9 +155,11 @@ HIGH_CONTRAST = Theme(
              "naive_slerp": "#FFA8E0", "shortest_slerp": "#1AF0A8"},
     axes=("#FF5A4A", "#4BE05B", "#5C9DFF"),
     background="#000000", foreground="#FFFFFF", scene="#000000",
-    grid="#FFFFFF", muted="#FFFFFF", faint="#D8D8D8", ghost="#C8C8C8", cursor="#FFFFFF",
-    accent="#FFC020", error="#FF5555", sky="#A0D8FF",
-    line_scale=1.8, grid_alpha=0.35, ghost_alpha=0.55,
+    grid="#FFFFFF", muted="#FFFFFF", faint="#D8D8D8", ghost="#E0E0E0", cursor="#FFFFFF",
+    # Disabled text at a third of the white's luminance: still read from the
+    # back row (6:1 on black), plainly not the white of what can be used.
+    accent="#FFC020", error="#FF5555", sky="#A0D8FF", disabled="#8C8C8C",
+    line_scale=1.8, grid_alpha=0.35, ghost_alpha=0.62,
 )
 
 #: Themes by name, in menu order.

@@ -105,3 +105,73 @@ def test_play_button_icon_shows_in_every_theme(qtbot, theme):
         assert mark.sum() >= 12, (theme, playing, int(mark.sum()))  # a triangle or two bars
     if scrubber.playing:
         scrubber.toggle_play()
+
+
+def _widget(cls, enabled: bool, host) -> QtWidgets.QWidget:
+    w = cls(host)
+    if cls is QtWidgets.QComboBox:
+        w.addItems(["wxyz", "xyzw"])
+    elif cls is QtWidgets.QPushButton:
+        w.setText("Set")
+    elif cls is QtWidgets.QLineEdit:
+        w.setText("0.7071")
+    else:
+        w.setValue(1.5)
+    w.setEnabled(enabled)
+    w.resize(110, max(w.sizeHint().height(), 22))
+    return w
+
+
+def _dashes(row: np.ndarray, face: np.ndarray) -> int:
+    """Runs of frame ink along one row of pixels (a solid line is one run)."""
+    ink = np.abs(row - face).sum(axis=-1) > 60
+    return int(np.count_nonzero(np.diff(ink.astype(int)) == 1) + int(ink[0]))
+
+
+@pytest.mark.parametrize("theme", ["dark", "high-contrast"])
+@pytest.mark.parametrize("cls", [QtWidgets.QComboBox, QtWidgets.QPushButton,
+                                 QtWidgets.QLineEdit, QtWidgets.QDoubleSpinBox])
+def test_disabled_widgets_look_disabled(qtbot, theme, cls):
+    """High contrast drew a disabled combo box like an enabled one (near-white text, the
+    same face and frame): the disabled one's text must be far dimmer and its frame dashed."""
+    host = QtWidgets.QWidget()
+    qtbot.addWidget(host)
+    theme_menu.apply_theme(host, theme)
+    on, off = _widget(cls, True, host), _widget(cls, False, host)
+    on.move(10, 10)
+    off.move(10, 50)
+    host.resize(140, 90)
+    host.show()
+    qtbot.waitExposed(host)
+    assert off.sizeHint() == on.sizeHint()  # nothing moves when it is enabled
+    looks = {}
+    for name, w in (("on", on), ("off", off)):
+        img = _grab(w)
+        colours, counts = np.unique(img[4:-4, 4:-4].reshape(-1, 3), axis=0, return_counts=True)
+        face = colours[np.argmax(counts)]
+        # The text: the strongest contrast inside the frame, left of a spin box's arrows.
+        text = _contrast(img[4:-4, 4:-22].reshape(-1, 3), face).max()
+        # The frame's top edge: the row of the top three with the most ink, corners left out.
+        top = max((img[y, 4:-4] for y in range(3)),
+                  key=lambda row: int((np.abs(row - face).sum(axis=-1) > 60).sum()))
+        looks[name] = (text, _dashes(top, face))
+    (text_on, runs_on), (text_off, runs_off) = looks["on"], looks["off"]
+    assert text_off <= 0.5 * text_on, looks  # old high contrast: 0.7
+    assert text_off >= 3.0, looks            # still legible
+    assert runs_off >= 8, looks              # dashed
+    assert runs_off >= 3 * max(runs_on, 1), looks
+
+
+def test_the_theme_style_comes_back_after_another_style_was_set(qtbot):
+    """Qt deletes the style it replaces: a theme switch after that must make a new one,
+    not hand Qt the deleted one."""
+    host = QtWidgets.QWidget()
+    qtbot.addWidget(host)
+    theme_menu.apply_theme(host, "high-contrast")
+    QtWidgets.QApplication.setStyle("Windows")
+    theme_menu.apply_theme(host, "high-contrast")
+    box = _widget(QtWidgets.QComboBox, False, host)
+    host.show()
+    qtbot.waitExposed(host)
+    img = _grab(box)
+    assert _dashes(img[0, 4:-4], img[img.shape[0] // 2, 2]) >= 8

@@ -200,3 +200,21 @@ def test_the_squad_curves_are_the_themes_colours(theme):
     if theme.dark:  # light keeps today's Okabe-Ito sky blue, like its orange
         assert theme.sky != themes.LIGHT.sky
         assert contrast(theme.sky, theme.background) >= 3.0
+
+
+def _over(colour: str, alpha: float, background: str) -> str:
+    """``colour`` at opacity ``alpha`` over ``background`` (sRGB blending, as GL does)."""
+    c, b = (np.array([int(h.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)], float)
+            for h in (colour, background))
+    return "#" + "".join(f"{round(v):02X}" for v in alpha * c + (1 - alpha) * b)
+
+
+@pytest.mark.parametrize("theme", [themes.DARK, themes.HIGH_CONTRAST], ids=lambda t: t.name)
+def test_ghosts_stand_out_from_the_scene_and_stay_fainter_than_the_chains(theme):
+    """One layer of a ghost over the 3D background: 3:1 at least (WCAG 1.4.11; the old
+    dark grey at 28 % was 1.65:1), and below every opaque method colour's contrast."""
+    ghost = _over(theme.ghost, theme.ghost_alpha, theme.scene)
+    ratio = contrast(ghost, theme.scene)
+    assert ratio >= 3.0, (theme.name, ghost, ratio)
+    least = min(contrast(c, theme.scene) for c in theme.methods.values())
+    assert ratio <= 0.85 * least, (theme.name, ratio, least)

@@ -17,13 +17,14 @@ import re
 import shutil
 import tempfile
 
-from PyQt6 import QtCore, QtGui, QtWidgets
+from PyQt6 import QtCore, QtGui, QtWidgets, sip
 
 from quatlab.app.i18n import _
 from quatlab.rendering import themes
 from quatlab.rendering.theme_apply import light_to_theme, restyle
 
-__all__ = ["THEME_KEY", "qt_palette", "indicator_sheet", "spin_box_sheet", "apply_theme",
+__all__ = ["THEME_KEY", "qt_palette", "indicator_sheet", "spin_box_sheet", "disabled_sheet",
+           "ThemeStyle", "apply_theme",
            "add_theme_menu", "restore_theme", "refresh", "redraw", "schedule_refresh",
            "set_theme", "install"]
 
@@ -55,9 +56,12 @@ def qt_palette(theme: themes.Theme) -> QtGui.QPalette:
                  (role.Midlight, button.lighter(120)), (role.Mid, button.darker(120)),
                  (role.Dark, button.darker(160)), (role.Shadow, QtGui.QColor("#000000"))):
         pal.setColor(r, c)
-    muted = QtGui.QColor(theme.faint)
+    off = QtGui.QColor(theme.disabled)
     for r in (role.WindowText, role.Text, role.ButtonText):
-        pal.setColor(group.Disabled, r, muted)
+        pal.setColor(group.Disabled, r, off)
+    # Disabled fields and buttons sit flat on the window (no raised face).
+    for r in (role.Button, role.Base):
+        pal.setColor(group.Disabled, r, window)
     return pal
 
 
@@ -80,7 +84,89 @@ def indicator_sheet(theme: themes.Theme) -> str:
             f"background: {fill}; }}"
             # The same outline made the entry fields read as plain text.
             f"QLineEdit {{ border: 1px solid {ring}; border-radius: 2px; padding: 0px; }}"
-            + spin_box_sheet(theme, ring))
+            + spin_box_sheet(theme, ring) + disabled_sheet(theme))
+
+
+def disabled_sheet(theme: themes.Theme) -> str:
+    """Disabled entry fields and spin boxes: dimmed text in a dashed frame ("" in light).
+
+    The same frame as enabled, 1 px, so nothing moves. Combo boxes and
+    buttons have no rule here (a frame in a style sheet would change their
+    size hints and lose Fusion's look): :class:`ThemeStyle` draws theirs.
+    """
+    if not theme.dark:
+        return ""
+    off, spin = theme.disabled, "QAbstractSpinBox"
+    return (f"QLineEdit:disabled, {spin}:disabled {{ color: {off}; "
+            f"border: 1px dashed {off}; }}"
+            f"{spin}::up-button:disabled, {spin}::down-button:disabled {{ "
+            f"border-color: {off}; border-style: dashed; background: transparent; }}")
+
+
+class ThemeStyle(QtWidgets.QProxyStyle):
+    """Fusion, with disabled buttons and combo boxes drawn flat in a dashed frame in the
+    dark themes (light: Fusion as it is).
+
+    High contrast drew a disabled combo box like an enabled one: near-white
+    text on the same raised face. Here a disabled one has no face, its text
+    and arrow in the theme's disabled grey (the palette's) and a dashed grey
+    frame, so "not now" does not rest on the text's shade alone. Painting
+    only: the sizes are Fusion's, so nothing moves when a widget is enabled.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("Fusion")
+
+    @staticmethod
+    def _off(option) -> QtGui.QColor | None:
+        """The dashed frame's colour for a disabled ``option`` in a dark theme, else None."""
+        theme = themes.current()
+        if not theme.dark or option.state & QtWidgets.QStyle.StateFlag.State_Enabled:
+            return None
+        return QtGui.QColor(theme.disabled)
+
+    @staticmethod
+    def _frame(painter: QtGui.QPainter, rect: QtCore.QRect, colour: QtGui.QColor) -> None:
+        painter.save()
+        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
+        pen = QtGui.QPen(colour, 1.0, QtCore.Qt.PenStyle.CustomDashLine)
+        pen.setDashPattern([3.0, 2.0])
+        painter.setPen(pen)
+        painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+        painter.drawRect(rect.adjusted(0, 0, -1, -1))
+        painter.restore()
+
+    def drawPrimitive(self, element, option, painter, widget=None) -> None:  # noqa: N802
+        off = self._off(option) if element in _PANELS else None
+        if off is None:
+            super().drawPrimitive(element, option, painter, widget)
+            return
+        painter.fillRect(option.rect, option.palette.color(QtGui.QPalette.ColorRole.Window))
+        self._frame(painter, option.rect, off)
+
+    def drawComplexControl(self, control, option, painter, widget=None) -> None:  # noqa: N802
+        off = self._off(option) if control == QtWidgets.QStyle.ComplexControl.CC_ComboBox \
+            else None
+        if off is None or getattr(option, "editable", False):
+            super().drawComplexControl(control, option, painter, widget)
+            return
+        painter.fillRect(option.rect, option.palette.color(QtGui.QPalette.ColorRole.Window))
+        arrow = self.subControlRect(control, option,
+                                    QtWidgets.QStyle.SubControl.SC_ComboBoxArrow, widget)
+        down = QtWidgets.QStyleOption(option)
+        down.rect = arrow.adjusted(arrow.width() // 4, arrow.height() // 4,
+                                   -(arrow.width() // 4), -(arrow.height() // 4))
+        super().drawPrimitive(QtWidgets.QStyle.PrimitiveElement.PE_IndicatorArrowDown, down,
+                              painter, widget)
+        self._frame(painter, option.rect, off)
+
+
+#: The button panels :class:`ThemeStyle` draws flat when disabled.
+_PANELS = (QtWidgets.QStyle.PrimitiveElement.PE_PanelButtonCommand,
+           QtWidgets.QStyle.PrimitiveElement.PE_PanelButtonBevel)
+
+#: The application's :class:`ThemeStyle` (Qt owns it once set; this is to find it again).
+_STYLE: list[ThemeStyle] = []
 
 
 #: Size (px) of the spin boxes' arrow images: Fusion's own arrows are about this size.
@@ -209,8 +295,11 @@ def apply_theme(win, theme=None, zoom=None) -> None:
     themes.set_current(theme, zoom)
     t = themes.current()
     app = QtWidgets.QApplication.instance()
-    if app.style().name().lower() != "fusion":
-        app.setStyle("Fusion")
+    if not _STYLE or sip.isdeleted(_STYLE[0]):
+        # Once: setting a style re-polishes every widget. Qt deletes the style it
+        # replaces, so a deleted one means another style was set since.
+        _STYLE[:] = [ThemeStyle()]
+        app.setStyle(_STYLE[0])
     app.setPalette(qt_palette(t))
     sheet = indicator_sheet(t)
     if app.styleSheet() != sheet:

@@ -1,0 +1,65 @@
+"""Curve plots' y axes at zoom: the title-to-ticks gap grows with the zoom, no more.
+
+Geometry in scene pixels: the title's rectangle against the tick labels' text
+rectangles (as pyqtgraph lays them out), at 100% and 130%, in every theme.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PyQt6 import QtGui, QtWidgets
+
+from quatlab.app.commands.screenshot import render_window
+from quatlab.app.model.state import LessonState
+from quatlab.app.qt import theme_menu
+from quatlab.app.qt.window import MainWindow
+from quatlab.rendering import themes
+from quatlab.rendering.curve_plots import CurvePlots
+
+pytestmark = pytest.mark.gl
+
+SIZE = (1280, 720)
+
+
+def _gap(axis) -> float:
+    """Pixels from the right edge of a left axis' title to the left edge of its tick labels."""
+    title = axis.label.mapRectToScene(axis.label.boundingRect())
+    img = QtGui.QImage(8, 8, QtGui.QImage.Format.Format_ARGB32)
+    painter = QtGui.QPainter(img)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    texts = [axis.mapRectToScene(rect) for rect, _flags, text in specs[2] if text]
+    assert len(texts) >= 3
+    return min(r.left() for r in texts) - title.right()
+
+
+def _gaps(win) -> dict[str, float]:
+    render_window(win, SIZE)
+    for _ in range(3):
+        QtWidgets.QApplication.processEvents()
+    plots = win.views["main"].findChild(CurvePlots)
+    return {name: _gap(p.getAxis("left")) for name, p in plots.plots.items()}
+
+
+@pytest.mark.parametrize("theme", list(themes.THEMES))
+def test_axis_title_to_tick_gap_grows_with_the_zoom(qtbot, theme):
+    """High contrast at 130% left ~100 px between "path angle (deg)" and its ticks: each
+    walk of the restyle read the rounded axis width it had set as a new design width
+    and scaled it again (58 -> 165 px)."""
+    win = MainWindow(LessonState.from_preset("negated-20"))
+    qtbot.addWidget(win)
+    theme_menu.apply_theme(win, theme)
+    at_100 = _gaps(win)
+    win.set_zoom(1.3)
+    theme_menu.redraw(win)  # more walks (a tab change, an edit) must not widen it again
+    at_130 = _gaps(win)
+    for name, gap in at_100.items():
+        assert 2.0 <= gap <= 16.0, (name, gap)
+        # Proportional, to a pixel of rounding (axis width and offsets are whole pixels).
+        assert abs(at_130[name] - 1.3 * gap) <= 1.0, (name, gap, at_130[name])
+    win.set_zoom(1.0)
+    back = _gaps(win)
+    for name, gap in at_100.items():
+        assert abs(back[name] - gap) <= 0.5, (name, gap, back[name])
