@@ -35,6 +35,7 @@ from quatlab.app.qt.keyframe_tables import (
     format_dot,
     format_number,
     table_view,
+    time_decimals,
 )
 from quatlab.app.qt.rig_view import RigPanel
 from quatlab.app.qt.timeline import HIGHLIGHT, KEY_TICK, OK_BAR, ROW_TINT, Timeline
@@ -138,7 +139,10 @@ class KeyframesView(QtWidgets.QWidget):
         self.timeline.segmentClicked.connect(self._timeline_clicked)
 
         self.segment_model = CellTable(self.SEGMENT_HEADERS, {1, 2, 3, 4, 5}, self)
-        self.segment_table = table_view(self.segment_model, "kf_segments")
+        # Zoomed in on a narrow window, t₁ (the next row's t₀), then short°
+        # (360° − naive° when dot < 0, else naive°), then t₀ (on the timeline)
+        # make way for the rest; the row's tooltip still says them.
+        self.segment_table = table_view(self.segment_model, "kf_segments", optional=(2, 5, 1))
         # Arrow keys browse (each row goes into the lesson, the tab stays); a
         # click or Enter also jumps to the lesson when the box is ticked.
         self.segment_table.selectionModel().currentRowChanged.connect(
@@ -422,12 +426,13 @@ class KeyframesView(QtWidgets.QWidget):
             self.timeline.set_track(None, None)
             return
         seg = m.segments(i)
+        times = f".{time_decimals(track.times)}f"
 
         def cell(r: int, c: int) -> str:
             return (
                 f"{r} → {r + 1}",
-                format_number(seg.t0[r], ".4g"),
-                format_number(seg.t1[r], ".4g"),
+                format_number(seg.t0[r], times),
+                format_number(seg.t1[r], times),
                 format_dot(seg.dot[r]),
                 format_number(seg.naive_deg[r], ".1f"),
                 format_number(seg.shortest_deg[r], ".1f"),
@@ -439,7 +444,13 @@ class KeyframesView(QtWidgets.QWidget):
             return ROW_TINT[level] if level else None
 
         def tip(r: int) -> str:
-            return "\n\n".join(_(f.message) for f in seg.findings[r])
+            # The columns hidden to make room (see FittedTable), then the findings.
+            table = self.segment_table
+            hidden = [_("{column} = {value}").format(column=_(self.SEGMENT_HEADERS[c][0]),
+                                                   value=cell(r, c))
+                      for c in table.optional if table.isColumnHidden(c)]
+            return "\n\n".join([", ".join(hidden)] * bool(hidden)
+                                 + [_(f.message) for f in seg.findings[r]])
 
         self.segment_model.reset(len(seg), cell, tint, tip)
         fit_columns(self.segment_table)
