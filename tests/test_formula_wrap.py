@@ -15,17 +15,14 @@ import doctest
 import numpy as np
 import pytest
 from PyQt6 import QtGui, QtWidgets
+from text_layout import formula_breaks as _formula_breaks
+from text_layout import laid_out_lines as _lines
 
 from quatlab.app import i18n
 from quatlab.app.model import explain as explain_module
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt.window import MainWindow
 from quatlab.math import quaternion as Q
-
-#: Characters a line may neither end nor start with: they sit inside a formula.
-OPERATORS = set("=<>≤≥+−×·")
-#: Characters a line may not start with: a unit belongs to the number before it.
-UNITS = set("°%")
 
 #: Formulas of each case, as they read (no-break spaces shown as spaces), in
 #: either language; the Chinese text says 点积 where the English says "dot".
@@ -66,30 +63,6 @@ def _state(case: str) -> LessonState:
     s.set_endpoint(1, q1 / np.linalg.norm(q1))
     assert s.dot == pytest.approx(-1e-7)
     return s
-
-
-def _lines(doc: QtGui.QTextDocument) -> list[str]:
-    """The document's laid-out lines, as read: no-break spaces as spaces, joiners dropped."""
-    out = []
-    block = doc.begin()
-    while block.isValid():
-        layout, text = block.layout(), block.text()
-        for i in range(layout.lineCount()):
-            line = layout.lineAt(i)
-            out.append(text[line.textStart(): line.textStart() + line.textLength()])
-        block = block.next()
-    return [s.replace("\u00a0", " ").replace("\u2060", "").replace("\u2028", "") for s in out]
-
-
-def _formula_breaks(lines: list[str]) -> list[str]:
-    """Line ends that cut a formula: at an operator, or before a unit or an operator."""
-    bad = []
-    for a, b in zip(lines, lines[1:], strict=False):
-        end, start = a.rstrip(), b.lstrip()
-        if (end and end[-1] in OPERATORS) or (start and start[0] in OPERATORS | UNITS) \
-                or (end.endswith("°/") and start.startswith("t")):
-            bad.append(f"{end[-25:]!r} | {start[:25]!r}")
-    return bad
 
 
 def _assert_formulas_whole(lines: list[str], formulas: list[str], what: str) -> None:

@@ -200,3 +200,42 @@ def test_times_get_the_decimals_that_tell_keys_apart():
     assert time_decimals([2.0, 2.0]) == 6        # equal times: as many as it allows
     assert time_decimals([0.0, float("nan"), 1.0]) == 3
     assert doctest.testmod(keyframe_tables).failed == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("zoom", [1.0, 1.3, 1.5])
+def test_the_segment_explanation_keeps_its_formulas_on_one_line(qtbot, lang, zoom):
+    from text_layout import formula_breaks, laid_out_lines
+
+    from quatlab.app import i18n
+
+    i18n.set_language(lang)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.open_keyframes(TRUCK)
+    win.show_view("keyframes")
+    win.show()
+    qtbot.waitExposed(win)
+    try:
+        _settle(qtbot, win, (1024, 768))
+        win.set_zoom(zoom)
+        _settle(qtbot, win, (1024, 768))
+        details = win.findChild(QtWidgets.QTextBrowser, "kf_details")
+        table = win.findChild(QtWidgets.QTableView, "kf_segments")
+        # The track's findings, then the sign flip's segment selected.
+        for select in (None, 14):
+            if select is not None:
+                table.selectRow(select)
+                _settle(qtbot, win, (1024, 768))
+            doc = details.document()
+            doc.size()
+            lines = laid_out_lines(doc)
+            text = " ".join(lines).replace("−", "-")
+            assert "-0.9948" in text, text
+            assert len(lines) >= 3, lines
+            assert formula_breaks(lines) == [], (select, lines)
+            if select is None:   # "dot(q14, q15) = -0.9948 < 0" whole on its line
+                assert any("dot(q14, q15) = -0.9948 < 0" in s.replace("−", "-")
+                           for s in lines), lines
+    finally:
+        win.set_zoom(1.0)

@@ -27,6 +27,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import N_, _
 from quatlab.app.io.keyframe_files import load_keyframes
+from quatlab.app.model.explain import glue_formulas
 from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, kind_name, severity
 from quatlab.app.qt.background import run_off_thread
 from quatlab.app.qt.keyframe_tables import (
@@ -482,10 +483,14 @@ class KeyframesView(QtWidgets.QWidget):
         self._fill_details()
         self._show_time()
 
+    def _set_details(self, html: str) -> None:
+        # Formulas of the findings ("dot(q14, q15) = -0.9948 < 0") never break inside a line.
+        self.details.setHtml(glue_formulas(html))
+
     def _fill_details(self) -> None:
         m = self.model
         if m.selected_track is None:
-            self.details.setHtml("<p>" + (_("No track selected.") if m.file else
+            self._set_details("<p>" + (_("No track selected.") if m.file else
                                           _("Open a keyframe file (button above, File menu, or "
                                             "drop it on the window) to audit its rotation "
                                             "keys.")) + "</p>")
@@ -496,7 +501,7 @@ class KeyframesView(QtWidgets.QWidget):
             head = "<p>" + _("<b>{track}</b>: {n} keys, {interpolation}.").format(
                 track=escape(track.label), n=len(track), interpolation=track.interpolation) + "</p>"
             if not findings:
-                self.details.setHtml(head + "<p>" + _("No findings: every segment turns the "
+                self._set_details(head + "<p>" + _("No findings: every segment turns the "
                                                       "short way for naive and shortest-arc "
                                                       "blends alike.") + "</p>")
                 return
@@ -506,7 +511,7 @@ class KeyframesView(QtWidgets.QWidget):
             if len(findings) > DETAILS_LIMIT:
                 body += "<p>" + _("… and {n} more: the flags column and the timeline show "
                                   "them all.").format(n=len(findings) - DETAILS_LIMIT) + "</p>"
-            self.details.setHtml(head + body + "<p><i>" + _("Select a segment to load its keys "
+            self._set_details(head + body + "<p><i>" + _("Select a segment to load its keys "
                                                             "into the two-key lesson.")
                                  + "</i></p>")
             return
@@ -520,7 +525,7 @@ class KeyframesView(QtWidgets.QWidget):
         body = "".join("<p>" + _("<b>{kind}</b>: {message}").format(
             kind=kind_name(f.kind), message=escape(_(f.message))) + "</p>"
             for f in seg.findings[s]) or "<p>" + _("No findings on this segment.") + "</p>"
-        self.details.setHtml(head + body)
+        self._set_details(head + body)
 
     def on_message(self) -> None:
         msg = self.model.message
