@@ -8,6 +8,8 @@ from PyQt6 import QtGui
 OPERATORS = set("=<>≤≥+−×·")
 #: Characters a line may not start with: a unit belongs to the number before it.
 UNITS = set("°%")
+#: Punctuation a line may not start with (in Chinese typesetting neither: 避头点).
+CLOSING = set(",.;:)，。：；）、")
 
 
 def laid_out_lines(doc: QtGui.QTextDocument) -> list[str]:
@@ -24,7 +26,7 @@ def laid_out_lines(doc: QtGui.QTextDocument) -> list[str]:
 
 
 def formula_breaks(lines: list[str]) -> list[str]:
-    """Line ends that cut a formula: at an operator, or before a unit or an operator.
+    """Line ends that cut a formula: at an operator, before a unit, an operator or a closing mark.
 
     >>> formula_breaks(["dot(q0, q1) = −0.98 <", "0: q1 lies"])
     ["'dot(q0, q1) = −0.98 <' | '0: q1 lies'"]
@@ -38,6 +40,7 @@ def formula_breaks(lines: list[str]) -> list[str]:
         signed = start[:1] == "−" and start[1:2].isdigit()
         if (end and end[-1] in OPERATORS) \
                 or (start and start[0] in OPERATORS | UNITS and not signed) \
+                or (start and start[0] in CLOSING) \
                 or (end.endswith("°/") and start.startswith("t")):
             bad.append(f"{end[-25:]!r} | {start[:25]!r}")
     return bad
