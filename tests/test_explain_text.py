@@ -60,7 +60,9 @@ def test_small_1_text_uses_the_table_digits():
 def test_small_1_speed_range_is_not_one_number_twice():
     s = LessonState.from_preset("small-1")
     para = next(p for p in explain(s) if "speed" in p)
-    lo, hi = (float(v) for v in re.search(r"from ([\d.]+) to ([\d.]+) °/t", para).groups())
+    # No-break spaces join a number to its unit (and a word joiner "°/" to "t").
+    plain = para.replace("\u00a0", " ").replace("\u2060", "")
+    lo, hi = (float(v) for v in re.search(r"from ([\d.]+) to ([\d.]+) °/t", plain).groups())
     assert lo != hi
     # Oracle: NLERP's speed by central finite differences at t = 0 and 0.5.
     q0, q1 = s.q0, s.q1

@@ -38,7 +38,8 @@ def zh():
 
 
 def _plain(html: str) -> str:
-    return re.sub(r"<[^>]+>", "", html)
+    """The text as read: no markup, no-break spaces as spaces, word joiners dropped."""
+    return re.sub(r"<[^>]+>", "", html).replace("\u00a0", " ").replace("\u2060", "")
 
 
 # --------------------------------------------------------------------------- explanations

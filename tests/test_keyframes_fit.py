@@ -118,3 +118,124 @@ def test_zoomed_in_at_1024x768_the_speed_plot_keeps_its_width(window, qtbot, zoo
     plot = window.findChild(QtWidgets.QWidget, "rig_components")
     legend = QtCore.QRectF(plot.mapFromScene(_scene_rect(plot.legend)).boundingRect())
     assert QtCore.QRectF(plot.rect()).contains(legend), (legend, plot.rect())
+
+
+def _cell_room_margin(table: QtWidgets.QTableView) -> int:
+    """Room Qt's item delegate keeps beside a cell's text: PM_FocusFrameHMargin + 1 a side."""
+    m = table.style().pixelMetric(QtWidgets.QStyle.PixelMetric.PM_FocusFrameHMargin, None, table)
+    return 2 * (m + 1)
+
+
+def _elided_cells(table: QtWidgets.QTableView) -> list[str]:
+    """Visible cells whose text is wider than its column leaves it (the delegate elides them)."""
+    model, fm, margin = table.model(), table.fontMetrics(), _cell_room_margin(table)
+    first = table.rowAt(0)
+    last = table.rowAt(table.viewport().height() - 1)
+    last = model.rowCount() - 1 if last < 0 else last
+    assert first == 0 and last >= 3, (first, last)  # the check saw rows
+    bad = []
+    for c in range(model.columnCount()):
+        if table.isColumnHidden(c):
+            continue
+        for r in range(first, last + 1):
+            text = model.cell_text(r, c)
+            if fm.horizontalAdvance(text) + margin > table.columnWidth(c):
+                bad.append(f"row {r} col {c} {text!r}: {fm.horizontalAdvance(text)} + {margin}"
+                           f" px in {table.columnWidth(c)}")
+    return bad
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("zoom", [1.3, 1.5])
+def test_zoomed_in_at_1024x768_the_segment_table_fits_without_eliding(qtbot, lang, zoom):
+    from quatlab.app import i18n
+
+    i18n.set_language(lang)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.open_keyframes(TRUCK)
+    win.show_view("keyframes")
+    win.show()
+    qtbot.waitExposed(win)
+    try:
+        _settle(qtbot, win, (1024, 768))
+        win.set_zoom(zoom)
+        _settle(qtbot, win, (1024, 768))
+        table = win.findChild(QtWidgets.QTableView, "kf_segments")
+        model = table.model()
+        assert model.rowCount() == 30
+        assert table.font().pointSizeF() > 11  # the zoom reached the table
+        assert _elided_cells(table) == []
+        assert not table.horizontalScrollBar().isVisible()
+        assert table.horizontalScrollBar().maximum() == 0
+        shown = [c for c in range(model.columnCount()) if not table.isColumnHidden(c)]
+        # The segment, its dot, the naive sweep and the flags always show.
+        assert {0, 3, 4, 6} <= set(shown), shown
+        # A column made way for the rest is still said in each row's tooltip.
+        role = QtCore.Qt.ItemDataRole.ToolTipRole
+        for c in set(range(model.columnCount())) - set(shown):
+            tip = model.data(model.index(14, 0), role)
+            assert model.cell_text(14, c) in tip, (c, tip)
+        # Back at 100 % every column shows again, none elided.
+        win.set_zoom(1.0)
+        _settle(qtbot, win, (1024, 768))
+        assert not any(table.isColumnHidden(c) for c in range(model.columnCount()))
+        assert _elided_cells(table) == []
+        assert not table.horizontalScrollBar().isVisible()
+    finally:
+        win.set_zoom(1.0)
+
+
+def test_times_get_the_decimals_that_tell_keys_apart():
+    import doctest
+
+    from quatlab.app.qt import keyframe_tables
+    from quatlab.app.qt.keyframe_tables import time_decimals
+
+    # 24 fps: 0.000, 0.042, 0.083 differ in milliseconds already.
+    assert time_decimals([0.0, 1 / 24, 2 / 24, 3 / 24]) == 3
+    # 2500 fps keys: 0.0004 s apart, one decimal more (0.000 and 0.000 would read alike).
+    assert time_decimals([0.0, 0.0004, 0.0008]) == 4
+    assert time_decimals([1.0, 1.00001]) == 5
+    assert time_decimals([2.0, 2.0]) == 6        # equal times: as many as it allows
+    assert time_decimals([0.0, float("nan"), 1.0]) == 3
+    assert doctest.testmod(keyframe_tables).failed == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("zoom", [1.0, 1.3, 1.5])
+def test_the_segment_explanation_keeps_its_formulas_on_one_line(qtbot, lang, zoom):
+    from text_layout import formula_breaks, laid_out_lines
+
+    from quatlab.app import i18n
+
+    i18n.set_language(lang)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.open_keyframes(TRUCK)
+    win.show_view("keyframes")
+    win.show()
+    qtbot.waitExposed(win)
+    try:
+        _settle(qtbot, win, (1024, 768))
+        win.set_zoom(zoom)
+        _settle(qtbot, win, (1024, 768))
+        details = win.findChild(QtWidgets.QTextBrowser, "kf_details")
+        table = win.findChild(QtWidgets.QTableView, "kf_segments")
+        # The track's findings, then the sign flip's segment selected.
+        for select in (None, 14):
+            if select is not None:
+                table.selectRow(select)
+                _settle(qtbot, win, (1024, 768))
+            doc = details.document()
+            doc.size()
+            lines = laid_out_lines(doc)
+            text = " ".join(lines).replace("−", "-")
+            assert "-0.9948" in text, text
+            assert len(lines) >= 3, lines
+            assert formula_breaks(lines) == [], (select, lines)
+            if select is None:   # "dot(q14, q15) = -0.9948 < 0" whole on its line
+                assert any("dot(q14, q15) = -0.9948 < 0" in s.replace("−", "-")
+                           for s in lines), lines
+    finally:
+        win.set_zoom(1.0)

@@ -174,7 +174,7 @@ def test_segment_table_shows_dot_and_both_angles(view):
     s = view.segment_table
     assert view.segment_model.rowCount() == 4
     assert [cell(s, 3, c) for c in range(7)] == [
-        "3 → 4", "0.75", "1", "-0.7071", "270.0", "90.0", "sign flip"]
+        "3 → 4", "0.750", "1.000", "-0.7071", "270.0", "90.0", "sign flip"]
     assert cell(s, 0, 6) == ""
     view.open(BOX)
     # A half turn's dot is tiny: its sign is the story, so it is not shown as -0.0000.

@@ -702,7 +702,9 @@ def test_parse_quaternion_errors_name_the_problem(text, order, words):
 
 
 def _text(paras) -> str:
-    return " ".join(paras)
+    """The paragraphs (or one sentence) as read: no-break spaces as spaces, joiners dropped."""
+    text = paras if isinstance(paras, str) else " ".join(paras)
+    return text.replace("\u00a0", " ").replace("\u2060", "")
 
 
 def test_explain_negated_20_tells_the_long_way():
@@ -711,7 +713,7 @@ def test_explain_negated_20_tells_the_long_way():
     first = paras[0]
     assert "340" in first and "20.0" in first
     assert "-0.9848" in first or "−0.9848" in first
-    at = explain_at_t(s)
+    at = _text(explain_at_t(s))
     assert "170.0" in at and "10.0" in at
     assert "t = 0.500" in at
 
@@ -723,7 +725,7 @@ def test_explain_follows_negate_and_t():
     assert "340" not in text
     assert "same hemisphere" in text
     s.set_t(0.25)
-    last = explain_at_t(s)
+    last = _text(explain_at_t(s))
     assert "t = 0.250" in last and "5.00°" in last  # 0.25 * 20 deg
 
 
@@ -739,7 +741,7 @@ def test_explain_q_to_minus_q_explains_the_collapse():
 
 def test_explain_half_turn_explains_dot_zero():
     s = LessonState.from_preset("half-turn")
-    first = explain(s)[0]
+    first = _text(explain(s)[0])
     assert "dot(q0, q1) = 0" in first
     assert "180" in first
     assert "340" not in first

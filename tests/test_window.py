@@ -184,7 +184,7 @@ def test_state_set_t_moves_slider_spin_cursor_and_readouts(window):
     c10, s10 = math.cos(math.radians(10)), math.sin(math.radians(10))
     naive = math.degrees(2 * math.atan2(0.3 * s10, 0.7 - 0.3 * c10))
     assert float(cell("naive_nlerp", "angle").text()) == pytest.approx(naive, abs=0.01)
-    assert "t = 0.300" in window.explanation_t.text()
+    assert "t\u00a0=\u00a00.300" in window.explanation_t.text()  # no-break spaces: one formula
 
 
 def test_plot_cursor_gesture_moves_the_model(window):

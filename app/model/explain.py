@@ -15,13 +15,15 @@ True
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from quatlab.app.i18n import _
 from quatlab.math.curves import Curves
 from quatlab.math.quaternion import angle_between
 
-__all__ = ["explain", "explain_at_t", "sentences", "NEAR_ZERO_DOT", "ANGLE_DIGITS"]
+__all__ = ["explain", "explain_at_t", "sentences", "glue_formulas", "NEAR_ZERO_DOT", "ANGLE_DIGITS"]
 
 #: |dot| below this (and not exactly 0) is called "a rounding error away from 0".
 NEAR_ZERO_DOT = 1e-6
@@ -36,6 +38,51 @@ _FLAT_SPEED = 1e-3
 
 #: A pose closer than this to q0's (radians) has "not turned".
 _NO_TURN = 1e-9
+
+
+#: U+00A0 NO-BREAK SPACE and U+2060 WORD JOINER: a line never breaks at either.
+NBSP, WJ = "\u00a0", "\u2060"
+
+# Binary operators and relations, as the explanations write them in HTML.
+_OP = r"(=|&lt;|&gt;|[<>≤≥+−×·→≈])"
+_FORMULA_RULES = (
+    # A hyphen before a digit is a minus sign (a line may break after a hyphen).
+    (re.compile(r"(?:(?<![\w.])|(?<=\de))-(?=\d)"), "−"),
+    # "a = b", "1 − t": the spaces around a binary operator or relation.
+    (re.compile(rf" {_OP} "), rf"{NBSP}\1{NBSP}"),
+    # "(= 360° − 20.0°)": an operator opening a bracket (or a full-width one).
+    (re.compile(rf"(?<=[(（]){_OP} "), rf"\1{NBSP}"),
+    # "dot(q0, q1)": the arguments of a function.
+    (re.compile(r"\b(\w+)\(([^()\s,]+), ([^()\s,]+)\)"), rf"\1(\2,{NBSP}\3)"),
+    # "20.0 °/t", "0.5 %": a number and its unit ("°/t" is one unit: no break after "/").
+    (re.compile(r"(?<=\d) (?=°|%)"), NBSP),
+    (re.compile(r"°/(?=\w)"), f"°/{WJ}"),
+    # Chinese breaks between any two ideographs, also inside the name of an
+    # operand ("点积 = −1.0000" ended a line at "点"): those names are joined.
+    *((re.compile(word), WJ.join(word)) for word in ("点积",)),
+)
+_TAG = re.compile(r"(<[^>]*>)")
+
+
+def glue_formulas(html: str) -> str:
+    """``html`` with its formulas made unbreakable: lines wrap only between words.
+
+    The spaces inside a formula become no-break spaces and a word joiner
+    follows the "/" of °/t, so "dot(q0, q1) = −0.98" never ends a line at
+    "=" and a unit never starts one; spaces between words stay breakable.
+    A hyphen-minus before a digit becomes the minus sign "−" (a line may
+    break after a hyphen). Markup (tags and their attributes) is left alone.
+    A formula must still fit the narrowest panel that shows it: wider
+    than its line, Qt breaks it anywhere.
+
+    >>> glue_formulas("<b>dot(q0, q1) = -0.9848</b>, 20.0 °/t").replace(NBSP, "~").replace(WJ, "^")
+    '<b>dot(q0,~q1)~=~−0.9848</b>, 20.0~°/^t'
+    """
+    parts = _TAG.split(html)
+    for i in range(0, len(parts), 2):  # the text between the tags
+        for pattern, repl in _FORMULA_RULES:
+            parts[i] = pattern.sub(repl, parts[i])
+    return "".join(parts)
 
 
 def _deg(x: float) -> str:
@@ -55,15 +102,15 @@ def explain(state) -> list[str]:
     if d <= -1 + 1e-12:
         paras.append(_(
             "<b>q1 = −q0</b> (dot = {dot:.4f}): both keys are the <i>same rotation</i>, "
-            "stored with opposite signs. The naive blend (1 − t)·q0 + t·q1 = (1 − 2t)·q0 "
-            "shrinks to the <b>zero quaternion at t = 0.5</b>, which has no direction and "
-            "cannot be normalized: naive NLERP <b>collapses</b> there (the gap in the plots) "
-            "and naive SLERP has no unique great circle to follow. The shortest methods flip "
-            "q1 back to q0 first, so the joint never moves."
+            "stored with opposite signs. The naive blend (1 − t)·q0 + t·q1, which is "
+            "(1 − 2t)·q0, shrinks to the <b>zero quaternion at t = 0.5</b>, which has no "
+            "direction and cannot be normalized: naive NLERP <b>collapses</b> there (the gap "
+            "in the plots) and naive SLERP has no unique great circle to follow. The shortest "
+            "methods flip q1 back to q0 first, so the joint never moves."
         ).format(dot=d))
     elif d < 0 and abs(d) < NEAR_ZERO_DOT:
         paras.append(_(
-            "<b>dot(q0, q1) = {dot:.2e}</b>, a rounding error below 0: the rotations are "
+            "dot(q0, q1) = {dot:.2e}, <b>a rounding error below 0</b>: the rotations are "
             "half a turn ({angle}) apart, so both arcs are equally long. The shortest "
             "methods flip q1 because dot &lt; 0 and turn one way; the naive methods turn the "
             "other way. Which one a runtime takes hinges on the sign of a rounding error in "
@@ -72,8 +119,8 @@ def explain(state) -> list[str]:
     elif d < 0:
         long = 2 * np.pi - short
         paras.append(_(
-            "<b>dot(q0, q1) = {dot:.4f} &lt; 0</b>: q1 lies in the opposite hemisphere of the "
-            "4D unit sphere. q1 and −q1 are the same rotation, but the naive methods "
+            "<b>dot(q0, q1) = {dot:.4f}</b>, negative: q1 lies in the opposite hemisphere of "
+            "the 4D unit sphere. q1 and −q1 are the same rotation, but the naive methods "
             "interpolate the stored components and walk the long arc: the joint sweeps "
             "<b>{long}</b> (= 360° − {short}) instead of {short}. "
             "The shortest methods flip q1 to −q1 first (dot &gt; 0), then interpolate."
@@ -87,15 +134,16 @@ def explain(state) -> list[str]:
         ))
     else:
         paras.append(_(
-            "<b>dot(q0, q1) = {dot:.4f} ≥ 0</b>: both keys lie in the same hemisphere, so the "
-            "naive and the shortest methods coincide and sweep {angle}. Press "
-            "<b>−q</b> on either endpoint to see the long way appear."
+            "<b>dot(q0, q1) = {dot:.4f}</b>, not negative: both keys lie in the same "
+            "hemisphere, so the naive and the shortest methods coincide and sweep {angle}. "
+            "Press <b>−q</b> on either endpoint to see the long way appear."
         ).format(dot=d, angle=_deg(short)))
     sn = curves["shortest_nlerp"].speed
     if np.all(np.isfinite(sn)) and short > 1e-9:
         paras.append(_speed_paragraph(float(np.degrees(sn.min())), float(np.degrees(sn.max())),
                                       float(np.degrees(short))))
-    return paras
+    # Glued after translation, so a translation's formulas hold together too.
+    return [glue_formulas(p) for p in paras]
 
 
 def _speed_paragraph(lo: float, hi: float, slerp: float) -> str:
@@ -208,5 +256,5 @@ def explain_at_t(state) -> str:
         else:
             text = f"{a:.{ANGLE_DIGITS}f}°"
         rows.append(_("{method}: {angle}").format(method=_(at[m].label), angle=text))
-    return _("At <b>t = {t:.3f}</b> the joint has turned by {rows}.").format(
-        t=state.t, rows=_("; ").join(rows))
+    return glue_formulas(_("At <b>t = {t:.3f}</b> the joint has turned by {rows}.").format(
+        t=state.t, rows=_("; ").join(rows)))

@@ -104,7 +104,7 @@ class EndpointEditor(QtWidgets.QGroupBox):
             "a log (w x y z)"))
         self.paste = QtWidgets.QLineEdit()
         self.paste.setObjectName(f"q{which}_paste")
-        self.paste.setPlaceholderText(_("e.g. 0, 0, 0.7071, 0.7071"))
+        self.paste.setPlaceholderText(_("e.g. 0, 0, 0.6, 0.8"))
         self.paste.returnPressed.connect(self._paste_edited)
         self.paste_order = QtWidgets.QComboBox()
         self.paste_order.addItems(ORDERS)

@@ -10,11 +10,30 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import _
 
-__all__ = ["CellTable", "table_view", "fit_columns", "format_number", "format_dot"]
+__all__ = ["CellTable", "FittedTable", "table_view", "fit_columns", "format_number",
+           "format_dot", "time_decimals"]
 
 
 def format_number(value: float, spec: str) -> str:
     return format(value, spec) if np.isfinite(value) else "—"
+
+
+def time_decimals(times, least: int = 3, most: int = 6) -> int:
+    """Decimals (``least`` to ``most``) that print consecutive key ``times`` apart.
+
+    Fixed decimals line a column of times up at the point, and 3 of them
+    (milliseconds) take two characters less than "0.04167"; a track with
+    keys closer than that gets more.
+
+    >>> time_decimals([0.0, 1 / 24, 2 / 24]), time_decimals([0.0, 0.0004, 0.0008])
+    (3, 4)
+    """
+    t = np.asarray(times, dtype=float)
+    t = t[np.isfinite(t)]
+    for digits in range(least, most):
+        if np.all(np.diff(np.round(t * 10.0**digits)) != 0):
+            return digits
+    return most
 
 
 def format_dot(value: float) -> str:
@@ -105,8 +124,61 @@ def _ink_on(tint: str) -> str:
     return "#202020" if luma > 0.45 else "#FFFFFF"
 
 
-def table_view(model: CellTable, name: str) -> QtWidgets.QTableView:
-    view = QtWidgets.QTableView()
+class FittedTable(QtWidgets.QTableView):
+    """A :class:`CellTable`'s view whose columns fit its width, at any zoom.
+
+    :func:`fit_columns` sizes the columns to their texts; a zoom (a font
+    change) sizes them again, rows too, since their texts grew. While the
+    columns are wider than the view, the ``optional`` ones are hidden, first
+    to last, so the rest shows whole without scrolling sideways; they come
+    back when the view is wide enough again. (Optional columns repeat what
+    the others or the row's tooltip say.)
+    """
+
+    def __init__(self, optional: tuple[int, ...] = (), parent=None) -> None:
+        super().__init__(parent)
+        self.optional = tuple(optional)
+        self._widths: list[int] = []  # each column's fitted width, hidden or not
+
+    def set_widths(self, widths: list[int]) -> None:
+        """Columns ``widths`` wide (in column order); optional ones hidden while they do not fit."""
+        self._widths = list(widths)
+        header = self.horizontalHeader()
+        for c, w in enumerate(widths):
+            header.resizeSection(c, w)
+        self._hide_to_fit()
+
+    def _hide_to_fit(self) -> None:
+        if not self._widths:
+            return
+        room = self.viewport().width()
+        hidden = set()
+        for c in (None, *self.optional):
+            if c is not None:
+                hidden.add(c)
+            if sum(w for i, w in enumerate(self._widths) if i not in hidden) <= room:
+                break
+        for c in self.optional:
+            if self.isColumnHidden(c) != (c in hidden):
+                self.setColumnHidden(c, c in hidden)
+                if c not in hidden:
+                    self.horizontalHeader().resizeSection(c, self._widths[c])
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        self._hide_to_fit()
+
+    def changeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().changeEvent(ev)
+        if ev.type() == QtCore.QEvent.Type.FontChange:  # a zoom: the texts' sizes changed
+            self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+            if self._widths:
+                fit_columns(self)
+
+
+def table_view(model: CellTable, name: str, optional: tuple[int, ...] = ()) -> FittedTable:
+    """A read-only, row-selecting view of ``model``; see :class:`FittedTable` for ``optional``."""
+    view = FittedTable(optional)
     view.setObjectName(name)
     view.setModel(model)
     view.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
@@ -138,8 +210,14 @@ def fit_columns(view: QtWidgets.QTableView) -> None:
                   + 1)
     grid = 1 if view.showGrid() else 0
     rows = range(min(model.rowCount(), max(header.resizeContentsPrecision(), 0) or 1000))
+    widths = []
     for c in range(model.columnCount()):
         widest = max((math.ceil(metrics.horizontalAdvance(model.cell_text(r, c))) for r in rows),
                      default=-1)
         content = widest + margin + grid if widest >= 0 else 0
-        header.resizeSection(c, max(content, header.sectionSizeHint(c)))
+        widths.append(max(content, header.sectionSizeHint(c)))
+    if isinstance(view, FittedTable):
+        view.set_widths(widths)
+    else:
+        for c, w in enumerate(widths):
+            header.resizeSection(c, w)

@@ -27,6 +27,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import N_, _
 from quatlab.app.io.keyframe_files import load_keyframes
+from quatlab.app.model.explain import glue_formulas
 from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, kind_name, severity
 from quatlab.app.qt.background import run_off_thread
 from quatlab.app.qt.keyframe_tables import (
@@ -35,6 +36,7 @@ from quatlab.app.qt.keyframe_tables import (
     format_dot,
     format_number,
     table_view,
+    time_decimals,
 )
 from quatlab.app.qt.rig_view import RigPanel
 from quatlab.app.qt.timeline import HIGHLIGHT, KEY_TICK, OK_BAR, ROW_TINT, Timeline
@@ -138,7 +140,10 @@ class KeyframesView(QtWidgets.QWidget):
         self.timeline.segmentClicked.connect(self._timeline_clicked)
 
         self.segment_model = CellTable(self.SEGMENT_HEADERS, {1, 2, 3, 4, 5}, self)
-        self.segment_table = table_view(self.segment_model, "kf_segments")
+        # Zoomed in on a narrow window, t₁ (the next row's t₀), then short°
+        # (360° − naive° when dot < 0, else naive°), then t₀ (on the timeline)
+        # make way for the rest; the row's tooltip still says them.
+        self.segment_table = table_view(self.segment_model, "kf_segments", optional=(2, 5, 1))
         # Arrow keys browse (each row goes into the lesson, the tab stays); a
         # click or Enter also jumps to the lesson when the box is ticked.
         self.segment_table.selectionModel().currentRowChanged.connect(
@@ -422,12 +427,13 @@ class KeyframesView(QtWidgets.QWidget):
             self.timeline.set_track(None, None)
             return
         seg = m.segments(i)
+        times = f".{time_decimals(track.times)}f"
 
         def cell(r: int, c: int) -> str:
             return (
                 f"{r} → {r + 1}",
-                format_number(seg.t0[r], ".4g"),
-                format_number(seg.t1[r], ".4g"),
+                format_number(seg.t0[r], times),
+                format_number(seg.t1[r], times),
                 format_dot(seg.dot[r]),
                 format_number(seg.naive_deg[r], ".1f"),
                 format_number(seg.shortest_deg[r], ".1f"),
@@ -439,7 +445,13 @@ class KeyframesView(QtWidgets.QWidget):
             return ROW_TINT[level] if level else None
 
         def tip(r: int) -> str:
-            return "\n\n".join(_(f.message) for f in seg.findings[r])
+            # The columns hidden to make room (see FittedTable), then the findings.
+            table = self.segment_table
+            hidden = [_("{column} = {value}").format(column=_(self.SEGMENT_HEADERS[c][0]),
+                                                   value=cell(r, c))
+                      for c in table.optional if table.isColumnHidden(c)]
+            return "\n\n".join([", ".join(hidden)] * bool(hidden)
+                                 + [_(f.message) for f in seg.findings[r]])
 
         self.segment_model.reset(len(seg), cell, tint, tip)
         fit_columns(self.segment_table)
@@ -471,10 +483,14 @@ class KeyframesView(QtWidgets.QWidget):
         self._fill_details()
         self._show_time()
 
+    def _set_details(self, html: str) -> None:
+        # Formulas of the findings ("dot(q14, q15) = -0.9948 < 0") never break inside a line.
+        self.details.setHtml(glue_formulas(html))
+
     def _fill_details(self) -> None:
         m = self.model
         if m.selected_track is None:
-            self.details.setHtml("<p>" + (_("No track selected.") if m.file else
+            self._set_details("<p>" + (_("No track selected.") if m.file else
                                           _("Open a keyframe file (button above, File menu, or "
                                             "drop it on the window) to audit its rotation "
                                             "keys.")) + "</p>")
@@ -485,7 +501,7 @@ class KeyframesView(QtWidgets.QWidget):
             head = "<p>" + _("<b>{track}</b>: {n} keys, {interpolation}.").format(
                 track=escape(track.label), n=len(track), interpolation=track.interpolation) + "</p>"
             if not findings:
-                self.details.setHtml(head + "<p>" + _("No findings: every segment turns the "
+                self._set_details(head + "<p>" + _("No findings: every segment turns the "
                                                       "short way for naive and shortest-arc "
                                                       "blends alike.") + "</p>")
                 return
@@ -495,7 +511,7 @@ class KeyframesView(QtWidgets.QWidget):
             if len(findings) > DETAILS_LIMIT:
                 body += "<p>" + _("… and {n} more: the flags column and the timeline show "
                                   "them all.").format(n=len(findings) - DETAILS_LIMIT) + "</p>"
-            self.details.setHtml(head + body + "<p><i>" + _("Select a segment to load its keys "
+            self._set_details(head + body + "<p><i>" + _("Select a segment to load its keys "
                                                             "into the two-key lesson.")
                                  + "</i></p>")
             return
@@ -509,7 +525,7 @@ class KeyframesView(QtWidgets.QWidget):
         body = "".join("<p>" + _("<b>{kind}</b>: {message}").format(
             kind=kind_name(f.kind), message=escape(_(f.message))) + "</p>"
             for f in seg.findings[s]) or "<p>" + _("No findings on this segment.") + "</p>"
-        self.details.setHtml(head + body)
+        self._set_details(head + body)
 
     def on_message(self) -> None:
         msg = self.model.message

@@ -6,6 +6,7 @@ import numpy as np
 from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import _
+from quatlab.app.model.explain import glue_formulas
 from quatlab.app.model.state import LessonState, format_quaternion
 from quatlab.math.curves import METHOD_LABELS, METHODS
 from quatlab.rendering.style import METHOD_COLORS
@@ -156,13 +157,13 @@ class Readouts(QtWidgets.QGroupBox):
             hemi = _("dot = 0: sign kept by the rule (no flip)")
         else:
             hemi = _("same hemisphere: shortest = naive")
-        self.summary.setText(
+        self.summary.setText(glue_formulas(
             f"dot(q0, q1) = <b>{d:+.7f}</b> — {hemi}<br>"
             # The preset is not repeated here: the Preset box above names it, and
             # on a 720-px screen the Chinese panel had no line to spare.
             + _("angle between the rotations: <b>{angle:.4f}°</b>").format(
                 angle=np.degrees(s.angle))
-        )
+        ))
         self.refresh_t()
 
     def refresh_t(self) -> None:

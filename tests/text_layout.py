@@ -1,0 +1,46 @@
+"""Reading laid-out rich text line by line, for tests of where lines break."""
+
+from __future__ import annotations
+
+from PyQt6 import QtGui
+
+#: Characters a line may neither end nor start with: they sit inside a formula.
+OPERATORS = set("=<>≤≥+−×·")
+#: Characters a line may not start with: a unit belongs to the number before it.
+UNITS = set("°%")
+#: Punctuation a line may not start with (in Chinese typesetting neither: 避头点).
+CLOSING = set(",.;:)，。：；）、")
+
+
+def laid_out_lines(doc: QtGui.QTextDocument) -> list[str]:
+    """The document's laid-out lines, as read: no-break spaces as spaces, joiners dropped."""
+    out = []
+    block = doc.begin()
+    while block.isValid():
+        layout, text = block.layout(), block.text()
+        for i in range(layout.lineCount()):
+            line = layout.lineAt(i)
+            out.append(text[line.textStart(): line.textStart() + line.textLength()])
+        block = block.next()
+    return [s.replace("\u00a0", " ").replace("\u2060", "").replace("\u2028", "") for s in out]
+
+
+def formula_breaks(lines: list[str]) -> list[str]:
+    """Line ends that cut a formula: at an operator, before a unit, an operator or a closing mark.
+
+    >>> formula_breaks(["dot(q0, q1) = −0.98 <", "0: q1 lies"])
+    ["'dot(q0, q1) = −0.98 <' | '0: q1 lies'"]
+    >>> formula_breaks(["the dot", "−0.98, naive 20.0 °/t", "on"])
+    []
+    """
+    bad = []
+    for a, b in zip(lines, lines[1:], strict=False):
+        end, start = a.rstrip(), b.lstrip()
+        # A line may start with a negative number ("dot" | "−0.9948"): a sign, not an operator.
+        signed = start[:1] == "−" and start[1:2].isdigit()
+        if (end and end[-1] in OPERATORS) \
+                or (start and start[0] in OPERATORS | UNITS and not signed) \
+                or (start and start[0] in CLOSING) \
+                or (end.endswith("°/") and start.startswith("t")):
+            bad.append(f"{end[-25:]!r} | {start[:25]!r}")
+    return bad
