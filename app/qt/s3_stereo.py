@@ -298,9 +298,10 @@ class StereographicView(QtWidgets.QWidget):
                else _("at infinity (the pole)")) + "</span>"
             for name, p, good in zip(self.points, ends, ok, strict=True))
         if far:
+            # One line at 1024 x 768, so the 3D view keeps its height.
             self._ends_html += "<br>" + _(
-                "Beyond the dashed sphere (radius 2) distances are shrunk to fit the view: "
-                "the pole, infinitely far, would lie at radius 3.")
+                "Beyond the dashed sphere (r = 2) distances are shrunk: the pole would lie "
+                "at r = 3.")
         # Frame the paths, the balls, the unit sphere and the axes' ends.
         self._fit_points = np.vstack([*self._paths, shown[ok], self._sphere, axes])
         self._direction = view_direction(np.vstack([*self._paths, shown[ok]]))
