@@ -307,3 +307,30 @@ def test_axis_angle_columns_share_each_rows_baseline(s3_window, lang):
     assert len(rows) == len(METHODS) and all(len(r) == 3 for r in rows)
     for row in rows:
         assert max(row) - min(row) < 0.5, (lang, row)
+
+
+def test_the_dashed_outline_is_the_radius_2_spheres_silhouette_and_only_when_needed(s3_window):
+    win, view = s3_window((1024, 768))
+    stereo = view.stereo
+    assert stereo.shrink_sphere.visible()
+    assert "r = 2" in stereo.axis_angle.text()
+    o = stereo.view.opts
+    centre = np.array([o["center"].x(), o["center"].y(), o["center"].z()])
+    eye = centre + o["distance"] * _camera_direction(o["elevation"], o["azimuth"])
+    pts = stereo.shrink_sphere.pos
+    assert len(pts) > 100
+    # On the sphere of radius 2, and every sight line from the eye touches it there.
+    pts = np.asarray(pts, float)  # stored as float32 for GL
+    np.testing.assert_allclose(np.linalg.norm(pts, axis=1), 2.0, rtol=1e-6)
+    np.testing.assert_allclose(np.einsum("ij,ij->i", pts - eye, pts), 0.0, atol=1e-4)
+    # large-170: every point lies within radius 2 from each pole, nothing is shrunk.
+    view.state.load_preset("large-170")
+    for pole in range(len(s3_view.POLES)):
+        stereo.pole_box.setCurrentIndex(pole)
+        assert not stereo.shrink_sphere.visible()
+        assert "r = 2" not in stereo.axis_angle.text()
+
+
+def _camera_direction(elevation, azimuth):
+    e, a = np.radians(elevation), np.radians(azimuth)
+    return np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])

@@ -155,10 +155,11 @@ class StereographicView(QtWidgets.QWidget):
         self._sphere = _great_circles(1.0)
         self.view.addItem(gl.GLLinePlotItem(pos=_segments(self._sphere), color=(0, 0, 0, 0.4),
                                             width=1.5, antialias=True, mode="lines"))
-        # Where distances stop being to scale (shrink_far), dashed; shown only
-        # when something lies beyond it.
-        self.shrink_sphere = gl.GLLinePlotItem(pos=_segments(_great_circles(_INNER), 2),
-                                               color=(0, 0, 0, 0.3), width=1.0,
+        # Where distances stop being to scale (shrink_far): the outline of the
+        # sphere of radius 2 as the camera sees it, dashed, shown only when
+        # something lies beyond it (three great circles of it crossed the view
+        # in a tangle of dashes).
+        self.shrink_sphere = gl.GLLinePlotItem(color=(0, 0, 0, 0.35), width=1.2,
                                                antialias=True, mode="lines")
         self.view.addItem(self.shrink_sphere)
         # Axes of R3 (the projected x, y, z of the quaternion's vector part)
@@ -322,6 +323,8 @@ class StereographicView(QtWidgets.QWidget):
         centre, distance = fit_camera(self._fit_points, rotation, (w, h), margin,
                                       self.view.opts["fov"])
         self.view.setCameraPosition(pos=pg.Vector(*centre), distance=distance)
+        eye = centre + distance * rotation[2]
+        self.shrink_sphere.setData(pos=_segments(_outline(_INNER, eye, rotation), 2))
         self._size_balls()
 
     def _rotation(self) -> np.ndarray:
@@ -407,7 +410,7 @@ def _tallest_family(text: str, font: QtGui.QFont) -> str | None:
     return max(runs, key=lambda run: run.rawFont().ascent()).rawFont().familyName()
 
 
-def _great_circles(radius: float) -> np.ndarray:
+def _great_circles(radius: float = 1.0) -> np.ndarray:
     """The sphere of ``radius`` as its three great circles in the coordinate planes, one strip.
 
     NaN rows separate the circles (:func:`_segments` makes them pairs for GL).
@@ -416,6 +419,28 @@ def _great_circles(radius: float) -> np.ndarray:
     z = np.zeros(len(c))
     gap = np.full((1, 3), np.nan)
     return np.vstack([np.c_[c, z], gap, np.c_[c[:, 0], z, c[:, 1]], gap, np.c_[z, c]])
+
+
+def _outline(radius: float, eye: np.ndarray, rotation: np.ndarray) -> np.ndarray:
+    """The outline (silhouette) of the sphere of ``radius`` about the origin seen from ``eye``.
+
+    The circle where the cone of sight lines from ``eye`` touches the sphere:
+    centred ``radius**2 / L`` from the origin towards the eye (``L = |eye|``),
+    of radius ``radius * sqrt(1 - radius**2 / L**2)``, in the plane across
+    the line of sight. ``rotation`` rows are the camera's right and up,
+    which span directions across the view when the eye looks at the origin
+    and nearly so otherwise; they are made orthogonal to the eye's direction.
+    """
+    dist = float(np.linalg.norm(eye))
+    if dist <= radius:
+        return np.zeros((0, 3))
+    n = eye / dist
+    u = rotation[0] - (rotation[0] @ n) * n
+    u /= np.linalg.norm(u)
+    v = np.cross(n, u)
+    c = s3.circle_points(121)
+    rho = radius * np.sqrt(1.0 - (radius / dist) ** 2)
+    return (radius ** 2 / dist) * n + rho * (c[:, :1] * u + c[:, 1:] * v)
 
 
 def _segments(strip: np.ndarray, every: int = 1) -> np.ndarray:
