@@ -334,3 +334,33 @@ def test_the_dashed_outline_is_the_radius_2_spheres_silhouette_and_only_when_nee
 def _camera_direction(elevation, azimuth):
     e, a = np.radians(elevation), np.radians(azimuth)
     return np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
+
+
+def _luminance(rgb) -> float:
+    c = np.asarray(rgb, float)
+    c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return float(c @ [0.2126, 0.7152, 0.0722])
+
+
+def _contrast(item_colour, scene: str) -> float:
+    """WCAG contrast of a GL line colour (alpha-blended over the scene) against the scene."""
+    back = np.array(QtGui.QColor(scene).getRgbF()[:3])
+    rgb, alpha = np.asarray(item_colour[:3], float), float(item_colour[3])
+    drawn = alpha * rgb + (1 - alpha) * back
+    hi, lo = sorted((_luminance(drawn), _luminance(back)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark", "high-contrast"])
+def test_the_unit_sphere_and_the_radius_2_outline_read_in_every_theme(s3_window, theme):
+    # The sphere was black at alpha 0.22: 1.7 : 1 on the light scene, and black
+    # on the dark themes' near-black scenes.
+    from quatlab.app.qt import theme_menu
+    from quatlab.rendering import themes
+
+    win, view = s3_window((1024, 768))
+    theme_menu.apply_theme(win, theme)
+    QtWidgets.QApplication.processEvents()
+    scene = themes.current().scene
+    assert _contrast(view.stereo.sphere_lines.color, scene) >= 3.0
+    assert _contrast(view.stereo.shrink_sphere.color, scene) >= 2.5

@@ -75,6 +75,8 @@ _OBLIQUE_POLE = np.array([-0.8, 0.3, -0.4, 0.33]) / np.linalg.norm([-0.8, 0.3, -
 _INNER = 2.0
 _BAND = 1.0
 _GL_PATH_WIDTH = 3.0
+_SPHERE_COLOUR = "#555555"   # the muted text grey
+_OUTLINE_COLOUR = "#888888"  # the faint grey
 # Ball radii on screen, pixels at 100% zoom: the methods' points are drawn
 # over the endpoints they start and end at, so they are the larger.
 _POINT_PX = 6.0
@@ -152,14 +154,18 @@ class StereographicView(QtWidgets.QWidget):
         layout.addWidget(self.view.widget, 1)
         # The unit sphere (image of the equator of the pole, dot(q, pole) = 0)
         # as three great circles: enough to judge inside/outside and depth.
+        # In the muted and faint text greys, which every theme translates (black
+        # stayed black on the dark themes' near-black scene).
         self._sphere = _great_circles(1.0)
-        self.view.addItem(gl.GLLinePlotItem(pos=_segments(self._sphere), color=(0, 0, 0, 0.4),
-                                            width=1.5, antialias=True, mode="lines"))
+        self.sphere_lines = gl.GLLinePlotItem(pos=_segments(self._sphere),
+                                              color=rgba(_SPHERE_COLOUR, 0.7), width=1.5,
+                                              antialias=True, mode="lines")
+        self.view.addItem(self.sphere_lines)
         # Where distances stop being to scale (shrink_far): the outline of the
         # sphere of radius 2 as the camera sees it, dashed, shown only when
         # something lies beyond it (three great circles of it crossed the view
         # in a tangle of dashes).
-        self.shrink_sphere = gl.GLLinePlotItem(color=(0, 0, 0, 0.35), width=1.2,
+        self.shrink_sphere = gl.GLLinePlotItem(color=rgba(_OUTLINE_COLOUR, 0.9), width=1.2,
                                                antialias=True, mode="lines")
         self.view.addItem(self.shrink_sphere)
         # Axes of R3 (the projected x, y, z of the quaternion's vector part)
