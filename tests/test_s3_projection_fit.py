@@ -14,6 +14,7 @@ import doctest
 import importlib
 
 import numpy as np
+import pyqtgraph.opengl as gl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -362,5 +363,11 @@ def test_the_unit_sphere_and_the_radius_2_outline_read_in_every_theme(s3_window,
     theme_menu.apply_theme(win, theme)
     QtWidgets.QApplication.processEvents()
     scene = themes.current().scene
-    assert _contrast(view.stereo.sphere_lines.color, scene) >= 3.0
+    # The unit sphere's lines: every line item whose points all lie on it.
+    unit = [item for item in view.stereo.view.items if isinstance(item, gl.GLLinePlotItem)
+            and item.pos is not None and len(item.pos)
+            and np.allclose(np.linalg.norm(np.asarray(item.pos, float), axis=1), 1.0, atol=1e-5)]
+    assert unit
+    for item in unit:
+        assert _contrast(item.color, scene) >= 3.0, (theme, item.color)
     assert _contrast(view.stereo.shrink_sphere.color, scene) >= 2.5
