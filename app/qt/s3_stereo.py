@@ -36,6 +36,8 @@ __all__ = ["StereographicView", "POLES", "split_finite", "turning_text"]
 #: Short names for the labels at the methods' points (the table says the rest).
 _SHORT = {"naive_nlerp": N_("naive N"), "shortest_nlerp": N_("short N"),
           "naive_slerp": N_("naive S"), "shortest_slerp": N_("short S")}
+
+
 def turning_text(q0, q1) -> str:
     """The half-angle relation for these keys, in words (docs/conventions.md).
 
@@ -206,6 +208,9 @@ class StereographicView(QtWidgets.QWidget):
         self._paths: list[np.ndarray] = []
         self._fit_points = np.zeros((0, 3))
         self._camera_size: tuple[int, int] | None = None
+        self._direction = (0.0, 0.0)
+        self._strut_key: tuple[str, str] | None = None
+        self._strut_html = ""
         # The frame depends on the view's size in pixels: fit again on a resize.
         self.view.widget.installEventFilter(self)
 
@@ -263,12 +268,15 @@ class StereographicView(QtWidgets.QWidget):
     def on_endpoints(self) -> None:
         s = self.state
         curves = s.curves
+        projected = {m: self.project(curves[m].quats) for m in METHODS}
+        self._paths = []  # as drawn, for the camera's frame and the labels' obstacles
         for m in METHODS:
             # Items are reused, never removed: a GL item garbage-collected
             # outside its context frees its buffers in the wrong place and
             # crashes the process on the next event loop pass.
             pool = self._pool.setdefault(m, [])
-            runs = split_finite(self.place(curves[m].quats))
+            runs = [shrink_far(run, _INNER, _BAND) for run in split_finite(projected[m])]
+            self._paths += runs
             while len(pool) < len(runs):
                 item = gl.GLLinePlotItem(color=rgba(METHOD_COLORS[m]), width=_GL_PATH_WIDTH,
                                          antialias=True, mode="line_strip")
@@ -283,8 +291,6 @@ class StereographicView(QtWidgets.QWidget):
         ends = self.project(np.stack([s.q0, s.q1, -s.q1]))
         ok = np.all(np.isfinite(ends), axis=-1)
         shown = shrink_far(ends, _INNER, _BAND)
-        self._paths = [shrink_far(run, _INNER, _BAND) for m in METHODS
-                       for run in split_finite(self.project(curves[m].quats))]
         for name, p, good in zip(("q0", "q1", "−q1"), shown, ok, strict=True):
             self.ball_pos[name] = p if good else None
             self._show_label(self.labels[name], p if good else None)
@@ -294,9 +300,9 @@ class StereographicView(QtWidgets.QWidget):
         self.axes.setData(pos=axes)
         for k, axis in enumerate("xyz"):
             self._show_label(self.labels[axis], axes[2 * k + 1])
-        far = bool(np.any(np.linalg.norm(ends[ok], axis=-1) > _INNER)) or any(
-            np.any(np.linalg.norm(self.project(curves[m].quats), axis=-1) > _INNER)
-            for m in METHODS)
+        true = np.vstack([ends[ok], *projected.values()])
+        far = bool(np.any(np.linalg.norm(true[np.all(np.isfinite(true), axis=-1)], axis=-1)
+                          > _INNER))
         self.shrink_sphere.setVisible(far)
         self.turning.setText(_("<b>Half angle:</b> {text}.").format(text=turning_text(s.q0, s.q1)))
         self._ends_html = "&nbsp;&nbsp; ".join(
@@ -396,7 +402,7 @@ class StereographicView(QtWidgets.QWidget):
         """
         words = "".join(_(METHOD_LABELS[m]) for m in METHODS) + _("about ({axis})")
         key = (words, self.axis_angle.font().key())
-        if getattr(self, "_strut_key", None) != key:
+        if self._strut_key != key:
             self._strut_key = key
             family = _tallest_family(words, self.axis_angle.font())
             self._strut_html = (f"<span style=\"font-family:'{family}'\">&#8203;</span>"
