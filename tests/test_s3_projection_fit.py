@@ -169,15 +169,20 @@ def _sphere_samples(n=800):
 
 
 def _balls(stereo):
-    """Every shown ball: name -> (centre px, radius px, outline px), from its GL transform."""
+    """Every shown ball: name -> (centre px, radius px, outline px), from its mesh as drawn.
+
+    The mesh's vertices through the item's transform and the view's matrices:
+    whatever radius the mesh was made with and however it is scaled.
+    """
     out = {}
     for name, item in (*stereo.points.items(), *stereo.markers.items()):
         if not item.visible():
             continue
         m = np.array(item.transform().copyDataTo(), float).reshape(4, 4)
-        centre, radius = m[:3, 3], float(np.linalg.norm(m[:3, 0]))
-        outline = _to_pixels(stereo.view, centre + radius * _sphere_samples(200))
-        c = _to_pixels(stereo.view, centre[None])[0]
+        v = np.asarray(item.opts["meshdata"].vertexes(), float)
+        world = np.c_[v, np.ones(len(v))] @ m.T
+        outline = _to_pixels(stereo.view, world[:, :3])
+        c = _to_pixels(stereo.view, m[:3, 3][None])[0]
         out[name] = (c, float(np.max(np.linalg.norm(outline - c, axis=1))), outline)
     return out
 
