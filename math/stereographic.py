@@ -27,7 +27,7 @@ from quatlab.math import quaternion as Q
 from quatlab.math.s3 import _as_points, _dot
 
 __all__ = ["POLE_TOLERANCE", "DEFAULT_POLE", "hyperplane_basis", "stereographic",
-           "inverse_stereographic"]
+           "inverse_stereographic", "shrink_far"]
 
 #: Points closer than this (4D distance) to the projection pole are "at the
 #: pole" and map to NaN. Their image would be farther than ~2e12 from the
@@ -152,3 +152,40 @@ def inverse_stereographic(y, pole=DEFAULT_POLE) -> np.ndarray:
     r = np.concatenate([(1.0 - n2)[..., None], 2.0 * y], axis=-1) / (1.0 + n2)[..., None]
     q = Q.multiply(a, r)
     return np.where(gap[..., None], np.nan, q)
+
+
+def shrink_far(y, inner: float = 2.0, band: float = 1.0) -> np.ndarray:
+    """Points of R3 ``(..., 3)`` drawn nearer the origin beyond radius ``inner``, for a view.
+
+    The stereographic image of S3 is unbounded: a point next to the pole maps
+    arbitrarily far out, and a view framing it shows the unit ball as a dot.
+    This keeps every point within ``inner`` exactly where it is and moves one
+    at radius ``r > inner`` along its own ray to radius
+
+        ``inner + band * (r - inner) / (r - inner + band)``,
+
+    which is continuous with slope 1 at ``inner`` (paths bend smoothly, never
+    kink), strictly increasing (order along a ray is kept) and below
+    ``inner + band`` for every finite ``r``: the pole, at infinity, would lie on
+    the sphere of that radius. Inside ``inner`` the picture is the conformal
+    projection; outside it distances are no longer to scale (docs/curves.md).
+    NaN rows (gaps) stay NaN.
+
+    Examples
+    --------
+    >>> shrink_far([[0.5, 0, 0], [0, 3.0, 0], [0, 0, -11.0]])   # 2 + 1/2; 2 + 9/10
+    array([[ 0.5,  0. ,  0. ],
+           [ 0. ,  2.5,  0. ],
+           [ 0. ,  0. , -2.9]])
+    """
+    y = np.asarray(y, dtype=np.float64)
+    if y.shape[-1:] != (3,):
+        raise ValueError(f"y must have shape (..., 3), got {y.shape}")
+    if not (inner > 0 and band > 0):
+        raise ValueError(f"inner and band must be positive, got {inner} and {band}")
+    r = np.linalg.norm(y, axis=-1, keepdims=True)
+    over = np.maximum(r - inner, 0.0)
+    shrunk = inner + band * over / (over + band)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        factor = np.where(r > inner, shrunk / np.where(r > 0, r, 1.0), 1.0)
+    return y * factor

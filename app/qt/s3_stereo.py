@@ -2,9 +2,13 @@
 
 The four paths as curves, q0, q1 and -q1 as labelled points, the methods'
 points at t, labelled axes, and the axis-angle of the current rotations
-beside it. The camera frames the paths and looks at them face-on (along
-the normal of the plane they lie in), so the oblique pole's circles are not
-foreshortened into lines.
+beside it. The camera looks at the paths face-on (along the normal of the
+plane they lie in), so the oblique pole's circles are not foreshortened into
+lines, and frames them in the panel's own pixels (width and height): every
+ball and its label inside the view, the unit sphere as large as that allows.
+Beyond radius 2 distances are shrunk (:func:`~quatlab.math.stereographic.shrink_far`),
+so a point next to the pole stays in the picture instead of shrinking the
+unit ball to a dot. The balls keep a size in pixels, whatever the frame.
 """
 
 from __future__ import annotations
@@ -15,26 +19,23 @@ import pyqtgraph.opengl as gl
 from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import N_, _
+from quatlab.app.qt.s3_camera import fit_camera, view_direction
 from quatlab.app.qt.s3_circle import ENDPOINT_COLOUR as _ENDPOINT_COLOUR
 from quatlab.math import quaternion as Q
 from quatlab.math import s3
 from quatlab.math.curves import METHOD_LABELS, METHODS
+from quatlab.math.stereographic import shrink_far
+from quatlab.rendering import themes
 from quatlab.rendering.gl_view import GLWindowView
 from quatlab.rendering.labels import Label, LabelLayer, label_font
 from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND, rgba
 from quatlab.rendering.themes import colour_name, themed
 
-__all__ = ["StereographicView", "POLES", "split_finite", "frame_paths", "turning_text"]
+__all__ = ["StereographicView", "POLES", "split_finite", "turning_text"]
 
 #: Short names for the labels at the methods' points (the table says the rest).
 _SHORT = {"naive_nlerp": N_("naive N"), "shortest_nlerp": N_("short N"),
           "naive_slerp": N_("naive S"), "shortest_slerp": N_("short S")}
-#: The camera looks at the paths' plane face-on, tilted this much towards the
-#: default view so the picture keeps some depth.
-_TILT = 0.3
-_DEFAULT_DIRECTION = np.array([np.cos(np.radians(22)) * np.cos(np.radians(-55)),
-                               np.cos(np.radians(22)) * np.sin(np.radians(-55)),
-                               np.sin(np.radians(22))])
 
 
 def turning_text(q0, q1) -> str:
@@ -57,42 +58,6 @@ def turning_text(q0, q1) -> str:
                  w=w, turn=2 * w, short=short, short_turn=2 * short)
 
 
-def frame_paths(points: np.ndarray, limit: float) -> tuple[np.ndarray, float, float, float]:
-    """Camera ``(centre, distance, elevation_deg, azimuth_deg)`` that frames ``points`` (N, 3).
-
-    Points farther than ``limit`` from the origin are left out (a point
-    next to the pole maps very far away). The centre is the middle of the
-    points' bounding box together with the unit ball, the distance fits their
-    radius about it, and the view direction is the normal of the plane the
-    points lie in (the image of a great circle is a circle or a line), tilted
-    by :data:`_TILT` towards the default view: a circle is seen round, not
-    foreshortened into a line. For points on a line any direction across it
-    will do; the default one, with the line's direction removed, is taken.
-    """
-    pts = np.asarray(points, float)
-    pts = pts[np.all(np.isfinite(pts), axis=-1)]
-    pts = pts[np.linalg.norm(pts, axis=-1) <= limit]
-    box = np.vstack([pts, [[-1, -1, -1], [1, 1, 1]]]) if pts.size else np.array(
-        [[-1.0, -1, -1], [1, 1, 1]])
-    centre = 0.5 * (box.min(axis=0) + box.max(axis=0))
-    radius = max(float(np.max(np.linalg.norm(box - centre, axis=-1))), 1.0)
-    d = _DEFAULT_DIRECTION
-    if len(pts) >= 3:
-        _, sv, vt = np.linalg.svd(pts - pts.mean(axis=0), full_matrices=False)
-        if sv[1] > 0.05 * sv[0]:
-            n = vt[2]
-        else:
-            n = d - (d @ vt[0]) * vt[0]
-        n = n / np.linalg.norm(n)
-        if n @ d < 0:
-            n = -n
-        d = n + _TILT * d
-        d = d / np.linalg.norm(d)
-    elevation = float(np.degrees(np.arcsin(np.clip(d[2], -1.0, 1.0))))
-    azimuth = float(np.degrees(np.arctan2(d[1], d[0])))
-    # 60 deg field of view: the radius fits at distance r / sin(30 deg), plus margin.
-    return centre, 2.2 * radius, elevation, azimuth
-
 #: Projection poles offered by the stereographic panel: label -> pole(q0).
 #: "w = -1" is the textbook choice (the identity lands on the origin);
 #: "-q0" puts q0 on the origin, so every point is the rotation from q0.
@@ -105,13 +70,24 @@ POLES = {
 }
 _OBLIQUE_POLE = np.array([-0.8, 0.3, -0.4, 0.33]) / np.linalg.norm([-0.8, 0.3, -0.4, 0.33])
 
-# The stereographic camera frames the endpoints, but never farther than this:
-# a stored q1 next to the pole maps very far out, and framing it would shrink
-# the unit ball (where the short way lives) to a dot.
-_MAX_FRAME_RADIUS = 6.0
+# Beyond this radius the view shrinks distances (shrink_far), so that even a
+# point next to the pole lies within _INNER + _BAND of the origin: framing
+# the true image of a stored q1 near the pole (at 11.4 for "negated-20")
+# drew the unit ball, where the short way lives, 40 px across.
+_INNER = 2.0
+_BAND = 1.0
 _GL_PATH_WIDTH = 3.0
-_POINT_RADIUS = 0.03
-_MARKER_RADIUS = 0.04
+_SPHERE_COLOUR = "#555555"   # the muted text grey
+_OUTLINE_COLOUR = "#888888"  # the faint grey
+# Ball radii on screen, pixels at 100% zoom: the methods' points are drawn
+# over the endpoints they start and end at, so they are the larger.
+_POINT_PX = 6.0
+_MARKER_PX = 7.5
+# Room kept between the outermost ball's centre and the view's edge, pixels
+# at 100% zoom, on top of the ball: its label can sit beside it.
+_EDGE_PX = 14.0
+# The axes of R3 reach just past the unit sphere.
+_AXIS_REACH = 1.3
 
 
 
@@ -180,11 +156,20 @@ class StereographicView(QtWidgets.QWidget):
         layout.addWidget(self.view.widget, 1)
         # The unit sphere (image of the equator of the pole, dot(q, pole) = 0)
         # as three great circles: enough to judge inside/outside and depth.
-        c = s3.circle_points(121)
-        z = np.zeros(len(c))
-        for pts in (np.c_[c, z], np.c_[c[:, 0], z, c[:, 1]], np.c_[z, c]):
-            self.view.addItem(gl.GLLinePlotItem(pos=pts, color=(0, 0, 0, 0.22), width=1.0,
-                                                antialias=True, mode="line_strip"))
+        # In the muted and faint text greys, which every theme translates (black
+        # stayed black on the dark themes' near-black scene).
+        self._sphere = _great_circles(1.0)
+        self.sphere_lines = gl.GLLinePlotItem(pos=_segments(self._sphere),
+                                              color=rgba(_SPHERE_COLOUR, 0.7), width=1.5,
+                                              antialias=True, mode="lines")
+        self.view.addItem(self.sphere_lines)
+        # Where distances stop being to scale (shrink_far): the outline of the
+        # sphere of radius 2 as the camera sees it, dashed, shown only when
+        # something lies beyond it (three great circles of it crossed the view
+        # in a tangle of dashes).
+        self.shrink_sphere = gl.GLLinePlotItem(color=rgba(_OUTLINE_COLOUR, 0.9), width=1.2,
+                                               antialias=True, mode="lines")
+        self.view.addItem(self.shrink_sphere)
         # Axes of R3 (the projected x, y, z of the quaternion's vector part)
         # in the gizmo colours, labelled at their ends; resized with the frame.
         self.axes = gl.GLLinePlotItem(mode="lines", width=1.5, antialias=True,
@@ -196,22 +181,38 @@ class StereographicView(QtWidgets.QWidget):
         self.view.addItem(self.layer)
         bold = label_font(11.0, QtGui.QFont.Weight.DemiBold)
         self.labels: dict[str, Label] = {}
+        # Labels of points that coincide on screen (q0 and the methods at t = 0,
+        # the two shortest methods at t = 0.5) share one plate.
         for name in ("q0", "q1", "−q1"):
-            self.labels[name] = self._label(bold, (8.0, -6.0), name, _ENDPOINT_COLOUR, 3)
+            self.labels[name] = self._label(bold, (10.0, -8.0), name, _ENDPOINT_COLOUR, 3,
+                                            "point")
         for m in METHODS:
             self.labels[m] = self._label(label_font(10.0, QtGui.QFont.Weight.Normal),
-                                         (8.0, 6.0), _(_SHORT[m]), METHOD_COLORS[m], 1)
+                                         (10.0, 8.0), _(_SHORT[m]), METHOD_COLORS[m], 1, "point")
         for k, axis in enumerate("xyz"):
             self.labels[axis] = self._label(bold, (4.0, -4.0), axis, AXIS_COLORS[k], 2)
         self.segments: dict[str, list[gl.GLLinePlotItem]] = {m: [] for m in METHODS}
         self._pool: dict[str, list[gl.GLLinePlotItem]] = {}
         # Points are small lit spheres: GLScatterPlotItem sprites come out
         # white on Mesa's llvmpipe, whatever colour they are given.
-        self.points = {name: _ball(_ENDPOINT_COLOUR, _POINT_RADIUS)
-                       for name in ("q0", "q1", "−q1")}
-        self.markers = {m: _ball(METHOD_COLORS[m], _MARKER_RADIUS) for m in METHODS}
+        # Unit spheres, scaled to their size in pixels where they are drawn.
+        self.points = {name: _ball(_ENDPOINT_COLOUR) for name in ("q0", "q1", "−q1")}
+        self.markers = {m: _ball(METHOD_COLORS[m]) for m in METHODS}
         for item in (*self.points.values(), *self.markers.values()):
             self.view.addItem(item)
+        #: Where each ball is drawn (view coordinates, None: at the pole) and
+        #: its radius in pixels.
+        self.ball_pos: dict[str, np.ndarray | None] = {}
+        self.ball_px = {**dict.fromkeys(self.points, _POINT_PX),
+                        **dict.fromkeys(self.markers, _MARKER_PX)}
+        self._paths: list[np.ndarray] = []
+        self._fit_points = np.zeros((0, 3))
+        self._camera_size: tuple[int, int] | None = None
+        self._direction = (0.0, 0.0)
+        self._strut_key: tuple[str, str] | None = None
+        self._strut_html = ""
+        # The frame depends on the view's size in pixels: fit again on a resize.
+        self.view.widget.installEventFilter(self)
 
         self.turning = QtWidgets.QLabel()
         self.turning.setObjectName("half_angle")
@@ -231,8 +232,9 @@ class StereographicView(QtWidgets.QWidget):
             layout.addWidget(self.turning)
             layout.addWidget(self.axis_angle)
 
-    def _label(self, font, offset, text, colour, priority) -> Label:
-        label = Label(font, offset, text=text, color=QtGui.QColor(colour), priority=priority)
+    def _label(self, font, offset, text, colour, priority, group=None) -> Label:
+        label = Label(font, offset, text=text, color=QtGui.QColor(colour), priority=priority,
+                      group=group)
         self.layer.labels.append(label)
         return label
 
@@ -250,15 +252,31 @@ class StereographicView(QtWidgets.QWidget):
         """``s3.stereographic`` from the selected pole (NaN at the pole)."""
         return s3.stereographic(q, self.pole)
 
+    def place(self, q) -> np.ndarray:
+        """Where the view draws ``q``: :meth:`project`, with distances beyond 2 shrunk."""
+        return shrink_far(self.project(q), _INNER, _BAND)
+
+    def eventFilter(self, obj, ev):  # noqa: N802 - Qt API
+        if obj is self.view.widget and ev.type() == QtCore.QEvent.Type.Resize:
+            self._fit()
+        return False
+
+    def retheme(self) -> None:
+        """After a zoom (called by the theme walk): the balls keep their size in pixels."""
+        self._fit(force=True)
+
     def on_endpoints(self) -> None:
         s = self.state
         curves = s.curves
+        projected = {m: self.project(curves[m].quats) for m in METHODS}
+        self._paths = []  # as drawn, for the camera's frame and the labels' obstacles
         for m in METHODS:
             # Items are reused, never removed: a GL item garbage-collected
             # outside its context frees its buffers in the wrong place and
             # crashes the process on the next event loop pass.
             pool = self._pool.setdefault(m, [])
-            runs = split_finite(self.project(curves[m].quats))
+            runs = [shrink_far(run, _INNER, _BAND) for run in split_finite(projected[m])]
+            self._paths += runs
             while len(pool) < len(runs):
                 item = gl.GLLinePlotItem(color=rgba(METHOD_COLORS[m]), width=_GL_PATH_WIDTH,
                                          antialias=True, mode="line_strip")
@@ -272,43 +290,99 @@ class StereographicView(QtWidgets.QWidget):
             self.segments[m] = pool[: len(runs)]
         ends = self.project(np.stack([s.q0, s.q1, -s.q1]))
         ok = np.all(np.isfinite(ends), axis=-1)
-        # Frame the paths, the endpoints and the unit ball, within _MAX_FRAME_RADIUS.
-        paths = np.vstack([self.project(curves[m].quats) for m in METHODS] + [ends])
-        self._obstacles = [run for m in METHODS for run in split_finite(
-            self.project(curves[m].quats))]
-        centre, distance, elevation, azimuth = frame_paths(paths, _MAX_FRAME_RADIUS)
-        self._frame = float(np.clip(distance / 4.4, 1.0, _MAX_FRAME_RADIUS))
-        self.layer.obstacles = self._obstacles
-        for name, p, good in zip(("q0", "q1", "−q1"), ends, ok, strict=True):
+        shown = shrink_far(ends, _INNER, _BAND)
+        for name, p, good in zip(("q0", "q1", "−q1"), shown, ok, strict=True):
+            self.ball_pos[name] = p if good else None
             self._show_label(self.labels[name], p if good else None)
-        reach = max(1.2, distance / 2.6)
         axes = np.zeros((6, 3))
         for k in range(3):
-            axes[2 * k + 1, k] = reach
+            axes[2 * k + 1, k] = _AXIS_REACH
         self.axes.setData(pos=axes)
         for k, axis in enumerate("xyz"):
             self._show_label(self.labels[axis], axes[2 * k + 1])
+        true = np.vstack([ends[ok], *projected.values()])
+        far = bool(np.any(np.linalg.norm(true[np.all(np.isfinite(true), axis=-1)], axis=-1)
+                          > _INNER))
+        self.shrink_sphere.setVisible(far)
         self.turning.setText(_("<b>Half angle:</b> {text}.").format(text=turning_text(s.q0, s.q1)))
         self._ends_html = "&nbsp;&nbsp; ".join(
             f"<span style='white-space:nowrap'><b>{name}</b> "
             + (f"({p[0]:+.2f}, {p[1]:+.2f}, {p[2]:+.2f})" if good
                else _("at infinity (the pole)")) + "</span>"
             for name, p, good in zip(self.points, ends, ok, strict=True))
-        for item, p, visible in zip(self.points.values(), ends, ok, strict=True):
-            _place(item, p if visible else None, self._frame)
-        self.view.setCameraPosition(pos=pg.Vector(*centre), distance=distance,
-                                    elevation=elevation, azimuth=azimuth)
+        if far:
+            # One line at 1024 x 768, so the 3D view keeps its height.
+            self._ends_html += "<br>" + _(
+                "Beyond the dashed sphere (r = 2) distances are shrunk: the pole would lie "
+                "at r = 3.")
+        # Frame the paths, the balls, the unit sphere and the axes' ends.
+        self._fit_points = np.vstack([*self._paths, shown[ok], self._sphere, axes])
+        self._direction = view_direction(np.vstack([*self._paths, shown[ok]]))
+        self._fit(force=True)
         self.on_t()
+
+    def _fit(self, force: bool = False) -> None:
+        """Point the camera and frame :attr:`_fit_points` in the view's pixels; size the balls."""
+        w, h = self.view.widget.width(), self.view.widget.height()
+        if not len(self._fit_points) or (not force and self._camera_size == (w, h)):
+            return
+        self._camera_size = (w, h)
+        elevation, azimuth = self._direction
+        self.view.setCameraParams(elevation=elevation, azimuth=azimuth)
+        rotation = self._rotation()
+        zoom = themes.scale()
+        margin = (max(self.ball_px.values()) + _EDGE_PX) * zoom
+        centre, distance = fit_camera(self._fit_points, rotation, (w, h), margin,
+                                      self.view.opts["fov"])
+        self.view.setCameraPosition(pos=pg.Vector(*centre), distance=distance)
+        eye = centre + distance * rotation[2]
+        self.shrink_sphere.setData(pos=_segments(_outline(_INNER, eye, rotation), 2))
+        self._size_balls()
+
+    def _rotation(self) -> np.ndarray:
+        m = np.array(self.view.viewMatrix().copyDataTo(), float).reshape(4, 4)
+        return m[:3, :3]
+
+    def _size_balls(self) -> None:
+        """Scale each ball to its radius in pixels at its depth; make the balls label obstacles.
+
+        A label must not cover a ball either: each ball is an obstacle drawn
+        as its screen-facing square with both diagonals, which any plate that
+        overlaps the disc meets.
+        """
+        w = max(self.view.widget.width(), 1)
+        rotation = self._rotation()
+        right, up, back = rotation
+        o = self.view.opts
+        centre = np.array([o["center"].x(), o["center"].y(), o["center"].z()])
+        eye = centre + o["distance"] * back
+        per_px = 2.0 * np.tan(np.radians(o["fov"]) / 2) / w
+        zoom = themes.scale()
+        obstacles = list(self._paths)
+        for name, item in (*self.points.items(), *self.markers.items()):
+            p = self.ball_pos.get(name)
+            if p is None:
+                _place(item, None, 0.0)
+                continue
+            r = self.ball_px[name] * zoom * per_px * float((eye - p) @ back)
+            _place(item, p, r)
+            corners = [p + r * (sx * right + sy * up) for sx, sy in
+                       ((-1, -1), (1, -1), (1, 1), (-1, 1), (-1, -1))]
+            obstacles.append(np.vstack([*corners, np.full(3, np.nan), corners[1], corners[3]]))
+        self.layer.obstacles = obstacles
+        self.view.update()
 
     def on_t(self) -> None:
         at = self.state.at_t()
         rows = []
         for m in METHODS:
             q = at[m].quats[0]
-            p = self.project(q) if np.all(np.isfinite(q)) else np.full(3, np.nan)
-            _place(self.markers[m], p if np.all(np.isfinite(p)) else None, self._frame)
-            self._show_label(self.labels[m], p if np.all(np.isfinite(p)) else None)
-            rows.append(_axis_angle_row(m, q))
+            p = self.place(q) if np.all(np.isfinite(q)) else np.full(3, np.nan)
+            good = bool(np.all(np.isfinite(p)))
+            self.ball_pos[m] = p if good else None
+            self._show_label(self.labels[m], p if good else None)
+            rows.append(_axis_angle_row(m, q, self._strut))
+        self._size_balls()
         self.axis_angle.setText(
             # Named in the colour the theme draws them (near-white on the dark themes).
             _("q0, q1 and −q1, the {colour} balls (projected):").format(
@@ -317,16 +391,88 @@ class StereographicView(QtWidgets.QWidget):
                 t=self.state.t)
             + "<table cellspacing='2'>" + "".join(rows) + "</table>")
 
+    @property
+    def _strut(self) -> str:
+        """A zero-width character in the tallest font the table's words fall back to.
 
-def _ball(colour: str, radius: float) -> gl.GLMeshItem:
-    md = gl.MeshData.sphere(rows=10, cols=16, radius=radius)
+        Qt lays table cells out from their tops, so a cell of digits (the
+        angle) has its baseline higher than one whose words come from a
+        taller fallback font (Chinese): 2.8 px at 9 pt, about 4 px in the
+        window. The same strut in every cell gives them the same ascent.
+        """
+        words = "".join(_(METHOD_LABELS[m]) for m in METHODS) + _("about ({axis})")
+        key = (words, self.axis_angle.font().key())
+        if self._strut_key != key:
+            self._strut_key = key
+            family = _tallest_family(words, self.axis_angle.font())
+            self._strut_html = (f"<span style=\"font-family:'{family}'\">&#8203;</span>"
+                                if family else "")
+        return self._strut_html
+
+
+def _tallest_family(text: str, font: QtGui.QFont) -> str | None:
+    """The family of the tallest font (by ascent) Qt draws ``text`` in, fallbacks included."""
+    layout = QtGui.QTextLayout(text, font)
+    layout.beginLayout()
+    layout.createLine()
+    layout.endLayout()
+    runs = layout.glyphRuns()
+    if not runs:
+        return None
+    return max(runs, key=lambda run: run.rawFont().ascent()).rawFont().familyName()
+
+
+def _great_circles(radius: float = 1.0) -> np.ndarray:
+    """The sphere of ``radius`` as its three great circles in the coordinate planes, one strip.
+
+    NaN rows separate the circles (:func:`_segments` makes them pairs for GL).
+    """
+    c = radius * s3.circle_points(121)
+    z = np.zeros(len(c))
+    gap = np.full((1, 3), np.nan)
+    return np.vstack([np.c_[c, z], gap, np.c_[c[:, 0], z, c[:, 1]], gap, np.c_[z, c]])
+
+
+def _outline(radius: float, eye: np.ndarray, rotation: np.ndarray) -> np.ndarray:
+    """The outline (silhouette) of the sphere of ``radius`` about the origin seen from ``eye``.
+
+    The circle where the cone of sight lines from ``eye`` touches the sphere:
+    centred ``radius**2 / L`` from the origin towards the eye (``L = |eye|``),
+    of radius ``radius * sqrt(1 - radius**2 / L**2)``, in the plane across
+    the line of sight. ``rotation`` rows are the camera's right and up,
+    which span directions across the view when the eye looks at the origin
+    and nearly so otherwise; they are made orthogonal to the eye's direction.
+    """
+    dist = float(np.linalg.norm(eye))
+    if dist <= radius:
+        return np.zeros((0, 3))
+    n = eye / dist
+    u = rotation[0] - (rotation[0] @ n) * n
+    u /= np.linalg.norm(u)
+    v = np.cross(n, u)
+    c = s3.circle_points(121)
+    rho = radius * np.sqrt(1.0 - (radius / dist) ** 2)
+    return (radius ** 2 / dist) * n + rho * (c[:, :1] * u + c[:, 1:] * v)
+
+
+def _segments(strip: np.ndarray, every: int = 1) -> np.ndarray:
+    """The segments of ``strip`` as pairs for a ``"lines"`` item, gaps dropped.
+
+    ``every=2`` keeps every other segment: a dashed line.
+    """
+    pairs = np.stack([strip[:-1], strip[1:]], axis=1)[::every]
+    return pairs[np.all(np.isfinite(pairs), axis=(1, 2))].reshape(-1, 3)
+
+
+def _ball(colour: str) -> gl.GLMeshItem:
+    md = gl.MeshData.sphere(rows=12, cols=20, radius=1.0)
     return gl.GLMeshItem(meshdata=md, color=rgba(colour), smooth=True, shader="shaded")
 
 
 def _place(item: gl.GLMeshItem, pos, scale: float) -> None:
     """Move a ball to ``pos``, or hide it (None: the point is at the pole, infinitely far).
 
-    ``scale`` follows the camera distance so the balls keep their size on screen.
+    ``scale`` is the radius in view coordinates (the mesh is a unit sphere).
     """
     item.setVisible(pos is not None)
     if pos is not None:
@@ -335,14 +481,15 @@ def _place(item: gl.GLMeshItem, pos, scale: float) -> None:
         item.translate(*pos)
 
 
-def _axis_angle_row(method: str, q: np.ndarray) -> str:
+def _axis_angle_row(method: str, q: np.ndarray, strut: str = "") -> str:
+    """One row of the axis-angle table; ``strut`` opens every cell (see ``_strut``)."""
     colour = METHOD_COLORS[method]
-    head = f"<td><span style='color:{colour}'>■</span> {_(METHOD_LABELS[method])}</td>"
+    head = f"<td>{strut}<span style='color:{colour}'>■</span> {_(METHOD_LABELS[method])}</td>"
     if not np.all(np.isfinite(q)):
-        return f"<tr>{head}<td colspan='2'>" + _("undefined here") + "</td></tr>"
+        return f"<tr>{head}<td colspan='2'>{strut}" + _("undefined here") + "</td></tr>"
     axis, angle = Q.to_axis_angle(q)
     ax = ", ".join(f"{v:+.3f}" for v in axis)
-    return (f"<tr>{head}<td align='right'>&nbsp;{np.degrees(angle):6.1f}°</td>"
-            "<td>&nbsp;" + _("about ({axis})").format(axis=ax) + "</td></tr>")
+    return (f"<tr>{head}<td align='right'>{strut}&nbsp;{np.degrees(angle):6.1f}°</td>"
+            f"<td>{strut}&nbsp;" + _("about ({axis})").format(axis=ax) + "</td></tr>")
 
 

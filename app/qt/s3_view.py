@@ -44,7 +44,7 @@ TITLE = N_("S3 view")
 
 
 class S3View(QtWidgets.QWidget):
-    """Both panels side by side, with a legend and a caption, over a t scrubber."""
+    """Both panels side by side in halves, with a legend and a caption, over a t scrubber."""
 
     def __init__(self, state, parent=None) -> None:
         super().__init__(parent)
@@ -63,10 +63,15 @@ class S3View(QtWidgets.QWidget):
         split.addWidget(self.great_circle)
         split.addWidget(self.stereo)
         split.setChildrenCollapsible(False)
-        # The exact 2D picture is the main lesson: it gets the larger share.
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setSizes([600, 400])
+        # Halves: the circle needs a square, and the projection, whose far
+        # points run outside the unit ball, is cramped in less (at 1024 x 768
+        # a 2 : 3 share drew its sphere 40 px across). Shared out again on
+        # every resize, not by stretch factors, which split each resize's
+        # change and leave the halves to the sizes gone through; once the
+        # handle is dragged, the reader's split is kept.
+        split.splitterMoved.connect(self._split_moved)
+        self._split_by_hand = False
+        self.split = split
         layout.addWidget(split, 1)
         for text in (self.stereo.turning, self.stereo.axis_angle):
             layout.addWidget(text)
@@ -88,6 +93,15 @@ class S3View(QtWidgets.QWidget):
     def on_t(self) -> None:
         self._stale.add("t")
         self._catch_up()
+
+    def _split_moved(self) -> None:
+        self._split_by_hand = True
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        if not self._split_by_hand:
+            half = max(self.split.width() - self.split.handleWidth(), 2) // 2
+            self.split.setSizes([half, half])
 
     def showEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().showEvent(ev)

@@ -1,0 +1,378 @@
+"""The S3 tab's projection panel fits the screens of a lecture hall (docs/curves.md).
+
+At 1024 x 768 and 1280 x 720 the stereographic panel drew the unit sphere
+40 px across, packed its labels into 150 x 90 px and left the stored q1 of
+"negated-20" outside the view (its true image lies 11.4 from the origin).
+These tests check the geometry as drawn: where each ball and the sphere land
+in the view's pixels (through the view's own projection and view matrices),
+and the label plates the last paint placed.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import numpy as np
+import pyqtgraph.opengl as gl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PyQt6 import QtCore, QtGui, QtWidgets, sip
+from scipy.spatial.transform import Rotation
+
+from quatlab.app import i18n
+from quatlab.app.model.state import LessonState
+from quatlab.app.qt import s3_camera, s3_view
+from quatlab.app.qt.window import MainWindow
+from quatlab.math.curves import METHODS
+from quatlab.math.stereographic import shrink_far
+
+SIZES = [(1024, 768), (1280, 720), (1400, 900)]
+
+
+# --------------------------------------------------------------------------- shrink_far
+
+
+def test_doctests():
+    for name in ("quatlab.math.stereographic", "quatlab.app.qt.s3_stereo"):
+        result = doctest.testmod(importlib.import_module(name),
+                                 optionflags=doctest.NORMALIZE_WHITESPACE)
+        assert result.attempted >= 1 and result.failed == 0, name
+
+
+def test_shrink_far_hand_worked():
+    # r = 4: 2 + 1 * 2 / 3; r = 12 (along (3, 4, 12) / 13 * 12 ...): 2 + 10 / 11.
+    y = np.array([[1.2, -0.5, 0.3], [0.0, 4.0, 0.0], [0.0, 0.0, -12.0], [np.nan] * 3])
+    out = shrink_far(y)
+    np.testing.assert_array_equal(out[0], y[0])           # inside radius 2: unchanged
+    np.testing.assert_allclose(out[1], [0, 2 + 2 / 3, 0], rtol=1e-15)
+    np.testing.assert_allclose(out[2], [0, 0, -(2 + 10 / 11)], rtol=1e-15)
+    assert np.all(np.isnan(out[3]))
+    np.testing.assert_allclose(shrink_far([0.0, 0.0, 5.0], inner=1.0, band=0.5),
+                               [0, 0, 1 + 0.5 * 4 / 4.5])
+    with pytest.raises(ValueError, match="shape"):
+        shrink_far([1.0, 2.0])
+    with pytest.raises(ValueError, match="positive"):
+        shrink_far([1.0, 2.0, 3.0], band=0.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0.0, 1e9), min_size=2, max_size=20),
+       st.tuples(*[st.floats(-1, 1)] * 3).filter(lambda v: np.linalg.norm(v) > 1e-3))
+def test_shrink_far_keeps_rays_and_order_and_stays_bounded(radii, direction):
+    u = np.asarray(direction) / np.linalg.norm(direction)
+    r = np.sort(np.asarray(radii))
+    y = r[:, None] * u
+    out = shrink_far(y)
+    back = np.linalg.norm(out, axis=-1)
+    # On the same ray, in the same order, never beyond inner + band = 3.
+    np.testing.assert_allclose(np.cross(out, u), 0.0, atol=1e-9 * (1 + back.max()))
+    assert np.all(np.diff(back) >= -1e-12)
+    assert np.all(back <= 3.0)
+    assert np.all(back <= r + 1e-12)
+    inside = np.linalg.norm(y, axis=-1) <= 2.0
+    np.testing.assert_array_equal(out[inside], y[inside])  # exact inside radius 2
+
+
+def test_shrink_far_bends_smoothly_at_the_inner_radius():
+    # Slope 1 on both sides of r = 2 (finite differences): no kink in a path.
+    h = 1e-6
+    r = np.linalg.norm(shrink_far(np.array([[2 - h, 0, 0], [2.0, 0, 0], [2 + h, 0, 0]])), axis=-1)
+    np.testing.assert_allclose(np.diff(r) / h, [1.0, 1.0], rtol=1e-4)
+
+
+# --------------------------------------------------------------------------- fit_camera
+
+
+def _pinhole(points, rotation, centre, distance, size, fov_deg=60.0):
+    """Pixels of ``points`` seen from ``centre + distance * back`` (a plain pinhole camera)."""
+    right, up, back = rotation
+    eye = centre + distance * back
+    rel = points - eye
+    depth = -(rel @ back)
+    f = (size[0] / 2) / np.tan(np.radians(fov_deg) / 2)   # pixels per unit at depth 1
+    x = size[0] / 2 + f * (rel @ right) / depth
+    y = size[1] / 2 - f * (rel @ up) / depth
+    return np.c_[x, y], depth
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([(270, 385), (355, 350), (600, 240)]))
+def test_fit_camera_puts_every_point_inside_with_the_margin_and_one_on_it(seed, size):
+    rng = np.random.default_rng(seed)
+    pts = rng.normal(size=(40, 3)) * rng.uniform(0.2, 3.0, size=3) + rng.normal(size=3)
+    rotation = Rotation.random(random_state=seed).as_matrix()
+    margin = 20.0
+    centre, distance = s3_camera.fit_camera(pts, rotation, size, margin)
+    xy, depth = _pinhole(pts, rotation, centre, distance, size)
+    assert np.all(depth > 0)
+    lo = np.array([margin, margin]) - 1e-6
+    hi = np.array(size, float) - margin + 1e-6
+    assert np.all((xy >= lo) & (xy <= hi))
+    # Tight: some point touches the margin (no distance wasted).
+    gap = np.minimum(xy - margin, np.array(size) - margin - xy).min()
+    assert gap < 1e-6
+
+
+# --------------------------------------------------------------------------- the panel as drawn
+
+
+def _settle(qtbot):
+    for _ in range(3):
+        QtWidgets.QApplication.processEvents()
+        qtbot.wait(10)
+
+
+@pytest.fixture
+def s3_window(qtbot):
+    windows = []
+
+    def make(size, preset="negated-20", t=0.5):
+        win = MainWindow(LessonState.from_preset(preset, t=t))
+        windows.append(win)
+        win.show()
+        qtbot.waitExposed(win)
+        win.resize(*size)
+        win.show_view("s3")
+        _settle(qtbot)
+        view = win.findChild(s3_view.S3View)
+        qtbot.waitUntil(lambda: view.stereo.view.isExposed())
+        return win, view
+
+    yield make
+    # Delete each window and its GL views now, while nothing else paints (as
+    # the S3 view's own tests do): a view torn down later by the event loop
+    # can be asked to paint after its context is gone.
+    for win in windows:
+        win.close()
+        sip.delete(win)
+    QtWidgets.QApplication.processEvents()
+
+
+def _to_pixels(view, pts):
+    """View pixels of world points ``pts`` (N, 3) through the GL view's own matrices."""
+    w, h = view.width(), view.height()
+    m = view.projectionMatrix((0, 0, w, h), (0, 0, w, h)) * view.viewMatrix()
+    m = np.array(m.copyDataTo(), float).reshape(4, 4)
+    c = np.c_[pts, np.ones(len(pts))] @ m.T
+    ndc = c[:, :2] / c[:, 3:4]
+    return np.c_[(ndc[:, 0] + 1) * w / 2, (1 - ndc[:, 1]) * h / 2]
+
+
+def _sphere_samples(n=800):
+    k = np.arange(n) + 0.5
+    z = 1 - 2 * k / n
+    phi = np.pi * (1 + 5 ** 0.5) * k
+    r = np.sqrt(1 - z * z)
+    return np.c_[r * np.cos(phi), r * np.sin(phi), z]
+
+
+def _balls(stereo):
+    """Every shown ball: name -> (centre px, radius px, outline px), from its mesh as drawn.
+
+    The mesh's vertices through the item's transform and the view's matrices:
+    whatever radius the mesh was made with and however it is scaled.
+    """
+    out = {}
+    for name, item in (*stereo.points.items(), *stereo.markers.items()):
+        if not item.visible():
+            continue
+        m = np.array(item.transform().copyDataTo(), float).reshape(4, 4)
+        v = np.asarray(item.opts["meshdata"].vertexes(), float)
+        world = np.c_[v, np.ones(len(v))] @ m.T
+        outline = _to_pixels(stereo.view, world[:, :3])
+        c = _to_pixels(stereo.view, m[:3, 3][None])[0]
+        out[name] = (c, float(np.max(np.linalg.norm(outline - c, axis=1))), outline)
+    return out
+
+
+def _geometry_problems(stereo) -> list[str]:
+    """What breaks the panel's layout as last painted (empty: nothing)."""
+    gl_view = stereo.view
+    w, h = gl_view.width(), gl_view.height()
+    gl_view.grabFramebuffer()  # a paint places the labels
+    bad = []
+    balls = _balls(stereo)
+    for name, (_, radius, outline) in balls.items():
+        if not (np.all(outline >= 0) and np.all(outline[:, 0] <= w) and np.all(outline[:, 1] <= h)):
+            bad.append(f"ball {name} not inside the {w}x{h} view: "
+                       f"{outline.min(0)}..{outline.max(0)}")
+        if radius < 5.0:
+            bad.append(f"ball {name} is {2 * radius:.1f} px across")
+    sphere = _to_pixels(gl_view, _sphere_samples())
+    extent = sphere.max(0) - sphere.min(0)
+    if extent.min() < 0.33 * min(w, h):
+        bad.append(f"unit sphere {extent} px in a {w}x{h} view")
+    view_rect = QtCore.QRectF(0, 0, w, h)
+    shown = [lb for lb in stereo.layer.labels if lb.visible and lb.text]
+    for lb in shown:
+        if lb.rect is None or not view_rect.contains(lb.rect):
+            bad.append(f"label {lb.text!r} at {lb.rect} not inside the view")
+    # Plates: lines sharing a plate are bands of it, so one rect per plate.
+    plates = {(r.left(), r.right()): r for r in (lb.rect for lb in shown if lb.rect is not None)}
+    rects = [lb.rect for lb in shown if lb.rect is not None]
+    for i, a in enumerate(rects):
+        for b in rects[i + 1:]:
+            if a.intersected(b).width() > 1e-6 and a.intersected(b).height() > 1e-6:
+                bad.append(f"labels overlap: {a} {b}")
+        for name, (c, radius, _) in balls.items():
+            nx, ny = min(max(c[0], a.left()), a.right()), min(max(c[1], a.top()), a.bottom())
+            if np.hypot(nx - c[0], ny - c[1]) < radius - 0.5:
+                bad.append(f"a label at {a} covers ball {name}")
+    assert plates
+    return bad
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_every_ball_and_label_fits_the_projection_panel(s3_window, size):
+    # negated-20 from w = -1: the stored q1 is 10 deg from the pole and its
+    # true image 11.4 from the origin; q0, -q1 and the short way's points lie
+    # within 0.09 of the origin. Every ball, label and the sphere must still read.
+    win, view = s3_window(size)
+    stereo = view.stereo
+    assert set(_balls(stereo)) == {"q0", "q1", "−q1", *METHODS}
+    for pole in range(len(s3_view.POLES)):
+        stereo.pole_box.setCurrentIndex(pole)
+        for t in (0.0, 0.5, 1.0):
+            view.state.set_t(t)
+            QtWidgets.QApplication.processEvents()
+            assert _geometry_problems(stereo) == [], (size, stereo.pole_box.currentText(), t)
+
+
+@pytest.mark.parametrize("size", SIZES[:2])
+@pytest.mark.parametrize("preset", ["quarter-turn", "large-170", "small-1", "half-turn"])
+def test_other_presets_fit_too(s3_window, size, preset):
+    win, view = s3_window(size, preset=preset, t=0.3)
+    for pole in range(len(s3_view.POLES)):
+        view.stereo.pole_box.setCurrentIndex(pole)
+        QtWidgets.QApplication.processEvents()
+        assert _geometry_problems(view.stereo) == [], (size, preset, pole)
+
+
+@pytest.mark.parametrize("size", SIZES[:2])
+def test_the_projection_gets_half_the_tab_and_keeps_a_dragged_split(s3_window, qtbot, size):
+    win, view = s3_window(size)
+    split = view.findChild(QtWidgets.QSplitter)
+    assert split.widget(1) is view.stereo
+    a, b = split.sizes()
+    assert abs(a - b) <= 1, (a, b)
+    # The sphere follows the panel: a dragged handle refits it.
+    split.moveSplitter(a - 80, 1)
+    _settle(qtbot)
+    assert split.sizes()[1] == b + 80
+    win.resize(size[0] - 20, size[1])
+    _settle(qtbot)
+    assert split.sizes()[0] < split.sizes()[1]  # the reader's split is kept
+    assert _geometry_problems(view.stereo) == []
+
+
+def test_balls_keep_their_size_in_pixels_under_zoom(s3_window, qtbot):
+    from quatlab.rendering import theme_apply, themes
+
+    win, view = s3_window((1280, 720))
+    before = {k: r for k, (_, r, _) in _balls(view.stereo).items()}
+    themes.set_current(themes.LIGHT, 1.5)
+    theme_apply.restyle(win)  # what View > Zoom in does to the views
+    after = {k: r for k, (_, r, _) in _balls(view.stereo).items()}
+    for k in before:
+        assert after[k] == pytest.approx(1.5 * before[k], rel=0.05), k
+
+
+def _cell_baselines(html: str, font: QtGui.QFont, width: float) -> list[list[float]]:
+    """Per table row, each cell's first baseline in document pixels, laid out as QLabel does."""
+    doc = QtGui.QTextDocument()
+    doc.setDefaultFont(font)
+    doc.setHtml(html)
+    doc.setTextWidth(width)
+    layout = doc.documentLayout()
+    frame = doc.rootFrame()
+    table = next(f for f in frame.childFrames() if isinstance(f, QtGui.QTextTable))
+    rows = []
+    for r in range(table.rows()):
+        row = []
+        for c in range(table.columns()):
+            cell = table.cellAt(r, c)
+            if cell.column() != c:
+                continue  # covered by a span
+            block = cell.firstCursorPosition().block()
+            line = block.layout().lineAt(0)
+            row.append(layout.blockBoundingRect(block).top() + line.y() + line.ascent())
+        rows.append(row)
+    return rows
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_axis_angle_columns_share_each_rows_baseline(s3_window, lang):
+    # Chinese method names come from a taller fallback font than the angle's
+    # digits: the angle cell sat 2.8 px (at 9 pt) above its row's baseline.
+    i18n.set_language(lang)
+    win, view = s3_window((1280, 720))
+    label = view.stereo.axis_angle
+    rows = _cell_baselines(label.text(), label.font(), label.width())
+    assert len(rows) == len(METHODS) and all(len(r) == 3 for r in rows)
+    for row in rows:
+        assert max(row) - min(row) < 0.5, (lang, row)
+
+
+def test_the_dashed_outline_is_the_radius_2_spheres_silhouette_and_only_when_needed(s3_window):
+    win, view = s3_window((1024, 768))
+    stereo = view.stereo
+    assert stereo.shrink_sphere.visible()
+    assert "r = 2" in stereo.axis_angle.text()
+    o = stereo.view.opts
+    centre = np.array([o["center"].x(), o["center"].y(), o["center"].z()])
+    eye = centre + o["distance"] * _camera_direction(o["elevation"], o["azimuth"])
+    pts = stereo.shrink_sphere.pos
+    assert len(pts) > 100
+    # On the sphere of radius 2, and every sight line from the eye touches it there.
+    pts = np.asarray(pts, float)  # stored as float32 for GL
+    np.testing.assert_allclose(np.linalg.norm(pts, axis=1), 2.0, rtol=1e-6)
+    np.testing.assert_allclose(np.einsum("ij,ij->i", pts - eye, pts), 0.0, atol=1e-4)
+    # large-170: every point lies within radius 2 from each pole, nothing is shrunk.
+    view.state.load_preset("large-170")
+    for pole in range(len(s3_view.POLES)):
+        stereo.pole_box.setCurrentIndex(pole)
+        assert not stereo.shrink_sphere.visible()
+        assert "r = 2" not in stereo.axis_angle.text()
+
+
+def _camera_direction(elevation, azimuth):
+    e, a = np.radians(elevation), np.radians(azimuth)
+    return np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
+
+
+def _luminance(rgb) -> float:
+    c = np.asarray(rgb, float)
+    c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return float(c @ [0.2126, 0.7152, 0.0722])
+
+
+def _contrast(item_colour, scene: str) -> float:
+    """WCAG contrast of a GL line colour (alpha-blended over the scene) against the scene."""
+    back = np.array(QtGui.QColor(scene).getRgbF()[:3])
+    rgb, alpha = np.asarray(item_colour[:3], float), float(item_colour[3])
+    drawn = alpha * rgb + (1 - alpha) * back
+    hi, lo = sorted((_luminance(drawn), _luminance(back)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark", "high-contrast"])
+def test_the_unit_sphere_and_the_radius_2_outline_read_in_every_theme(s3_window, theme):
+    # The sphere was black at alpha 0.22: 1.7 : 1 on the light scene, and black
+    # on the dark themes' near-black scenes.
+    from quatlab.app.qt import theme_menu
+    from quatlab.rendering import themes
+
+    win, view = s3_window((1024, 768))
+    theme_menu.apply_theme(win, theme)
+    QtWidgets.QApplication.processEvents()
+    scene = themes.current().scene
+    # The unit sphere's lines: every line item whose points all lie on it.
+    unit = [item for item in view.stereo.view.items if isinstance(item, gl.GLLinePlotItem)
+            and item.pos is not None and len(item.pos)
+            and np.allclose(np.linalg.norm(np.asarray(item.pos, float), axis=1), 1.0, atol=1e-5)]
+    assert unit
+    for item in unit:
+        assert _contrast(item.color, scene) >= 3.0, (theme, item.color)
+    assert _contrast(view.stereo.shrink_sphere.color, scene) >= 2.5
