@@ -119,12 +119,31 @@ def bone_geometry(length: float, ball_radius: float, tip_radius: float | None,
             parts.append(ball([length, 0.0, hand_height], 0.6 * tip_radius))
     edges = np.array([[0, 1 + i] for i in range(4)] + [[5, 1 + i] for i in range(4)]
                      + [[1 + i, 1 + (i + 1) % 4] for i in range(4)], dtype=np.uint32)
+    vertexes, normals = _counter_clockwise(np.concatenate([p[0] for p in parts]),
+                                           np.concatenate([p[1] for p in parts]))
     return BoneGeometry(
-        vertexes=np.concatenate([p[0] for p in parts]).astype(np.float32),
-        normals=np.concatenate([p[1] for p in parts]).astype(np.float32),
+        vertexes=vertexes.astype(np.float32),
+        normals=normals.astype(np.float32),
         edge_verts=corners.astype(np.float32),
         edges=edges,
     )
+
+
+def _counter_clockwise(vertexes: np.ndarray,
+                       normals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The triangles (three corners each) wound counter-clockwise seen from their normals' side.
+
+    So that GL can cull the faces turned away from the camera: a translucent
+    ghost then blends one layer of each surface, its front, not the front
+    over its own darker back.
+    """
+    tri, n = vertexes.reshape(-1, 3, 3).copy(), normals.reshape(-1, 3, 3).copy()
+    winding = np.einsum("ij,ij->i", np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]),
+                        n.sum(axis=1))
+    flip = winding < 0
+    tri[flip] = tri[flip][:, ::-1]
+    n[flip] = n[flip][:, ::-1]
+    return tri.reshape(-1, 3), n.reshape(-1, 3)
 
 
 def bake(geometry: list[BoneGeometry], poses, *, edges: bool = False) -> BoneGeometry:

@@ -10,7 +10,7 @@
   shows; a ball at every joint, and small Y (green) and Z (blue) axis
   gizmos at every joint, depth-tested so they never paint over a bone (the
   bone itself is the X axis);
-* faint grey ghosts of the poses at t = 0 and t = 1;
+* translucent grey ghosts of the poses at t = 0 and t = 1, fainter than the chains;
 * the trail of each chain's hand over t in [0, 1], fading in from t = 0,
   with ticks at every tenth of t (NLERP's uneven speed shows as uneven
   spacing) and arrowheads at t = 0.5 and 1 (the direction of travel), and
@@ -97,7 +97,14 @@ from quatlab.rendering.chain import (
     hand_height,
     marker_trail,
 )
-from quatlab.rendering.gl_items import LIT_SHADER, OVERLAY, BoneItem, GhostItem, TrailItem
+from quatlab.rendering.gl_items import (
+    GHOST_SHADER,
+    LIT_SHADER,
+    OVERLAY,
+    BoneItem,
+    GhostItem,
+    TrailItem,
+)
 from quatlab.rendering.gl_view import GLWindowView, UserCamera
 from quatlab.rendering.label_place import pair_segments
 from quatlab.rendering.labels import Label, LabelLayer, label_font
@@ -110,10 +117,7 @@ from quatlab.rendering.scene_marks import (
 from quatlab.rendering.style import SCENE_BACKGROUND, rgba
 from quatlab.rendering.trail_shape import TrailShape, TrailShaper, trail_shape
 
-__all__ = ["ChainScene", "GHOST_COLOR", "DEFAULT_CAMERA"]
-
-#: Ghost poses (t = 0 and t = 1): neutral grey, faint.
-GHOST_COLOR = (0.35, 0.35, 0.38, 0.2)
+__all__ = ["ChainScene", "DEFAULT_CAMERA"]
 
 #: Default camera: oblique, from the front right and a little above, so the
 #: rest pose (along +X) runs left to right and a turn about Z shows as an
@@ -289,9 +293,15 @@ class ChainScene(UserCamera, GLWindowView):
         # change with the endpoints, not with t.
         self._ghost_q: list[np.ndarray | None] = [None, None]
         self._ghost_points: list[np.ndarray] = []
-        self._ghost_item = GhostItem(bake([], []), shader=LIT_SHADER, color=GHOST_COLOR,
+        # Their colour is the theme's (Theme.ghost_rgba), here and at every
+        # switch (retheme). Faces turned from the camera are culled: the
+        # ghost blends its front over the scene, not its front over its own
+        # back, so its contrast is the one the theme chose.
+        self._ghost_item = GhostItem(bake([], []), shader=GHOST_SHADER,
+                                      color=themes.current().ghost_rgba(),
                                       glOptions={**GLOptions["translucent"],
-                                                 GL.GL_POLYGON_OFFSET_FILL: False})
+                                                 GL.GL_POLYGON_OFFSET_FILL: False,
+                                                 GL.GL_CULL_FACE: True})
         self._ghost_item.setDepthValue(_ORDER_GHOST)
         self._ghost_item.setVisible(False)
         self.addItem(self._ghost_item)
@@ -610,7 +620,8 @@ class ChainScene(UserCamera, GLWindowView):
         self._pose(chain, q)
 
     def retheme(self) -> None:
-        """Derive the colours again in the current theme (View > Theme): shades, fades."""
+        """Derive the colours again in the current theme (View > Theme): shades, fades, ghosts."""
+        self._ghost_item.setColor(themes.current().ghost_rgba())
         for chain in self._chains.values():
             if chain.design_color is not None:
                 chain.color = None  # the shades change even where the colour does not

@@ -1,4 +1,4 @@
-"""GL items the scenes are made of: the lit shader, bone meshes, ghosts and trails.
+"""GL items the scenes are made of: the lit shaders, bone meshes, ghosts and trails.
 
 The draw-state overlay (:data:`OVERLAY`) and :data:`LIT_SHADER` are shared
 by every item drawn with the bones (the gimbal rings, the rig).
@@ -13,8 +13,8 @@ from pyqtgraph.opengl.items.GLMeshItem import DirtyFlag as _Dirty
 
 from quatlab.rendering.bone_mesh import BoneGeometry
 
-__all__ = ["OVERLAY", "LIT_SHADER", "FLAT_LIT_SHADER", "NoDepthWrite", "TrailItem", "BoneItem",
-           "GhostItem"]
+__all__ = ["OVERLAY", "LIT_SHADER", "FLAT_LIT_SHADER", "GHOST_SHADER", "NoDepthWrite", "TrailItem",
+           "BoneItem", "GhostItem"]
 
 OVERLAY = {
     GL.GL_DEPTH_TEST: False,
@@ -32,18 +32,23 @@ OVERLAY = {
 # GLSL ES 1.00 compatible: pyqtgraph prefixes "#version 100" on contexts with
 # ARB_ES2_compatibility (Mesa), so the precision statement matters.
 # Public because other items drawn with the bones (the gimbal rings) must be
-# lit the same way. The light is one GLSL function shared by both programs.
-_LIGHT = """
-    vec4 quatlab_light(vec3 n, vec4 color) {
+# lit the same way. The light is one GLSL function shared by every program.
+def _light(ambient: float, diffuse: float, specular: float) -> str:
+    """The GLSL light: ``ambient + diffuse x (key + fill)`` times the colour, plus a highlight."""
+    return f"""
+    vec4 quatlab_light(vec3 n, vec4 color) {{
         vec3 key = normalize(vec3(-0.45, 0.65, 0.6));
         vec3 fill = normalize(vec3(0.6, -0.3, 0.5));
         float diffuse = 0.72 * max(dot(n, key), 0.0) + 0.22 * max(dot(n, fill), 0.0);
         vec3 h = normalize(key + vec3(0.0, 0.0, 1.0));
-        float spec = 0.22 * pow(max(dot(n, h), 0.0), 40.0);
-        vec3 rgb = color.rgb * (0.34 + diffuse) + vec3(spec);
+        float spec = {specular:.4f} * pow(max(dot(n, h), 0.0), 40.0);
+        vec3 rgb = color.rgb * ({ambient:.4f} + {diffuse:.4f} * diffuse) + vec3(spec);
         return vec4(min(rgb, vec3(1.0)), color.a);
-    }
+    }}
 """
+
+
+_LIGHT = _light(0.34, 1.0, 0.22)
 #: What both programs' vertex shaders take in, and the colour they pass on.
 _VERTEX_INPUTS = """
         uniform mat4 u_mvp;
@@ -58,24 +63,39 @@ _PRECISION = """
     precision mediump float;
     #endif
 """
-LIT_SHADER = shaders.ShaderProgram("quatlab_lit", [
-    shaders.VertexShader(_VERTEX_INPUTS + """
-        varying vec3 v_normal;
-        void main() {
-            v_normal = normalize(u_normal * a_normal);
-            v_color = a_color;
-            gl_Position = u_mvp * a_position;
-        }
-    """),
-    shaders.FragmentShader(_PRECISION + """
-        varying vec4 v_color;
-        varying vec3 v_normal;
-    """ + _LIGHT + """
-        void main() {
-            gl_FragColor = quatlab_light(normalize(v_normal), v_color);
-        }
-    """),
-])
+
+
+def _per_pixel(name: str, light: str) -> shaders.ShaderProgram:
+    """A program lighting each pixel with ``light`` (smooth normals: balls, rings)."""
+    return shaders.ShaderProgram(name, [
+        shaders.VertexShader(_VERTEX_INPUTS + """
+            varying vec3 v_normal;
+            void main() {
+                v_normal = normalize(u_normal * a_normal);
+                v_color = a_color;
+                gl_Position = u_mvp * a_position;
+            }
+        """),
+        shaders.FragmentShader(_PRECISION + """
+            varying vec4 v_color;
+            varying vec3 v_normal;
+        """ + light + """
+            void main() {
+                gl_FragColor = quatlab_light(normalize(v_normal), v_color);
+            }
+        """),
+    ])
+
+
+LIT_SHADER = _per_pixel("quatlab_lit", _LIGHT)
+#: :data:`LIT_SHADER` with a flatter light, for the translucent ghosts: the
+#: same key, fill and highlight, but the shading spans 0.6-1.16 of the
+#: colour instead of 0.34-1.28. A ghost's colour is chosen for its contrast
+#: on the 3D background (:mod:`quatlab.rendering.themes`); with the full
+#: light, its faces turned from the key light fell back towards the
+#: background in the dark themes (a light grey darkened) and its lit faces
+#: in light (a dark grey lightened). Still shaded enough to read as a solid.
+GHOST_SHADER = _per_pixel("quatlab_ghost", _light(0.6, 0.6, 0.15))
 #: :data:`LIT_SHADER`'s light evaluated per vertex instead of per pixel. On a
 #: flat-shaded soup (one normal per face: the rig's meshes, the octahedral
 #: bones) the three corners of a face get the same colour, so the picture is

@@ -293,10 +293,7 @@ def _gl_colour(colour):
     if isinstance(colour, np.ndarray):
         return _gl_array(colour)
     q = QtGui.QColor.fromRgbF(*(min(max(float(c), 0.0), 1.0) for c in colour))
-    out = light_to_theme(q)
-    if q.name().upper() == themes.LIGHT.ghost.upper():
-        out.setAlphaF(themes.current().ghost_alpha)  # high contrast: no pale ghosts
-    return tuple(out.getRgbF())
+    return tuple(light_to_theme(q).getRgbF())
 
 
 def _gl_value(value):

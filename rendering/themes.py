@@ -13,7 +13,14 @@ backgrounds their lightness is raised (blue and reddish purple would
 otherwise sink into the background) and spread apart so that, under
 simulated protanopia, deuteranopia and tritanopia, every pair still differs
 by a clear colour difference; tests/test_themes.py measures it. High contrast
-draws on pure black with thicker lines and no translucent ghosts.
+draws on pure black with thicker lines and its ghosts the most opaque.
+
+The ghosts (the t = 0 and t = 1 poses in the 3D scene) are drawn in their
+theme's ``ghost`` colour at ``ghost_alpha`` (:meth:`Theme.ghost_rgba`, the one
+place the scene takes them from), chosen so that on a rendered frame the
+median ghost pixel is 3:1 at least on the 3D background (WCAG 1.4.11), yet
+about two thirds of a live chain's contrast at most
+(tests/test_theme_ghosts.py measures both; docs/curves.md, "Themes").
 
 The current theme and scale are process-wide (one window per process):
 :func:`current` and :func:`scale` are read when something is drawn;
@@ -70,7 +77,7 @@ class Theme:
     disabled: str = "#A0A0A0"  # text and dashed frames of disabled widgets (dark themes)
     line_scale: float = 1.0
     grid_alpha: float = 0.15
-    ghost_alpha: float = 0.2
+    ghost_alpha: float = 0.5    # the ghosts' opacity (see ghost_rgba)
     _map: dict = field(default=None, compare=False, repr=False)
 
     def roles(self) -> dict[str, str]:
@@ -103,6 +110,15 @@ class Theme:
                 return "#" + "".join(f"{255 - v:02X}" for v in rgb)
         return light_colour
 
+    def ghost_rgba(self) -> tuple[float, float, float, float]:
+        """The 3D ghosts' colour at their opacity, as GL floats.
+
+        >>> LIGHT.ghost_rgba() == (52 / 255, 52 / 255, 58 / 255, LIGHT.ghost_alpha)
+        True
+        """
+        r, g, b = (int(self.ghost[i:i + 2], 16) / 255.0 for i in (1, 3, 5))
+        return (r, g, b, self.ghost_alpha)
+
 
 def _key(colour: str) -> str:
     c = colour.strip()
@@ -127,8 +143,11 @@ LIGHT = Theme(
     name="light", title=N_("Light"), dark=False,
     methods=dict(style.METHOD_COLORS), axes=tuple(style.AXIS_COLORS),
     background=style.BACKGROUND, foreground=style.FOREGROUND, scene=style.SCENE_BACKGROUND,
-    grid="#000000", muted="#555555", faint="#888888", ghost="#595961", cursor="#333333",
+    grid="#000000", muted="#555555", faint="#888888", ghost="#34343A", cursor="#333333",
     accent="#E69F00", error="#B00020", sky="#56B4E9",
+    # Ghosts: a dark grey at a little over half opacity, 3.1:1 on the scene as
+    # drawn (the old grey at 20 % was 2.0:1), two thirds of the chains' 4.6:1.
+    ghost_alpha=0.525,
 )
 
 DARK = Theme(
@@ -144,9 +163,9 @@ DARK = Theme(
     # blue, so that both stay apart from the method colours a lesson draws them
     # with, also under deuteranopia.
     accent="#F0C040", error="#FF6B6B", sky="#A0D8FF", disabled="#80868D",
-    # Ghosts: a near-white at half opacity, 4.6:1 on the scene (the old grey at
-    # 28 % was 1.7:1) and still half the contrast of the opaque, coloured chains.
-    grid_alpha=0.18, ghost_alpha=0.52,
+    # Ghosts: a near-white at half opacity, 3.5:1 on the scene as drawn (the
+    # old grey at 28 % was 1.7:1), two thirds of the opaque, coloured chains' 5.4:1.
+    grid_alpha=0.18, ghost_alpha=0.50,
 )
 
 HIGH_CONTRAST = Theme(
@@ -159,7 +178,8 @@ HIGH_CONTRAST = Theme(
     # Disabled text at a third of the white's luminance: still read from the
     # back row (6:1 on black), plainly not the white of what can be used.
     accent="#FFC020", error="#FF5555", sky="#A0D8FF", disabled="#8C8C8C",
-    line_scale=1.8, grid_alpha=0.35, ghost_alpha=0.62,
+    # Ghosts 4.0:1 as drawn, against the chains' 7.0:1.
+    line_scale=1.8, grid_alpha=0.35, ghost_alpha=0.56,
 )
 
 #: Themes by name, in menu order.

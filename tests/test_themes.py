@@ -106,7 +106,10 @@ def test_the_themes_are_light_dark_and_high_contrast_and_light_is_todays_look():
     assert themes.HIGH_CONTRAST.background == "#000000"
     assert themes.HIGH_CONTRAST.foreground == "#FFFFFF"
     assert themes.HIGH_CONTRAST.line_scale > themes.LIGHT.line_scale
-    assert themes.HIGH_CONTRAST.ghost_alpha > 2 * themes.LIGHT.ghost_alpha  # no pale ghosts
+    # No pale ghosts: one layer of high contrast's stands out the most from its scene.
+    one_layer = {t.name: contrast(_over(t.ghost, t.ghost_alpha, t.scene), t.scene)
+                 for t in themes.THEMES.values()}
+    assert max(one_layer, key=one_layer.get) == "high-contrast", one_layer
     for t in ALL:
         assert set(t.methods) == set(style.METHODS)
 
