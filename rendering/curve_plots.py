@@ -55,6 +55,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 from quatlab.app.i18n import _
 from quatlab.math.curves import METHOD_LABELS, METHODS, Curves
 from quatlab.rendering import themes
+from quatlab.rendering.axis_title import TitleFitAxis
 from quatlab.rendering.flow_layout import FlowRow
 from quatlab.rendering.plot_export import PlotExport
 from quatlab.rendering.plot_hover import PlotInspector
@@ -189,7 +190,8 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         for col, plot in enumerate(PLOTS):
             item = self._view.ci.addPlot(row=1, col=col,
                                          viewBox=ScrubViewBox(self._on_user_x, self.reset_view),
-                                         axisItems={"bottom": EndLabelAxis("bottom")})
+                                         axisItems={"bottom": EndLabelAxis("bottom"),
+                                                    "left": TitleFitAxis("left")})
             self._setup_plot(plot, item)
 
         # Wraps on a narrow window rather than widening it (1024-px projectors).
