@@ -43,7 +43,7 @@ def title_forms(text: str) -> list[str]:
     4. the words in parentheses dropped.
 
     :class:`TitleFitAxis` tries 1-3 on one line, then 2-3 on two lines, then
-    4, and elides the last when none fits.
+    4 on one, two and three lines, and elides the last when none fits.
     """
     forms = [text]
     squeezed = re.sub(r"\s{2,}", " ", text).strip()
@@ -99,6 +99,17 @@ class TitleFitAxis(pg.AxisItem):
             lines = 1 if shown is None else 2
         if shown is None:
             shown = self._first_fit(html, full, forms[len(whole):], room)
+        if shown is None:  # without the parentheses, on two lines, then on three
+            shown = next((two for form in forms[len(whole):]
+                          if (two := self._two_lines(html, full, form, room)) is not None), None)
+            lines = 1 if shown is None else 2
+        if shown is None and len(forms) > len(whole):
+            # Broken only where the title has runs of spaces, if it has them: they
+            # set apart its terms ("| |q| − 1 |   and   ‖RᵀR − I‖").
+            bare = _PARENS.sub("", full).strip()
+            words = re.split(r"\s{2,}", bare) if re.search(r"\s{2,}", bare) else bare.split()
+            shown = self._three_lines(html, full, words, room)
+            lines = 1 if shown is None else 3
         if shown is None:  # the shortest form elided, keeping at least its first letter
             short = forms[-1]
             n = len(short) - 1
@@ -139,6 +150,21 @@ class TitleFitAxis(pg.AxisItem):
         if best is None or best_len > room:
             return None
         return "<div align='center'>" + html.replace(full, "<br>".join(best), 1) + "</div>"
+
+    def _three_lines(self, html: str, full: str, words: list[str], room: float) -> str | None:
+        """``words`` filled into lines up to ``room``; None beyond three lines."""
+        lines: list[str] = []
+        for word in words:
+            joined = f"{lines[-1]} {word}" if lines else word
+            if lines and self._advance(html.replace(full, joined, 1)) <= room:
+                lines[-1] = joined
+            elif self._advance(html.replace(full, word, 1)) <= room:
+                lines.append(word)
+            else:
+                return None
+        if len(lines) > 3:
+            return None
+        return "<div align='center'>" + html.replace(full, "<br>".join(lines), 1) + "</div>"
 
     def _updateWidth(self) -> None:  # noqa: N802 (pyqtgraph's name)
         super()._updateWidth()
