@@ -37,3 +37,19 @@ def test_negate_buttons_lie_inside_the_visible_panel(qtbot, zoom):
                                                                            port.width())
             in_win = QtCore.QRect(button.mapTo(win, QtCore.QPoint(0, 0)), button.size())
             assert in_win.right() < win.width() and in_win.left() >= 0
+
+
+def test_the_two_key_lesson_does_not_scroll_sideways_at_130_percent(qtbot):
+    """With the left panel as wide as its content (360 px at 130 % on a 1024-px
+    screen) the lesson got 486 px, and its toolbar legend, one 474-px label, made
+    the tab scroll sideways."""
+    win = MainWindow(LessonState.from_preset("negated-20"))
+    qtbot.addWidget(win)
+    win.set_zoom(1.3)
+    render_window(win, (1024, 768))
+    for _ in range(3):
+        QtWidgets.QApplication.processEvents()
+    page = win.tabs.currentWidget()
+    assert page.widget() is win.lesson
+    assert not page.horizontalScrollBar().isVisible()
+    assert win.lesson.width() <= page.viewport().width()
