@@ -55,6 +55,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 from quatlab.app.i18n import _
 from quatlab.math.curves import METHOD_LABELS, METHODS, Curves
 from quatlab.rendering import themes
+from quatlab.rendering.axis_title import TitleFitAxis
 from quatlab.rendering.flow_layout import FlowRow
 from quatlab.rendering.plot_export import PlotExport
 from quatlab.rendering.plot_hover import PlotInspector
@@ -170,10 +171,15 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
             QtWidgets.QGraphicsView.ViewportUpdateMode.BoundingRectViewportUpdate)
         self._view.setBackground(BACKGROUND)
         self._view.setAntialiasing(True)
-        # Below this the speed axis title no longer fits beside its axis (the
-        # keyframe curves' "angular speed (deg / s)" at 212 px); low
-        # enough for the 3D view and the plots to share a 720-px screen.
-        self._view.setMinimumHeight(212)
+        # Below this the plots get hard to read (their y titles shorten to fit
+        # any height: axis_title); low enough for the 3D view and the plots
+        # to share a 720-px screen. It is the least height this widget asks
+        # for (minimumSizeHint); a parent that gives less (a splitter that
+        # reads a smaller minimum height set on the widget) gets plots that
+        # shrink to fit (resizeEvent): they overflowed and the "step" titles
+        # of the integration lesson were cut off at 1280x720, 130 %.
+        self._least = 212
+        self._view.setMinimumHeight(self._least)
         # On screen the checkbox row is the legend. Exported figures have no
         # checkboxes, so they get this legend, in its own row above the plots
         # (never over a curve); hidden, the row takes no space.
@@ -189,7 +195,8 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         for col, plot in enumerate(PLOTS):
             item = self._view.ci.addPlot(row=1, col=col,
                                          viewBox=ScrubViewBox(self._on_user_x, self.reset_view),
-                                         axisItems={"bottom": EndLabelAxis("bottom")})
+                                         axisItems={"bottom": EndLabelAxis("bottom"),
+                                                    "left": TitleFitAxis("left")})
             self._setup_plot(plot, item)
 
         # Wraps on a narrow window rather than widening it (1024-px projectors).
@@ -387,11 +394,16 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         on a narrow window pushed the plots' x axes out of sight."""
         hint = super().minimumSizeHint()
         rows = self._checks_row.heightForWidth(max(self.width(), 1))
-        least = rows + self.layout().spacing() + self._view.minimumHeight()
+        least = rows + self.layout().spacing() + self._least
         return QtCore.QSize(hint.width(), max(hint.height(), least))
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(ev)
+        rows = self._checks_row.heightForWidth(max(self.width(), 1))
+        room = self.height() - rows - self.layout().spacing()
+        least = max(0, min(self._least, room))
+        if least != self._view.minimumHeight():
+            self._view.setMinimumHeight(least)
         if ev.oldSize().width() != ev.size().width():
             self.updateGeometry()  # the row may wrap differently: a new least height
 

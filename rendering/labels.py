@@ -69,6 +69,7 @@ _MAX_SAMPLES = 512  # most points per obstacle segment in the free-place search
 _MERGE = 6.0        # anchors of one group this close (pixels) share a plate
 _CELL = 4.0         # pixels per cell of the free-place search
 _LEADER = 12.0      # a plate farther than this from its anchor gets a leader line
+_NOTE_MARGIN = 10.0  # pixels a pinned note keeps from the view's right edge
 
 
 @dataclass
@@ -115,9 +116,14 @@ class LabelLayer(GLGraphicsItem):
         units.sort(key=lambda u: (u.anchor is not None, -max(lb.priority for lb in u.members)))
         for unit in units:
             first = unit.members[0]
-            box, baselines, tops = _block(unit.members)
+            lines = unit.members
             if unit.anchor is None:
-                x, y = first.fixed[0] - box.left(), first.fixed[1] - box.top()
+                lines = _wrapped(first, vw - first.fixed[0] - _NOTE_MARGIN)
+            box, baselines, tops = _block(lines)
+            if unit.anchor is None:
+                # A wrapped note grows upwards: its last line where its one line was.
+                rise = box.height() - _block([first])[0].height() if len(lines) > 1 else 0.0
+                x, y = first.fixed[0] - box.left(), first.fixed[1] - rise - box.top()
             else:
                 x, y = _place(unit.anchor, box, (first.offset, *_SPOTS), placed, segs, view)
             plate = box.translated(x, y).adjusted(-4.0, -3.0, 4.0, 3.0)
@@ -128,12 +134,13 @@ class LabelLayer(GLGraphicsItem):
             painter.setPen(QtCore.Qt.PenStyle.NoPen)
             painter.setBrush(self._plate)
             painter.drawRoundedRect(plate, 3.0, 3.0)
-            bands = _bands(plate, y, tops)
-            for label, base, band in zip(unit.members, baselines, bands, strict=True):
+            bands = _bands(plate, y, tops) if lines is unit.members else [plate] * len(lines)
+            for label, base, band in zip(lines, baselines, bands, strict=True):
                 label.rect = band
                 painter.setPen(ink(label.color))
                 painter.setFont(label.font)
                 painter.drawText(QtCore.QPointF(x, y + base), label.text)
+            first.rect = bands[0]
         painter.end()
 
     def _begin(self):
@@ -154,6 +161,32 @@ class LabelLayer(GLGraphicsItem):
         painter.setRenderHints(QtGui.QPainter.RenderHint.Antialiasing
                                | QtGui.QPainter.RenderHint.TextAntialiasing)
         return (w / dpr, h / dpr), project, painter, device
+
+
+def _wrapped(note: Label, width: float) -> list[Label]:
+    """``note`` as one label per line of its text wrapped to ``width`` pixels.
+
+    Words are kept whole where they fit (text without spaces, as Chinese,
+    breaks between any two characters): a pinned note longer than the view
+    was cut at its right edge (a 1024-px screen).
+    """
+    fm = QtGui.QFontMetricsF(note.font)
+    if fm.horizontalAdvance(note.text) <= width:
+        return [note]
+    pieces: list[tuple[str, str]] = []  # (text, what joins it to the piece before)
+    for word in note.text.split(" "):
+        if fm.horizontalAdvance(word) <= width:
+            pieces.append((word, " "))
+        else:
+            pieces.extend((c, " " if k == 0 else "") for k, c in enumerate(word))
+    lines: list[str] = []
+    for text, join in pieces:
+        if lines and fm.horizontalAdvance(lines[-1] + join + text) <= width:
+            lines[-1] += join + text
+        else:
+            lines.append(text)
+    return [Label(note.font, note.offset, text=line, color=note.color, visible=True)
+            for line in lines]
 
 
 def _units(shown: list[Label], project: QtGui.QMatrix4x4) -> list[_Unit]:

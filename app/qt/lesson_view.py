@@ -59,6 +59,11 @@ class LessonView(QtWidgets.QWidget):
         bar.addStretch(1)
         self.legend = QtWidgets.QLabel()
         bar.addWidget(self.legend)
+        # Apart from the legend, so the row can wrap between them: as one label
+        # it was the widest thing in the lesson (474 px at 130 %) and made the
+        # tab scroll sideways at 1024x768.
+        self.ghosts_note = QtWidgets.QLabel()
+        bar.addWidget(self.ghosts_note)
         reset = QtWidgets.QPushButton(_("Reset camera"))
         reset.setToolTip(_("Back to the default view (R)"))
         bar.addWidget(reset)
@@ -141,7 +146,7 @@ class LessonView(QtWidgets.QWidget):
         for key, method in (("naive", naive), ("shortest", shortest)):
             self.scene.set_label(key, _(METHOD_LABELS[method]))
         self.legend.setText(legend_html([(METHOD_COLORS[naive], _("naive")),
-                                         (METHOD_COLORS[shortest], _("shortest"))])
-                            + "&nbsp; □ " + _("ghosts t = 0, 1 · ticks every 0.1 of t"))
+                                         (METHOD_COLORS[shortest], _("shortest"))]))
+        self.ghosts_note.setText("□ " + _("ghosts t = 0, 1 · ticks every 0.1 of t"))
         self._update_trails()
         self.on_t()

@@ -97,6 +97,38 @@ class ViewPage(QtWidgets.QScrollArea):
         return False
 
 
+class SidePanel(QtWidgets.QScrollArea):
+    """A side panel that scrolls up and down and is never narrower than its content.
+
+    Its content (the endpoint editors and the readouts) only scrolls
+    vertically: a minimum width taken once, at 100 %, cut off the editors'
+    "−q" column at 130 % on a 1024-px screen. The minimum follows the
+    content's whenever its layout changes (a zoom, a language, a theme).
+    """
+
+    def __init__(self, content: QtWidgets.QWidget) -> None:
+        super().__init__()
+        self.setWidget(content)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        content.installEventFilter(self)
+        self._follow()
+
+    def _follow(self) -> None:
+        content = self.widget()
+        if content is None:
+            return
+        least = (content.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width()
+                 + 2 * self.frameWidth())
+        if least != self.minimumWidth():
+            self.setMinimumWidth(least)
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
+        if obj is self.widget() and ev.type() == QtCore.QEvent.Type.LayoutRequest:
+            QtCore.QTimer.singleShot(0, self._follow)
+        return False
+
+
 def _unzoomed_font(app: QtWidgets.QApplication) -> QtGui.QFont:
     """The application's font before any window zoomed it (taken the first time)."""
     font = app.property("quatlab_unzoomed_font")

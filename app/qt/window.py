@@ -36,6 +36,7 @@ from quatlab.app.qt.screen_modes import (  # noqa: F401 - re-exported for caller
     ZOOM_KEY,
     ZOOM_STEPS,
     ScreenModes,
+    SidePanel,
     ViewPage,
     fitted_geometry,
 )
@@ -134,14 +135,10 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         self.readouts = Readouts(self.state)
         ll.addWidget(self.readouts)
         ll.addStretch(1)
-        left_scroll = QtWidgets.QScrollArea()
-        left_scroll.setWidget(left)
-        left_scroll.setWidgetResizable(True)
-        # Narrow enough to leave the lesson room on a 1024-px projector; the
-        # splitter can also collapse it (drag its handle to the edge).
-        left_scroll.setMinimumWidth(left.minimumSizeHint().width()
-                                    + left_scroll.verticalScrollBar().sizeHint().width())
-        left_scroll.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Narrow enough to leave the lesson room on a 1024-px projector, and
+        # as wide as its content at any zoom; the splitter can also collapse
+        # it (drag its handle to the edge).
+        left_scroll = SidePanel(left)
 
         # Middle: the views, one tab each.
         self.tabs = QtWidgets.QTabWidget()

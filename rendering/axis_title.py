@@ -1,0 +1,198 @@
+"""Vertical axis titles that fit their plot: shortened by rule when the plot is too short.
+
+A left axis title runs up the side of its plot, and pyqtgraph centres it
+there whatever its length: a title longer than the plot is tall was cut at
+both ends ("angular speed (deg per unit t" on a 720-px screen). A
+:class:`TitleFitAxis` shows the longest of :func:`title_forms` whose advance
+fits the axis height, measured on every resize and restyle (zoom, theme,
+language), and puts the whole title in the tooltip when it shows less
+(docs/curves.md, "Axis titles"). ``labelText`` keeps the whole title.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pyqtgraph as pg
+from PyQt6 import QtGui
+
+__all__ = ["title_forms", "TitleFitAxis"]
+
+#: A group in parentheses, ASCII or full width (the zh_CN titles use "（度）").
+_PARENS = re.compile(r"\s*[(（]([^()（）]*)[)）]")
+#: Unit words and their short forms, in the order they are replaced.
+_UNIT_SHORT = ((re.compile(r"\s+per\s+unit\s+"), " / "), (re.compile(r"单位\s*"), ""),
+               (re.compile(r"\s*/\s*"), "/"), (re.compile(r"\bdeg\b|度"), "°"))
+ELLIPSIS = "…"
+
+
+def _short_units(match: re.Match) -> str:
+    inner = match.group(1)
+    for pattern, short in _UNIT_SHORT:
+        inner = pattern.sub(short, inner)
+    full_width = match.group(0).lstrip().startswith("（")
+    return f"（{inner}）" if full_width else f" ({inner})"
+
+
+def title_forms(text: str) -> list[str]:
+    """``text`` and its shorter forms, longest first, each different from the one before.
+
+    1. the title as given;
+    2. runs of spaces squeezed to one;
+    3. units in parentheses written short: "deg" -> "°", "deg per unit t" -> "°/t";
+    4. the words in parentheses dropped.
+
+    :class:`TitleFitAxis` tries 1-3 on one line, then 2-3 on two lines, then
+    4 on one, two and three lines, and elides the last when none fits.
+    """
+    forms = [text]
+    squeezed = re.sub(r"\s{2,}", " ", text).strip()
+    for form in (squeezed, _PARENS.sub(_short_units, squeezed),
+                 _PARENS.sub("", squeezed).strip()):
+        if form and form != forms[-1]:
+            forms.append(form)
+    return forms
+
+
+class TitleFitAxis(pg.AxisItem):
+    """A left or right axis whose title is shortened to fit the axis height.
+
+    See the module docstring; top and bottom axes show their title unchanged.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        self._shown: str | None = None  # the HTML the label holds
+        self._last: str | None = None  # what labelString last returned
+        self._lines = 1  # of the title shown
+        super().__init__(*args, **kwargs)
+
+    def shown_title(self) -> str:
+        """The title as drawn (without its HTML span)."""
+        return self.label.toPlainText().strip()
+
+    def _advance(self, html: str) -> float:
+        doc = QtGui.QTextDocument()
+        doc.setDocumentMargin(0.0)
+        doc.setDefaultFont(self.label.font())
+        doc.setHtml(html)
+        return doc.idealWidth()
+
+    def labelString(self) -> str:  # noqa: N802 (pyqtgraph's name)
+        html = super().labelString()
+        full = self.labelText
+        room = self.size().height()
+        if self.orientation not in ("left", "right") or not full or room <= 0.0:
+            self._set_tip(None)
+            if self._lines != 1:
+                self._lines = 1
+                self._updateWidth()
+            self._last = html
+            return html
+        forms = title_forms(full)
+        # The forms that keep every word (all of them when there are no parentheses).
+        whole = forms[:-1] if _PARENS.search(full) else forms
+        shown = self._first_fit(html, full, whole, room)
+        lines = 1
+        if shown is None:  # on two lines, the axis one line wider (see _updateWidth)
+            shown = next((two for form in whole[1:] or whole
+                          if (two := self._two_lines(html, full, form, room)) is not None), None)
+            lines = 1 if shown is None else 2
+        if shown is None:
+            shown = self._first_fit(html, full, forms[len(whole):], room)
+        if shown is None:  # without the parentheses, on two lines, then on three
+            shown = next((two for form in forms[len(whole):]
+                          if (two := self._two_lines(html, full, form, room)) is not None), None)
+            lines = 1 if shown is None else 2
+        if shown is None and len(forms) > len(whole):
+            # Broken only where the title has runs of spaces, if it has them: they
+            # set apart its terms ("| |q| − 1 |   and   ‖RᵀR − I‖").
+            bare = _PARENS.sub("", full).strip()
+            words = re.split(r"\s{2,}", bare) if re.search(r"\s{2,}", bare) else bare.split()
+            shown = self._three_lines(html, full, words, room)
+            lines = 1 if shown is None else 3
+        if shown is None:  # the shortest form elided, keeping at least its first letter
+            short = forms[-1]
+            n = len(short) - 1
+            while n > 1:
+                shown = html.replace(full, short[:n].rstrip() + ELLIPSIS, 1)
+                if self._advance(shown) <= room:
+                    break
+                n -= 1
+            else:
+                shown = html.replace(full, short[:1] + ELLIPSIS, 1)
+        if lines != self._lines:
+            self._lines = lines
+            self._updateWidth()
+        self._set_tip(None if shown == html else full)
+        self._last = shown
+        return shown
+
+    def _first_fit(self, html: str, full: str, forms: list[str], room: float) -> str | None:
+        for form in forms:
+            candidate = html.replace(full, form, 1)
+            if self._advance(candidate) <= room:
+                return candidate
+        return None
+
+    def _two_lines(self, html: str, full: str, form: str, room: float) -> str | None:
+        """``form`` broken where its longer line is shortest (at a space, or before a
+        parenthesis; anywhere in text without spaces), centred; None if that does not fit."""
+        cuts = [(i, i + 1) for i, c in enumerate(form) if c == " "]
+        cuts += [(i, i) for i, c in enumerate(form) if c in "(（" and i > 0]
+        if not cuts:
+            cuts = [(i, i) for i in range(1, len(form))]
+        best, best_len = None, None
+        for a, b in cuts:
+            longest = max(self._advance(html.replace(full, form[:a], 1)),
+                          self._advance(html.replace(full, form[b:], 1)))
+            if best_len is None or longest < best_len:
+                best, best_len = (form[:a].rstrip(), form[b:].lstrip()), longest
+        if best is None or best_len > room:
+            return None
+        return "<div align='center'>" + html.replace(full, "<br>".join(best), 1) + "</div>"
+
+    def _three_lines(self, html: str, full: str, words: list[str], room: float) -> str | None:
+        """``words`` filled into lines up to ``room``; None beyond three lines."""
+        lines: list[str] = []
+        for word in words:
+            joined = f"{lines[-1]} {word}" if lines else word
+            if lines and self._advance(html.replace(full, joined, 1)) <= room:
+                lines[-1] = joined
+            elif self._advance(html.replace(full, word, 1)) <= room:
+                lines.append(word)
+            else:
+                return None
+        if len(lines) > 3:
+            return None
+        return "<div align='center'>" + html.replace(full, "<br>".join(lines), 1) + "</div>"
+
+    def _updateWidth(self) -> None:  # noqa: N802 (pyqtgraph's name)
+        super()._updateWidth()
+        if self._lines > 1 and self.fixedWidth is not None:
+            w = self.maximumWidth() + (self._lines - 1) * self._line_height()
+            self.setMaximumWidth(w)
+            self.setMinimumWidth(w)
+
+    def _line_height(self) -> float:
+        doc = QtGui.QTextDocument()
+        doc.setDocumentMargin(0.0)
+        doc.setDefaultFont(self.label.font())
+        doc.setHtml(super().labelString())
+        return float(round(doc.size().height()))
+
+    def _set_tip(self, tip: str | None) -> None:
+        self.label.setToolTip(tip or "")
+        self.setToolTip(tip or "")
+
+    def _updateLabel(self) -> None:  # noqa: N802 (pyqtgraph's name)
+        super()._updateLabel()
+        self._shown = self._last
+        super().resizeEvent()  # place it again: the shown title's length may have changed
+
+    def resizeEvent(self, ev=None) -> None:  # noqa: N802 (Qt's name)
+        if self.label is not None and (self.labelText or self.labelUnits):
+            html = self.labelString()
+            if html != self._shown:
+                self.label.setHtml(html)
+                self._shown = html
+        super().resizeEvent(ev)

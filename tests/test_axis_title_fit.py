@@ -1,0 +1,70 @@
+"""Vertical axis titles fit their plot's height at 1280x720 and 1024x768, zoom 100% and 130%.
+
+The advance of each shown line is measured with the label's own font and
+size, against the height of the plot it runs beside; the whole title stays
+in ``labelText`` and, when shortened, in the tooltip.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PyQt6 import QtGui, QtWidgets
+
+from quatlab.app.commands.screenshot import render_window
+from quatlab.app.model.state import LessonState
+from quatlab.app.qt.window import MainWindow
+from quatlab.rendering.axis_title import title_forms
+from quatlab.rendering.curve_plots import CurvePlots
+
+pytestmark = pytest.mark.gl
+
+VIEWS = ("main", "wrap", "integrate", "squad", "blend", "euler", "keyframes")
+
+
+def _longest_line(axis) -> float:
+    font = QtGui.QFont(axis.label.font())
+    size = axis.labelStyle.get("font-size")
+    if size:
+        font.setPointSizeF(float(str(size).rstrip("pt")))
+    metrics = QtGui.QFontMetricsF(font)
+    return max(metrics.horizontalAdvance(line.strip())
+               for line in axis.label.toPlainText().splitlines())
+
+
+def test_title_forms_shorten_by_rule():
+    assert title_forms("angular speed (deg per unit t)") == [
+        "angular speed (deg per unit t)", "angular speed (°/t)", "angular speed"]
+    assert title_forms("| |q| − 1 |   and   ‖RᵀR − I‖   (log)") == [
+        "| |q| − 1 |   and   ‖RᵀR − I‖   (log)", "| |q| − 1 | and ‖RᵀR − I‖ (log)",
+        "| |q| − 1 | and ‖RᵀR − I‖"]
+    assert title_forms("角速度（度 / 单位 t）") == [
+        "角速度（度 / 单位 t）", "角速度（°/t）", "角速度"]
+    assert title_forms("reference pose") == ["reference pose"]
+
+
+@pytest.mark.parametrize("zoom", [1.0, 1.3])
+def test_vertical_axis_titles_fit_the_plot_height(qtbot, zoom):
+    """At 1280x720 the wrap lesson cut "angular speed (deg per unit t" at both ends;
+    at 130% the main lesson cut "angular speed (deg / t)" and the integrate lesson
+    "| |q| − 1 | and ‖RᵀR − I‖" at the top."""
+    win = MainWindow(LessonState.from_preset("negated-20"))
+    qtbot.addWidget(win)
+    win.set_zoom(zoom)
+    seen = 0
+    for size in ((1280, 720), (1024, 768)):
+        for view in VIEWS:
+            win.show_view(view)
+            render_window(win, size)
+            for _ in range(3):
+                QtWidgets.QApplication.processEvents()
+            for plots in win.views[view].findChildren(CurvePlots):
+                for name, item in plots.plots.items():
+                    axis = item.getAxis("left")
+                    height = item.getViewBox().height()
+                    assert height > 100, (view, size, name, height)
+                    shown = axis.label.toPlainText().strip()
+                    assert _longest_line(axis) <= height, (view, size, zoom, name, shown, height)
+                    if " ".join(shown.split()) != " ".join(axis.labelText.split()):
+                        assert axis.label.toolTip() == axis.labelText
+                    seen += 1
+    assert seen == 2 * 2 * len(VIEWS)
