@@ -115,7 +115,7 @@ from quatlab.rendering.scene_marks import (
     turn_of,
 )
 from quatlab.rendering.style import SCENE_BACKGROUND, rgba
-from quatlab.rendering.trail_shape import TrailShape, TrailShaper, trail_shape
+from quatlab.rendering.trail_shape import TrailShape, TrailShaper, trail_colours, trail_shape
 
 __all__ = ["ChainScene", "DEFAULT_CAMERA"]
 
@@ -718,11 +718,9 @@ class ChainScene(UserCamera, GLWindowView):
         chain.trail_shape = shape
         seg = shape.vertices
         base = chain.trail_color or chain.color
-        # The fade mixes towards the background colour instead of lowering
-        # alpha, so overlapping segment ends do not darken into beads.
-        bg = np.array(rgba(SCENE_BACKGROUND)[:3])
+        # Mixed towards the background, its palest end still at 3:1 on it.
         colors = np.ones((len(seg), 4), dtype=np.float32)
-        colors[:, :3] = bg + shape.strength[:, None] * (np.array(base[:3]) - bg)
+        colors[:, :3] = trail_colours(base, rgba(SCENE_BACKGROUND), shape.strength)
         if chain.trail is None:
             chain.trail = TrailItem(mode="lines", width=_TRAIL_WIDTH, antialias=True,
                                      glOptions="translucent")

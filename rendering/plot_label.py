@@ -15,11 +15,14 @@ its text, font or view transform changes; the placement lives there, so no
 caller has to re-place labels after a layout.
 
 A label given the plot's curves (``obstacles``) does not cover them where
-it can help it: it tries its spot at the top, then lower ones and other
-horizontal anchors (still over its x first, then at the box's edges), and
-takes the first whose box meets no curve, or the one covering the least
-curve length (:mod:`quatlab.rendering.label_place`, the rule the 3D labels
-follow too). Its box is opaque (the plot background of the theme) and is
+it can help it: it tries heights from the top down and horizontal spots
+across the box, scores each by the curve length it covers
+(:mod:`quatlab.rendering.label_place`, the rule the 3D labels follow too)
+and then by how far it sits from its x, and takes the cheapest. A label
+that opens with an arrow ("↑ ... peak") wants its arrow over its x; one
+whose arrow (or, without one, whose box) cannot be there draws a leader
+from the box to the top of the plot above its x, so that it still points
+at its peak. Its box is opaque (the plot background of the theme) and is
 drawn over the grid: the plots draw their axes, and so the grid, beneath
 the data (see :class:`~quatlab.rendering.curve_plots.CurvePlots`).
 """
@@ -30,8 +33,9 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 import pyqtgraph as pg
+from PyQt6 import QtCore, QtGui, QtWidgets
 
-from quatlab.rendering.label_place import best, polyline_segments
+from quatlab.rendering.label_place import costs, polyline_segments
 
 __all__ = ["BoxedLabel"]
 
@@ -43,6 +47,14 @@ _MIN_WIDTH = 40.0
 _CLEARANCE = 2.0
 #: Vertical step (px) between the heights tried for a label.
 _STEP = 4.0
+#: Horizontal spots tried across the view box, at most.
+_SPOTS = 24
+#: An arrow this close (px) to the label's x points at it without a leader.
+_NEAR = 3.0
+#: A label hanging lower than this (px) below the top draws its leader up to it.
+_HANG = 8.0
+#: What a label opens with when it points up at its x (a peak above the range).
+ARROW = "↑"
 
 
 class BoxedLabel(pg.TextItem):
@@ -73,7 +85,29 @@ class BoxedLabel(pg.TextItem):
         self._obstacles = obstacles
         self._placing = False
         super().__init__(text, anchor=(0, 0), **kwargs)
+        #: From the box to the top of the plot above x, when the box sits away from x.
+        self.leader = QtWidgets.QGraphicsLineItem(self)
+        self.leader.setPen(QtGui.QPen(self.border))
+        self.leader.setVisible(False)
         stack.append(self)
+
+    def arrow_offset(self) -> float | None:
+        """Pixels from the text box's left edge to the middle of its opening arrow, if any."""
+        text = self.textItem
+        if not text.toPlainText().startswith(ARROW):
+            return None
+        metrics = QtGui.QFontMetricsF(text.font())
+        return text.document().documentMargin() + 0.5 * metrics.horizontalAdvance(ARROW)
+
+    def pointer_end(self) -> QtCore.QPointF | None:
+        """In scene coordinates, where the label points: the leader's top end, else its arrow."""
+        if self.leader.isVisible():
+            return self.leader.mapToScene(self.leader.line().p2())
+        offset = self.arrow_offset()
+        if offset is None:
+            return None
+        rect = self.textItem.mapRectToParent(self.textItem.boundingRect())
+        return self.mapToScene(QtCore.QPointF(rect.left() + offset, rect.top()))
 
     def box(self):
         """The view box's rectangle in this label's coordinates (pixels about its point)."""
@@ -130,7 +164,32 @@ class BoxedLabel(pg.TextItem):
             left, top = self._clear_spot(left, top, w, h, (lo_x, hi_x, lo_y, hi_y), earlier,
                                          segs)
         text.setPos(left, top)
+        self._lead(left, top, w, h, box.top())
         return True
+
+    def _distance(self, left) -> np.ndarray:
+        """Pixels between x (0 here) and the arrow of a box at ``left``, or the box itself."""
+        left = np.asarray(left, dtype=np.float64)
+        offset = self.arrow_offset()
+        if offset is not None:
+            return np.abs(left + offset)
+        w = self.textItem.boundingRect().width()
+        return np.maximum(0.0, np.maximum(left, -(left + w)))
+
+    def _lead(self, left: float, top: float, w: float, h: float, box_top: float) -> None:
+        """Show the leader from the box to the plot's top above x if the box is away from x."""
+        near = float(self._distance(left)) <= _NEAR
+        if near and top - box_top <= _HANG:
+            self.leader.setVisible(False)
+            return
+        end = QtCore.QPointF(0.0, box_top + 1.0)
+        if near or left <= 0.0 <= left + w:
+            start = QtCore.QPointF(0.0, top)       # under x: up from the top edge
+        else:                                      # beside x: from the near side's middle
+            start = QtCore.QPointF(left if left > 0.0 else left + w, top + 0.5 * h)
+        self.leader.setPen(QtGui.QPen(self.border))
+        self.leader.setLine(QtCore.QLineF(start, end))
+        self.leader.setVisible(True)
 
     def _curve_segments(self) -> np.ndarray | None:
         """The obstacle curves as ``(S, 2, 2)`` segments in this label's pixels."""
@@ -151,22 +210,30 @@ class BoxedLabel(pg.TextItem):
 
     def _clear_spot(self, left: float, top: float, w: float, h: float, limits, earlier,
                     segs: np.ndarray) -> tuple[float, float]:
-        """The top-left corner of the preferred box that covers no curve, else the least.
+        """The top-left corner of the box that covers least curve, then sits nearest x.
 
-        Heights from the top down, and at each the label's own anchor, then
-        spans still over its x, then the box's two edges.
+        Heights from the top down and spots across the box (the arrow over
+        x, the label's own anchor, over its x, the box's two edges and evenly
+        between); among those covering the least curve, the one whose arrow
+        (or box) is nearest x, then the highest, then the earliest.
         """
         lo_x, hi_x, lo_y, hi_y = limits
-        lefts = [left, -0.5 * w, 0.0, -w, lo_x, hi_x]
+        offset = self.arrow_offset()
+        lefts = [-offset if offset is not None else left, left, -0.5 * w, 0.0, -w, lo_x, hi_x,
+                 *np.linspace(lo_x, hi_x, _SPOTS)]
         lefts = list(dict.fromkeys(round(max(min(x, hi_x), lo_x), 1) for x in lefts))
         tops = [top, *np.arange(lo_y, hi_y + 0.5, _STEP)] if hi_y > lo_y else [top]
-        corners = [(x, y) for y in dict.fromkeys(round(float(y), 1) for y in tops)
-                   for x in lefts]
+        corners = np.array([(x, y) for y in dict.fromkeys(round(float(y), 1) for y in tops)
+                            for x in lefts])
         c = _CLEARANCE
-        rects = [(x - c, y - c, x + w + c, y + h + c) for x, y in corners]
+        rects = np.column_stack([corners - c, corners + [w + c, h + c]])
         taken = []
         for other in earlier:
             r = self.mapRectFromScene(other.textItem.sceneBoundingRect())
             taken.append((r.left(), r.top(), r.right(), r.bottom()))
-        i, _cost = best(rects, segs, taken, by_length=True)
-        return corners[i]
+        cost = np.round(costs(rects, segs, taken, by_length=True), 1)
+        # lexsort: the last key first; argmin of the order keeps the earliest of equals.
+        order = np.lexsort((np.arange(len(corners)), corners[:, 1],
+                            np.round(self._distance(corners[:, 0]), 1), cost))
+        x, y = corners[order[0]]
+        return float(x), float(y)
