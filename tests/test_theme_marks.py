@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PyQt6 import QtWidgets
+from PyQt6 import QtGui, QtWidgets
 from test_themes import contrast
 
 from quatlab.app.qt import theme_menu
+from quatlab.app.qt.euler_view import COLOURS as EULER_COLOURS
+from quatlab.app.qt.lesson_panel import legend_html
 from quatlab.app.qt.recorder import image_to_rgb
+from quatlab.rendering.gimbal import ANGLE_COLOURS, LOCK_COLOUR
+from quatlab.rendering.style import METHOD_COLORS
 
 THEMES = ["light", "dark", "high-contrast"]
 
@@ -82,3 +86,49 @@ def test_disabled_boxes_keep_their_tick_and_look_unlike_enabled_ones(qtbot, them
     assert _marks(off_disabled) == 0
     # Not the enabled box's colours: the ring and fill are greyed.
     assert np.abs(on_disabled - on).sum(axis=-1).astype(bool).sum() >= rect.width() * 4
+
+
+def _swatch_edges(rgb: np.ndarray, bg: np.ndarray) -> list[float]:
+    """Contrast on the window of the first mark's four edges (left, right, top, bottom).
+
+    The mark is the first run of columns that differ from the window; along
+    the middle row and column, from outside in, an edge is the most
+    contrasting of the first two pixels off the window.
+    """
+    ink = np.abs(rgb - bg).sum(axis=-1) > 24
+    cols = np.flatnonzero(ink.any(axis=0))
+    end = cols[0]
+    while end + 1 < ink.shape[1] and ink[:, end + 1].any():
+        end += 1
+    mark = ink[:, cols[0]:end + 1]
+    rows = np.flatnonzero(mark.any(axis=1))
+    top, bottom = rows[0], rows[-1]
+    assert bottom - top >= 5 and end - cols[0] >= 5, "no square mark found"
+    mid_r, mid_c = (top + bottom) // 2, (cols[0] + end) // 2
+    window = _hex(bg)
+
+    def edge(line: np.ndarray) -> float:
+        on = np.flatnonzero(np.abs(line - bg).sum(axis=-1) > 24)[:2]
+        return max(contrast(_hex(line[i]), window) for i in on)
+
+    row, col = rgb[mid_r, cols[0]:end + 1], rgb[top:bottom + 1, mid_c]
+    return [edge(row), edge(row[::-1]), edge(col), edge(col[::-1])]
+
+
+@pytest.mark.parametrize("colour", [LOCK_COLOUR, ANGLE_COLOURS[1], EULER_COLOURS["euler"],
+                                    METHOD_COLORS["shortest_slerp"]])
+def test_legend_swatches_have_an_edge_at_3_to_1_on_the_light_window(qtbot, colour):
+    """The Euler lesson's yellow swatches were 1.16:1 on the grey window, its sky blue
+    and orange about 2:1: the outline in the text colour gives each an edge."""
+    theme_menu.apply_theme(QtWidgets.QWidget(), "light")
+    label = QtWidgets.QLabel(legend_html([(colour, "ring")]))
+    qtbot.addWidget(label)
+    label.setContentsMargins(4, 4, 4, 4)
+    label.show()
+    qtbot.waitExposed(label)
+    QtWidgets.QApplication.processEvents()
+    window = label.palette().color(QtGui.QPalette.ColorRole.Window)
+    rgb = image_to_rgb(label.grab().toImage()).astype(int)
+    bg = np.array([window.red(), window.green(), window.blue()])
+    edges = _swatch_edges(rgb, bg)
+    assert min(edges) >= 3.0, (colour, window.name(), [round(e, 2) for e in edges])
