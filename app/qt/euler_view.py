@@ -12,7 +12,7 @@ from PyQt6 import QtWidgets
 
 from quatlab.app.i18n import N_, _
 from quatlab.app.model.euler_lesson import EulerModel
-from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
+from quatlab.app.qt.lesson_panel import LessonPanel, legend_html, swatch
 from quatlab.math import gimbal as G
 from quatlab.math.gimbal import gimbal_rings
 from quatlab.rendering.gimbal import ANGLE_COLOURS, LOCK_COLOUR, GimbalItems
@@ -173,7 +173,7 @@ class EulerView(LessonPanel):
         # Only the mark takes the ring's colour: the light ones (sky blue,
         # the lock's yellow) would not read as text.
         text = "&nbsp; ".join(
-            f"<span style='color:{c}'>■</span> "
+            f"{swatch(c)} "
             + _("{ring}: the angle about {axis}").format(ring=names[k],
                                                          axis=angles[rings.angle_index[k]])
             for k, c in enumerate(self.gimbal.colours))

@@ -38,6 +38,7 @@ from quatlab.app.qt.keyframe_tables import (
     table_view,
     time_decimals,
 )
+from quatlab.app.qt.lesson_panel import swatch
 from quatlab.app.qt.rig_view import RigPanel
 from quatlab.app.qt.timeline import HIGHLIGHT, KEY_TICK, OK_BAR, ROW_TINT, Timeline
 
@@ -128,7 +129,7 @@ class KeyframesView(QtWidgets.QWidget):
 
         # Only the swatches are coloured: the pale "ok" colour is unreadable as text.
         self.legend = QtWidgets.QLabel("&nbsp; ".join(
-            f"<span style='color:{c}'>{mark}</span> {t}" for mark, c, t in (
+            f"{swatch(c, mark)} {t}" for mark, c, t in (
                 ("■", HIGHLIGHT["sign_flip"], _("sign flip (naive turns the long way)")),
                 ("■", HIGHLIGHT["warning"], _("half turn, time order or broken key")),
                 ("■", OK_BAR, _("ok")),

@@ -14,8 +14,21 @@ from PyQt6 import QtCore, QtWidgets
 from quatlab.app.i18n import _
 from quatlab.app.qt.scrubber import Scrubber, ValueParameter, model_parameter
 from quatlab.rendering.flow_layout import FlowRow
+from quatlab.rendering.style import FOREGROUND
 
-__all__ = ["ParamSlider", "LessonPanel", "legend_html"]
+__all__ = ["ParamSlider", "LessonPanel", "legend_html", "swatch"]
+
+
+def swatch(colour: str, mark: str = "■") -> str:
+    """A legend mark in ``colour`` outlined in the text colour, as rich text.
+
+    Pale marks (the gimbal's yellow, 1.16:1 on the light window) did not
+    read as a mark at all; the 1-px outline in the text colour (the light
+    palette's, which a theme switch rewrites into its own) gives every colour
+    an edge well over 3:1 on the window.
+    """
+    return (f"<span style='color:{colour}; -qt-stroke-color:{FOREGROUND}; "
+            f"-qt-stroke-width:1px'>{mark}</span>")
 
 
 def legend_html(entries: Sequence[tuple[str, str]]) -> str:
@@ -24,7 +37,7 @@ def legend_html(entries: Sequence[tuple[str, str]]) -> str:
     Only the swatch takes the colour; the name stays in the text colour:
     orange names on the light window measured 1.96:1, a pale blue 2.0:1.
     """
-    return "&nbsp; ".join(f"<span style='color:{c}'>■</span>&nbsp;{t}" for c, t in entries)
+    return "&nbsp; ".join(f"{swatch(c)}&nbsp;{t}" for c, t in entries)
 
 
 class ParamSlider(Scrubber):

@@ -34,6 +34,7 @@ from quatlab.app.model.rig_playback import DIFFERENCE_DEG, SHOWN_PLAYERS, RigPla
 from quatlab.app.model.rig_players import evaluate
 from quatlab.app.model.skinning import scene_bounds, skin_meshes
 from quatlab.app.qt import theme_menu
+from quatlab.app.qt.lesson_panel import swatch
 from quatlab.app.qt.scrubber import BoundParameter, Scrubber
 from quatlab.rendering.component_plot import ComponentPlot
 from quatlab.rendering.curve_plots import CurvePlots
@@ -187,9 +188,9 @@ class RigPanel(QtWidgets.QWidget):
             lambda i: self.playback.set_players(self.players_box.itemData(i)))
         top.addWidget(self.players_box)
         self.legend = QtWidgets.QLabel(
-            f"<span style='color:{SPEC_COLOR}'>■</span> " + _("spec player (shortest-arc SLERP)")
-            + f" &nbsp;<span style='color:{NAIVE_COLOR}'>■</span> " + _("naive runtime (ghost)")
-            + f" &nbsp;<span style='color:{NAIVE_COLOR}'>●</span> "
+            f"{swatch(SPEC_COLOR)} " + _("spec player (shortest-arc SLERP)")
+            + f" &nbsp;{swatch(NAIVE_COLOR)} " + _("naive runtime (ghost)")
+            + f" &nbsp;{swatch(NAIVE_COLOR, '●')} "
             + _("joints differing &gt; {angle}°").format(angle=f"{DIFFERENCE_DEG:g}")
             + " &nbsp;◉ " + _("selected"))
         self.legend.setObjectName("rig_legend")

@@ -70,18 +70,26 @@ def indicator_sheet(theme: themes.Theme) -> str:
 
     Fusion outlines an indicator with a darker shade of the window colour,
     which on a black window is black: the high-contrast theme's boxes vanished.
-    Here an empty box is a ring of text colour and a ticked one is filled;
-    entry fields get the same ring, spin boxes too (:func:`spin_box_sheet`).
+    Here an empty box is a ring of text colour and a ticked one is filled
+    and carries a tick (an image, :func:`_tick_image`); disabled ones are
+    drawn in the disabled grey. Entry fields get the same ring, spin boxes
+    too (:func:`spin_box_sheet`).
     """
     if not theme.dark:
         return ""
     ring = theme.foreground if theme.name == "high-contrast" else theme.faint
-    fill = theme.methods["shortest_nlerp"]
-    return (f"QCheckBox::indicator, QRadioButton::indicator {{ width: 12px; height: 12px; "
+    fill, off, size = theme.methods["shortest_nlerp"], theme.disabled, _TICK_SIZE
+    box = "QCheckBox::indicator"
+    return (f"{box}, QRadioButton::indicator {{ width: {size}px; height: {size}px; "
             f"border: 2px solid {ring}; background: {theme.background}; }}"
             f"QRadioButton::indicator {{ border-radius: 8px; }}"
-            f"QCheckBox::indicator:checked, QRadioButton::indicator:checked {{ "
-            f"background: {fill}; }}"
+            f"{box}:checked, QRadioButton::indicator:checked {{ background: {fill}; }}"
+            # A tick in the background colour on the fill: the state shows without the hue.
+            f"{box}:checked {{ image: url({_tick_image(theme.background)}); }}"
+            # Disabled: the ring and the fill in the disabled grey, the tick kept.
+            f"{box}:disabled, QRadioButton::indicator:disabled {{ border-color: {off}; }}"
+            f"{box}:checked:disabled, QRadioButton::indicator:checked:disabled {{ "
+            f"background: {off}; }}"
             # The same outline made the entry fields read as plain text.
             f"QLineEdit {{ border: 1px solid {ring}; border-radius: 2px; padding: 0px; }}"
             + spin_box_sheet(theme, ring) + disabled_sheet(theme))
@@ -171,35 +179,62 @@ _STYLE: list[ThemeStyle] = []
 
 #: Size (px) of the spin boxes' arrow images: Fusion's own arrows are about this size.
 _ARROW_SIZE = (9, 6)
-_arrow_dir: list[str] = []
+#: Size (px) of the check boxes' tick image: the indicator's content box (:func:`indicator_sheet`).
+_TICK_SIZE = 12
+_image_dir: list[str] = []
 
 
-def _arrow_image(up: bool, colour: str) -> str:
-    """Path of a PNG of a filled triangle pointing up or down in ``colour``, made once.
+def _sheet_image(name: str, size: tuple[int, int], draw) -> str:
+    """Path of a PNG ``name`` of ``size`` painted once by ``draw(painter, w, h)``.
 
-    Style sheets take arrows only as images (a zero-size box with borders
-    draws a square, not the CSS triangle). They are drawn here at run time
-    into a directory of this process, removed at exit.
+    Style sheets take arrows and ticks only as images (a zero-size box with
+    borders draws a square, not the CSS triangle). They are drawn here at run
+    time into a directory of this process, removed at exit.
     """
-    if not _arrow_dir:
+    if not _image_dir:
         folder = tempfile.mkdtemp(prefix="quatlab-arrows-")
         atexit.register(shutil.rmtree, folder, True)
-        _arrow_dir.append(folder)
-    path = os.path.join(_arrow_dir[0], f"{'up' if up else 'down'}-{colour.lstrip('#')}.png")
+        _image_dir.append(folder)
+    path = os.path.join(_image_dir[0], name + ".png")
     if not os.path.exists(path):
-        w, h = _ARROW_SIZE
+        w, h = size
         img = QtGui.QImage(w, h, QtGui.QImage.Format.Format_ARGB32)
         img.fill(QtCore.Qt.GlobalColor.transparent)
         painter = QtGui.QPainter(img)
         painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        draw(painter, w, h)
+        painter.end()
+        img.save(path, "PNG")
+    return path.replace(os.sep, "/")
+
+
+def _arrow_image(up: bool, colour: str) -> str:
+    """Path of a PNG of a filled triangle pointing up or down in ``colour``."""
+    def draw(painter: QtGui.QPainter, w: int, h: int) -> None:
         painter.setPen(QtCore.Qt.PenStyle.NoPen)
         painter.setBrush(QtGui.QColor(colour))
         tip, base = (0.0, float(h)) if up else (float(h), 0.0)
         painter.drawPolygon(QtGui.QPolygonF([QtCore.QPointF(0.0, base), QtCore.QPointF(w, base),
                                              QtCore.QPointF(w / 2, tip)]))
-        painter.end()
-        img.save(path, "PNG")
-    return path.replace(os.sep, "/")
+    return _sheet_image(f"{'up' if up else 'down'}-{colour.lstrip('#')}", _ARROW_SIZE, draw)
+
+
+def _tick_image(colour: str) -> str:
+    """Path of a PNG of a tick mark in ``colour``, filling a check box's content box.
+
+    A checked box told from an empty one by its fill alone is lost to a
+    colour-blind reader or a washed-out projector; Fusion's light boxes have
+    a tick, and so do the dark themes' with this.
+    """
+    def draw(painter: QtGui.QPainter, w: int, h: int) -> None:
+        pen = QtGui.QPen(QtGui.QColor(colour), w / 6.0)
+        pen.setCapStyle(QtCore.Qt.PenCapStyle.RoundCap)
+        pen.setJoinStyle(QtCore.Qt.PenJoinStyle.RoundJoin)
+        painter.setPen(pen)
+        painter.drawPolyline(QtGui.QPolygonF([QtCore.QPointF(w * 0.16, h * 0.52),
+                                              QtCore.QPointF(w * 0.42, h * 0.78),
+                                              QtCore.QPointF(w * 0.86, h * 0.22)]))
+    return _sheet_image(f"tick-{colour.lstrip('#')}", (_TICK_SIZE, _TICK_SIZE), draw)
 
 
 def spin_box_sheet(theme: themes.Theme, ring: str) -> str:

@@ -1,0 +1,134 @@
+"""Marks that carry a state or a colour read without the hue: check box ticks, legend swatches.
+
+A checked box told from an empty one by its fill alone, or a pale legend
+swatch on the light window (the gimbal's yellow, 1.16:1), is lost to a
+colour-blind reader or on a washed-out projector.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PyQt6 import QtGui, QtWidgets
+from test_themes import contrast
+
+from quatlab.app.qt import theme_menu
+from quatlab.app.qt.euler_view import COLOURS as EULER_COLOURS
+from quatlab.app.qt.lesson_panel import legend_html
+from quatlab.app.qt.recorder import image_to_rgb
+from quatlab.rendering.gimbal import ANGLE_COLOURS, LOCK_COLOUR
+from quatlab.rendering.style import METHOD_COLORS
+
+THEMES = ["light", "dark", "high-contrast"]
+
+
+def _hex(rgb) -> str:
+    return "#" + "".join(f"{int(v):02X}" for v in rgb)
+
+
+def _box(qtbot, checked: bool, enabled: bool = True) -> QtWidgets.QCheckBox:
+    box = QtWidgets.QCheckBox("gimbal")
+    qtbot.addWidget(box)
+    box.setChecked(checked)
+    box.setEnabled(enabled)
+    box.resize(box.sizeHint())
+    box.show()
+    qtbot.waitExposed(box)
+    QtWidgets.QApplication.processEvents()
+    return box
+
+
+def _indicator(box: QtWidgets.QCheckBox):
+    """The indicator's rect in the box (as the style lays it out) and its pixels."""
+    opt = QtWidgets.QStyleOptionButton()
+    box.initStyleOption(opt)
+    rect = box.style().subElementRect(QtWidgets.QStyle.SubElement.SE_CheckBoxIndicator, opt, box)
+    img = box.grab().toImage()
+    ratio = img.devicePixelRatio()
+    rgb = image_to_rgb(img).astype(int)
+    x0, y0 = round(rect.x() * ratio), round(rect.y() * ratio)
+    x1, y1 = round((rect.right() + 1) * ratio), round((rect.bottom() + 1) * ratio)
+    return rect, rgb[y0:y1, x0:x1]
+
+
+def _marks(pixels: np.ndarray) -> int:
+    """Pixels inside the box's ring (3 px in) at 3:1 or more against the box's fill.
+
+    The fill is the interior's most common colour: the blue of a checked box
+    in the dark themes, the white base in light.
+    """
+    inner = pixels[3:-3, 3:-3].reshape(-1, 3)
+    colours, counts = np.unique(inner, axis=0, return_counts=True)
+    fill = _hex(colours[counts.argmax()])
+    return sum(contrast(_hex(c), fill) >= 3.0 for c in inner)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_a_checked_box_has_a_tick_unlike_its_fill_and_keeps_its_size(qtbot, theme):
+    theme_menu.apply_theme(QtWidgets.QWidget(), theme)
+    off, on = _box(qtbot, False), _box(qtbot, True)
+    off_rect, off_px = _indicator(off)
+    on_rect, on_px = _indicator(on)
+    assert on_rect == off_rect and on.sizeHint() == off.sizeHint()
+    assert on_rect.width() >= 13 and on_rect.height() >= 13, on_rect
+    # A tick: a stroke of a dozen pixels and more that stands out from the fill.
+    assert _marks(on_px) >= 12, (theme, _marks(on_px))
+    assert _marks(off_px) == 0, (theme, _marks(off_px))
+
+
+@pytest.mark.parametrize("theme", ["dark", "high-contrast"])
+def test_disabled_boxes_keep_their_tick_and_look_unlike_enabled_ones(qtbot, theme):
+    theme_menu.apply_theme(QtWidgets.QWidget(), theme)
+    _, on = _indicator(_box(qtbot, True))
+    _, off_disabled = _indicator(_box(qtbot, False, enabled=False))
+    rect, on_disabled = _indicator(_box(qtbot, True, enabled=False))
+    assert _marks(on_disabled) >= 12
+    assert _marks(off_disabled) == 0
+    # Not the enabled box's colours: the ring and fill are greyed.
+    assert np.abs(on_disabled - on).sum(axis=-1).astype(bool).sum() >= rect.width() * 4
+
+
+def _swatch_edges(rgb: np.ndarray, bg: np.ndarray) -> list[float]:
+    """Contrast on the window of the first mark's four edges (left, right, top, bottom).
+
+    The mark is the first run of columns that differ from the window; along
+    the middle row and column, from outside in, an edge is the most
+    contrasting of the first two pixels off the window.
+    """
+    ink = np.abs(rgb - bg).sum(axis=-1) > 24
+    cols = np.flatnonzero(ink.any(axis=0))
+    end = cols[0]
+    while end + 1 < ink.shape[1] and ink[:, end + 1].any():
+        end += 1
+    mark = ink[:, cols[0]:end + 1]
+    rows = np.flatnonzero(mark.any(axis=1))
+    top, bottom = rows[0], rows[-1]
+    assert bottom - top >= 5 and end - cols[0] >= 5, "no square mark found"
+    mid_r, mid_c = (top + bottom) // 2, (cols[0] + end) // 2
+    window = _hex(bg)
+
+    def edge(line: np.ndarray) -> float:
+        on = np.flatnonzero(np.abs(line - bg).sum(axis=-1) > 24)[:2]
+        return max(contrast(_hex(line[i]), window) for i in on)
+
+    row, col = rgb[mid_r, cols[0]:end + 1], rgb[top:bottom + 1, mid_c]
+    return [edge(row), edge(row[::-1]), edge(col), edge(col[::-1])]
+
+
+@pytest.mark.parametrize("colour", [LOCK_COLOUR, ANGLE_COLOURS[1], EULER_COLOURS["euler"],
+                                    METHOD_COLORS["shortest_slerp"]])
+def test_legend_swatches_have_an_edge_at_3_to_1_on_the_light_window(qtbot, colour):
+    """The Euler lesson's yellow swatches were 1.16:1 on the grey window, its sky blue
+    and orange about 2:1: the outline in the text colour gives each an edge."""
+    theme_menu.apply_theme(QtWidgets.QWidget(), "light")
+    label = QtWidgets.QLabel(legend_html([(colour, "ring")]))
+    qtbot.addWidget(label)
+    label.setContentsMargins(4, 4, 4, 4)
+    label.show()
+    qtbot.waitExposed(label)
+    QtWidgets.QApplication.processEvents()
+    window = label.palette().color(QtGui.QPalette.ColorRole.Window)
+    rgb = image_to_rgb(label.grab().toImage()).astype(int)
+    bg = np.array([window.red(), window.green(), window.blue()])
+    edges = _swatch_edges(rgb, bg)
+    assert min(edges) >= 3.0, (colour, window.name(), [round(e, 2) for e in edges])
