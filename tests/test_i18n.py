@@ -292,3 +292,17 @@ def test_no_english_is_left_in_the_chinese_window(chinese_window, qtbot):
     left = sorted({(where, text) for where, text in texts if _english(text)})
     assert left == [], f"{len(left)} texts are not translated:\n" + "\n".join(
         f"  {where}: {text[:100]!r}" for where, text in left)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_seconds_are_written_alike_in_every_axis_title(lang):
+    # The SQUAD lesson's speed axis is "angular speed (deg / {unit})" with the
+    # unit "s", the Keyframes one "angular speed (deg / s)", the x axes
+    # "time (s)": a class comparing the two tabs should read one unit, not
+    # "s" on one and a translated word on the other.
+    catalog = _catalog(lang)
+    seconds = {catalog["time (s)"].string.rsplit("(", 1)[-1].rstrip(")）").strip(),
+               catalog["angular speed (deg / s)"].string.rsplit("/", 1)[-1].rstrip(")）").strip()}
+    speed = catalog["angular speed (deg / {unit})"].string.format(unit="s")
+    assert len(seconds) == 1, f"seconds are written {sorted(seconds)} in {lang}"
+    assert speed == catalog["angular speed (deg / s)"].string
