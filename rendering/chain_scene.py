@@ -97,6 +97,7 @@ from quatlab.rendering.chain import (
     hand_height,
     marker_trail,
 )
+from quatlab.rendering.contrast import deepen
 from quatlab.rendering.gl_items import (
     GHOST_SHADER,
     LIT_SHADER,
@@ -131,6 +132,8 @@ _JOINT_RADIUS = 0.075            # joint ball radius, fraction of the root bone'
 _GIZMO_LENGTH = 0.4              # gizmo axis length, fraction of the root bone's length
 _GIZMO_WIDTH = 3.0
 _TRAIL_WIDTH = 3.0
+#: Least contrast of a chain's label text on the light scene (WCAG 2 AA for text).
+TEXT_CONTRAST = 4.5
 #: Antialiased wide lines are llvmpipe's costliest primitive (a tangled
 #: 24,000-vertex trail: 40 ms a frame with, 10 without); a trail with more
 #: vertices than this is a tangle whose edges nobody follows, drawn without.
@@ -411,9 +414,14 @@ class ChainScene(UserCamera, GLWindowView):
         chain.body.opts["edgeColor"] = tuple(0.55 * c for c in rgba_[:3]) + (1.0,)
         chain.body.setColor(rgba_)
         # A darker shade of the chain colour keeps the text readable on the
-        # light background; the dark themes' colours are light enough as they are.
-        shade = 1.0 if themes.current().dark else 0.8
-        text_colour = QtGui.QColor.fromRgbF(*(shade * c for c in rgba_[:3]))
+        # light background, deepened further where it still is not 4.5:1 (the
+        # pale grey of input poses was 2.7:1); the dark themes' colours are
+        # light enough as they are.
+        if themes.current().dark:
+            ink = rgba_[:3]
+        else:
+            ink = deepen([0.8 * c for c in rgba_[:3]], rgba(SCENE_BACKGROUND), TEXT_CONTRAST)
+        text_colour = QtGui.QColor.fromRgbF(*(float(c) for c in ink))
         for label in (chain.label, chain.note, chain.angle_label):
             label.color = text_colour
         if chain.turn is not None:

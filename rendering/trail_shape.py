@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from quatlab.rendering.chain import ROOT, chain_reach, marker_trail, segment_indices
+from quatlab.rendering.contrast import contrast_ratio, deepen, least_mix
 from quatlab.rendering.scene_marks import TICKS, plane_normal, trail_marks
 
 __all__ = ["TrailShape", "TrailShaper", "trail_shape", "trail_colours", "contrast_ratio",
@@ -95,31 +96,6 @@ def trail_shape(points, reach: float, kinematics: tuple = (),
     return TrailShape(points, vertices, strength, plane_normal(points), kinematics, path)
 
 
-def _luminance(rgb: np.ndarray) -> np.ndarray:
-    """WCAG 2 relative luminance of sRGB colours ``(..., 3)`` in [0, 1]."""
-    c = np.asarray(rgb, dtype=np.float64)
-    c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-    return c @ np.array([0.2126, 0.7152, 0.0722])
-
-
-def contrast_ratio(a, b) -> np.ndarray:
-    """WCAG 2 contrast ratio of sRGB colours ``a`` and ``b`` ``(..., 3)`` in [0, 1].
-
-    >>> float(contrast_ratio([0.0, 0.0, 0.0], [1.0, 1.0, 1.0]))
-    21.0
-    """
-    la, lb = _luminance(a), _luminance(b)
-    return (np.maximum(la, lb) + 0.05) / (np.minimum(la, lb) + 0.05)
-
-
-def _least_mix(start: np.ndarray, end: np.ndarray, bg: np.ndarray, ratio: float) -> float:
-    """The least f in [0, 1] with ``start + f (end - start)`` at ``ratio`` against ``bg``
-    (1 if none reaches it). Contrast grows along these mixes (away from ``bg``)."""
-    f = np.linspace(0.0, 1.0, 257)
-    ok = np.flatnonzero(contrast_ratio(start + f[:, None] * (end - start), bg) >= ratio)
-    return float(f[ok[0]]) if len(ok) else 1.0
-
-
 def trail_colours(base, background, strength) -> np.ndarray:
     """RGB ``(M, 3)`` of trail vertices of ``strength`` ``(M,)`` (:data:`TRAIL_FADE`).
 
@@ -131,10 +107,9 @@ def trail_colours(base, background, strength) -> np.ndarray:
     """
     base = np.asarray(base, dtype=np.float64)[:3]
     bg = np.asarray(background, dtype=np.float64)[:3]
-    away = np.zeros(3) if _luminance(bg) > 0.18 else np.ones(3)
-    ink = base + _least_mix(base, away, bg, TRAIL_FULL) * (away - base)
+    ink = deepen(base, bg, TRAIL_FULL)
     lo, hi = TRAIL_FADE
-    floor = max(lo, _least_mix(bg, ink, bg, TRAIL_FAINTEST))
+    floor = max(lo, least_mix(bg, ink, bg, TRAIL_FAINTEST))
     s = floor + (np.asarray(strength, dtype=np.float64) - lo) / (hi - lo) * (hi - floor)
     return bg + np.clip(s, 0.0, 1.0)[:, None] * (ink - bg)
 
