@@ -64,3 +64,17 @@ def test_lesson_explanations_break_between_words_only(qtbot, lang, view, size):
     for f in FORMULAS[view, lang]:
         assert f in text, (f, lines)
         assert any(f in s for s in lines), (f"{f!r} is split over lines", lines)
+
+
+def test_norms_superscripts_and_full_width_brackets_are_glued():
+    from quatlab.app.model.explain import glue_formulas
+
+    wj, nb = "\u2060", "\u00a0"
+    assert glue_formulas("by |q|² = 1.361") == f"by |{wj}q{wj}|{wj}²{nb}={nb}1.361"
+    assert glue_formulas("R: ‖RᵀR − I‖ = 1e-5") == f"R: ‖{wj}R{wj}ᵀR{nb}−{nb}I{wj}‖{nb}={nb}1e−5"
+    assert glue_formulas("起作用（= 20.0°）；") == f"起作用（{wj}={nb}20.0°）；"
+    # Glued twice is glued once (a model may glue its own text before the label does).
+    for text in ("|q| − 1 and |q|²", "‖RᵀR − I‖", "（= 20.0°）"):
+        assert glue_formulas(glue_formulas(text)) == glue_formulas(text)
+    # The bars of "| |q| − 1 |" around spaced terms are not a norm of their own.
+    assert glue_formulas("| |q| − 1 |").startswith("| |")
