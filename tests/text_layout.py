@@ -16,6 +16,11 @@ SUPERSCRIPTS = set("⁰¹²³⁴⁵⁶⁷⁸⁹ᵀ")
 OPENING = set("(（[［")
 
 
+def as_read(text: str) -> str:
+    """``text`` as a reader reads it: no-break spaces as spaces, word joiners dropped."""
+    return text.replace("\u00a0", " ").replace("\u2060", "")
+
+
 def laid_out_lines(doc: QtGui.QTextDocument) -> list[str]:
     """The document's laid-out lines, as read: no-break spaces as spaces, joiners dropped."""
     out = []
