@@ -120,11 +120,11 @@ class TitleFitAxis(pg.AxisItem):
                 n -= 1
             else:
                 shown = html.replace(full, short[:1] + ELLIPSIS, 1)
-        if lines != self._lines:
-            self._lines = lines
-            self._updateWidth()
         self._set_tip(None if shown == html else full)
         self._last = shown
+        if lines != self._lines or shown != self._shown:
+            self._lines = lines
+            self._updateWidth()
         return shown
 
     def _first_fit(self, html: str, full: str, forms: list[str], room: float) -> str | None:
@@ -168,10 +168,43 @@ class TitleFitAxis(pg.AxisItem):
 
     def _updateWidth(self) -> None:  # noqa: N802 (pyqtgraph's name)
         super()._updateWidth()
+        w = self.maximumWidth()
         if self._lines > 1 and self.fixedWidth is not None:
-            w = self.maximumWidth() + (self._lines - 1) * self._line_height()
+            w += (self._lines - 1) * self._line_height()
+        if self.orientation != "left" or self._last is None or not self.isVisible():
             self.setMaximumWidth(w)
             self.setMinimumWidth(w)
+            return
+        # pyqtgraph sizes the axis for 0.8 of the title's height, which the
+        # nudge and the document margin cover only up to ~45 px: the title as
+        # shown, measured in its own font (a Chinese line is 22 px, its CJK
+        # fallback taller than the Latin 18), must end before the widest tick
+        # label, drawn right-aligned at the axis' right edge. Two lines "… 与" /
+        # "‖RᵀR − I‖（对数）" ran 1.4 px into "0.0001"; in English they cleared it by 0.2.
+        w = max(w, self._title_right() + self._gap() + self._tick_space())
+        self.setMaximumWidth(w)
+        self.setMinimumWidth(w)
+
+    def _title_right(self) -> float:
+        """Where the shown title's text ends, from the axis' left edge."""
+        doc = QtGui.QTextDocument()
+        margin = self.label.document().documentMargin()
+        doc.setDocumentMargin(margin)
+        doc.setDefaultFont(self.label.font())
+        doc.setHtml(self._last)
+        # pyqtgraph puts a left title 5 px left of the axis (AxisItem.resizeEvent's nudge).
+        return -5.0 + doc.size().height() - margin
+
+    def _tick_space(self) -> float:
+        """The widest tick label and its offset from the axis line (AxisItem's own sizes)."""
+        if not self.style["showValues"]:
+            return 0.0
+        return (self.textWidth + self.style["tickTextOffset"][0]
+                + max(0, self.style["tickLength"]))
+
+    def _gap(self) -> float:
+        """Room between the title and the tick labels: half a character of the title's font."""
+        return 0.5 * QtGui.QFontMetricsF(self.label.font()).averageCharWidth()
 
     def _line_height(self) -> float:
         doc = QtGui.QTextDocument()

@@ -68,3 +68,52 @@ def test_vertical_axis_titles_fit_the_plot_height(qtbot, zoom):
                         assert axis.label.toolTip() == axis.labelText
                     seen += 1
     assert seen == 2 * 2 * len(VIEWS)
+
+
+def _tick_text_rects(axis) -> list:
+    """Where the axis draws its tick labels, in scene coordinates (its own draw specs)."""
+    img = QtGui.QImage(8, 8, QtGui.QImage.Format.Format_ARGB32)
+    painter = QtGui.QPainter(img)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [(axis.mapRectToScene(rect), text) for rect, _flags, text in specs[2]]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_multi_line_title_clears_the_tick_labels(qtbot, lang):
+    """In Chinese the integration lesson's two-line title "… and / ‖RᵀR − I‖" ran into
+    its "0.0001" tick label at 1280x720 and 1024x768: the axis was widened by one
+    line of the title measured without the taller CJK fallback font of the lines shown."""
+    from quatlab.app import i18n
+
+    i18n.set_language(lang)
+    try:
+        win = MainWindow(LessonState.from_preset("negated-20"))
+        qtbot.addWidget(win)
+        win.show_view("integrate")
+        multi = 0
+        for size in ((1280, 720), (1024, 768)):
+            render_window(win, size)
+            for _ in range(3):
+                QtWidgets.QApplication.processEvents()
+            for plots in win.views["integrate"].findChildren(CurvePlots):
+                for name, item in plots.plots.items():
+                    axis = item.getAxis("left")
+                    if "\n" not in axis.label.toPlainText().strip():
+                        continue
+                    multi += 1
+                    # The title's text as laid out (its document margin is empty).
+                    doc = axis.label.document()
+                    margin = doc.documentMargin()
+                    inner = axis.label.boundingRect().adjusted(margin, margin, -margin, -margin)
+                    title = axis.label.mapRectToScene(inner)
+                    ticks = _tick_text_rects(axis)
+                    assert ticks, (size, name)
+                    gap = min(rect.left() for rect, _text in ticks) - title.right()
+                    assert gap > 0, (lang, size, name, axis.label.toPlainText(), gap,
+                                     title, [t for _r, t in ticks])
+        assert multi >= 1
+    finally:
+        i18n.set_language("en")

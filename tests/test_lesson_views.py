@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PyQt6 import QtCore, QtGui, QtWidgets
+from text_layout import as_read
 
 from quatlab.app.model.blend_lesson import BlendModel
 from quatlab.app.model.euler_lesson import EulerModel
@@ -86,7 +87,7 @@ def test_track_slider_and_preset_change_state_and_pixels(qtbot, track_view):
     assert track_view.plots.cursor() == pytest.approx(0.3)
     moved = _grab(track_view.scene)
     assert np.any(moved != before)
-    assert "off the sign-aware one" in track_view.explanation.text()
+    assert "off the sign-aware one" in as_read(track_view.explanation.text())
     i = track_view.preset_box.findData("gltf_animated_triangle")
     track_view.preset_box.setCurrentIndex(i)
     assert m.preset == "gltf_animated_triangle"
@@ -111,7 +112,7 @@ def test_track_tangent_option_recomputes(track_view):
     track_view.tangents.setChecked(True)
     assert m.time_scaled
     assert not np.allclose(uniform, m.track["squad"].speed_deg)
-    assert "time-scaled" in track_view.explanation.text()
+    assert "time-scaled" in as_read(track_view.explanation.text())
 
 
 def _assert_track_plotted(view, times, keys):
@@ -168,7 +169,7 @@ def test_track_key_table_edits_model_and_plots(track_view):
     keys[1, 1] = 0.5
     _assert_track_plotted(track_view, [0.0, 1.0, 2.0, 3.0], keys)
     assert _cell(track_view, 1, 2).text() == "0.5"
-    assert "Keys edited" in track_view.explanation.text()
+    assert "Keys edited" in as_read(track_view.explanation.text())
     _cell(track_view, 2, 0).setText("2.5")            # key 2's time
     _assert_track_plotted(track_view, [0.0, 1.0, 2.5, 3.0], keys)
 
@@ -212,7 +213,7 @@ def test_track_negate_button_moves_only_the_sign_unaware_squad(qtbot, track_view
         assert np.max(angle_between(before[name].quats, after[name].quats)) < 1e-9
     assert np.degrees(np.nanmax(after.deviation("squad", "squad_unaware"))) > 10
     _assert_track_plotted(track_view, m.times, m.keys)
-    assert "off the sign-aware one" in track_view.explanation.text()
+    assert "off the sign-aware one" in as_read(track_view.explanation.text())
 
 
 def test_track_add_and_remove_keys(qtbot, track_view):
@@ -255,7 +256,7 @@ def test_track_load_track_from_the_keyframes_tab(qtbot, monkeypatch):
     assert len(m.times) == 5
     np.testing.assert_array_equal(m.times, track.times)
     np.testing.assert_array_equal(m.keys, track.values)
-    assert m.name and m.name in win.views["squad"].explanation.text()
+    assert m.name and m.name in as_read(win.views["squad"].explanation.text())
     assert win.views["squad"].keys.table.model().rowCount() == 5
     assert np.degrees(np.nanmax(m.track.deviation("squad", "squad_unaware"))) > 20
 
@@ -278,18 +279,18 @@ def test_euler_plots_are_the_model_arrays(euler_view):
     wraps = [ln.value() for ln in euler_view.plots._key_lines["angle"]]
     assert wraps == pytest.approx(euler_view.model.wrap_times())
     assert len(wraps) == 1
-    assert "wraps across ±180°" in euler_view.explanation.text()
+    assert "wraps across ±180°" in as_read(euler_view.explanation.text())
 
 
 def test_euler_lock_text_and_pixels(euler_view):
     before = _grab(euler_view.scene)
     euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("pitch90_lock"))
-    text = euler_view.explanation.text()
+    text = as_read(euler_view.explanation.text())
     assert "Gimbal lock" in text and "only Y − Z″ matters (= 20.0°)" in text
     assert np.any(_grab(euler_view.scene) != before)
     euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("near_lock"))
-    assert "Gimbal lock" not in euler_view.explanation.text()
-    assert "5.0° from the lock" in euler_view.explanation.text()
+    assert "Gimbal lock" not in as_read(euler_view.explanation.text())
+    assert "5.0° from the lock" in as_read(euler_view.explanation.text())
     before = _grab(euler_view.scene)
     euler_view.slider.spin.setValue(0.1)
     assert euler_view.model.param == pytest.approx(0.1)
@@ -408,7 +409,7 @@ def test_blend_reference_switch_by_stable_index(blend_view):
     # 0, 120, 240 deg about Z: aligned to pose 0 the blend is the identity,
     # aligned to pose 1 it is the half turn.
     assert np.degrees(angle_between(before, after)) == pytest.approx(180.0, abs=1.5)
-    text = blend_view.explanation.text()
+    text = as_read(blend_view.explanation.text())
     assert "Pose 0's weight reached 0, so the reference passed to pose 1" in text
     assert "jumped 180.0°" in text
     assert "<b>reference</b>" in blend_view.pose_readouts[1].text()
@@ -419,11 +420,11 @@ def test_blend_reference_switch_by_stable_index(blend_view):
     assert m.reference == 1
     off = np.degrees(angle_between(m.at_param()["blend"], [1, 0, 0, 0]))
     assert off == pytest.approx(81.8, abs=0.05)
-    assert "does not switch back" in blend_view.explanation.text()
+    assert "does not switch back" in as_read(blend_view.explanation.text())
     # Next by stable index after pose 1 is pose 2, although pose 0 has weight.
     _weight(blend_view, 1, 0.0)
     assert m.reference == 2
-    assert "passed to pose 2" in blend_view.explanation.text()
+    assert "passed to pose 2" in as_read(blend_view.explanation.text())
 
 
 def test_blend_negated_pose_moves_the_naive_sum_only(blend_view):
@@ -453,7 +454,7 @@ def test_blend_all_weights_zero_shows_no_result(blend_view):
     for i in range(3):
         _weight(blend_view, i, 0.0)
     assert all(np.isnan(q).all() for q in blend_view.model.at_param().values())
-    assert "nothing to blend" in blend_view.explanation.text()
+    assert "nothing to blend" in as_read(blend_view.explanation.text())
     assert not blend_view.scene._chains["blend"].body.visible()
 
 
@@ -496,7 +497,7 @@ def test_euler_gimbal_lock_is_highlighted(euler_view):
     assert abs(axis @ pivots[0]) == pytest.approx(np.linalg.norm(axis), rel=1e-6)
     assert gimbal.colours == [LOCK_COLOUR, ANGLE_COLOURS[1], LOCK_COLOUR]
     assert "locked" in euler_view.gimbal_legend.text()
-    assert "(highlighted)" in euler_view.explanation.text()
+    assert "(highlighted)" in as_read(euler_view.explanation.text())
     assert np.any(_grab(euler_view.scene) != before)
     euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("near_lock"))
     assert not gimbal.locked
@@ -658,7 +659,7 @@ def test_integrate_controls_change_the_model(integrate_view):
         "exact", "world", 0.02, 150, "float64", 50, 2)
     assert v.keep.isEnabled()
     _assert_plots_are_the_model(v)
-    assert "keeping its z axis" in v.explanation.text()
+    assert "keeping its z axis" in as_read(v.explanation.text())
     loads = []
     m.events.connect("data", lambda: loads.append(m.preset))
     # Choosing the preset already shown again reloads it: every option goes
@@ -677,12 +678,13 @@ def test_integrate_step_moves_chain_text_and_pixels(integrate_view):
     from quatlab.rendering.chain import ROOT, chain_reach
 
     v, m = integrate_view, integrate_view.model
-    before, text = _grab(v.scene), v.explanation.text()
+    before, text = _grab(v.scene), as_read(v.explanation.text())
     assert "16.7%" in text
     v.slider.spin.setValue(100)
     assert m.param == 100 and v.plots.cursor() == 100
     assert np.any(_grab(v.scene) != before)
-    assert v.explanation.text() != text and "step 100 of 200" in v.explanation.text()
+    assert as_read(v.explanation.text()) != text
+    assert "step 100 of 200" in as_read(v.explanation.text())
     norm = np.linalg.norm(m.run.quats[100])
     assert v.scene._chains["integrated"].text == f"integrated q, |q| = {norm:.4f}"
     # The thin line reaches where q v q* puts the tip: |q|^2 times the reach.
@@ -717,7 +719,7 @@ def test_euler_order_combo_recomputes_against_scipy(euler_view, order):
     _assert_same(_plotted(euler_view, "angle", "slerp")[1], np.degrees(c.slerp_angle))
     _assert_same(_plotted(euler_view, "speed", "angle0")[1], np.degrees(c.slerp_euler[:, 0]))
     assert euler_view.angle_spins["start"][0].prefix() == f"{order[0]} "
-    assert "changed from" in euler_view.explanation.text()
+    assert "changed from" in as_read(euler_view.explanation.text())
     assert m.readout().order == order
 
 
@@ -793,13 +795,13 @@ def test_euler_angles_are_named_by_their_axes_and_colours_mean_one_thing(euler_v
     m = euler_view.model
     m.set_order("xyz")
     m.set_angles([10.0, 20.0, 30.0], [10.0, 20.0, 30.0])
-    text = euler_view.explanation.text()
+    text = as_read(euler_view.explanation.text())
     # Extrinsic x-y-z: the first angle turns about x, not "yaw" (a position name).
     assert "10.0° about x, 20.0° about y, 30.0° about z" in text
     assert not any(w in text for w in ("yaw", "pitch", "roll"))
     assert "about x" in euler_view.gimbal_legend.text()
     m.set_order("ZYX")
-    assert "10.0° about Z, 20.0° about Y′, 30.0° about X″" in euler_view.explanation.text()
+    assert "10.0° about Z, 20.0° about Y′, 30.0° about X″" in as_read(euler_view.explanation.text())
     assert euler_view.angle_spins["start"][1].toolTip() == "The start angle about Y′"
     # One meaning per colour across both plots: orange is the Euler lerp only.
     colours = [euler_view.plots.curve_item(p, k).opts["pen"].color().name().upper()
@@ -841,7 +843,7 @@ def test_blend_plots_follow_weights_set_by_hand(blend_view):
         at = int(np.argmin(np.abs(x - 0.6)))
         assert x[at] == pytest.approx(0.6)
         assert y[at] == pytest.approx(_deg_from_pose0(m.quats[0], q), abs=1e-6)
-        assert f"{m.current_angle['blend']:.1f}°" in blend_view.explanation.text()
+        assert f"{m.current_angle['blend']:.1f}°" in as_read(blend_view.explanation.text())
     assert blend_view.plots._t == pytest.approx(0.6)
     # The far end of the curve is pose 1's weight at 1 with the others held.
     x, y = _plotted(blend_view, "angle", "blend")
@@ -864,7 +866,7 @@ def test_blend_listing_control_reorders_the_inputs(blend_view):
         assert m.order[0] == first
         q = m.at_param()
         got[k] = {v: _deg_from_pose0(m.base_poses[0], q[v]) for v in m.VARIANTS}
-        assert f"aligns to pose {first}" in blend_view.explanation.text()
+        assert f"aligns to pose {first}" in as_read(blend_view.explanation.text())
     # Equal weights on 0, 120, 240 deg about Z: aligned to pose 0 the sum is
     # pose 0; aligned to pose 1 or 2 it is 120 deg away (hand-worked).
     assert [got[k]["align_first"] for k in range(3)] == pytest.approx([0, 120, 120], abs=1e-9)

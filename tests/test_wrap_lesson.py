@@ -12,6 +12,7 @@ import pytest
 from bvh_oracle import MOCAPBANK, motion_of, rotation_columns
 from scipy.spatial.transform import Rotation
 from test_lesson_views import _grab
+from text_layout import as_read
 
 from quatlab.app.model.wrap_lesson import METHODS, PRESETS, WrapModel
 
@@ -114,13 +115,13 @@ def test_model_drives_the_widgets(view):
     m.set_param(0.8)
     assert view.slider.spin.value() == pytest.approx(0.8)
     assert view.plots.cursor() == pytest.approx(0.8)
-    assert "At t = 0.80" in view.explanation.text()
+    assert "At t = 0.80" in as_read(view.explanation.text())
 
 
 def test_widgets_drive_the_model(view):
     view.preset_box.setCurrentIndex(view.preset_box.findData("triple_switch"))
     assert view.model.preset == "triple_switch"
-    assert "other Euler triple" in view.explanation.text()
+    assert "other Euler triple" in as_read(view.explanation.text())
     view.slider.spin.setValue(0.2)
     assert view.model.param == pytest.approx(0.2)
 

@@ -10,6 +10,15 @@ OPERATORS = set("=<>≤≥+−×·")
 UNITS = set("°%")
 #: Punctuation a line may not start with (in Chinese typesetting neither: 避头点).
 CLOSING = set(",.;:)，。：；）、")
+#: Superscripts a line may not start with: "|q|²", "Rᵀ" are one symbol.
+SUPERSCRIPTS = set("⁰¹²³⁴⁵⁶⁷⁸⁹ᵀ")
+#: Opening brackets a line may not end with (full-width ones too: 避尾点).
+OPENING = set("(（[［")
+
+
+def as_read(text: str) -> str:
+    """``text`` as a reader reads it: no-break spaces as spaces, word joiners dropped."""
+    return text.replace("\u00a0", " ").replace("\u2060", "")
 
 
 def laid_out_lines(doc: QtGui.QTextDocument) -> list[str]:
@@ -26,20 +35,23 @@ def laid_out_lines(doc: QtGui.QTextDocument) -> list[str]:
 
 
 def formula_breaks(lines: list[str]) -> list[str]:
-    """Line ends that cut a formula: at an operator, before a unit, an operator or a closing mark.
+    """Line ends that cut a formula: at an operator or an opening bracket, before a unit,
+    an operator, a superscript or a closing mark.
 
     >>> formula_breaks(["dot(q0, q1) = −0.98 <", "0: q1 lies"])
     ["'dot(q0, q1) = −0.98 <' | '0: q1 lies'"]
     >>> formula_breaks(["the dot", "−0.98, naive 20.0 °/t", "on"])
     []
+    >>> formula_breaks(["scale by |q|", "² = 1.361 （", "= 20.0°）"])
+    ["'scale by |q|' | '² = 1.361 （'", "'² = 1.361 （' | '= 20.0°）'"]
     """
     bad = []
     for a, b in zip(lines, lines[1:], strict=False):
         end, start = a.rstrip(), b.lstrip()
         # A line may start with a negative number ("dot" | "−0.9948"): a sign, not an operator.
         signed = start[:1] == "−" and start[1:2].isdigit()
-        if (end and end[-1] in OPERATORS) \
-                or (start and start[0] in OPERATORS | UNITS and not signed) \
+        if (end and end[-1] in OPERATORS | OPENING) \
+                or (start and start[0] in OPERATORS | UNITS | SUPERSCRIPTS and not signed) \
                 or (start and start[0] in CLOSING) \
                 or (end.endswith("°/") and start.startswith("t")):
             bad.append(f"{end[-25:]!r} | {start[:25]!r}")

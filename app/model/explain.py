@@ -43,6 +43,8 @@ _NO_TURN = 1e-9
 #: U+00A0 NO-BREAK SPACE and U+2060 WORD JOINER: a line never breaks at either.
 NBSP, WJ = "\u00a0", "\u2060"
 
+#: Superscripts the explanations write ("|q|²", "Rᵀ").
+_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹ᵀ"
 # Binary operators and relations, as the explanations write them in HTML.
 _OP = r"(=|&lt;|&gt;|[<>≤≥+−×·→≈])"
 _FORMULA_RULES = (
@@ -60,6 +62,13 @@ _FORMULA_RULES = (
     # Chinese breaks between any two ideographs, also inside the name of an
     # operand ("点积 = −1.0000" ended a line at "点"): those names are joined.
     *((re.compile(word), WJ.join(word)) for word in ("点积",)),
+    # A norm is one symbol: "|q|", "‖RᵀR − I‖" (its spaces are no-break by now;
+    # a line may break after "|", and Chinese breaks around "‖").
+    (re.compile(rf"([|‖])(?!{WJ})([^|‖ <>]+?)(?<!{WJ})\1"), rf"\1{WJ}\2{WJ}\1"),
+    # "|q|²", "Rᵀ": a superscript never starts a line.
+    (re.compile(f"(?<!{WJ})(?=[{_SUPERSCRIPTS}])"), WJ),
+    # "（= 20.0°）": a full-width opening bracket never ends a line.
+    (re.compile(r"(?<=[（［〔【])(?!\u2060)"), WJ),
 )
 _TAG = re.compile(r"(<[^>]*>)")
 
@@ -71,7 +80,9 @@ def glue_formulas(html: str) -> str:
     follows the "/" of °/t, so "dot(q0, q1) = −0.98" never ends a line at
     "=" and a unit never starts one; spaces between words stay breakable.
     A hyphen-minus before a digit becomes the minus sign "−" (a line may
-    break after a hyphen). Markup (tags and their attributes) is left alone.
+    break after a hyphen). A norm ("|q|", "‖RᵀR − I‖") is held whole, a
+    superscript never starts a line and a full-width opening bracket never
+    ends one. Markup (tags and their attributes) is left alone.
     A formula must still fit the narrowest panel that shows it: wider
     than its line, Qt breaks it anywhere.
 

@@ -12,11 +12,12 @@ from collections.abc import Callable, Sequence
 from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.i18n import _
+from quatlab.app.model.explain import glue_formulas
 from quatlab.app.qt.scrubber import Scrubber, ValueParameter, model_parameter
 from quatlab.rendering.flow_layout import FlowRow
 from quatlab.rendering.style import FOREGROUND
 
-__all__ = ["ParamSlider", "LessonPanel", "legend_html", "swatch"]
+__all__ = ["ParamSlider", "LessonPanel", "ExplanationLabel", "legend_html", "swatch"]
 
 
 def swatch(colour: str, mark: str = "■") -> str:
@@ -51,6 +52,19 @@ class ParamSlider(Scrubber):
                  *, tooltip: str = "", decimals: int = 3) -> None:
         param = ValueParameter(on_change, name=name, decimals=decimals, tooltip=tooltip)
         super().__init__(param, parent, prefix="param", playback=False)
+
+
+class ExplanationLabel(QtWidgets.QLabel):
+    """A lesson's explanation: rich text whose formulas hold together when it wraps.
+
+    Every text set goes through :func:`~quatlab.app.model.explain.glue_formulas`,
+    so each lesson's model writes plain sentences (translated as they are)
+    and no view has to remember the glue: "|q|²", "‖RᵀR − I‖" or
+    "（= 20.0°）" never break across lines.
+    """
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        super().setText(glue_formulas(text))
 
 
 class LessonPanel(QtWidgets.QWidget):
@@ -109,7 +123,7 @@ class LessonPanel(QtWidgets.QWidget):
         layout.addLayout(self.toolbar)
         self._rows = 1  # toolbar rows so far: option rows go below them
 
-        self.explanation = QtWidgets.QLabel()
+        self.explanation = ExplanationLabel()
         self.explanation.setObjectName("lesson_explanation")
         self.explanation.setWordWrap(True)
         self.explanation.setTextFormat(QtCore.Qt.TextFormat.RichText)
