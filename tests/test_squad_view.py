@@ -94,3 +94,20 @@ def test_squad_chains_are_large_and_apart(squad_tab, preset, size):
     seen = np.vstack(seen)
     span = seen.max(axis=0) - seen.min(axis=0)
     assert span[0] >= 0.6 * w or span[1] >= 0.6 * h, (preset, span, (w, h))
+
+
+def test_a_long_refusal_wraps_in_the_column(squad_tab, qtbot):
+    """The key editor's message stands in the column beside the view: a long one
+    wraps within the table's width instead of widening the column (which would
+    narrow the 3D view and re-frame it)."""
+    view = squad_tab("four_keys", (1024, 768))
+    width = view.scene.width()
+    view.keys._refuse("key 2's time must be finite and lie strictly between 1 and 3 s "
+                      "(times strictly increase), and this sentence goes on much longer")
+    for _ in range(3):
+        QtWidgets.QApplication.processEvents()
+        qtbot.wait(10)
+    message = view.keys.message
+    assert message.isVisible() and message.width() <= view.keys.table.width() + 1
+    assert message.height() >= 2 * message.fontMetrics().height()  # wrapped
+    assert view.scene.width() == width
