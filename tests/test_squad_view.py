@@ -14,6 +14,8 @@ from PyQt6 import QtWidgets
 
 from quatlab.app.model.track_lesson import TrackModel
 from quatlab.rendering.chain import ROOT, chain_frames
+from tests.test_blend_view import _inside
+from tests.test_lesson_scene_layout import lesson_tab  # noqa: F401 - the fixture
 from tests.test_scene_explains import _projector
 
 pytestmark = pytest.mark.gl
@@ -25,26 +27,9 @@ LEAST_APART_PX = 60.0
 
 
 @pytest.fixture
-def squad_tab(qtbot):
-    from quatlab.app.qt.window import MainWindow
-
-    win = MainWindow()
-    qtbot.addWidget(win)
-
-    def show(preset: str, size):
-        win.resize(*size)
-        win.show_view("squad")
-        win.show()
-        qtbot.waitExposed(win)
-        view = win.views["squad"]
-        qtbot.waitUntil(view.scene.isValid)
-        view.model.set_preset(preset)
-        for _ in range(3):
-            QtWidgets.QApplication.processEvents()
-            qtbot.wait(10)
-        return view
-
-    return show
+def squad_tab(lesson_tab):  # noqa: F811 - the imported fixture
+    """The window at ``size`` on the SQUAD tab showing ``preset``."""
+    return lambda preset, size: lesson_tab("squad", preset, size)
 
 
 def _shown_chains(view) -> dict[str, np.ndarray]:
@@ -55,11 +40,6 @@ def _shown_chains(view) -> dict[str, np.ndarray]:
             joints, _rot = chain_frames(q, root_only=view.scene.root_only())
             out[k] = joints + (view.scene._chains[k].root - ROOT)
     return out
-
-
-def _inside(px, w, h) -> bool:
-    return bool(px[:, 0].min() >= 0 and px[:, 0].max() <= w
-                and px[:, 1].min() >= 0 and px[:, 1].max() <= h)
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
