@@ -55,6 +55,9 @@ from quatlab.math import quaternion as Q
 
 __all__ = [
     "ROOT",
+    "ROW_SPACING",
+    "ROW_VIEW",
+    "roots_in_a_row",
     "BONE_TAPER",
     "DEFAULT_BONES",
     "bone_lengths",
@@ -70,6 +73,28 @@ __all__ = [
 
 #: World position of the chain root: above the ground grid (z = 0).
 ROOT = np.array([0.0, 0.0, 0.5])
+
+#: Distance between the roots of chains shown side by side (:func:`roots_in_a_row`):
+#: even curled chains (reach 2.44, but a curl stays within about 1.3 of its
+#: root sideways) do not touch, and four fit on the 8 m grid.
+ROW_SPACING = 2.5
+
+#: Camera (elevation, azimuth) in degrees for chains in a row along Y: seen
+#: from nearer the X axis and higher up they spread across the screen instead
+#: of into its depth, and curls in the ground plane read as curls.
+ROW_VIEW = (35.0, -25.0)
+
+
+def roots_in_a_row(keys, spacing: float = ROW_SPACING) -> dict:
+    """Roots for chains ``keys`` side by side along Y, centred on :data:`ROOT`, in order.
+
+    >>> {k: r.tolist() for k, r in roots_in_a_row("ab").items()}
+    {'a': [0.0, -1.25, 0.5], 'b': [0.0, 1.25, 0.5]}
+    """
+    keys = list(keys)
+    middle = (len(keys) - 1) / 2
+    return {k: ROOT + [0.0, (i - middle) * spacing, 0.0] for i, k in enumerate(keys)}
+
 
 #: Each bone is this fraction of the previous one's length.
 BONE_TAPER = 0.8

@@ -143,18 +143,33 @@ def test_lesson_labels_never_overlap_each_other_or_a_chain(lesson_tab, kind, pre
 
 
 def test_labels_of_chains_in_one_pose_share_one_plate(lesson_tab):
-    """At t = 0 all four SQUAD-tab curves sit on key 0: one plate, a line per method."""
-    view = lesson_tab("squad", "four_keys")
-    view.model.set_param(0.0)
+    """At t = 0 the Euler tab's two chains, on one root, sit on the start pose: one
+    plate, a line per chain."""
+    view = lesson_tab("euler", next(iter(EulerModel.PRESETS)))
+    view.model.set_param(view.model.param_range[0])
     _grab(view.scene)
     rects = dict(view.scene.placed_labels())
-    chain_texts = ["piecewise NLERP", "piecewise SLERP", "SQUAD", "SQUAD, sign-unaware"]
+    chain_texts = ["Euler angles, lerped", "SLERP"]
     assert set(chain_texts) <= set(rects)
     bands = [rects[t] for t in chain_texts]
     # Stacked in order, same left edge and width, each band right under the last.
     assert len({(round(r.left(), 3), round(r.width(), 3)) for r in bands}) == 1
     for upper, lower in zip(bands, bands[1:], strict=False):
         assert lower.top() == pytest.approx(upper.bottom())
+
+
+def test_squad_chains_apart_have_a_plate_each(lesson_tab):
+    """The SQUAD tab's four chains hang side by side: at t = 0, all on key 0, each
+    has a plate of its own, none over another (they shared one on one root)."""
+    view = lesson_tab("squad", "four_keys")
+    view.model.set_param(0.0)
+    _grab(view.scene)
+    rects = dict(view.scene.placed_labels())
+    bands = [rects[t] for t in ["piecewise NLERP", "piecewise SLERP", "SQUAD",
+                                "SQUAD, sign-unaware"]]
+    for i, a in enumerate(bands):
+        for b in bands[i + 1:]:
+            assert not a.intersects(b), (a, b)
 
 
 @pytest.mark.parametrize("size", [(1400, 900), (1280, 720)])

@@ -18,7 +18,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 from quatlab.app.i18n import N_, _
 from quatlab.app.model.blend_lesson import BlendModel, axis_angle_text
 from quatlab.app.qt.lesson_panel import LessonPanel, ParamSlider, legend_html
-from quatlab.rendering.chain import ROOT
+from quatlab.rendering.chain import ROW_VIEW, roots_in_a_row
 from quatlab.rendering.series import Series
 from quatlab.rendering.style import FOREGROUND, METHOD_COLORS
 
@@ -37,11 +37,8 @@ POSE_COLOUR = "#C4C4C8"
 
 #: Root of each column along Y. The inputs come first (left on screen with
 #: the default camera), then the correct blend beside them, then the two
-#: flawed ones; 2.5 apart so that even curled chains (reach 2.44, but a
-#: curl stays within about 1.3 of its root sideways) do not touch, and all
-#: four fit on the 8 m grid.
-ROOTS = {key: ROOT + [0.0, y, 0.0] for key, y in
-         (("poses", -3.75), ("blend", -1.25), ("naive", 1.25), ("align_first", 3.75))}
+#: flawed ones (ROW_SPACING apart).
+ROOTS = roots_in_a_row(("poses", "blend", "naive", "align_first"))
 
 
 def reference_mark() -> str:
@@ -86,10 +83,8 @@ class BlendView(LessonPanel):
         self._build_pose_rows()
         self._drawn_plot = None
         self._x_axis: tuple | None = None
-        # The columns run along Y: seen from nearer the X axis and higher up
-        # they spread across the screen instead of into its depth, and the
-        # curls in the ground plane read as curls.
-        self.scene.set_default_direction(elevation=35.0, azimuth=-25.0)
+        # The columns run along Y: seen from the side that spreads them across the screen.
+        self.scene.set_default_direction(*ROW_VIEW)
         self.plots.visibilityChanged.connect(lambda *_: self._integer_ticks())
         model.events.connect("data", self.on_data)
         model.events.connect("param", self.on_param)

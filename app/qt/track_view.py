@@ -1,6 +1,6 @@
 """SQUAD track lesson: piecewise NLERP and SLERP, SQUAD and sign-unaware SQUAD along a key track.
 
-Under the toolbar a small key editor (:class:`KeyEditor`) shows the track
+Left of the 3D view a small key editor (:class:`KeyEditor`) shows the track
 as entered: time and w, x, y, z per key, each cell editable, a "−q" button
 per key and add/remove buttons. It is a view over a table model
 (:class:`KeyTable`), so an imported track of any length opens at once. The
@@ -19,6 +19,7 @@ from quatlab.app.qt.background import PreparingRunner
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
 from quatlab.app.qt.paint_later import PaintLater
 from quatlab.math import track as T
+from quatlab.rendering.chain import ROW_VIEW, roots_in_a_row
 from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS
 from quatlab.rendering.themes import LIGHT
@@ -37,6 +38,9 @@ COLOURS = {
     "squad_unaware": LIGHT.accent,   # orange: the buggy variant stands out
 }
 DASHED = {"nlerp": True, "slerp": False, "squad": False, "squad_unaware": True}
+#: Root of each method's chain, in a row along Y: the piecewise pair, then
+#: SQUAD with its sign-unaware variant beside it.
+ROOTS = roots_in_a_row(TrackModel.SHOWN)
 #: Editor columns: the key's time, its components as entered, the −q button.
 COLUMNS = (N_("t (s)"), "w", "x", "y", "z", "")
 _NEGATE = len(COLUMNS) - 1
@@ -143,8 +147,10 @@ class KeyEditor(QtWidgets.QWidget):
     def __init__(self, model: TrackModel, parent=None) -> None:
         super().__init__(parent)
         self.model = model
-        row = QtWidgets.QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
+        # The table over its buttons and message: the editor stands in a
+        # column beside the 3D view, so it is narrow rather than short.
+        column = QtWidgets.QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
         self.keys = KeyTable(model, self._edited, self)
         self.table = QtWidgets.QTableView()
         self.table.setObjectName("track_keys")
@@ -176,9 +182,9 @@ class KeyEditor(QtWidgets.QWidget):
         # the 3D view and the plots most of the height.
         self.table.setFixedHeight(header.sizeHint().height() + _VISIBLE_ROWS
                                   * vheader.defaultSectionSize() + 4)
-        row.addWidget(self.table, 1)
+        column.addWidget(self.table)
 
-        side = QtWidgets.QVBoxLayout()
+        buttons = QtWidgets.QHBoxLayout()
         self.add_button = QtWidgets.QPushButton(_("Add key"))
         self.add_button.setObjectName("track_add_key")
         self.add_button.setToolTip(_("Append a key one segment later, turning on as the "
@@ -196,11 +202,11 @@ class KeyEditor(QtWidgets.QWidget):
         # Messages quote the model's ValueError: plain text, never markup.
         self.message.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.message.setStyleSheet(f"color: {METHOD_COLORS['naive_nlerp']};")
-        self.message.setMaximumWidth(260)
-        for w in (self.add_button, self.remove_button, self.message):
-            side.addWidget(w)
-        side.addStretch(1)
-        row.addLayout(side)
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        column.addLayout(buttons)
+        column.addWidget(self.message)
 
     def _apply(self, edit, *args) -> bool:
         """Run a model edit; a refusal goes to the message line and the table is restored."""
@@ -267,8 +273,23 @@ class TrackView(LessonPanel):
         self.toolbar.insertWidget(2, self.tangents)
         self.legend.setText(legend_html([(COLOURS[m], _(T.METHOD_LABELS[m]))
                                          for m in model.SHOWN]))
+        # The key editor in a column beside the 3D view, not in a row above
+        # it: there it took 100 of the view's 280 px at 1280x720.
         self.keys = KeyEditor(model)
-        self.add_option_row().addWidget(self.keys)
+        side = self.add_scene_side()
+        side.addWidget(self.keys)
+        # The explanation under the keys it speaks of, not in a band above
+        # the view: the column has the height, the view wants it. Its width
+        # is the column's (the table's), whatever the text.
+        self.explanation.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
+                                       QtWidgets.QSizePolicy.Policy.Preferred)
+        side.addWidget(self.explanation)
+        side.addStretch(1)
+        # The four chains side by side, not on one root where they hid each
+        # other; their trails follow their roots (the shapes are made for them).
+        for k in model.SHOWN:
+            self.scene.set_chain(k, None, COLOURS[k], root=ROOTS[k])
+        self.scene.set_default_direction(*ROW_VIEW)
         # An imported 200-key track takes about 0.05 s to compute and its four
         # trails as long again: both on a worker thread, so the window keeps
         # painting (input waits until they are back).
