@@ -18,6 +18,7 @@ only shows it and forwards the user's actions.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
@@ -30,6 +31,7 @@ from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.model.explain import glue_formulas
 from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, kind_name, severity
 from quatlab.app.qt.background import run_off_thread
+from quatlab.app.qt.flow_layout import FlowLegend
 from quatlab.app.qt.keyframe_tables import (
     CellTable,
     fit_columns,
@@ -50,6 +52,22 @@ ORDER_CHOICES = ((N_("as declared"), None), ("wxyz", "wxyz"), ("xyzw", "xyzw"))
 #: Findings explained in full below the table; a long track's thousand sign
 #: flips would bury the first ones (the table and timeline still show all).
 DETAILS_LIMIT = 30
+#: Segment rows the explanation below the table leaves showing, however long it is.
+MIN_TABLE_ROWS = 4
+
+
+def _line_bottoms(doc: QtGui.QTextDocument) -> list[float]:
+    """The bottom of every laid-out line of ``doc``, in its coordinates (top to bottom)."""
+    doc.documentLayout()  # lays the blocks out
+    bottoms = []
+    block = doc.begin()
+    while block.isValid():
+        layout = block.layout()
+        y = layout.position().y()
+        bottoms += [y + layout.lineAt(i).y() + layout.lineAt(i).height()
+                    for i in range(layout.lineCount())]
+        block = block.next()
+    return bottoms
 
 
 class KeyframesView(QtWidgets.QWidget):
@@ -127,15 +145,16 @@ class KeyframesView(QtWidgets.QWidget):
         self.track_table.selectionModel().currentRowChanged.connect(self._track_chosen)
 
         # Only the swatches are coloured: the pale "ok" colour is unreadable as text.
-        self.legend = QtWidgets.QLabel("&nbsp; ".join(
-            f"<span style='color:{c}'>{mark}</span> {t}" for mark, c, t in (
+        # Each entry (a swatch and its words) one unbreakable unit; the legend
+        # wraps between entries only, so the tab can give the rig panel the room.
+        self.legend = FlowLegend([
+            f"<span style='color:{c}'>{mark}</span>&nbsp;{t}" for mark, c, t in (
                 ("■", HIGHLIGHT["sign_flip"], _("sign flip (naive turns the long way)")),
                 ("■", HIGHLIGHT["warning"], _("half turn, time order or broken key")),
                 ("■", OK_BAR, _("ok")),
                 ("│", KEY_TICK, _("key")),
-            )) + "&nbsp; <i>" + _("click a segment to load it") + "</i>")
+            )] + ["<i>" + _("click a segment to load it") + "</i>"])
         self.legend.setObjectName("kf_legend")
-        self.legend.setWordWrap(True)  # so the tab can give the rig panel the room
         self.timeline = Timeline(self)
         self.timeline.segmentClicked.connect(self._timeline_clicked)
 
@@ -174,6 +193,15 @@ class KeyframesView(QtWidgets.QWidget):
         split.setStretchFactor(1, 4)
         split.setStretchFactor(2, 1)
         split.setSizes([130, 420, 110])
+        self._split = split
+        # The explanation gets the height its text needs (see _fit_details),
+        # refitted when its text, the panel's size or the fonts change.
+        self._fit_timer = QtCore.QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit_details)
+        for watched in (split, self.details, self.segment_table):
+            watched.installEventFilter(self)
         # The file's own rig, played by both players (glTF files).
         self.rig_panel = RigPanel(model, parent=self)
         self.playback = self.rig_panel.playback
@@ -257,10 +285,67 @@ class KeyframesView(QtWidgets.QWidget):
         self.on_file()
         self.on_message()
 
+    def showEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().showEvent(ev)
+        self._fit_timer.start()
+
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(ev)
         # Relaid out from the event loop, not inside Qt's delivery of the resize.
         self._arrange_timer.start()
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
+        if ev.type() in (QtCore.QEvent.Type.FontChange, QtCore.QEvent.Type.StyleChange) or (
+                obj is self._split and ev.type() == QtCore.QEvent.Type.Resize):
+            self._fit_timer.start()
+        return super().eventFilter(obj, ev)
+
+    def _fit_details(self) -> None:
+        """The explanation as tall as its text (capped), the segment table in whole rows.
+
+        The room of the table and the explanation is shared: the explanation
+        takes what its text needs, up to half of it and as long as the table
+        keeps MIN_TABLE_ROWS rows; the table (it scrolls anyway) shows a whole
+        number of rows and the explanation takes the few pixels left. When the
+        text needs more than the cap, the explanation stops at a line's bottom
+        (it scrolls then), never half-way through a line.
+        """
+        split, details, table = self._split, self.details, self.segment_table
+        sizes = split.sizes()
+        if not self.isVisible() or len(sizes) != 3 or min(sizes) <= 0:
+            return
+        top, middle, bottom = sizes
+        pool = middle + bottom
+        fixed = middle - table.viewport().height()  # legend, timeline, header, frames
+        frame = details.height() - details.viewport().height()
+        row = max(table.verticalHeader().defaultSectionSize(), 1)
+        width = details.viewport().width()
+        if details.verticalScrollBar().isVisible():
+            width += details.verticalScrollBar().width()
+        cap = min(pool // 2, pool - fixed - frame - MIN_TABLE_ROWS * row)
+        if cap <= 0:
+            return  # too small a window to share: the splitter as it is
+        shown_doc = details.document()
+        doc = shown_doc.clone(details)
+        doc.setDefaultFont(shown_doc.defaultFont())
+        doc.setDocumentMargin(shown_doc.documentMargin())
+        doc.setDefaultTextOption(shown_doc.defaultTextOption())
+        doc.setTextWidth(width)
+        need = math.ceil(doc.size().height())
+        if need <= cap:
+            rows = (pool - fixed - frame - need) // row
+            bottom = pool - fixed - rows * row  # the few px a row would not fill: blank
+        else:
+            # It scrolls: the text is laid out beside the scroll bar, cut below a whole line.
+            doc.setTextWidth(width - details.style().pixelMetric(
+                QtWidgets.QStyle.PixelMetric.PM_ScrollBarExtent, None, details))
+            shown = min(math.ceil(max((b for b in _line_bottoms(doc) if b <= cap), default=cap)),
+                        cap)
+            rows = (pool - fixed - frame - shown) // row
+            top += pool - fixed - rows * row - frame - shown  # the rest above, not a half line
+            bottom = shown + frame
+        doc.deleteLater()
+        split.setSizes([top, fixed + rows * row, bottom])
 
     def _arrange_actions(self) -> None:
         """The action rows side by side when they fit the width on offer, else stacked."""
@@ -486,6 +571,7 @@ class KeyframesView(QtWidgets.QWidget):
     def _set_details(self, html: str) -> None:
         # Formulas of the findings ("dot(q14, q15) = -0.9948 < 0") never break inside a line.
         self.details.setHtml(glue_formulas(html))
+        self._fit_timer.start()
 
     def _fill_details(self) -> None:
         m = self.model
