@@ -314,3 +314,40 @@ def test_legend_entries_each_lie_on_one_line(truck_in, qtbot, size):
     rows = {box.top() for box in boxes}
     assert legend.height() >= max(box.bottom() for box in boxes)
     assert len(rows) <= 3
+
+
+def test_a_text_longer_than_its_share_stops_below_a_whole_line(truck_in, qtbot):
+    """Zoomed to 150 % at 1024x768 the sign flip's explanation needs more than half
+    the room: it scrolls then, and its box ends between two lines, not through one."""
+    from quatlab.app.qt.details_fit import MIN_TABLE_ROWS
+
+    try:
+        _settle(qtbot, truck_in, (1024, 768))
+        truck_in.set_zoom(1.5)
+        _settle(qtbot, truck_in, (1024, 768))
+        view = truck_in.views["keyframes"]
+        view.segment_table.selectRow(14)
+        for _ in range(4):
+            QtWidgets.QApplication.processEvents()
+            qtbot.wait(15)
+        details, table = view.details, view.segment_table
+        doc = details.document()
+        height = details.viewport().height()
+        assert doc.size().height() > height  # the case under test: the text is capped
+        tops_bottoms = []
+        block = doc.begin()
+        while block.isValid():
+            layout = block.layout()
+            for i in range(layout.lineCount()):
+                line = layout.lineAt(i)
+                top = layout.position().y() + line.y()
+                tops_bottoms.append((top, top + line.height()))
+            block = block.next()
+        cut = [(t, b) for t, b in tops_bottoms if t < height < b - 0.5]
+        assert cut == [], (height, cut)
+        assert sum(b <= height for _t, b in tops_bottoms) >= 2  # it shows lines, not a sliver
+        row = table.rowHeight(0)
+        assert table.viewport().height() % row == 0
+        assert table.viewport().height() >= MIN_TABLE_ROWS * row
+    finally:
+        truck_in.set_zoom(1.0)

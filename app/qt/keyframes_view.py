@@ -18,7 +18,6 @@ only shows it and forwards the user's actions.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
@@ -31,6 +30,7 @@ from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.model.explain import glue_formulas
 from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, kind_name, severity
 from quatlab.app.qt.background import run_off_thread
+from quatlab.app.qt.details_fit import fit_text_below_table
 from quatlab.app.qt.flow_layout import FlowLegend
 from quatlab.app.qt.keyframe_tables import (
     CellTable,
@@ -52,24 +52,6 @@ ORDER_CHOICES = ((N_("as declared"), None), ("wxyz", "wxyz"), ("xyzw", "xyzw"))
 #: Findings explained in full below the table; a long track's thousand sign
 #: flips would bury the first ones (the table and timeline still show all).
 DETAILS_LIMIT = 30
-#: Segment rows the explanation below the table leaves showing, however long it is.
-MIN_TABLE_ROWS = 4
-
-
-def _line_bottoms(doc: QtGui.QTextDocument) -> list[float]:
-    """The bottom of every laid-out line of ``doc``, in its coordinates (top to bottom)."""
-    doc.documentLayout()  # lays the blocks out
-    bottoms = []
-    block = doc.begin()
-    while block.isValid():
-        layout = block.layout()
-        y = layout.position().y()
-        bottoms += [y + layout.lineAt(i).y() + layout.lineAt(i).height()
-                    for i in range(layout.lineCount())]
-        block = block.next()
-    return bottoms
-
-
 class KeyframesView(QtWidgets.QWidget):
     """Shows a :class:`KeyframesModel`; ``jump`` switches to the two-key lesson."""
 
@@ -194,8 +176,9 @@ class KeyframesView(QtWidgets.QWidget):
         split.setStretchFactor(2, 1)
         split.setSizes([130, 420, 110])
         self._split = split
-        # The explanation gets the height its text needs (see _fit_details),
-        # refitted when its text, the panel's size or the fonts change.
+        # The explanation gets the height its text needs (see fit_text_below_table),
+        # refitted when its text, the panel's size, the fonts or the legend's
+        # height (the table's size then) change.
         self._fit_timer = QtCore.QTimer(self)
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
@@ -296,56 +279,13 @@ class KeyframesView(QtWidgets.QWidget):
 
     def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
         if ev.type() in (QtCore.QEvent.Type.FontChange, QtCore.QEvent.Type.StyleChange) or (
-                obj is self._split and ev.type() == QtCore.QEvent.Type.Resize):
+                obj in (self._split, self.segment_table)
+                and ev.type() == QtCore.QEvent.Type.Resize):
             self._fit_timer.start()
         return super().eventFilter(obj, ev)
 
     def _fit_details(self) -> None:
-        """The explanation as tall as its text (capped), the segment table in whole rows.
-
-        The room of the table and the explanation is shared: the explanation
-        takes what its text needs, up to half of it and as long as the table
-        keeps MIN_TABLE_ROWS rows; the table (it scrolls anyway) shows a whole
-        number of rows and the explanation takes the few pixels left. When the
-        text needs more than the cap, the explanation stops at a line's bottom
-        (it scrolls then), never half-way through a line.
-        """
-        split, details, table = self._split, self.details, self.segment_table
-        sizes = split.sizes()
-        if not self.isVisible() or len(sizes) != 3 or min(sizes) <= 0:
-            return
-        top, middle, bottom = sizes
-        pool = middle + bottom
-        fixed = middle - table.viewport().height()  # legend, timeline, header, frames
-        frame = details.height() - details.viewport().height()
-        row = max(table.verticalHeader().defaultSectionSize(), 1)
-        width = details.viewport().width()
-        if details.verticalScrollBar().isVisible():
-            width += details.verticalScrollBar().width()
-        cap = min(pool // 2, pool - fixed - frame - MIN_TABLE_ROWS * row)
-        if cap <= 0:
-            return  # too small a window to share: the splitter as it is
-        shown_doc = details.document()
-        doc = shown_doc.clone(details)
-        doc.setDefaultFont(shown_doc.defaultFont())
-        doc.setDocumentMargin(shown_doc.documentMargin())
-        doc.setDefaultTextOption(shown_doc.defaultTextOption())
-        doc.setTextWidth(width)
-        need = math.ceil(doc.size().height())
-        if need <= cap:
-            rows = (pool - fixed - frame - need) // row
-            bottom = pool - fixed - rows * row  # the few px a row would not fill: blank
-        else:
-            # It scrolls: the text is laid out beside the scroll bar, cut below a whole line.
-            doc.setTextWidth(width - details.style().pixelMetric(
-                QtWidgets.QStyle.PixelMetric.PM_ScrollBarExtent, None, details))
-            shown = min(math.ceil(max((b for b in _line_bottoms(doc) if b <= cap), default=cap)),
-                        cap)
-            rows = (pool - fixed - frame - shown) // row
-            top += pool - fixed - rows * row - frame - shown  # the rest above, not a half line
-            bottom = shown + frame
-        doc.deleteLater()
-        split.setSizes([top, fixed + rows * row, bottom])
+        fit_text_below_table(self._split, self.segment_table, self.details)
 
     def _arrange_actions(self) -> None:
         """The action rows side by side when they fit the width on offer, else stacked."""
