@@ -239,3 +239,115 @@ def test_the_segment_explanation_keeps_its_formulas_on_one_line(qtbot, lang, zoo
                            for s in lines), lines
     finally:
         win.set_zoom(1.0)
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def truck_in(request, qtbot):
+    """The window in each language with the truck open (its first track selected)."""
+    from quatlab.app import i18n
+
+    i18n.set_language(request.param)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.open_keyframes(TRUCK)
+    win.show_view("keyframes")
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    i18n.set_language("en")
+
+
+def _assert_whole(view, what):
+    details, table = view.details, view.segment_table
+    doc_height = details.document().size().height()
+    # The explanation shows all of its text: no vertical scrolling, no line cut.
+    assert doc_height <= details.viewport().height(), (what, doc_height,
+                                                       details.viewport().height())
+    assert details.verticalScrollBar().maximum() == 0, what
+    assert not details.verticalScrollBar().isVisible(), what
+    # The table (it scrolls) ends at a row's bottom, not through a row.
+    row = table.rowHeight(0)
+    assert table.viewport().height() % row == 0, (what, table.viewport().height(), row)
+    assert table.viewport().height() >= 4 * row, what  # and keeps rows to browse
+    assert details.viewport().height() - doc_height < row + 4, what  # not more than it needs
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_explanation_shows_its_whole_text_and_the_table_whole_rows(truck_in, qtbot, size):
+    """The explanation needed scrolling: at 1280x720 its last line was cut half-way,
+    at 1024x768 the text stopped mid-sentence and the hint did not show."""
+    _settle(qtbot, truck_in, size)
+    view = truck_in.views["keyframes"]
+    assert view.model.selected_track is not None
+    text = view.details.toPlainText()
+    assert "348.3" in text and len(text.splitlines()) >= 3  # the track's sign flip, the hint
+    _assert_whole(view, "track")
+    view.segment_table.selectRow(14)  # the sign flip's segment: the longest segment text
+    for _ in range(3):
+        QtWidgets.QApplication.processEvents()
+        qtbot.wait(15)
+    assert view.model.selected_segment == 14
+    _assert_whole(view, "segment 14")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_legend_entries_each_lie_on_one_line(truck_in, qtbot, size):
+    """A word-wrapped legend left "key" alone on the next line (en) and broke
+    "点击区 / 段即可载入" (zh_CN): entries wrap as units, between entries only."""
+    _settle(qtbot, truck_in, size)
+    legend = truck_in.findChild(QtWidgets.QWidget, "kf_legend")
+    entries = legend.entries
+    assert len(entries) == 5
+    line = legend.fontMetrics().lineSpacing()
+    boxes = [e.geometry() for e in entries]
+    for entry, box in zip(entries, boxes, strict=True):
+        assert entry.isVisible()
+        assert box.height() < 1.5 * line, (entry.text(), box)     # one line tall
+        assert box.width() >= entry.sizeHint().width(), (entry.text(), box)  # not clipped
+        assert legend.rect().contains(box), (entry.text(), box, legend.rect())
+    for i, a in enumerate(boxes):
+        assert not any(a.intersects(b) for b in boxes[i + 1:]), boxes
+    # Each swatch is its entry's first character, so it sits on its words' line.
+    for entry in entries[:4]:
+        assert entry.text().startswith("<span style='color:"), entry.text()
+    # The legend is as tall as its rows and no taller than the rows need.
+    rows = {box.top() for box in boxes}
+    assert legend.height() >= max(box.bottom() for box in boxes)
+    assert len(rows) <= 3
+
+
+def test_a_text_longer_than_its_share_stops_below_a_whole_line(truck_in, qtbot):
+    """Zoomed to 150 % at 1024x768 the sign flip's explanation needs more than half
+    the room: it scrolls then, and its box ends between two lines, not through one."""
+    from quatlab.app.qt.details_fit import MIN_TABLE_ROWS
+
+    try:
+        _settle(qtbot, truck_in, (1024, 768))
+        truck_in.set_zoom(1.5)
+        _settle(qtbot, truck_in, (1024, 768))
+        view = truck_in.views["keyframes"]
+        view.segment_table.selectRow(14)
+        for _ in range(4):
+            QtWidgets.QApplication.processEvents()
+            qtbot.wait(15)
+        details, table = view.details, view.segment_table
+        doc = details.document()
+        height = details.viewport().height()
+        assert doc.size().height() > height  # the case under test: the text is capped
+        tops_bottoms = []
+        block = doc.begin()
+        while block.isValid():
+            layout = block.layout()
+            for i in range(layout.lineCount()):
+                line = layout.lineAt(i)
+                top = layout.position().y() + line.y()
+                tops_bottoms.append((top, top + line.height()))
+            block = block.next()
+        cut = [(t, b) for t, b in tops_bottoms if t < height < b - 0.5]
+        assert cut == [], (height, cut)
+        assert sum(b <= height for _t, b in tops_bottoms) >= 2  # it shows lines, not a sliver
+        row = table.rowHeight(0)
+        assert table.viewport().height() % row == 0
+        assert table.viewport().height() >= MIN_TABLE_ROWS * row
+    finally:
+        truck_in.set_zoom(1.0)

@@ -30,6 +30,8 @@ from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.model.explain import glue_formulas
 from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, kind_name, severity
 from quatlab.app.qt.background import run_off_thread
+from quatlab.app.qt.details_fit import fit_text_below_table
+from quatlab.app.qt.flow_layout import FlowLegend
 from quatlab.app.qt.keyframe_tables import (
     CellTable,
     fit_columns,
@@ -51,8 +53,6 @@ ORDER_CHOICES = ((N_("as declared"), None), ("wxyz", "wxyz"), ("xyzw", "xyzw"))
 #: Findings explained in full below the table; a long track's thousand sign
 #: flips would bury the first ones (the table and timeline still show all).
 DETAILS_LIMIT = 30
-
-
 class KeyframesView(QtWidgets.QWidget):
     """Shows a :class:`KeyframesModel`; ``jump`` switches to the two-key lesson."""
 
@@ -128,15 +128,16 @@ class KeyframesView(QtWidgets.QWidget):
         self.track_table.selectionModel().currentRowChanged.connect(self._track_chosen)
 
         # Only the swatches are coloured: the pale "ok" colour is unreadable as text.
-        self.legend = QtWidgets.QLabel("&nbsp; ".join(
-            f"{swatch(c, mark)} {t}" for mark, c, t in (
+        # Each entry (a swatch and its words) one unbreakable unit; the legend
+        # wraps between entries only, so the tab can give the rig panel the room.
+        self.legend = FlowLegend([
+            f"{swatch(c, mark)}&nbsp;{t}" for mark, c, t in (
                 ("■", HIGHLIGHT["sign_flip"], _("sign flip (naive turns the long way)")),
                 ("■", HIGHLIGHT["warning"], _("half turn, time order or broken key")),
                 ("■", OK_BAR, _("ok")),
                 ("│", KEY_TICK, _("key")),
-            )) + "&nbsp; <i>" + _("click a segment to load it") + "</i>")
+            )] + ["<i>" + _("click a segment to load it") + "</i>"])
         self.legend.setObjectName("kf_legend")
-        self.legend.setWordWrap(True)  # so the tab can give the rig panel the room
         self.timeline = Timeline(self)
         self.timeline.segmentClicked.connect(self._timeline_clicked)
 
@@ -175,6 +176,16 @@ class KeyframesView(QtWidgets.QWidget):
         split.setStretchFactor(1, 4)
         split.setStretchFactor(2, 1)
         split.setSizes([130, 420, 110])
+        self._split = split
+        # The explanation gets the height its text needs (see fit_text_below_table),
+        # refitted when its text, the panel's size, the fonts or the legend's
+        # height (the table's size then) change.
+        self._fit_timer = QtCore.QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit_details)
+        for watched in (split, self.details, self.segment_table):
+            watched.installEventFilter(self)
         # The file's own rig, played by both players (glTF files).
         self.rig_panel = RigPanel(model, parent=self)
         self.playback = self.rig_panel.playback
@@ -258,10 +269,24 @@ class KeyframesView(QtWidgets.QWidget):
         self.on_file()
         self.on_message()
 
+    def showEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().showEvent(ev)
+        self._fit_timer.start()
+
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(ev)
         # Relaid out from the event loop, not inside Qt's delivery of the resize.
         self._arrange_timer.start()
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
+        if ev.type() in (QtCore.QEvent.Type.FontChange, QtCore.QEvent.Type.StyleChange) or (
+                obj in (self._split, self.segment_table)
+                and ev.type() == QtCore.QEvent.Type.Resize):
+            self._fit_timer.start()
+        return super().eventFilter(obj, ev)
+
+    def _fit_details(self) -> None:
+        fit_text_below_table(self._split, self.segment_table, self.details)
 
     def _arrange_actions(self) -> None:
         """The action rows side by side when they fit the width on offer, else stacked."""
@@ -487,6 +512,7 @@ class KeyframesView(QtWidgets.QWidget):
     def _set_details(self, html: str) -> None:
         # Formulas of the findings ("dot(q14, q15) = -0.9948 < 0") never break inside a line.
         self.details.setHtml(glue_formulas(html))
+        self._fit_timer.start()
 
     def _fill_details(self) -> None:
         m = self.model

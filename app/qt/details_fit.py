@@ -1,0 +1,81 @@
+"""Sharing a splitter's height between a scrolling table and the explanation under it.
+
+The explanation (a QTextBrowser) gets the height its text needs, taken from
+the table above it, which scrolls anyway; the table then ends at a row's
+bottom and a text too long for its share stops below a whole line.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PyQt6 import QtGui, QtWidgets
+
+__all__ = ["MIN_TABLE_ROWS", "fit_text_below_table", "line_bottoms"]
+
+#: Table rows the explanation leaves showing, however long its text.
+MIN_TABLE_ROWS = 4
+
+
+def line_bottoms(doc: QtGui.QTextDocument) -> list[float]:
+    """The bottom of every laid-out line of ``doc``, in its coordinates (top to bottom)."""
+    doc.documentLayout()  # lays the blocks out
+    bottoms = []
+    block = doc.begin()
+    while block.isValid():
+        layout = block.layout()
+        y = layout.position().y()
+        bottoms += [y + layout.lineAt(i).y() + layout.lineAt(i).height()
+                    for i in range(layout.lineCount())]
+        block = block.next()
+    return bottoms
+
+
+def fit_text_below_table(split: QtWidgets.QSplitter, table: QtWidgets.QTableView,
+                         details: QtWidgets.QTextBrowser) -> None:
+    """Resize ``split``'s three panes: something on top, the pane holding ``table``, ``details``.
+
+    The table's pane and ``details`` share their room: ``details`` takes what
+    its text needs, up to half of it and as long as the table keeps
+    :data:`MIN_TABLE_ROWS` rows; the table shows a whole number of rows and
+    ``details`` takes the few pixels left (blank under its text). When the text
+    needs more than that cap, ``details`` scrolls and stops at a line's bottom,
+    never half-way through a line; the rest goes to the top pane. The top
+    pane keeps its height otherwise.
+    """
+    sizes = split.sizes()
+    if not details.isVisible() or len(sizes) != 3 or min(sizes) <= 0:
+        return
+    top, middle, bottom = sizes
+    pool = middle + bottom
+    fixed = middle - table.viewport().height()  # what else the pane holds, header, frames
+    frame = details.height() - details.viewport().height()
+    row = max(table.verticalHeader().defaultSectionSize(), 1)
+    width = details.viewport().width()
+    if details.verticalScrollBar().isVisible():
+        width += details.verticalScrollBar().width()
+    cap = min(pool // 2, pool - fixed - frame - MIN_TABLE_ROWS * row)
+    if cap <= 0:
+        return  # too small a window to share: the splitter as it is
+    shown_doc = details.document()
+    doc = shown_doc.clone(details)
+    doc.setDefaultFont(shown_doc.defaultFont())
+    doc.setDocumentMargin(shown_doc.documentMargin())
+    doc.setDefaultTextOption(shown_doc.defaultTextOption())
+    doc.setTextWidth(width)
+    need = math.ceil(doc.size().height())
+    if need <= cap:
+        rows = (pool - fixed - frame - need) // row
+        bottom = pool - fixed - rows * row
+    else:
+        # It scrolls: the text is laid out beside the scroll bar, cut below a whole line.
+        doc.setTextWidth(width - details.style().pixelMetric(
+            QtWidgets.QStyle.PixelMetric.PM_ScrollBarExtent, None, details))
+        shown = min(math.ceil(max((b for b in line_bottoms(doc) if b <= cap), default=cap)), cap)
+        rows = (pool - fixed - frame - shown) // row
+        top += pool - fixed - rows * row - frame - shown
+        bottom = shown + frame
+    doc.deleteLater()
+    # A scroll area's own minimum (its scroll bar's, 70 px zoomed in) must not undo the share.
+    details.setMinimumHeight(min(bottom, details.minimumSizeHint().height()))
+    split.setSizes([top, fixed + rows * row, bottom])
