@@ -18,7 +18,7 @@ from PyQt6 import QtCore, QtWidgets
 from quatlab.app.i18n import _
 from quatlab.math import s3
 from quatlab.math.curves import METHODS
-from quatlab.rendering.label_place import Segments, best, pair_segments, polyline_segments
+from quatlab.rendering.label_place import Segments, costs, pair_segments, polyline_segments
 from quatlab.rendering.plot_items import method_pen
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED
 
@@ -40,6 +40,12 @@ _LABEL_GAP = 3.0
 # (nearest first), and extra pixels beyond the closest clear distance.
 _LABEL_TURNS = (0, 30, -30, 60, -60, 90, -90, 120, -120, 150, -150, 180)
 _LABEL_FARTHER = (0.0, 8.0, 18.0, 32.0, 50.0)
+# What a spot's distance from its point and its turn away from straight
+# outwards cost, per pixel and per degree, next to a pixel of line covered: a
+# label crossing a few pixels of a thin guide beside its point reads better
+# than a clear one 50 px away, which no longer reads as its name.
+_FAR_COST = 4.0
+_TURN_COST = 0.04
 ENDPOINT_COLOUR = _ENDPOINT_COLOUR
 #: The guides' grey (the rays from the centre), named in the S3 tab's legend.
 GUIDE_COLOUR = _GUIDE_COLOUR
@@ -246,9 +252,10 @@ class GreatCircleView(QtWidgets.QWidget):
 
         In scene pixels: each label tries spots around its point (straight
         outwards first, then turning away, then farther out) scored by
-        :func:`quatlab.rendering.label_place.best`; the balls and the labels
-        placed before are boxes it must not overlap, the circle, paths,
-        chords, guides and axes are lines it covers as little as it can.
+        :func:`quatlab.rendering.label_place.costs`, plus its distance and
+        turn; the balls and the labels placed before are boxes it must not
+        overlap, the circle, paths, chords, guides and axes are lines it
+        covers as little as it can.
         """
         if self.basis is None or self._placing or not len(self._ends):
             return
@@ -308,8 +315,11 @@ class GreatCircleView(QtWidgets.QWidget):
         g = _LABEL_GAP
         taken = [tuple(r) for r in self.ball_rects() + (-g, -g, g, g)]
         if self.angle_text.isVisible():
+            # Both boxes have the text's margin of empty plate round them: a
+            # label may reach into the angle plate's margin, not its text.
             r = self.angle_text.sceneBoundingRect()
-            taken.append((r.left(), r.top(), r.right(), r.bottom()))
+            m = 2.0 * self.angle_text.textItem.document().documentMargin() - 2.0
+            taken.append((r.left() + m, r.top() + m, r.right() - m, r.bottom() - m))
         centre = to_px([(0.0, 0.0)])[0]
         reach = max(self.markers[m].opts["size"] for m in METHODS) / 2.0 + 1.0 + g
         labels = list(self.labels.values())
@@ -318,26 +328,29 @@ class GreatCircleView(QtWidgets.QWidget):
         # The labels placed first take the best spots: with the keys close
         # together one order can box the last label in (off the plot), so
         # every order is tried and the cheapest in total taken (the first of equals).
+        # Each spot costs what label_place.costs says plus its distance and turn.
         chosen, least = None, np.inf
         for order in itertools.permutations(range(len(labels))):
             boxes, total, placed = {}, 0.0, list(taken)
             for k in order:
-                i, cost = best(cands[k], segs, placed, view, by_length=True)
-                left, top, right, bottom = boxes[k] = cands[k][i]
-                total += cost
+                rects, penalty = cands[k]
+                cost = costs(rects, segs, placed, view, by_length=True) + penalty
+                i = int(np.argmin(cost))  # the first of equals: the preferred spot
+                left, top, right, bottom = boxes[k] = rects[i]
+                total += float(cost[i])
                 placed.append((left - g, top - g, right + g, bottom + g))
             if total < least:
                 chosen, least = boxes, total
-            if total == 0.0:
-                break
         for k, label in enumerate(labels):
             left, top, right, bottom = chosen[k]
             label.setPos(vb.mapSceneToView(QtCore.QPointF((left + right) / 2,
                                                           (top + bottom) / 2)))
 
 
-def _candidates(label, end: np.ndarray, centre: np.ndarray, reach: float) -> list[tuple]:
-    """Boxes ``(left, top, right, bottom)`` for ``label`` beside its point ``end`` (pixels).
+def _candidates(label, end: np.ndarray, centre: np.ndarray, reach: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Boxes ``(K, 4)`` ``(left, top, right, bottom)`` for ``label`` beside its point ``end``
+    (pixels), and what each costs for its distance and turn.
 
     Straight outwards from the circle's ``centre`` first, then turning away
     from it, then farther out; each box clears a disc of ``reach`` about the point.
@@ -346,15 +359,16 @@ def _candidates(label, end: np.ndarray, centre: np.ndarray, reach: float) -> lis
     a, b = box.width() / 2.0, box.height() / 2.0
     out = end - centre
     heading = np.arctan2(out[1], out[0]) if np.hypot(*out) > 1e-9 else 0.0
-    cands = []
+    rects, penalty = [], []
     for farther in _LABEL_FARTHER:
         for turn in _LABEL_TURNS:
             d = np.array([np.cos(heading + np.radians(turn)), np.sin(heading + np.radians(turn))])
             edge = min(a / abs(d[0]) if abs(d[0]) > 1e-12 else np.inf,
                        b / abs(d[1]) if abs(d[1]) > 1e-12 else np.inf)
             c = end + d * (edge + reach + farther)
-            cands.append((c[0] - a, c[1] - b, c[0] + a, c[1] + b))
-    return cands
+            rects.append((c[0] - a, c[1] - b, c[0] + a, c[1] + b))
+            penalty.append(_FAR_COST * farther + _TURN_COST * abs(turn))
+    return np.array(rects), np.array(penalty)
 
 
 def _finite_xy(xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
