@@ -46,6 +46,9 @@ _LABEL_FARTHER = (0.0, 8.0, 18.0, 32.0, 50.0)
 # than a clear one 50 px away, which no longer reads as its name.
 _FAR_COST = 4.0
 _TURN_COST = 0.04
+# A pixel of the faint guides (axes, rays, radii) covered, next to one of the
+# circle, a path or a chord.
+_GUIDE_COST = 0.3
 ENDPOINT_COLOUR = _ENDPOINT_COLOUR
 #: The guides' grey (the rays from the centre), named in the S3 tab's legend.
 GUIDE_COLOUR = _GUIDE_COLOUR
@@ -289,29 +292,31 @@ class GreatCircleView(QtWidgets.QWidget):
                     rects.append((px - half, py - half, px + half, py + half))
         return np.array(rects, float).reshape(-1, 4)
 
-    def _lines(self, to_px) -> Segments:
-        """The drawn lines as scene-pixel segments."""
+    def _lines(self, to_px) -> tuple[Segments, Segments]:
+        """The drawn lines as scene-pixel segments: the circle, paths and chords, and the
+        thin guides (axes, rays, radii, the angle's arc), which a label may cross more readily."""
         vb = self.plot.getViewBox()
         (x0, x1), (y0, y1) = vb.viewRange()
-        segs = [[(x0, 0.0), (x1, 0.0)], [(0.0, y0), (0.0, y1)]]  # the axes
-        out = [to_px(np.array(segs, float).reshape(-1, 2)).reshape(-1, 2, 2)]
-        for item in (self.circle, self.angle_arc, *self.chords.values(), *self.paths.values()):
+        axes = np.array([[(x0, 0.0), (x1, 0.0)], [(0.0, y0), (0.0, y1)]], float)
+        main, guides = [], [to_px(axes.reshape(-1, 2)).reshape(-1, 2, 2)]
+        for item in (self.circle, *self.chords.values(), *self.paths.values(), self.angle_arc):
             x, y = item.getData()
             if x is not None and len(x):
-                out.append(polyline_segments(to_px(np.c_[x, y])))
+                (guides if item is self.angle_arc else main).append(
+                    polyline_segments(to_px(np.c_[x, y])))
         for item in (self.radii, self.rays):
             x, y = item.getData()
             if x is not None and len(x):
                 pairs = pair_segments(np.c_[x, y, np.zeros(len(x))])[:, :2]
-                out.append(polyline_segments(to_px(pairs)))
-        return Segments(np.concatenate(out))
+                guides.append(polyline_segments(to_px(pairs)))
+        return Segments(np.concatenate(main)), Segments(np.concatenate(guides))
 
     def _place_labels_now(self) -> None:
         to_px = self._to_scene()
         vb = self.plot.getViewBox()
         frame = vb.sceneBoundingRect()
         view = (frame.left(), frame.top(), frame.right(), frame.bottom())
-        segs = self._lines(to_px)
+        segs, guides = self._lines(to_px)
         g = _LABEL_GAP
         taken = [tuple(r) for r in self.ball_rects() + (-g, -g, g, g)]
         if self.angle_text.isVisible():
@@ -334,7 +339,8 @@ class GreatCircleView(QtWidgets.QWidget):
             boxes, total, placed = {}, 0.0, list(taken)
             for k in order:
                 rects, penalty = cands[k]
-                cost = costs(rects, segs, placed, view, by_length=True) + penalty
+                cost = (costs(rects, segs, placed, view, by_length=True)
+                        + _GUIDE_COST * costs(rects, guides, by_length=True) + penalty)
                 i = int(np.argmin(cost))  # the first of equals: the preferred spot
                 left, top, right, bottom = boxes[k] = rects[i]
                 total += float(cost[i])
