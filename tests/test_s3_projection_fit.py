@@ -27,6 +27,7 @@ from quatlab.app.qt import s3_camera, s3_view
 from quatlab.app.qt.window import MainWindow
 from quatlab.math.curves import METHODS
 from quatlab.math.stereographic import shrink_far
+from quatlab.rendering.label_place import covered
 
 SIZES = [(1024, 768), (1280, 720), (1400, 900)]
 
@@ -376,3 +377,73 @@ def test_the_unit_sphere_and_the_radius_2_outline_read_in_every_theme(s3_window,
     for item in unit:
         assert _contrast(item.color, scene) >= 3.0, (theme, item.color)
     assert _contrast(view.stereo.shrink_sphere.color, scene) >= 2.5
+
+
+# --------------------------------------------------------------------------- endpoint labels
+
+
+def _circle_ball_rects(circle):
+    """Scene-pixel boxes of every ball of the great-circle plot, from the items' own data."""
+    vb = circle.plot.getViewBox()
+    rects = []
+    for item in (circle.endpoints, *circle.markers.values()):
+        x, y = item.getData()
+        half = item.opts["size"] / 2.0
+        for px, py in zip(x, y, strict=True):
+            p = vb.mapViewToScene(QtCore.QPointF(float(px), float(py)))
+            rects.append(QtCore.QRectF(p.x() - half, p.y() - half, 2 * half, 2 * half))
+    return rects
+
+
+@pytest.mark.parametrize("size", SIZES[:2])
+@pytest.mark.parametrize("preset", ["negated-20", "quarter-turn", "large-170", "half-turn"])
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_great_circle_labels_keep_clear_of_every_ball(s3_window, size, preset, lang):
+    # At 1024 x 768 the ball at q0 sat on the minus of "−q1" for negated-20
+    # (the plot read "q1" twice), and "q0" touched its own ball everywhere.
+    # In Chinese the legend takes a third line and the plot is smaller: a
+    # first try put "−q1" off its right edge.
+    i18n.set_language(lang)
+    win, view = s3_window(size, preset=preset)
+    circle = view.great_circle
+    frame = circle.plot.mapToScene(circle.plot.viewport().rect()).boundingRect()
+    for t in (0.0, 0.5, 1.0):
+        view.state.set_t(t)
+        _settle_now()
+        labels = {name: lb.sceneBoundingRect() for name, lb in circle.labels.items()}
+        balls = _circle_ball_rects(circle)
+        assert len(balls) == 3 + len(circle.markers)
+        for name, rect in labels.items():
+            assert frame.contains(rect), (preset, size, t, name, rect, frame)
+            grown = rect.adjusted(-2, -2, 2, 2)
+            hit = [b for b in balls if grown.intersects(b)]
+            assert not hit, (preset, size, t, name, rect, hit)
+        names = list(labels)
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                assert not labels[a].intersects(labels[b]), (preset, size, t, a, b)
+
+
+def _settle_now():
+    for _ in range(2):
+        QtWidgets.QApplication.processEvents()
+
+
+def test_minus_q1_in_the_projection_crosses_no_sphere_circle_or_axis(s3_window):
+    # At 1024 x 768 the label of −q1 lay across the unit sphere's wireframe
+    # and the green y axis.
+    win, view = s3_window((1024, 768))
+    stereo = view.stereo
+    for t in (0.0, 0.5, 1.0):
+        view.state.set_t(t)
+        _settle_now()
+        stereo.view.grabFramebuffer()  # a paint places the labels
+        rect = stereo.labels["−q1"].rect
+        assert rect is not None
+        segs = []
+        for item in (stereo.sphere_lines, stereo.axes):
+            pts = np.asarray(item.pos, float).reshape(-1, 3)
+            segs.append(_to_pixels(stereo.view, pts).reshape(-1, 2, 2))
+        hits, length = covered([(rect.left(), rect.top(), rect.right(), rect.bottom())],
+                               np.concatenate(segs))
+        assert hits[0] == 0, (t, rect, length[0])

@@ -9,6 +9,8 @@ round. When ``q1 = +-q0`` there is no plane and the panel says so.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pyqtgraph as pg
 from PyQt6 import QtCore, QtWidgets
@@ -16,6 +18,7 @@ from PyQt6 import QtCore, QtWidgets
 from quatlab.app.i18n import _
 from quatlab.math import s3
 from quatlab.math.curves import METHODS
+from quatlab.rendering.label_place import Segments, costs, pair_segments, polyline_segments
 from quatlab.rendering.plot_items import method_pen
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED
 
@@ -29,8 +32,23 @@ _CIRCLE_COLOUR = "#B0B0B0"
 _CHORD_WIDTH = 1.4
 _ARC_WIDTHS = (6.0, 9.0)
 _ANGLE_RADIUS = 0.28
-_LABEL_OFFSET = 1.13
 _MARKER_SIZE = 13
+# Pixels kept between an endpoint label and any ball or other label: the
+# label of -q1 sat on the balls at q0 when the two keys were 10 deg apart.
+_LABEL_GAP = 3.0
+# Directions tried for an endpoint label, degrees from straight outwards
+# (nearest first), and extra pixels beyond the closest clear distance.
+_LABEL_TURNS = (0, 30, -30, 60, -60, 90, -90, 120, -120, 150, -150, 180)
+_LABEL_FARTHER = (0.0, 8.0, 18.0, 32.0, 50.0)
+# What a spot's distance from its point and its turn away from straight
+# outwards cost, per pixel and per degree, next to a pixel of line covered: a
+# label crossing a few pixels of a thin guide beside its point reads better
+# than a clear one 50 px away, which no longer reads as its name.
+_FAR_COST = 4.0
+_TURN_COST = 0.04
+# A pixel of the faint guides (axes, rays, radii) covered, next to one of the
+# circle, a path or a chord.
+_GUIDE_COST = 0.3
 ENDPOINT_COLOUR = _ENDPOINT_COLOUR
 #: The guides' grey (the rays from the centre), named in the S3 tab's legend.
 GUIDE_COLOUR = _GUIDE_COLOUR
@@ -140,6 +158,12 @@ class GreatCircleView(QtWidgets.QWidget):
             self.plot.addItem(label)
             self.labels[name] = label
         self.plot.setRange(xRange=(-1.3, 1.3), yRange=(-1.3, 1.3), padding=0)
+        self._ends = np.zeros((0, 2))
+        self._placing = False
+        # Labels are placed in pixels: again whenever the plot's scale changes.
+        vb = self.plot.getViewBox()
+        vb.sigResized.connect(self._place_labels)
+        vb.sigTransformChanged.connect(self._place_labels)
 
         self.message = QtWidgets.QLabel()
         self.message.setObjectName("degenerate_message")
@@ -186,8 +210,7 @@ class GreatCircleView(QtWidgets.QWidget):
 
         ends = s3.to_plane(np.stack([q0, q1, -q1]), b)
         self.endpoints.setData(ends[:, 0], ends[:, 1])
-        for label, xy in zip(self.labels.values(), ends, strict=True):
-            label.setPos(*(_LABEL_OFFSET * xy))
+        self._ends = ends
         self.radii.setData(np.array([0, ends[1, 0], 0, ends[2, 0]]),
                            np.array([0, ends[1, 1], 0, ends[2, 1]]))
 
@@ -225,6 +248,133 @@ class GreatCircleView(QtWidgets.QWidget):
                 rays += [(0.0, 0.0), tuple(p)]
         rays = np.array(rays, float).reshape(-1, 2)
         self.rays.setData(rays[:, 0], rays[:, 1])
+        self._place_labels()
+
+    def _place_labels(self, *_args) -> None:
+        """Put q0, q1 and -q1 beside their points, clear of every ball, label and line.
+
+        In scene pixels: each label tries spots around its point (straight
+        outwards first, then turning away, then farther out) scored by
+        :func:`quatlab.rendering.label_place.costs`, plus its distance and
+        turn; the balls and the labels placed before are boxes it must not
+        overlap, the circle, paths, chords, guides and axes are lines it
+        covers as little as it can.
+        """
+        if self.basis is None or self._placing or not len(self._ends):
+            return
+        self._placing = True
+        try:
+            self._place_labels_now()
+        finally:
+            self._placing = False
+
+    def _to_scene(self):
+        """``f(xy)``: plane coordinates ``(N, 2)`` to scene pixels (the plot has no rotation)."""
+        vb = self.plot.getViewBox()
+        o = vb.mapViewToScene(QtCore.QPointF(0.0, 0.0))
+        ex = vb.mapViewToScene(QtCore.QPointF(1.0, 0.0))
+        ey = vb.mapViewToScene(QtCore.QPointF(0.0, 1.0))
+        origin = np.array([o.x(), o.y()])
+        m = np.array([[ex.x() - o.x(), ey.x() - o.x()], [ex.y() - o.y(), ey.y() - o.y()]])
+        return lambda xy: np.asarray(xy, float).reshape(-1, 2) @ m.T + origin
+
+    def ball_rects(self) -> np.ndarray:
+        """``(B, 4)`` scene-pixel boxes ``(left, top, right, bottom)`` of every ball drawn."""
+        to_px = self._to_scene()
+        rects = []
+        for item in (self.endpoints, *self.markers.values()):
+            if not item.isVisible():
+                continue
+            x, y = item.getData()
+            half = item.opts["size"] / 2.0 + item.opts["pen"].widthF() / 2.0
+            for px, py in to_px(np.c_[x, y]):
+                if np.isfinite(px) and np.isfinite(py):
+                    rects.append((px - half, py - half, px + half, py + half))
+        return np.array(rects, float).reshape(-1, 4)
+
+    def _lines(self, to_px) -> tuple[Segments, Segments]:
+        """The drawn lines as scene-pixel segments: the circle, paths and chords, and the
+        thin guides (axes, rays, radii, the angle's arc), which a label may cross more readily."""
+        vb = self.plot.getViewBox()
+        (x0, x1), (y0, y1) = vb.viewRange()
+        axes = np.array([[(x0, 0.0), (x1, 0.0)], [(0.0, y0), (0.0, y1)]], float)
+        main, guides = [], [to_px(axes.reshape(-1, 2)).reshape(-1, 2, 2)]
+        for item in (self.circle, *self.chords.values(), *self.paths.values(), self.angle_arc):
+            x, y = item.getData()
+            if x is not None and len(x):
+                (guides if item is self.angle_arc else main).append(
+                    polyline_segments(to_px(np.c_[x, y])))
+        for item in (self.radii, self.rays):
+            x, y = item.getData()
+            if x is not None and len(x):
+                pairs = pair_segments(np.c_[x, y, np.zeros(len(x))])[:, :2]
+                guides.append(polyline_segments(to_px(pairs)))
+        return Segments(np.concatenate(main)), Segments(np.concatenate(guides))
+
+    def _place_labels_now(self) -> None:
+        to_px = self._to_scene()
+        vb = self.plot.getViewBox()
+        frame = vb.sceneBoundingRect()
+        view = (frame.left(), frame.top(), frame.right(), frame.bottom())
+        segs, guides = self._lines(to_px)
+        g = _LABEL_GAP
+        taken = [tuple(r) for r in self.ball_rects() + (-g, -g, g, g)]
+        if self.angle_text.isVisible():
+            # Both boxes have the text's margin of empty plate round them: a
+            # label may reach into the angle plate's margin, not its text.
+            r = self.angle_text.sceneBoundingRect()
+            m = 2.0 * self.angle_text.textItem.document().documentMargin() - 2.0
+            taken.append((r.left() + m, r.top() + m, r.right() - m, r.bottom() - m))
+        centre = to_px([(0.0, 0.0)])[0]
+        reach = max(self.markers[m].opts["size"] for m in METHODS) / 2.0 + 1.0 + g
+        labels = list(self.labels.values())
+        cands = [_candidates(label, end, centre, reach)
+                 for label, end in zip(labels, to_px(self._ends), strict=True)]
+        # The labels placed first take the best spots: with the keys close
+        # together one order can box the last label in (off the plot), so
+        # every order is tried and the cheapest in total taken (the first of equals).
+        # Each spot costs what label_place.costs says plus its distance and turn.
+        chosen, least = None, np.inf
+        for order in itertools.permutations(range(len(labels))):
+            boxes, total, placed = {}, 0.0, list(taken)
+            for k in order:
+                rects, penalty = cands[k]
+                cost = (costs(rects, segs, placed, view, by_length=True)
+                        + _GUIDE_COST * costs(rects, guides, by_length=True) + penalty)
+                i = int(np.argmin(cost))  # the first of equals: the preferred spot
+                left, top, right, bottom = boxes[k] = rects[i]
+                total += float(cost[i])
+                placed.append((left - g, top - g, right + g, bottom + g))
+            if total < least:
+                chosen, least = boxes, total
+        for k, label in enumerate(labels):
+            left, top, right, bottom = chosen[k]
+            label.setPos(vb.mapSceneToView(QtCore.QPointF((left + right) / 2,
+                                                          (top + bottom) / 2)))
+
+
+def _candidates(label, end: np.ndarray, centre: np.ndarray, reach: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Boxes ``(K, 4)`` ``(left, top, right, bottom)`` for ``label`` beside its point ``end``
+    (pixels), and what each costs for its distance and turn.
+
+    Straight outwards from the circle's ``centre`` first, then turning away
+    from it, then farther out; each box clears a disc of ``reach`` about the point.
+    """
+    box = label.textItem.boundingRect()
+    a, b = box.width() / 2.0, box.height() / 2.0
+    out = end - centre
+    heading = np.arctan2(out[1], out[0]) if np.hypot(*out) > 1e-9 else 0.0
+    rects, penalty = [], []
+    for farther in _LABEL_FARTHER:
+        for turn in _LABEL_TURNS:
+            d = np.array([np.cos(heading + np.radians(turn)), np.sin(heading + np.radians(turn))])
+            edge = min(a / abs(d[0]) if abs(d[0]) > 1e-12 else np.inf,
+                       b / abs(d[1]) if abs(d[1]) > 1e-12 else np.inf)
+            c = end + d * (edge + reach + farther)
+            rects.append((c[0] - a, c[1] - b, c[0] + a, c[1] + b))
+            penalty.append(_FAR_COST * farther + _TURN_COST * abs(turn))
+    return np.array(rects), np.array(penalty)
 
 
 def _finite_xy(xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -27,6 +27,7 @@ from quatlab.math.curves import METHOD_LABELS, METHODS
 from quatlab.math.stereographic import shrink_far
 from quatlab.rendering import themes
 from quatlab.rendering.gl_view import GLWindowView
+from quatlab.rendering.label_place import pair_segments
 from quatlab.rendering.labels import Label, LabelLayer, label_font
 from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND, rgba
 from quatlab.rendering.themes import colour_name, themed
@@ -207,6 +208,7 @@ class StereographicView(QtWidgets.QWidget):
                         **dict.fromkeys(self.markers, _MARKER_PX)}
         self._paths: list[np.ndarray] = []
         self._fit_points = np.zeros((0, 3))
+        self._axes = np.zeros((0, 3))
         self._camera_size: tuple[int, int] | None = None
         self._direction = (0.0, 0.0)
         self._strut_key: tuple[str, str] | None = None
@@ -298,6 +300,7 @@ class StereographicView(QtWidgets.QWidget):
         for k in range(3):
             axes[2 * k + 1, k] = _AXIS_REACH
         self.axes.setData(pos=axes)
+        self._axes = axes
         for k, axis in enumerate("xyz"):
             self._show_label(self.labels[axis], axes[2 * k + 1])
         true = np.vstack([ends[ok], *projected.values()])
@@ -346,6 +349,9 @@ class StereographicView(QtWidgets.QWidget):
     def _size_balls(self) -> None:
         """Scale each ball to its radius in pixels at its depth; make the balls label obstacles.
 
+        The obstacles are also every line drawn: the paths, the unit
+        sphere's circles and the axes.
+
         A label must not cover a ball either: each ball is an obstacle drawn
         as its screen-facing square with both diagonals, which any plate that
         overlaps the disc meets.
@@ -358,7 +364,8 @@ class StereographicView(QtWidgets.QWidget):
         eye = centre + o["distance"] * back
         per_px = 2.0 * np.tan(np.radians(o["fov"]) / 2) / w
         zoom = themes.scale()
-        obstacles = list(self._paths)
+        # The unit sphere's circles and the axes too: "−q1" sat across both at 1024 x 768.
+        obstacles = [*self._paths, self._sphere, pair_segments(self._axes)]
         for name, item in (*self.points.items(), *self.markers.items()):
             p = self.ball_pos.get(name)
             if p is None:
