@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 import pytest
+from oracles import contrast_8bit, luminance_8bit
 from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.commands.screenshot import render_window
@@ -30,16 +31,7 @@ from quatlab.rendering import themes
 
 pytestmark = pytest.mark.gl
 
-
-def _luminance(rgb) -> np.ndarray:
-    c = np.asarray(rgb, float) / 255.0
-    c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-    return c @ [0.2126, 0.7152, 0.0722]
-
-
-def _contrast(a, b) -> np.ndarray:
-    la, lb = _luminance(a), _luminance(b)
-    return (np.maximum(la, lb) + 0.05) / (np.minimum(la, lb) + 0.05)
+_luminance, _contrast = luminance_8bit, contrast_8bit
 
 
 def _window(qtbot, view: str, size, theme="light"):
