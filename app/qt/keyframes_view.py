@@ -14,6 +14,11 @@ with t = 0.5 (:data:`quatlab.app.model.keyframes_model.TROUBLE_T`), so the lesso
 chains and plots show the turn a naive runtime makes there. All state lives in
 the Qt-free :class:`~quatlab.app.model.keyframes_model.KeyframesModel`; this module
 only shows it and forwards the user's actions.
+
+It is longer than the ~500 lines the modules aim for because it is one tab's
+wiring: the tables (``keyframe_tables``), the explanation's fit
+(``details_fit``), the timeline and the rig view live in modules of their own,
+and what is left is the signals between them and the model.
 """
 
 from __future__ import annotations
