@@ -97,7 +97,7 @@ from quatlab.rendering.chain import (
     hand_height,
     marker_trail,
 )
-from quatlab.rendering.contrast import deepen
+from quatlab.rendering.contrast import TEXT_CONTRAST, deepen
 from quatlab.rendering.gl_items import (
     GHOST_SHADER,
     LIT_SHADER,
@@ -132,8 +132,6 @@ _JOINT_RADIUS = 0.075            # joint ball radius, fraction of the root bone'
 _GIZMO_LENGTH = 0.4              # gizmo axis length, fraction of the root bone's length
 _GIZMO_WIDTH = 3.0
 _TRAIL_WIDTH = 3.0
-#: Least contrast of a chain's label text on the light scene (WCAG 2 AA for text).
-TEXT_CONTRAST = 4.5
 #: Antialiased wide lines are llvmpipe's costliest primitive (a tangled
 #: 24,000-vertex trail: 40 ms a frame with, 10 without); a trail with more
 #: vertices than this is a tangle whose edges nobody follows, drawn without.

@@ -7,9 +7,11 @@ background: trails (:mod:`quatlab.rendering.trail_shape`) and label text
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
-__all__ = ["luminance", "contrast_ratio", "least_mix", "deepen"]
+__all__ = ["luminance", "contrast_ratio", "least_mix", "deepen", "readable", "TEXT_CONTRAST"]
 
 
 def luminance(rgb) -> np.ndarray:
@@ -54,3 +56,30 @@ def deepen(colour, background, ratio: float) -> np.ndarray:
     bg = np.asarray(background, dtype=np.float64)[:3]
     away = np.zeros(3) if luminance(bg) > 0.18 else np.ones(3)
     return colour + least_mix(colour, away, bg, ratio) * (away - colour)
+
+
+#: Least contrast of text drawn in a colour of its own (method names in tables,
+#: 3D labels): WCAG 2 AA for text, which a projector's washed-out picture needs.
+TEXT_CONTRAST = 4.5
+
+
+@lru_cache(maxsize=256)
+def readable(colour: str, background: str, ratio: float = TEXT_CONTRAST) -> str:
+    """``"#RRGGBB"`` ``colour`` deepened (:func:`deepen`) to ``ratio`` on ``background``, as hex.
+
+    Cached: it runs for every label of every frame, and themes have few colours.
+
+    >>> readable("#CC79A7", "#FFFFFF")     # naive SLERP's pink, 3.0:1 on white
+    '#A46186'
+    >>> readable("#202020", "#FFFFFF")     # already readable: unchanged
+    '#202020'
+    """
+    rgb = [int(colour[i:i + 2], 16) / 255.0 for i in (1, 3, 5)]
+    bg = [int(background[i:i + 2], 16) / 255.0 for i in (1, 3, 5)]
+    if float(contrast_ratio(rgb, bg)) >= ratio:
+        return colour.upper()
+    out = deepen(rgb, bg, ratio)
+    # Rounded down, away from the background, so the hex keeps the ratio.
+    away_dark = luminance(bg) > 0.18
+    ints = [int(np.floor(c * 255)) if away_dark else int(np.ceil(c * 255)) for c in out]
+    return "#" + "".join(f"{v:02X}" for v in ints)

@@ -15,7 +15,7 @@ import numpy as np
 from PyQt6 import QtCore, QtGui
 
 from quatlab.app.i18n import _
-from quatlab.rendering.labels import LabelLayer, ink
+from quatlab.rendering.labels import LabelLayer, ink, text_ink
 
 __all__ = ["place_labels", "PlacedLabelLayer", "CANDIDATES"]
 
@@ -107,7 +107,7 @@ class PlacedLabelLayer(LabelLayer):
             painter.setPen(QtCore.Qt.PenStyle.NoPen)
             painter.setBrush(self._plate)
             painter.drawRoundedRect(rect, 3.0, 3.0)
-            painter.setPen(ink(label.color))
+            painter.setPen(text_ink(label.color))
             painter.setFont(label.font)
             painter.drawText(QtCore.QPointF(spot[0] + _PAD - box.left(),
                                             spot[1] + _PAD - box.top()), label.text)

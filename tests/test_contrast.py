@@ -53,3 +53,63 @@ def test_chain_labels_read_on_the_light_scene(qtbot, chain_colour):
     scene.set_chain("a", [1.0, 0.0, 0.0, 0.0], chain_colour)
     text = scene._chains["a"].label.color.getRgbF()[:3]
     assert float(contrast_ratio(text, LIGHT_SCENE)) >= TEXT_CONTRAST
+
+
+def _hex_rgb(colour: str) -> list[float]:
+    return [int(colour[i:i + 2], 16) / 255.0 for i in (1, 3, 5)]
+
+
+@pytest.fixture
+def theme_back():
+    from quatlab.rendering import themes
+
+    yield themes
+    themes.set_current("light")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark", "high-contrast"])
+def test_method_names_as_text_read_in_every_theme(qtbot, theme_back, theme):
+    # The readouts' method names and the 3D labels are drawn in the method
+    # colours; on the light theme naive SLERP's pink was 3.0:1 on the table's
+    # white and 2.8:1 on the scene.
+    from PyQt6 import QtGui
+
+    from quatlab.app.model.state import LessonState
+    from quatlab.app.qt.readouts import Readouts
+    from quatlab.app.qt.theme_menu import _restyle_table
+    from quatlab.math.curves import METHODS
+    from quatlab.rendering.labels import text_ink
+    from quatlab.rendering.style import METHOD_COLORS
+
+    themes = theme_back
+    themes.set_current(theme)
+    t = themes.current()
+    r = Readouts(LessonState.from_preset("negated-20"))
+    qtbot.addWidget(r)
+    for _round in range(2):  # as built, and after a restyle (a theme walk)
+        for m in METHODS:
+            shown = r.cell(m, "name").foreground().color().name()
+            assert float(contrast_ratio(_hex_rgb(shown), _hex_rgb(t.background))) >= 4.5, (m, shown)
+        _restyle_table(r.table)
+    for m in METHODS:
+        drawn = text_ink(QtGui.QColor(METHOD_COLORS[m])).name()
+        assert float(contrast_ratio(_hex_rgb(drawn), _hex_rgb(t.scene))) >= 4.5, (m, drawn)
+
+
+def test_a_theme_round_trip_gives_the_theme_its_own_colours_back(qtbot, theme_back):
+    from quatlab.app.model.state import LessonState
+    from quatlab.app.qt.readouts import Readouts
+    from quatlab.app.qt.theme_menu import _restyle_table
+
+    themes = theme_back
+    r = Readouts(LessonState.from_preset("negated-20"))
+    qtbot.addWidget(r)
+    light = r.cell("naive_slerp", "name").foreground().color().name()
+    themes.set_current("dark")
+    _restyle_table(r.table)
+    dark = r.cell("naive_slerp", "name").foreground().color().name()
+    # The dark theme's own pink (light enough as it is), not a lightened deep pink.
+    assert dark.upper() == themes.current().colour("#CC79A7").upper()
+    themes.set_current("light")
+    _restyle_table(r.table)
+    assert r.cell("naive_slerp", "name").foreground().color().name() == light

@@ -8,6 +8,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 from quatlab.app.i18n import _
 from quatlab.app.model.explain import glue_formulas
 from quatlab.app.model.state import LessonState, format_quaternion
+from quatlab.app.qt.theme_menu import set_item_colour
 from quatlab.math.curves import METHOD_LABELS, METHODS
 from quatlab.rendering.style import METHOD_COLORS
 
@@ -91,7 +92,7 @@ class Readouts(QtWidgets.QGroupBox):
                 item = QtWidgets.QTableWidgetItem()
                 if what == "name":
                     item.setText(_(METHOD_LABELS[m]))
-                    item.setForeground(QtGui.QBrush(QtGui.QColor(METHOD_COLORS[m])))
+                    set_item_colour(item, METHOD_COLORS[m])
                 elif what != "q":
                     item.setTextAlignment(right)
                 self.table.setItem(2 * k + dr, col, item)

@@ -21,6 +21,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets, sip
 
 from quatlab.app.i18n import _
 from quatlab.rendering import themes
+from quatlab.rendering.contrast import readable
 from quatlab.rendering.theme_apply import light_to_theme, restyle
 
 __all__ = ["THEME_KEY", "qt_palette", "indicator_sheet", "spin_box_sheet", "disabled_sheet",
@@ -311,9 +312,22 @@ def _restyle_table(table: QtWidgets.QTableWidget) -> None:
             light, shown = item.data(_ITEM_ROLE) or (now, now)
             if shown != now:
                 light = now
-            colour = light_to_theme(QtGui.QColor(light))
-            item.setData(_ITEM_ROLE, (light, colour.name()))
-            item.setForeground(QtGui.QBrush(colour))
+            set_item_colour(item, light)
+
+
+def set_item_colour(item: QtWidgets.QTableWidgetItem, light: str) -> None:
+    """Draw ``item``'s text in ``light`` (a light-palette colour) as the current theme does.
+
+    The theme's colour, deepened to 4.5:1 on the theme's background where it
+    is paler (naive SLERP's pink is 3.0:1 on white, too faint for a
+    projector); the light colour is kept with the item so that a theme
+    switch starts from it again, not from the deepened one.
+    """
+    theme = themes.current()
+    themed = light_to_theme(QtGui.QColor(light)).name().upper()
+    shown = QtGui.QColor(readable(themed, theme.background.upper()))
+    item.setData(_ITEM_ROLE, (light, shown.name()))
+    item.setForeground(QtGui.QBrush(shown))
 
 
 def _restyle_widgets(root: QtWidgets.QWidget, theme: themes.Theme) -> None:
