@@ -27,6 +27,14 @@ def _drawn(scene, key: str) -> np.ndarray:
     return scene._chains[key].trail_shape.points
 
 
+def _at_root(key: str, trail: np.ndarray) -> np.ndarray:
+    """``trail`` of a chain on the default root, moved to the SQUAD tab's root for ``key``."""
+    from quatlab.app.qt.track_view import ROOTS
+    from quatlab.rendering.chain import ROOT
+
+    return trail + (np.asarray(ROOTS[key], dtype=float) - np.asarray(ROOT, dtype=float))
+
+
 @pytest.fixture
 def scene(qtbot):
     from quatlab.rendering.chain_scene import ChainScene
@@ -99,15 +107,15 @@ def test_an_imported_tracks_trails_are_built_on_the_worker(qtbot, monkeypatch):
     gui = threading.get_ident()
     assert len(threads) == len(TrackModel.SHOWN) and gui not in threads
     for k in TrackModel.SHOWN:
-        np.testing.assert_allclose(_drawn(view.scene, k), marker_trail(view.model.track[k].quats),
-                                   atol=1e-12)
+        want = _at_root(k, marker_trail(view.model.track[k].quats))
+        np.testing.assert_allclose(_drawn(view.scene, k), want, atol=1e-12)
     # An edit is computed the same way, and shows the edited track's trails.
     threads.clear()
     view.keys.negate(7)
     assert len(threads) == len(TrackModel.SHOWN) and gui not in threads
     for k in TrackModel.SHOWN:
-        np.testing.assert_allclose(_drawn(view.scene, k), marker_trail(view.model.track[k].quats),
-                                   atol=1e-12)
+        want = _at_root(k, marker_trail(view.model.track[k].quats))
+        np.testing.assert_allclose(_drawn(view.scene, k), want, atol=1e-12)
 
 
 def test_integration_trails_are_built_on_the_worker_for_the_run_shown(qtbot, monkeypatch):
@@ -147,8 +155,8 @@ def test_a_failed_preparation_leaves_the_view_to_draw_the_trails_itself(qtbot, m
     assert view.runner.prepared(view.model.track) is None
     assert len(drawn_here) == len(TrackModel.SHOWN)
     for k in TrackModel.SHOWN:
-        np.testing.assert_allclose(_drawn(view.scene, k), marker_trail(view.model.track[k].quats),
-                                   atol=1e-12)
+        want = _at_root(k, marker_trail(view.model.track[k].quats))
+        np.testing.assert_allclose(_drawn(view.scene, k), want, atol=1e-12)
 
 
 def test_waiting_for_a_worker_restores_the_switch_interval(qtbot):
