@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import math
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -313,3 +315,83 @@ def test_batched_tracks_equal_one_by_one(tracks):
         one = audit.audit_keys(track)
         for name in ("zero", "non_finite", "non_unit", "sign_flip", "half_turn"):
             np.testing.assert_array_equal(getattr(report, name)[i], getattr(one, name))
+
+
+# --------------------------------------------------------------------------- blocks
+# The audit and the sign fix work through the keys in blocks of audit.BLOCK
+# (a block's neighbour dot reaches one key into the next block; the sign
+# count is carried from block to block). The answers must not depend on
+# where the blocks fall, nor on which path (all keys valid, or the general
+# one) or memory layout computed them.
+
+
+def _audit_bits(report):
+    return [np.asarray(a).tobytes() for a in report]
+
+
+def _tracks_strategy(max_tracks=4, max_keys=12, allow_bad=False):
+    elements = st.floats(-2.0, 2.0, allow_nan=False, allow_infinity=False, width=64)
+    if allow_bad:
+        elements = st.one_of(elements, st.just(0.0), st.just(np.nan))
+    return hnp.arrays(
+        np.float64,
+        st.tuples(st.integers(1, max_tracks), st.integers(0, max_keys), st.just(4)),
+        elements=elements,
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(_tracks_strategy(allow_bad=True), st.sampled_from([1, 2, 3, 5, 8]))
+def test_block_size_changes_no_bit(tracks, block):
+    reference = audit.audit_keys(tracks)
+    fixed, flipped = audit.sign_continuity(tracks, audit=reference)
+    with mock.patch.object(audit, "BLOCK", block):
+        small = audit.audit_keys(tracks)
+        small_fixed, small_flipped = audit.sign_continuity(tracks, audit=small)
+        alone_fixed, alone_flipped = audit.sign_continuity(tracks)
+    assert _audit_bits(small) == _audit_bits(reference)
+    assert small_fixed.tobytes() == fixed.tobytes()
+    assert alone_fixed.tobytes() == fixed.tobytes()
+    np.testing.assert_array_equal(small_flipped, flipped)
+    np.testing.assert_array_equal(alone_flipped, flipped)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_tracks_strategy())
+def test_fast_and_general_paths_agree_bit_for_bit(tracks):
+    # Contiguous keys that are all valid take the fast path; the same keys as
+    # a strided view, or beside a track with a NaN key, take the general one.
+    fast = audit.audit_keys(tracks)
+    strided = np.repeat(tracks, 2, axis=-1)[..., ::2]
+    assert not strided.flags.c_contiguous or strided.size == 0
+    assert _audit_bits(audit.audit_keys(strided)) == _audit_bits(fast)
+    poisoned = np.concatenate([tracks, np.full((1,) + tracks.shape[1:], np.nan)])
+    general = audit.audit_keys(poisoned)
+    for name, a, b in zip(fast._fields, fast, general, strict=True):
+        assert np.asarray(a).tobytes() == np.asarray(b)[:-1].tobytes(), name
+
+
+def test_a_long_track_across_many_blocks_matches_a_sequential_walk():
+    # An independent oracle: the documented rule, one key at a time in plain
+    # Python floats, on a track of 40 blocks of 3 keys plus 1.
+    rng = np.random.default_rng(11)
+    keys = rng.normal(size=(121, 4))
+    keys[::7] *= -1
+    expected, sign, previous = [], 1.0, None
+    for k in keys.tolist():
+        # Negated when its dot with the previous key, as corrected, is negative.
+        dot = 0.0 if previous is None else sum(a * b for a, b in zip(previous, k, strict=True))
+        sign = -1.0 if sign * dot < 0 else 1.0
+        expected.append(sign < 0)
+        previous = k
+    with mock.patch.object(audit, "BLOCK", 3):
+        report = audit.audit_keys(keys)
+        fixed, flipped = audit.sign_continuity(keys, audit=report)
+    assert flipped.tolist() == expected
+    np.testing.assert_array_equal(fixed, np.where(flipped[:, None], -keys, keys))
+    norms = [math.sqrt(sum(c * c for c in k)) for k in keys.tolist()]
+    np.testing.assert_allclose(report.norms, norms, rtol=1e-15)
+    dots = [sum(a * b for a, b in zip(p, n, strict=True)) / (norms[i] * norms[i + 1])
+            for i, (p, n) in enumerate(zip(keys.tolist(), keys[1:].tolist(), strict=False))]
+    np.testing.assert_allclose(report.dots, dots, rtol=1e-12, atol=1e-15)
+    np.testing.assert_array_equal(report.sign_flip, np.array(dots) < -audit.HALF_TURN_TOLERANCE)
