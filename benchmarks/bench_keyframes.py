@@ -12,13 +12,16 @@ The tracks are smooth random walks on S3 whose keys are stored as q or -q at
 random (the worst case for sign repair: about half the segments flip), with
 strictly increasing times.
 
-Linux's transparent huge pages make the figures bimodal on some machines:
-numpy advises huge pages for arrays of 4 MB and more, and where the kernel
-defragments on such a fault (``/sys/kernel/mm/transparent_hugepage/defrag``
-set to ``madvise``) and memory is fragmented, faulting in the 32 MB result
-of the fix costs 60-80 ms instead of 10 (seen on the 2-core test machine,
-docs/environment.md). ``NUMPY_MADVISE_HUGEPAGE=0`` takes that out; the
-copies then cost more too and the ratios stay about the same.
+The one-track figure is bimodal on a virtual machine that hands freed
+memory back to its host (free page reporting, as on the 2-core test
+machine, docs/environment.md "Memory"): pages the process freed and then
+faults in again a few seconds later cost the host a zero-fill each, about
+1.5 ms per MB, where a page still held costs 0.2. The work's 32 MB result
+then takes 60-90 ms of system time on its own, and the run reads 30-40x;
+numpy's huge-page advice for arrays of 4 MB and more makes this likelier
+(``NUMPY_MADVISE_HUGEPAGE=0`` takes it out, and every fresh 4 kB page then
+costs about 1.5 us instead). The figure of a run in the usual state, and
+the user and system time of a slow one, tell the two apart.
 
 Run: ``python benchmarks/bench_keyframes.py [--tracks 1000] [--keys 1000] [--repeats 9]``
 """
@@ -26,6 +29,7 @@ Run: ``python benchmarks/bench_keyframes.py [--tracks 1000] [--keys 1000] [--rep
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import sys
 import time
@@ -64,13 +68,14 @@ def paired(baseline, work, repeats: int, setup=None) -> dict:
     faults fresh pages in (as the work's own result must), the second reuses
     the first's. Returns the median seconds of the cheaper and the dearer
     copy of each run (``"cheap"``, ``"dear"``) and of the work (``"work"``),
+    and the work's system time (``"system"``, page faults mostly),
     and the medians of the per-run ratios against each (``"ratio"`` against
     the cheaper copy: the strict figure the target is checked on;
     ``"ratio_dear"``). ``setup`` runs before each work run, outside the
     timing. Times are the process's CPU time: on a machine shared with other
     jobs, wall time mostly measures them.
     """
-    cheap, dear, done = [], [], []
+    cheap, dear, done, system = [], [], [], []
 
     def timed(fn):
         start = time.process_time()
@@ -82,14 +87,16 @@ def paired(baseline, work, repeats: int, setup=None) -> dict:
         second, kept = timed(baseline)
         if setup is not None:
             setup()
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_stime
         seconds, result = timed(work)
+        system.append(resource.getrusage(resource.RUSAGE_SELF).ru_stime - before)
         cheap.append(min(first, second))
         dear.append(max(first, second))
         done.append(seconds)
         del kept, result  # held through the work, then released together
     return {
         "cheap": statistics.median(cheap), "dear": statistics.median(dear),
-        "work": statistics.median(done),
+        "work": statistics.median(done), "system": statistics.median(system),
         "ratio": statistics.median(w / c for w, c in zip(done, cheap, strict=True)),
         "ratio_dear": statistics.median(w / c for w, c in zip(done, dear, strict=True)),
     }
@@ -99,7 +106,9 @@ def _line(name: str, r: dict, target: float) -> str:
     verdict = "met" if r["ratio"] <= target else "MISSED"
     return (f"{name}: {r['work'] * 1e3:7.2f} ms = {r['ratio']:4.1f}x the cheaper copy "
             f"({r['cheap'] * 1e3:.2f} ms; {r['ratio_dear']:4.1f}x the copy into fresh pages, "
-            f"{r['dear'] * 1e3:.2f} ms); target <= {target:.0f}x -> {verdict}")
+            f"{r['dear'] * 1e3:.2f} ms); target <= {target:.0f}x -> {verdict}"
+            f"\n    of the work, system time (page faults): {r['system'] * 1e3:.1f} ms; "
+            f"the rest is {(r['work'] - r['system']) / r['cheap']:.1f}x the cheaper copy")
 
 
 def audit_and_fix(values: np.ndarray, times: np.ndarray):

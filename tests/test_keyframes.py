@@ -16,6 +16,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.spatial.transform import Rotation
 
 from quatlab.app.io import atomic, json_text
@@ -275,6 +277,40 @@ def test_format_keys():
     assert TA.format_keys([]) == ""
     assert TA.format_keys([3]) == "3"
     assert TA.format_keys(np.array([4, 3, 9])) == "3-4, 9"
+
+
+def _runs_by_hand(mask, limit):
+    """The ranges of ``mask`` written out by walking it one key at a time."""
+    runs, first = [], None
+    for i, flag in enumerate(list(mask) + [False]):
+        if flag and first is None:
+            first = i
+        elif not flag and first is not None:
+            runs.append(f"{first}-{i - 1}" if i - 1 > first else str(first))
+            first = None
+    total = int(sum(mask))
+    shown = runs[:limit]
+    rest = total - sum(int(r.split("-")[-1]) - int(r.split("-")[0]) + 1 for r in shown)
+    return ", ".join(shown + ([f"... and {rest:,} more ({total:,} keys in all)"] if rest else []))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.booleans(), max_size=60), st.integers(1, 6), st.sampled_from([1, 4, 3000]))
+def test_format_keys_of_a_mask_reads_like_its_indices(flags, limit, stretch):
+    # Stretching a mask (each key repeated) puts runs across the reader's
+    # chunk boundaries (4096, then 16384 entries...).
+    mask = np.repeat(np.array(flags, dtype=bool), stretch)
+    expected = _runs_by_hand(mask.tolist(), limit)
+    assert TA.format_keys(mask, limit=limit) == expected
+    assert TA.format_keys(np.flatnonzero(mask), limit=limit) == expected
+
+
+def test_a_fix_keeps_masks_and_gives_indices_on_demand():
+    values = [[1, 0, 0, 0], [-1, 0, 0, 0], [-1, 0, 0, 0], [2, 0, 0, 0]]
+    fix = TA.fix_track(_track(values), normalize=True)
+    assert fix.flipped_mask.tolist() == [False, True, True, False]
+    assert fix.flipped.tolist() == [1, 2] and fix.normalized.tolist() == [3]
+    assert TA.format_keys(fix.flipped_mask) == "1-2" and fix.changed
 
 
 # --------------------------------------------------------------------------- helpers

@@ -77,12 +77,12 @@ def _print_fixes(source: str, fixes) -> None:
             unchanged += 1
             continue
         changes = []
-        if fix.flipped.size:
+        if fix.flipped_mask.any():
             text = (_("negated key and tangents {keys}") if track.in_tangents is not None
                     else _("negated key {keys}"))
-            changes.append(text.format(keys=format_keys(fix.flipped)))
-        if fix.normalized.size:
-            changes.append(_("normalized {keys}").format(keys=format_keys(fix.normalized)))
+            changes.append(text.format(keys=format_keys(fix.flipped_mask)))
+        if fix.normalized_mask.any():
+            changes.append(_("normalized {keys}").format(keys=format_keys(fix.normalized_mask)))
         print(_("{track}: {changes}").format(
             track=shown(track.label), changes=_("; ").join(changes) if changes
             else _("unchanged")))

@@ -310,14 +310,22 @@ def audit_file(keyframes: KeyframeFile) -> list[TrackReport]:
     return [TrackReport(t, tuple(audit_track(t))) for t in keyframes.tracks]
 
 
-def format_keys(indices: Iterable[int], limit: int = 20) -> str:
-    """Key indices as compact ranges; past ``limit`` ranges the rest is counted.
+def format_keys(indices: Iterable[int] | np.ndarray, limit: int = 20) -> str:
+    """Key indices, or a boolean mask of keys, as compact ranges; the rest past ``limit`` counted.
 
     >>> format_keys([0, 1, 2, 5, 7, 8])
     '0-2, 5, 7-8'
     >>> format_keys(range(0, 100, 2), limit=3)
     '0, 2, 4, ... and 47 more (50 keys in all)'
+    >>> format_keys(np.array([True, True, False, True]))
+    '0-1, 3'
+
+    A mask is read only as far as its first ``limit`` ranges reach (and
+    counted), so a million flagged keys cost no list of a million indices.
     """
+    if isinstance(indices, np.ndarray) and indices.dtype == bool:
+        firsts, lasts = _mask_runs(indices.reshape(-1), limit)
+        return _format_runs(firsts, lasts, int(np.count_nonzero(indices)))
     keys = indices if isinstance(indices, np.ndarray) else list(indices)
     keys = np.unique(np.asarray(keys, dtype=np.int64))
     if not keys.size:
@@ -325,11 +333,46 @@ def format_keys(indices: Iterable[int], limit: int = 20) -> str:
     breaks = np.flatnonzero(np.diff(keys) != 1)
     firsts = np.r_[keys[0], keys[breaks + 1]][:limit].tolist()
     lasts = np.r_[keys[breaks], keys[-1]][:limit].tolist()
+    return _format_runs(firsts, lasts, int(keys.size))
+
+
+def _format_runs(firsts: list[int], lasts: list[int], total: int) -> str:
     out = [f"{a}-{b}" if b > a else str(a) for a, b in zip(firsts, lasts, strict=True)]
-    rest = int(keys.size) - sum(b - a + 1 for a, b in zip(firsts, lasts, strict=True))
+    rest = total - sum(b - a + 1 for a, b in zip(firsts, lasts, strict=True))
     if rest:
-        out.append(f"... and {rest:,} more ({keys.size:,} keys in all)")
+        out.append(f"... and {rest:,} more ({total:,} keys in all)")
     return ", ".join(out)
+
+
+def _mask_runs(mask: np.ndarray, limit: int) -> tuple[list[int], list[int]]:
+    """First and last index of the first ``limit`` runs of true entries of ``mask``.
+
+    Read in growing chunks (as :func:`_first_true`) until the runs are found.
+    """
+    firsts: list[int] = []
+    lasts: list[int] = []
+    start, chunk, n = 0, 4096, len(mask)
+    while start < n and len(lasts) < limit:
+        stop = min(start + chunk, n)
+        block = mask[start:stop].view(np.int8)
+        # +1 where a run starts, -1 just after one ends (the entry before the
+        # chunk carries over); 2 * limit + 2 edges always close enough runs.
+        before = mask[start - 1] if start else False
+        edges = np.diff(block, prepend=np.int8(before))
+        for i in np.flatnonzero(edges)[: 2 * limit + 2].tolist():
+            if edges[i] > 0:
+                firsts.append(start + i)
+            else:
+                lasts.append(start + i - 1)
+                if len(lasts) == limit:
+                    break
+        start, chunk = stop, chunk * 4
+    if len(firsts) > len(lasts):
+        if len(lasts) < limit and start >= n:
+            lasts.append(n - 1)  # a run that reaches the last key
+        else:
+            firsts.pop()
+    return firsts, lasts
 
 
 # --------------------------------------------------------------------------- fix
@@ -380,8 +423,7 @@ def fix_track(track: Track, *, normalize: bool = False) -> TrackFix:
     for arr in changes.values():
         arr.flags.writeable = False  # new arrays, ours alone: the Track shares, not copies
     fixed = dataclasses.replace(track, **changes)
-    return TrackFix(track, fixed, np.flatnonzero(flipped), np.flatnonzero(normalized),
-                    reversed_half_turns)
+    return TrackFix(track, fixed, flipped, normalized, reversed_half_turns)
 
 
 def _stored_differs(track: Track, old: np.ndarray, new: np.ndarray) -> np.ndarray:

@@ -12,6 +12,7 @@ file is a :class:`KeyframeFileError` naming the file and the problem
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -250,19 +251,34 @@ class TrackFix:
 
     original: Track
     fixed: Track
-    #: Indices of keys (with their tangents) that were negated.
-    flipped: np.ndarray
-    #: Indices of keys scaled to unit length (only those whose stored value changed).
-    normalized: np.ndarray
+    #: Which keys (with their tangents) were negated, ``(N,)`` bool.
+    flipped_mask: np.ndarray
+    #: Which keys were scaled to unit length (only those whose stored value
+    #: changed), ``(N,)`` bool.
+    normalized_mask: np.ndarray
     #: Segments ``i`` (keys i, i + 1) that are half turns and whose relative sign the
     #: fix changed: a naive NLERP player now spins the other way round.
     reversed_half_turns: np.ndarray = dataclasses.field(
         default_factory=lambda: np.zeros(0, dtype=np.intp)
     )
 
+    # Indices are made only when asked for: a million-key fix that negates
+    # half of them would spend more on this list than on the fix, and a
+    # report needs only the count and the first ranges (format_keys takes
+    # the masks).
+    @functools.cached_property
+    def flipped(self) -> np.ndarray:
+        """Indices of the negated keys."""
+        return np.flatnonzero(self.flipped_mask)
+
+    @functools.cached_property
+    def normalized(self) -> np.ndarray:
+        """Indices of the keys scaled to unit length."""
+        return np.flatnonzero(self.normalized_mask)
+
     @property
     def changed(self) -> bool:
-        return bool(self.flipped.size or self.normalized.size)
+        return bool(self.flipped_mask.any() or self.normalized_mask.any())
 
 
 # --------------------------------------------------------------------------- files

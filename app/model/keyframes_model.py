@@ -432,11 +432,12 @@ class KeyframesModel:
         changed: list[str] = []
         for i in indices:
             fix = fix_track(self._tracks[i])
-            if fix.flipped.size:
+            count = int(np.count_nonzero(fix.flipped_mask))
+            if count:
                 new[i] = fix.fixed
-                negated += int(fix.flipped.size)
+                negated += count
                 changed.append(_("{track}: negated key {keys}").format(
-                    track=fix.fixed.label, keys=format_keys(fix.flipped)))
+                    track=fix.fixed.label, keys=format_keys(fix.flipped_mask)))
         scope = _("all tracks") if track is None else self._tracks[track].label
         if not negated:
             self._say(_("Signs already continuous in {scope}: nothing to fix.").format(scope=scope))
