@@ -193,3 +193,31 @@ def keyframes_window(qtbot, monkeypatch):
     win.show_view("keyframes")
     QtWidgets.QApplication.processEvents()
     return win
+
+
+@pytest.fixture
+def main_window(qtbot, monkeypatch):
+    """``build(preset, t, size)``: the main window on a lesson preset, shown, its scene valid.
+
+    Only the main lesson is built (the other views are left out), so a test
+    of the main scene does not pay for every tab.
+    """
+    from PyQt6 import QtWidgets
+
+    import quatlab.app.qt.window as window_module
+    from quatlab.app.model.state import LessonState
+    from quatlab.app.qt.window import MainWindow
+
+    monkeypatch.setattr(window_module, "_view_modules", lambda: [], raising=False)
+
+    def build(preset: str, t: float, size=(1400, 900)):
+        win = MainWindow(LessonState.from_preset(preset, t=t))
+        qtbot.addWidget(win)
+        win.resize(*size)
+        win.show()
+        qtbot.waitExposed(win)
+        qtbot.waitUntil(win.lesson.scene.isValid)
+        QtWidgets.QApplication.processEvents()
+        return win
+
+    return build

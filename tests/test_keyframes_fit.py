@@ -20,14 +20,20 @@ TRUCK = Path(__file__).parent / "data" / "gltf" / "CesiumMilkTruck.glb"
 SIZES = [(1280, 720), (1024, 768)]
 
 
-@pytest.fixture
-def window(qtbot):
+def _truck_window(qtbot) -> MainWindow:
+    """The window shown with the truck open in the Keyframes tab (its first track selected)."""
     win = MainWindow()
     qtbot.addWidget(win)
     win.open_keyframes(TRUCK)
     win.show_view("keyframes")
     win.show()
     qtbot.waitExposed(win)
+    return win
+
+
+@pytest.fixture
+def window(qtbot):
+    win = _truck_window(qtbot)
     yield win
     win.set_zoom(1.0)
 
@@ -38,6 +44,13 @@ def _settle(qtbot, win, size):
         QtWidgets.QApplication.processEvents()
         qtbot.wait(15)
     assert (win.width(), win.height()) == size
+
+
+def _zoomed(qtbot, win, zoom, size=(1024, 768)):
+    """The window laid out at ``size``, then zoomed to ``zoom`` and laid out again."""
+    _settle(qtbot, win, size)
+    win.set_zoom(zoom)
+    _settle(qtbot, win, size)
 
 
 def _scene_rect(item) -> QtCore.QRectF:
@@ -95,9 +108,7 @@ def test_the_segment_table_and_explanation_need_no_sideways_scrolling(window, qt
 
 @pytest.mark.parametrize("zoom", [1.3, 1.5])  # View > Zoom in twice; --scale 1.5
 def test_zoomed_in_at_1024x768_the_speed_plot_keeps_its_width(window, qtbot, zoom):
-    _settle(qtbot, window, (1024, 768))
-    window.set_zoom(zoom)
-    _settle(qtbot, window, (1024, 768))
+    _zoomed(qtbot, window, zoom)
     assert themes.scale() == pytest.approx(zoom)
     curves = window.findChild(QtWidgets.QWidget, "rig_curves")
     speed = curves.plots["speed"].getViewBox()
@@ -151,16 +162,9 @@ def test_zoomed_in_at_1024x768_the_segment_table_fits_without_eliding(qtbot, lan
     from quatlab.app import i18n
 
     i18n.set_language(lang)
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.open_keyframes(TRUCK)
-    win.show_view("keyframes")
-    win.show()
-    qtbot.waitExposed(win)
+    win = _truck_window(qtbot)
     try:
-        _settle(qtbot, win, (1024, 768))
-        win.set_zoom(zoom)
-        _settle(qtbot, win, (1024, 768))
+        _zoomed(qtbot, win, zoom)
         table = win.findChild(QtWidgets.QTableView, "kf_segments")
         model = table.model()
         assert model.rowCount() == 30
@@ -210,16 +214,9 @@ def test_the_segment_explanation_keeps_its_formulas_on_one_line(qtbot, lang, zoo
     from quatlab.app import i18n
 
     i18n.set_language(lang)
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.open_keyframes(TRUCK)
-    win.show_view("keyframes")
-    win.show()
-    qtbot.waitExposed(win)
+    win = _truck_window(qtbot)
     try:
-        _settle(qtbot, win, (1024, 768))
-        win.set_zoom(zoom)
-        _settle(qtbot, win, (1024, 768))
+        _zoomed(qtbot, win, zoom)
         details = win.findChild(QtWidgets.QTextBrowser, "kf_details")
         table = win.findChild(QtWidgets.QTableView, "kf_segments")
         # The track's findings, then the sign flip's segment selected.
@@ -247,12 +244,7 @@ def truck_in(request, qtbot):
     from quatlab.app import i18n
 
     i18n.set_language(request.param)
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.open_keyframes(TRUCK)
-    win.show_view("keyframes")
-    win.show()
-    qtbot.waitExposed(win)
+    win = _truck_window(qtbot)
     yield win
     i18n.set_language("en")
 
@@ -322,9 +314,7 @@ def test_a_text_longer_than_its_share_stops_below_a_whole_line(truck_in, qtbot):
     from quatlab.app.qt.details_fit import MIN_TABLE_ROWS
 
     try:
-        _settle(qtbot, truck_in, (1024, 768))
-        truck_in.set_zoom(1.5)
-        _settle(qtbot, truck_in, (1024, 768))
+        _zoomed(qtbot, truck_in, 1.5)
         view = truck_in.views["keyframes"]
         view.segment_table.selectRow(14)
         for _ in range(4):

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PyQt6 import QtGui, QtWidgets
+from PyQt6 import QtGui
 
-import quatlab.app.qt.window as window_module
 from quatlab.app.model import presets
 from quatlab.app.model.state import LessonState
-from quatlab.app.qt.window import MainWindow
 from quatlab.math import quaternion as Q
 from quatlab.math.curves import compute_curves
 from quatlab.rendering.chain import chain_frames
@@ -31,23 +29,6 @@ def _hue_mask(img, hex_colour):
     """Per-pixel mask of _count_hue (same thresholds), for comparing shapes."""
     return np.array([[_count_hue(img[r : r + 1, c : c + 1], hex_colour)
                       for c in range(img.shape[1])] for r in range(img.shape[0])], dtype=bool)
-
-
-@pytest.fixture
-def main_window(qtbot, monkeypatch):
-    monkeypatch.setattr(window_module, "_view_modules", lambda: [], raising=False)
-
-    def build(preset: str, t: float, size=(1400, 900)):
-        win = MainWindow(LessonState.from_preset(preset, t=t))
-        qtbot.addWidget(win)
-        win.resize(*size)
-        win.show()
-        qtbot.waitExposed(win)
-        qtbot.waitUntil(win.lesson.scene.isValid)
-        QtWidgets.QApplication.processEvents()
-        return win
-
-    return build
 
 
 # --------------------------------------------------------------------------- default

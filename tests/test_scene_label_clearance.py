@@ -15,8 +15,6 @@ import numpy as np
 import pytest
 from PyQt6 import QtWidgets
 
-import quatlab.app.qt.window as window_module
-from quatlab.app.model.state import LessonState
 from quatlab.app.model.wrap_lesson import PRESETS as WRAP_PRESETS
 from quatlab.app.qt.window import MainWindow
 from quatlab.math import quaternion as Q
@@ -72,26 +70,9 @@ def _assert_clear(scene, segments: dict[str, list[np.ndarray]], where) -> int:
     return checked
 
 
-@pytest.fixture
-def main_window(qtbot, monkeypatch):
-    monkeypatch.setattr(window_module, "_view_modules", lambda: [], raising=False)
-
-    def build(preset: str, t: float):
-        win = MainWindow(LessonState.from_preset(preset, t=t))
-        qtbot.addWidget(win)
-        win.resize(*SIZE)
-        win.show()
-        qtbot.waitExposed(win)
-        qtbot.waitUntil(win.lesson.scene.isValid)
-        QtWidgets.QApplication.processEvents()
-        return win
-
-    return build
-
-
 @pytest.mark.parametrize("preset", ["negated-20", "small-1"])
 def test_main_lesson_labels_clear_the_turn_marks_ghosts_and_trails(main_window, preset):
-    win = main_window(preset, 0.5)
+    win = main_window(preset, 0.5, SIZE)
     scene, s = win.lesson.scene, win.state
     for t in (0.5, 0.0, 1.0):
         s.set_t(t)
