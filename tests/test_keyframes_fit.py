@@ -341,3 +341,40 @@ def test_a_text_longer_than_its_share_stops_below_a_whole_line(truck_in, qtbot):
         assert table.viewport().height() >= MIN_TABLE_ROWS * row
     finally:
         truck_in.set_zoom(1.0)
+
+
+FOX = TRUCK.with_name("Fox.glb")
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (1280, 720)])
+@pytest.mark.parametrize("path, tracks", [(TRUCK, 2), (FOX, 60)])
+def test_the_track_table_shows_whole_rows_and_no_blank_ones(qtbot, size, path, tracks):
+    """Two tracks take two rows (the rest goes to the segment table); sixty take
+    the table's share of the height, cut at a row's bottom."""
+    win = _truck_window(qtbot)
+    if path != TRUCK:
+        win.open_keyframes(path)
+    _settle(qtbot, win, size)
+    view = win.views["keyframes"]
+    table = view.track_table
+    assert table.model().rowCount() == tracks
+    row = table.rowHeight(0)
+    shown = table.viewport().height()
+    assert shown % row == 0, (shown, row)
+    if tracks == 2:
+        assert shown == 2 * row
+    else:
+        assert shown >= 3 * row
+    # The segment table ends at a row's bottom too, and keeps its rows.
+    segments = view.segment_table
+    assert segments.viewport().height() % segments.rowHeight(0) == 0
+    assert segments.viewport().height() >= 4 * segments.rowHeight(0)
+
+
+def test_zoomed_in_the_track_table_keeps_both_tracks(window, qtbot):
+    """At 150 % the rows grow taller than the room fitted at 100 %: the table
+    takes the room back rather than hiding the second track."""
+    _zoomed(qtbot, window, 1.0)
+    _zoomed(qtbot, window, 1.5)
+    table = window.views["keyframes"].track_table
+    assert table.viewport().height() >= 2 * table.rowHeight(0)

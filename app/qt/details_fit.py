@@ -11,10 +11,14 @@ import math
 
 from PyQt6 import QtGui, QtWidgets
 
-__all__ = ["MIN_TABLE_ROWS", "fit_text_below_table", "line_bottoms"]
+__all__ = ["MIN_TABLE_ROWS", "MIN_TOP_ROWS", "fit_text_below_table", "line_bottoms",
+           "table_height"]
 
 #: Table rows the explanation leaves showing, however long its text.
 MIN_TABLE_ROWS = 4
+
+#: Rows a table on top keeps (when it has them), however tall a zoom makes them.
+MIN_TOP_ROWS = 2
 
 
 def line_bottoms(doc: QtGui.QTextDocument) -> list[float]:
@@ -31,8 +35,19 @@ def line_bottoms(doc: QtGui.QTextDocument) -> list[float]:
     return bottoms
 
 
+def table_height(table: QtWidgets.QTableView, rows: int) -> int:
+    """Height ``table`` needs for its header and ``rows`` rows, frame and scroll bar included."""
+    height = 2 * table.frameWidth() + rows * max(table.verticalHeader().defaultSectionSize(), 1)
+    if table.horizontalHeader().isVisible():
+        height += table.horizontalHeader().height()
+    if table.horizontalScrollBar().isVisible():
+        height += table.horizontalScrollBar().height()
+    return height
+
+
 def fit_text_below_table(split: QtWidgets.QSplitter, table: QtWidgets.QTableView,
-                         details: QtWidgets.QTextBrowser) -> None:
+                         details: QtWidgets.QTextBrowser,
+                         top_table: QtWidgets.QTableView | None = None) -> None:
     """Resize ``split``'s three panes: something on top, the pane holding ``table``, ``details``.
 
     The table's pane and ``details`` share their room: ``details`` takes what
@@ -41,14 +56,29 @@ def fit_text_below_table(split: QtWidgets.QSplitter, table: QtWidgets.QTableView
     ``details`` takes the few pixels left (blank under its text). When the text
     needs more than that cap, ``details`` scrolls and stops at a line's bottom,
     never half-way through a line; the rest goes to the top pane. The top
-    pane keeps its height otherwise.
+    pane keeps its height otherwise, except that a ``top_table`` (the top
+    pane itself) shows whole rows and no more than it has (taking up to a
+    sixth of the splitter back when more rows come): a file of two tracks
+    leaves no blank rows there, and no row is cut.
     """
     sizes = split.sizes()
     if not details.isVisible() or len(sizes) != 3 or min(sizes) <= 0:
         return
     top, middle, bottom = sizes
-    pool = middle + bottom
     fixed = middle - table.viewport().height()  # what else the pane holds, header, frames
+    if top_table is not None:
+        # Whole rows, as many as it has or as fit its room; never fewer than
+        # MIN_TOP_ROWS of them (a zoom makes rows taller than the room last fitted).
+        have = max(top_table.model().rowCount(), 1)
+        room = max(top, sum(sizes) // 6, table_height(top_table, min(have, MIN_TOP_ROWS)))
+        row_height = max(top_table.verticalHeader().defaultSectionSize(), 1)
+        rows = min(have, max((room - table_height(top_table, 0)) // row_height, 1))
+        fitted = table_height(top_table, rows)
+        # A scroll area's own minimum (room for its scroll bars) must not undo the fit.
+        top_table.setMinimumHeight(min(fitted, top_table.minimumSizeHint().height()))
+        middle += top - fitted
+        top = fitted
+    pool = middle + bottom
     frame = details.height() - details.viewport().height()
     row = max(table.verticalHeader().defaultSectionSize(), 1)
     width = details.viewport().width()

@@ -291,7 +291,7 @@ class KeyframesView(QtWidgets.QWidget):
         return super().eventFilter(obj, ev)
 
     def _fit_details(self) -> None:
-        fit_text_below_table(self._split, self.segment_table, self.details)
+        fit_text_below_table(self._split, self.segment_table, self.details, self.track_table)
 
     def _arrange_actions(self) -> None:
         """The action rows side by side when they fit the width on offer, else stacked."""
