@@ -5,8 +5,9 @@ range). Its horizontal anchor follows x across the range (a label near the
 right end extends to the left), and on every layout (a resize, a zoom, a
 font change from the theme's zoom) it is pushed back inside the view box;
 one wider than the box wraps its words to the box's width, and one that is
-then taller than the box shows its short form (the number alone: the box's
-colour still says whose it is). Labels of one
+then taller than the room left, or than 40 % of the box, drops its second
+line, then shows its short form (the number alone: the box's colour still
+says whose it is). Labels of one
 plot share a stack and hang one below the other, each below the heights of
 those before it (labels of different line counts do not overlap).
 
@@ -55,6 +56,9 @@ _NEAR = 3.0
 _HANG = 8.0
 #: What a label opens with when it points up at its x (a peak above the range).
 ARROW = "↑"
+#: Largest share of the view box's height a label may take while a shorter form
+#: is left to try: a narrow plot keeps most of its curves in sight.
+_MAX_SHARE = 0.4
 
 
 class BoxedLabel(pg.TextItem):
@@ -70,7 +74,8 @@ class BoxedLabel(pg.TextItem):
         The labels of the same plot, in order; this one is appended and hangs
         below those before it. The owner empties it when it removes them.
     short : str, optional
-        What to show when ``text``, wrapped, is taller than the room left.
+        What to show when ``text``, wrapped, and then its first line alone
+        are taller than the room left (or than 40 % of the box).
     obstacles : callable, optional
         Returns the curves the label should not cover, each an ``(N, 2)``
         array of points in the view box's data coordinates (NaN rows are gaps).
@@ -79,7 +84,10 @@ class BoxedLabel(pg.TextItem):
     def __init__(self, text: str, *, fraction: float, stack: list, short: str | None = None,
                  obstacles: Callable[[], Iterable[np.ndarray]] | None = None,
                  **kwargs) -> None:
-        self._texts = (text, short or text)
+        # The full text, its first line alone (a peak's "at t = ..." line is
+        # the first to go), then the short form.
+        first_line = text.split("\n", 1)[0]
+        self._texts = tuple(dict.fromkeys((text, first_line, short or first_line)))
         self._fraction = min(max(float(fraction), 0.0), 1.0)
         self._stack = stack
         self._obstacles = obstacles
@@ -150,7 +158,8 @@ class BoxedLabel(pg.TextItem):
             text.setTextWidth(-1)
             if text.boundingRect().width() > room:
                 text.setTextWidth(room)
-            if top + text.boundingRect().height() <= box.bottom() - MARGIN:
+            height = text.boundingRect().height()
+            if top + height <= box.bottom() - MARGIN and height <= _MAX_SHARE * box.height():
                 break
         rect = text.boundingRect()
         w, h = rect.width(), rect.height()

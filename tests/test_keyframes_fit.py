@@ -378,3 +378,26 @@ def test_zoomed_in_the_track_table_keeps_both_tracks(window, qtbot):
     _zoomed(qtbot, window, 1.5)
     table = window.views["keyframes"].track_table
     assert table.viewport().height() >= 2 * table.rowHeight(0)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_peak_callout_leaves_most_of_the_narrow_speed_plot_in_sight(qtbot, lang):
+    """At 1024x768 the speed plot is ~110 px wide: its peak callout had wrapped
+    to four or five lines over most of it. It now drops its "at time" line
+    (then its words) while it would take more than 40 % of the plot's height."""
+    from quatlab.app import i18n
+    from tests.test_plot_callout import _callouts
+
+    i18n.set_language(lang)
+    try:
+        win = _truck_window(qtbot)
+        _settle(qtbot, win, (1024, 768))
+        plot = win.findChild(QtWidgets.QWidget, "rig_curves").plots["speed"]
+        labels = [lb for lb in _callouts(plot) if "85,312" in lb.toPlainText()]
+        assert len(labels) == 1, [lb.toPlainText() for lb in _callouts(plot)]
+        box = plot.getViewBox().sceneBoundingRect()
+        label = labels[0].textItem.sceneBoundingRect()
+        assert label.height() <= 0.4 * box.height(), (label.height(), box.height())
+        assert labels[0].toPlainText().startswith("↑")
+    finally:
+        i18n.set_language("en")
