@@ -36,7 +36,7 @@ from quatlab.app.model.explain import glue_formulas
 from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, kind_name, severity
 from quatlab.app.qt.background import run_off_thread
 from quatlab.app.qt.details_fit import fit_text_below_table
-from quatlab.app.qt.flow_layout import FlowLegend
+from quatlab.app.qt.flow_legend import FlowLegend
 from quatlab.app.qt.keyframe_tables import (
     CellTable,
     fit_columns,

@@ -1,0 +1,49 @@
+"""A legend whose entries wrap between entries, never inside one.
+
+For legends of several entries (a swatch and its words): each entry is one
+label that never breaks, laid out in a :class:`~quatlab.rendering.flow_layout.FlowRow`,
+so a narrow panel puts the next entry on a new row instead of splitting one
+across two (a word-wrapping label breaks anywhere between words, or between
+any two Chinese characters).
+"""
+
+from __future__ import annotations
+
+from PyQt6 import QtCore, QtWidgets
+
+from quatlab.rendering.flow_layout import FlowRow
+
+__all__ = ["FlowLegend"]
+
+
+class _Entry(QtWidgets.QLabel):
+    """A legend entry: FlowRow squeezes items towards their minimum width before it
+    wraps, and an entry's minimum is its whole width (at any zoom's font)."""
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt API
+        return self.sizeHint()
+
+
+class FlowLegend(QtWidgets.QWidget):
+    """A legend of rich-text entries, one unbreakable label each, in a :class:`FlowRow`."""
+
+    def __init__(self, entries: list[str], parent: QtWidgets.QWidget | None = None,
+                 spacing: int = 10) -> None:
+        super().__init__(parent)
+        layout = FlowRow(self, spacing=spacing)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.entries: list[QtWidgets.QLabel] = []
+        for html in entries:
+            label = _Entry(html)
+            label.setTextFormat(QtCore.Qt.TextFormat.RichText)
+            label.setWordWrap(False)  # the unit that never breaks
+            layout.addWidget(label)
+            self.entries.append(label)
+        policy = QtWidgets.QSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred,
+                                       QtWidgets.QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+
+    def text(self) -> str:
+        """The entries' markup, in order (what a one-label legend's text() would say)."""
+        return " ".join(label.text() for label in self.entries)
