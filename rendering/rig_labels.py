@@ -78,10 +78,13 @@ class PlacedLabelLayer(LabelLayer):
         super().__init__()
         self.hidden = 0
         self.placed: list[tuple[float, float] | None] = []
+        #: Where the last frame drew its "+n more labels" note (view pixels), or None.
+        self.note_rect: QtCore.QRectF | None = None
         self._warm_fonts: set[str] = set()
 
     def paint(self):
         shown = [label for label in self.labels if label.visible and label.text]
+        self.note_rect = None
         if not shown:
             self.hidden, self.placed = 0, []
             return
@@ -112,13 +115,21 @@ class PlacedLabelLayer(LabelLayer):
             painter.drawText(QtCore.QPointF(spot[0] + _PAD - box.left(),
                                             spot[1] + _PAD - box.top()), label.text)
         if self.hidden:
-            font = shown[0].font
-            painter.setFont(font)
+            # In the bottom-left corner, wrapped to the view's width (a narrow
+            # view or a long translation had cut it at the right edge).
+            painter.setFont(shown[0].font)
+            room = QtCore.QRectF(8.0, 8.0, max(width - 16.0, 1.0), max(height - 16.0, 1.0))
+            flags = (QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignBottom
+                     | QtCore.Qt.TextFlag.TextWordWrap)
+            note = (_("+{n} more label (no room; zoom in)") if self.hidden == 1
+                    else _("+{n} more labels (no room; zoom in)")).format(n=self.hidden)
+            text_rect = painter.boundingRect(room, flags, note)
+            self.note_rect = text_rect
+            painter.setPen(QtCore.Qt.PenStyle.NoPen)
+            painter.setBrush(self._plate)
+            painter.drawRoundedRect(text_rect.adjusted(-4.0, -2.0, 4.0, 2.0), 3.0, 3.0)
             painter.setPen(ink(QtGui.QColor("#505050")))
-            painter.drawText(QtCore.QPointF(8, height - 8),
-                             (_("+{n} more label (no room; zoom in)") if self.hidden == 1
-                              else _("+{n} more labels (no room; zoom in)")).format(
-                                 n=self.hidden))
+            painter.drawText(room, flags, note)
         painter.end()
 
 

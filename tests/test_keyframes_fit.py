@@ -401,3 +401,31 @@ def test_the_peak_callout_leaves_most_of_the_narrow_speed_plot_in_sight(qtbot, l
         assert labels[0].toPlainText().startswith("↑")
     finally:
         i18n.set_language("en")
+
+
+def test_the_hidden_labels_note_wraps_inside_the_3d_view(truck_in, qtbot):
+    """With more labels than the rig view has room for, a note in its corner
+    counts those left out; in zh_CN at 150 % (1024x768) it ran off the view's
+    right edge, under the key components plot. It now wraps inside the view."""
+    import dataclasses
+
+    from tests.test_rig_view import scene_rgb
+
+    try:
+        _zoomed(qtbot, truck_in, 1.5)
+        view = truck_in.views["keyframes"]
+        view.playback.set_time(0.6)  # both wheels turning, both labelled
+        scene = view.rig_panel.scene
+        layer = scene.label_layer
+        scene_rgb(view)
+        wheel = next(lb for lb in layer.labels if lb.visible and lb.text)
+        # Twelve more labels on the same wheel: the view cannot place them all.
+        layer.labels.extend(dataclasses.replace(wheel, text=f"{wheel.text} #{k}")
+                            for k in range(12))
+        scene_rgb(view)  # a frame drawn now, with them
+        assert layer.hidden >= 1
+        rect, width = layer.note_rect, scene.widget.width()
+        assert rect is not None and rect.left() >= 0 and rect.right() <= width - 4, (rect, width)
+        assert rect.top() >= 0 and rect.bottom() <= scene.widget.height()
+    finally:
+        truck_in.set_zoom(1.0)
