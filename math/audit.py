@@ -201,7 +201,7 @@ def _padded_dots(q: np.ndarray) -> np.ndarray:
     and slices only its results.
     """
     out = np.empty(q.shape[:-1])
-    if q.shape[-2] == 0:
+    if out.size == 0:  # no keys, or no tracks: (..., 0, 4) or (0, ..., N, 4)
         return out
     flat_out = out.reshape(-1)
     flat_out[-1] = 0.0
@@ -349,7 +349,7 @@ def audit_keys(
     unit_tol = _tolerance(unit_tol, "unit_tol")
     half_turn_tol = _tolerance(half_turn_tol, "half_turn_tol")
 
-    if q.flags.c_contiguous and q.shape[-2]:
+    if q.flags.c_contiguous and q.size:
         report = _audit_valid_keys(q, unit_tol, half_turn_tol)
         if report is not None:
             return report

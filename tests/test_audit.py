@@ -238,6 +238,18 @@ def test_empty_and_single_key_tracks():
         assert flipped.shape == (n,) and not flipped.any()
 
 
+@pytest.mark.parametrize("shape", [(0, 5, 4), (3, 0, 4), (0, 0, 4), (2, 1, 4), (0, 4)])
+def test_no_tracks_or_no_keys_in_a_batch(shape):
+    # No tracks at all, (0, N, 4), raised IndexError from the padded dots.
+    keys = np.ones(shape)
+    r = audit.audit_keys(keys)
+    assert r.norms.shape == shape[:-1]
+    assert r.dots.shape == shape[:-2] + (max(shape[-2] - 1, 0),)
+    for report in (None, r):
+        fixed, flipped = audit.sign_continuity(keys, audit=report)
+        assert fixed.shape == shape and flipped.shape == shape[:-1] and not flipped.any()
+
+
 # --------------------------------------------------------------------------- properties
 
 
