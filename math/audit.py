@@ -149,6 +149,9 @@ def _rowdot(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.n
             products = a * b
             return np.add(products[..., 0] + products[..., 1],
                           products[..., 2] + products[..., 3], out=out)
+    if out is not None and not out.flags.c_contiguous:
+        out[...] = _rowdot(a, b)  # the blocks write through a flat view of their output
+        return out
     flat_a, flat_b = a.reshape(-1, 4), b.reshape(-1, 4)
     result = np.empty(a.shape[:-1]) if out is None else out
     flat_out = result.reshape(-1)

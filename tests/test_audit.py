@@ -407,3 +407,10 @@ def test_a_long_track_across_many_blocks_matches_a_sequential_walk():
             for i, (p, n) in enumerate(zip(keys.tolist(), keys[1:].tolist(), strict=False))]
     np.testing.assert_allclose(report.dots, dots, rtol=1e-12, atol=1e-15)
     np.testing.assert_array_equal(report.sign_flip, np.array(dots) < -audit.HALF_TURN_TOLERANCE)
+
+
+def test_row_dots_into_a_strided_output():
+    a = np.arange(24.0).reshape(2, 3, 4)
+    out = np.zeros((2, 4))[:, :3]
+    assert audit._rowdot(a, a, out=out) is out
+    np.testing.assert_array_equal(out, np.einsum("...i,...i->...", a, a))

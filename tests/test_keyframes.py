@@ -311,6 +311,9 @@ def test_a_fix_keeps_masks_and_gives_indices_on_demand():
     assert fix.flipped_mask.tolist() == [False, True, True, False]
     assert fix.flipped.tolist() == [1, 2] and fix.normalized.tolist() == [3]
     assert TA.format_keys(fix.flipped_mask) == "1-2" and fix.changed
+    # The masks are read-only: the indices made from them cannot go stale.
+    with pytest.raises(ValueError):
+        fix.flipped_mask[:] = False
 
 
 # --------------------------------------------------------------------------- helpers

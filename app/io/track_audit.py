@@ -420,8 +420,10 @@ def fix_track(track: Track, *, normalize: bool = False) -> TrackFix:
         np.flatnonzero(report.half_turn & (flipped[:-1] != flipped[1:]))
         if report.half_turn.any() else np.zeros(0, dtype=np.intp)
     )
-    for arr in changes.values():
-        arr.flags.writeable = False  # new arrays, ours alone: the Track shares, not copies
+    for arr in (*changes.values(), flipped, normalized):
+        # New arrays, ours alone: the Track shares them instead of copying, and
+        # the masks stay what the fix's cached indices were made from.
+        arr.flags.writeable = False
     fixed = dataclasses.replace(track, **changes)
     return TrackFix(track, fixed, flipped, normalized, reversed_half_turns)
 
