@@ -61,8 +61,7 @@ def fit_text_below_table(split: QtWidgets.QSplitter, table: QtWidgets.QTableView
     sixth of the splitter back when more rows come): a file of two tracks
     leaves no blank rows there, and no row is cut, except that when
     ``details`` scrolls the pixels short of a whole line (less than a row)
-    still go to the top pane, the one place where they cut nothing that is
-    read.
+    still go to the top pane: below its rows, or showing part of one more.
     """
     sizes = split.sizes()
     if not details.isVisible() or len(sizes) != 3 or min(sizes) <= 0:
