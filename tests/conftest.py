@@ -2,7 +2,7 @@
 widgets deleted at the end of the test that made them.
 
 pyqtgraph's GL views get no OpenGL context on the ``offscreen`` platform
-(design.md s6), so the whole suite runs on ``xcb``. When no ``DISPLAY`` is set
+(docs/environment.md), so the whole suite runs on ``xcb``. When no ``DISPLAY`` is set
 we start our own Xvfb for the session, so the README's single test command
 works on a bare machine and on a desktop alike.
 """
@@ -60,7 +60,7 @@ def pytest_configure(config):
         os.chmod(runtime, 0o700)
         os.environ["XDG_RUNTIME_DIR"] = runtime
     # Must precede the QApplication (pytest-qt creates it lazily): two GL
-    # views in one process need shared contexts (design.md s6).
+    # views in one process need shared contexts (docs/environment.md).
     from PyQt6 import QtCore
 
     QtCore.QCoreApplication.setAttribute(QtCore.Qt.ApplicationAttribute.AA_ShareOpenGLContexts)
@@ -221,3 +221,30 @@ def main_window(qtbot, monkeypatch):
         return win
 
     return build
+
+
+@pytest.fixture(autouse=True)
+def _qtbot_widgets_live_until_closed(monkeypatch):
+    """Widgets given to ``qtbot.addWidget`` stay alive until pytest-qt has closed them.
+
+    pytest-qt keeps them by weak reference only, so a widget a test held in
+    a local variable was destroyed by Python the moment the test returned,
+    with Qt events still posted for it: a pyqtgraph label's resize then ran
+    on its deleted text item, and the process crashed (seen once in a full
+    run, in the plot export test). Held here, each is closed and deleted
+    through Qt's own deferred deletion first, and only then let go.
+    """
+    import pytestqt.qtbot as qtbot_module
+
+    held = []
+    original = qtbot_module._add_widget
+
+    def add_widget(item, widget, *, before_close_func=None):
+        held.append(widget)
+        original(item, widget, before_close_func=before_close_func)
+
+    monkeypatch.setattr(qtbot_module, "_add_widget", add_widget)
+    yield
+    if held:
+        _delete_deferred()
+    held.clear()
