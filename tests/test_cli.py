@@ -1,6 +1,6 @@
 """Tests of the ``quatlab`` command line: as a subprocess and through ``cli.main``.
 
-Expected figures come from design.md s4 (the seed's reference case) and from
+Expected figures come from docs/presets.md (negated-20: the reference figures) and from
 closed forms computed here, not from the code under test.
 """
 

@@ -1,6 +1,6 @@
 """quatlab.math.curves.compute_curves: the four methods' path angle and angular speed.
 
-Checked against the seed figures (design.md s3-s5, seeds 000 and 004), scipy,
+Checked against the seed figures (docs/presets.md and docs/curves.md, seeds 000 and 004), scipy,
 closed forms, and an independent central finite difference of the sampled
 quaternion path (the module computes speed analytically).
 """
@@ -44,7 +44,7 @@ def fd_speed(t, quats):
     return 2.0 * np.linalg.norm(dq, axis=-1)
 
 
-# Endpoint pairs: design.md s5 presets plus random ones.
+# Endpoint pairs: the presets of docs/presets.md plus random ones.
 PAIRS = {
     "negated 20": (Q.IDENTITY, -axis_angle([0, 0, 1], np.radians(20))),
     "half turn": (Q.IDENTITY, np.array([0.0, 1.0, 0.0, 0.0])),
@@ -126,7 +126,7 @@ def test_seed_000_figures():
     assert c.shortest_flips
     assert np.isclose(np.degrees(c.short_angle), 20.0, atol=1e-12)
     # t = 0.5: naive NLERP has swept 170.0 deg, shortest 10.0 deg (the seed's 169.99997 and
-    # 9.99997 are float32 rounding, design.md s4)
+    # 9.99997 are float32 rounding, docs/presets.md)
     assert np.isclose(c["naive_nlerp"].angle_deg[mid], 170.0, atol=1e-9)
     assert np.isclose(c["shortest_nlerp"].angle_deg[mid], 10.0, atol=1e-9)
     assert np.isclose(c["naive_slerp"].angle_deg[mid], 170.0, atol=1e-9)
@@ -370,7 +370,8 @@ def test_half_turn_dot_zero_naive_equals_shortest(q1):
 
 
 def test_gltf_box_animated_tiny_negative_dot_flips():
-    # design.md s5: dot = -4.49e-11, an ambiguous 180 deg; the strict rule still flips.
+    # docs/presets.md (gltf-box-animated): dot = -4.49e-11, an ambiguous 180 deg;
+    # the strict rule still flips.
     q0 = Q.from_xyzw([-0.0, -0.0, -0.0, -1.0])
     q1 = Q.from_xyzw([1.0, 0.0, 0.0, 4.49e-11])
     c = C.compute_curves(q0, q1, samples=11)

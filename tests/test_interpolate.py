@@ -1,4 +1,4 @@
-"""quatlab.math.interpolate: the interpolation contract (design.md s4, seeds 000 and 004).
+"""quatlab.math.interpolate: the interpolation contract (docs/interpolation.md, seeds 000 and 004).
 
 Oracles: exact rational arithmetic for SLERP (fractions.Fraction, then
 np.longdouble), scipy's Slerp and Rotation, closed forms of the NLERP angle,
@@ -246,7 +246,7 @@ def test_dot_exactly_zero_with_negative_zero_component():
 
 
 def test_tiny_negative_dot_still_flips_gltf_box_animated():
-    # design.md s5, glTF BoxAnimated: (-0, -0, -0, -1) -> (1, 0, 0, 4.49e-11) in (x, y, z, w).
+    # docs/presets.md, glTF BoxAnimated: (-0, -0, -0, -1) -> (1, 0, 0, 4.49e-11) in (x, y, z, w).
     # dot = -4.49e-11 < 0: the strict rule flips q1, deterministically.
     q0 = Q.from_xyzw([-0.0, -0.0, -0.0, -1.0])
     q1 = Q.from_xyzw([1.0, 0.0, 0.0, 4.49e-11])
@@ -258,7 +258,8 @@ def test_tiny_negative_dot_still_flips_gltf_box_animated():
 
 @pytest.mark.parametrize("method", ["nlerp", "slerp"])
 def test_gltf_animated_triangle_last_segment(method):
-    # design.md s5: (0, 0, .707, -.707) -> (0, 0, 0, 1) in (x, y, z, w): dot = -0.707.
+    # docs/presets.md (gltf-animated-triangle): (0, 0, .707, -.707) -> (0, 0, 0, 1)
+    # in (x, y, z, w): dot = -0.707.
     q0 = Q.from_xyzw([0, 0, 0.707, -0.707])
     q1 = Q.from_xyzw([0, 0, 0, 1.0])
     f = METHODS[method]

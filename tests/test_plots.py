@@ -1,6 +1,6 @@
 """CurvePlots: model -> widget (what is drawn), widget -> model (signals), exports, pixels.
 
-The reference figures come from design.md s4 (seed 000), not from the code
+The reference figures come from docs/presets.md (negated-20, seed 000), not from the code
 under test: identity -> -(20 deg about Z) sweeps 170 deg at t = 0.5 the naive
 way and 10 deg the shortest way.
 """

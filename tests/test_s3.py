@@ -52,7 +52,7 @@ def _seed_pair():
 
 def test_doctests():
     # quatlab.math cannot be collected by --doctest-modules (no __init__.py,
-    # design.md s1): run the module's examples through importlib instead.
+    # docs/architecture.md): run the module's examples through importlib instead.
     module = importlib.import_module("quatlab.math.s3")
     result = doctest.testmod(
         module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False

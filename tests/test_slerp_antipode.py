@@ -3,9 +3,9 @@
 There ``s - proj a`` in arc_frame cancels to a perpendicular part of ~1e-22
 while the rounding of ``proj a`` is ~1e-32, and the naive SLERP across the
 near antipode carries that error into the result (1.0e-10 rad before the fix).
-design.md s4: SLERP within 1e-12 rad of the exact result over the whole range,
-including dot within 1e-12 of +1 or -1. Oracle: test_interpolate.exact_slerp
-(exact rational projection, long double trig).
+docs/interpolation.md (SLERP accuracy near dot ±1): SLERP within 1e-12 rad of the
+exact result over the whole range, including dot within 1e-12 of +1 or -1. Oracle:
+test_interpolate.exact_slerp (exact rational projection, long double trig).
 """
 
 from __future__ import annotations

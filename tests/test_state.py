@@ -3,7 +3,7 @@
 Oracles are independent of the code under test: scipy's ``Rotation`` (with its
 own x, y, z, w storage) wherever two rotations are compared, closed forms
 computed here by hand (cos/sin of half angles, the path angle of a chord's
-midpoint), finite differences for speeds, and the preset table of design.md s5
+midpoint), finite differences for speeds, and the preset table of docs/presets.md
 converted from glTF's x, y, z, w by hand.
 """
 
