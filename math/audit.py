@@ -421,8 +421,9 @@ def sign_continuity(values, *, audit: KeyAudit | None = None) -> tuple[np.ndarra
     previous valid key *as corrected so far* is negative, and only then (a
     dot of exactly 0 keeps the sign: there is no shorter arc to prefer). The
     correction is cumulative: once a key is negated, all later keys are
-    compared with the negated one. This is computed without a Python loop,
-    as the running product of the signs of consecutive dot products.
+    compared with the negated one. This is computed without a loop over
+    keys, as the running product of the signs of consecutive dot products
+    (numpy, block by block: see :data:`BLOCK`).
 
     Each key keeps its rotation (``q`` and ``-q`` are the same rotation) and
     the first valid key is never changed. Zero and non-finite keys are left
