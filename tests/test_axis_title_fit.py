@@ -15,6 +15,7 @@ from quatlab.app.model.state import LessonState
 from quatlab.app.qt.window import MainWindow
 from quatlab.rendering.axis_title import title_forms
 from quatlab.rendering.curve_plots import CurvePlots
+from tests.text_layout import tick_text_rects
 
 pytestmark = pytest.mark.gl
 
@@ -70,17 +71,6 @@ def test_vertical_axis_titles_fit_the_plot_height(qtbot, zoom):
     assert seen == 2 * 2 * len(VIEWS)
 
 
-def _tick_text_rects(axis) -> list:
-    """Where the axis draws its tick labels, in scene coordinates (its own draw specs)."""
-    img = QtGui.QImage(8, 8, QtGui.QImage.Format.Format_ARGB32)
-    painter = QtGui.QPainter(img)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [(axis.mapRectToScene(rect), text) for rect, _flags, text in specs[2]]
-
-
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
 def test_a_multi_line_title_clears_the_tick_labels(qtbot, lang):
     """In Chinese the integration lesson's two-line title "… and / ‖RᵀR − I‖" ran into
@@ -109,7 +99,7 @@ def test_a_multi_line_title_clears_the_tick_labels(qtbot, lang):
                     margin = doc.documentMargin()
                     inner = axis.label.boundingRect().adjusted(margin, margin, -margin, -margin)
                     title = axis.label.mapRectToScene(inner)
-                    ticks = _tick_text_rects(axis)
+                    ticks = tick_text_rects(axis)
                     assert ticks, (size, name)
                     gap = min(rect.left() for rect, _text in ticks) - title.right()
                     assert gap > 0, (lang, size, name, axis.label.toPlainText(), gap,

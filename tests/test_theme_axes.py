@@ -7,7 +7,7 @@ rectangles (as pyqtgraph lays them out), at 100% and 130%, in every theme.
 from __future__ import annotations
 
 import pytest
-from PyQt6 import QtGui, QtWidgets
+from PyQt6 import QtWidgets
 
 from quatlab.app.commands.screenshot import render_window
 from quatlab.app.model.state import LessonState
@@ -15,6 +15,7 @@ from quatlab.app.qt import theme_menu
 from quatlab.app.qt.window import MainWindow
 from quatlab.rendering import themes
 from quatlab.rendering.curve_plots import CurvePlots
+from tests.text_layout import tick_text_rects
 
 pytestmark = pytest.mark.gl
 
@@ -24,13 +25,7 @@ SIZE = (1280, 720)
 def _gap(axis) -> float:
     """Pixels from the right edge of a left axis' title to the left edge of its tick labels."""
     title = axis.label.mapRectToScene(axis.label.boundingRect())
-    img = QtGui.QImage(8, 8, QtGui.QImage.Format.Format_ARGB32)
-    painter = QtGui.QPainter(img)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    texts = [axis.mapRectToScene(rect) for rect, _flags, text in specs[2] if text]
+    texts = [rect for rect, text in tick_text_rects(axis) if text]
     assert len(texts) >= 3
     return min(r.left() for r in texts) - title.right()
 

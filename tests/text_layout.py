@@ -1,4 +1,4 @@
-"""Reading laid-out rich text line by line, for tests of where lines break."""
+"""Reading laid-out text in tests: rich text line by line, and axis tick labels."""
 
 from __future__ import annotations
 
@@ -56,3 +56,14 @@ def formula_breaks(lines: list[str]) -> list[str]:
                 or (end.endswith("°/") and start.startswith("t")):
             bad.append(f"{end[-25:]!r} | {start[:25]!r}")
     return bad
+
+
+def tick_text_rects(axis) -> list:
+    """Where the axis draws its tick labels, in scene coordinates (its own draw specs)."""
+    img = QtGui.QImage(8, 8, QtGui.QImage.Format.Format_ARGB32)
+    painter = QtGui.QPainter(img)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [(axis.mapRectToScene(rect), text) for rect, _flags, text in specs[2]]
