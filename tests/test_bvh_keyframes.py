@@ -17,7 +17,7 @@ from bvh_oracle import FREEBVH, MOCAPBANK, motion_of, rotation_columns, scipy_qu
 from scipy.spatial.transform import Rotation
 
 from quatlab.app.commands.cli import main
-from quatlab.app.io.bvh_keyframes import BvhKeyframeFile, audit_keyframes
+from quatlab.app.io.bvh.keyframes import BvhKeyframeFile, audit_keyframes
 from quatlab.app.io.keyframe_files import fix_file, load_keyframes
 from quatlab.app.io.tracks import FINDING_KINDS, KeyframeFileError
 from quatlab.app.model.keyframes_model import KeyframesModel

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quatlab.app.io import table_io
+from quatlab.app.io.tables import table_io as table_io
 from quatlab.app.io.tracks import KeyframeFileError
 
 COMMON = st.one_of(

@@ -33,9 +33,9 @@ MATH_MODULES = sorted(
 # Qt-free modules of the app layer: the folder says the layer, so every module
 # in app/model and app/io is discovered; a minimum list guards the discovery.
 APP_MODEL_MODULES = sorted(
-    f"quatlab.app.{folder}.{p.stem}"
+    "quatlab.app." + ".".join(p.relative_to(ROOT / "app").with_suffix("").parts)
     for folder in ("model", "io")
-    for p in (ROOT / "app" / folder).glob("*.py")
+    for p in (ROOT / "app" / folder).rglob("*.py")
     if p.stem != "__init__"
 ) + ["quatlab.app.i18n"]
 FORBIDDEN_PREFIXES = ("PyQt6", "pyqtgraph", "OpenGL")
@@ -88,7 +88,8 @@ def test_shadowing_check_is_meaningful_here(tmp_path):
 def test_discovered_the_math_and_model_modules():
     for name in ("quaternion", "interpolate", "curves"):
         assert f"quatlab.math.{name}" in MATH_MODULES
-    for name in ("model.state", "model.presets", "io.tracks", "io.gltf_read", "io.table_io"):
+    for name in ("model.state", "model.presets", "io.tracks", "io.gltf.read",
+                 "io.tables.table_io", "io.bvh.file"):
         assert f"quatlab.app.{name}" in APP_MODEL_MODULES
 
 
@@ -128,9 +129,9 @@ MUST_HAVE_EXAMPLES = set(MATH_MODULES) | {
     f"quatlab.app.{name}"
     for name in ("model.state", "model.history", "model.presets", "io.parse", "model.explain",
                  "io.curves_io", "model.keyframes_model", "io.track_audit", "io.json_text",
-                 "io.atomic", "io.animation_io", "i18n", "io.bvh_keyframes",
-                 "model.wrap_lesson", "model.bvh_pose", "io.bvh", "io.quat_export",
-                 "io.gltf_scene", "model.rig", "model.rig_players", "model.skinning",
+                 "io.atomic", "io.animation_io", "i18n", "io.bvh.keyframes",
+                 "model.wrap_lesson", "model.bvh_pose", "io.bvh.file", "io.quat_export",
+                 "io.gltf.scene", "model.rig", "model.rig_players", "model.skinning",
                  "model.pose_report")
 }
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from quatlab.app.io import gltf_scene as S
+from quatlab.app.io.gltf import scene as S
 from quatlab.app.io.tracks import KeyframeFileError
 from quatlab.app.model import pose_report as PR
 from quatlab.app.model import rig as R

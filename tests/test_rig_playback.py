@@ -148,7 +148,7 @@ def test_time_animation_and_selection():
 
 
 def test_sampling_rate_snaps_to_the_common_rates():
-    from quatlab.app.io.gltf_scene import Animation, Channel
+    from quatlab.app.io.gltf.scene import Animation, Channel
 
     def anim(step):
         t = np.arange(0, 2, step)

@@ -17,7 +17,7 @@ from gltf_forge import data_uri, doc, payload, with_bin, write
 from quatlab.app.commands.cli import main
 from quatlab.app.io import keyframe_files as KF
 from quatlab.app.io import safe_read
-from quatlab.app.io.gltf_scene import load_scene
+from quatlab.app.io.gltf.scene import load_scene
 from quatlab.app.io.tracks import KeyframeFileError
 
 

@@ -44,7 +44,7 @@ def add_parser(subparsers):
 
 def run(args) -> int:
     from quatlab.app.commands.common import fail
-    from quatlab.app.io.bvh_keyframes import audit_keyframes
+    from quatlab.app.io.bvh.keyframes import audit_keyframes
     from quatlab.app.io.keyframe_files import load_keyframes
     from quatlab.app.io.tracks import KeyframeFileError
 

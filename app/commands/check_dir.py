@@ -155,7 +155,7 @@ def _symlink_reason(path: Path, real_root: str) -> str | None:
 
 def _preload() -> None:
     """Import what :func:`check_one` needs (numpy, readers, audits) once per process."""
-    import quatlab.app.io.bvh_keyframes  # noqa: F401
+    import quatlab.app.io.bvh.keyframes  # noqa: F401
     import quatlab.app.io.keyframe_files  # noqa: F401
 
 
@@ -167,7 +167,7 @@ def check_one(path, order: str | None = None) -> dict:
     """
     from collections import Counter
 
-    from quatlab.app.io.bvh_keyframes import audit_keyframes
+    from quatlab.app.io.bvh.keyframes import audit_keyframes
     from quatlab.app.io.keyframe_files import load_keyframes
     from quatlab.app.io.tracks import KeyframeFileError
 

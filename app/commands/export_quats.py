@@ -48,7 +48,7 @@ def run(args) -> int:
     from quatlab.app.commands.common import fail
     from quatlab.app.io import bvh as B
     from quatlab.app.io import quat_export as X
-    from quatlab.app.io.bvh_keyframes import load_bvh_keyframes
+    from quatlab.app.io.bvh.keyframes import load_bvh_keyframes
     from quatlab.app.io.tracks import KeyframeFileError
     from quatlab.math.euler_track import continuous_quaternions
 

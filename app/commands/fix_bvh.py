@@ -26,7 +26,7 @@ def run_euler_filter(args) -> int:
 
     from quatlab.app.commands.common import fail
     from quatlab.app.io import bvh as B
-    from quatlab.app.io.bvh_keyframes import EULER_KINDS, BvhKeyframeFile
+    from quatlab.app.io.bvh.keyframes import EULER_KINDS, BvhKeyframeFile
     from quatlab.app.io.keyframe_files import load_keyframes
     from quatlab.app.io.track_audit import format_keys
     from quatlab.app.io.tracks import KeyframeFileError

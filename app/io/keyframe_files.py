@@ -1,8 +1,8 @@
 """Open any keyframe file QuatLab reads, and fix one into a corrected copy. No Qt.
 
 The format is chosen by content and extension: glTF (``.gltf``, ``.glb``)
-through :mod:`quatlab.app.io.gltf_read`, CSV and JSON tracks through
-:mod:`quatlab.app.io.table_io` (docs/formats.md).
+through :mod:`quatlab.app.io.gltf.read`, CSV and JSON tracks through
+:mod:`quatlab.app.io.tables.table_io` (docs/formats.md).
 """
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from quatlab.app.i18n import _
-from quatlab.app.io import bvh_keyframes, gltf_read, table_io
+from quatlab.app.io.bvh import keyframes as bvh_keyframes
+from quatlab.app.io.gltf import read as gltf_read
 from quatlab.app.io.safe_read import FileRefused, read_regular
+from quatlab.app.io.tables import table_io
 from quatlab.app.io.track_audit import fix_track
 from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, TrackFix
 

@@ -3,7 +3,7 @@
 A :class:`Track` is one rotation channel: key times and keys as float64
 quaternions in **(w, x, y, z)** order, whatever the file stored
 (docs/conventions.md). A :class:`KeyframeFile` is a loaded file (one subclass
-per format: :mod:`quatlab.app.io.gltf_read`, :mod:`quatlab.app.io.table_io`)
+per format: :mod:`quatlab.app.io.gltf.read`, :mod:`quatlab.app.io.tables.table_io`)
 that can write a corrected copy of itself. Every failure to read or write a
 file is a :class:`KeyframeFileError` naming the file and the problem
 (docs/formats.md).

@@ -44,7 +44,7 @@ import numpy as np
 
 from quatlab.app.i18n import _
 from quatlab.app.io import bvh as B
-from quatlab.app.io.bvh_keyframes import bvh_error_to_keyframe_error
+from quatlab.app.io.bvh.keyframes import bvh_error_to_keyframe_error
 from quatlab.app.io.tracks import KeyframeFileError
 from quatlab.app.model.rig_players import PLAYERS
 from quatlab.math import quaternion as Q

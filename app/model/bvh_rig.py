@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from quatlab.app.io import bvh as B
-from quatlab.app.io.gltf_scene import Animation, Channel
+from quatlab.app.io.gltf.scene import Animation, Channel
 from quatlab.app.model.rig import Rig, RigSkin, compose_trs
 from quatlab.app.model.rig_players import EulerChannel
 from quatlab.math import quaternion as Q

@@ -1,7 +1,7 @@
 """A glTF rig as arrays: the node forest in parents-first order, its skins and meshes. No Qt.
 
 The model behind the rig view and ``quatlab pose``. A :class:`Rig` is built
-from a :class:`~quatlab.app.io.gltf_scene.GltfScene`: nodes are reordered so
+from a :class:`~quatlab.app.io.gltf.scene.GltfScene`: nodes are reordered so
 that every parent comes before its children (``parents[i] < i``), which lets
 world matrices be composed one depth level at a time with batched matrix
 products instead of a Python loop over nodes. Posing it is
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from quatlab.app.io.gltf_scene import Animation, GltfScene, load_scene, scene_of
+from quatlab.app.io.gltf.scene import Animation, GltfScene, load_scene, scene_of
 from quatlab.app.io.tracks import KeyframeFileError
 from quatlab.math import quaternion as Q
 
@@ -220,7 +220,7 @@ def rig_of(keyframes) -> Rig:
 
     A ``BvhKeyframeFile`` gives its skeleton (:func:`quatlab.app.model.bvh_rig.rig_of_bvh`).
     """
-    from quatlab.app.io.bvh_keyframes import BvhKeyframeFile  # noqa: PLC0415 - bvh_rig imports us
+    from quatlab.app.io.bvh.keyframes import BvhKeyframeFile  # noqa: PLC0415 - bvh_rig imports us
     from quatlab.app.model.bvh_rig import rig_of_bvh  # noqa: PLC0415
 
     if isinstance(keyframes, BvhKeyframeFile):

@@ -32,7 +32,7 @@ import dataclasses
 
 import numpy as np
 
-from quatlab.app.io.gltf_scene import Channel
+from quatlab.app.io.gltf.scene import Channel
 from quatlab.app.io.tracks import Track
 from quatlab.app.model.rig_players import PLAYERS, sample_channel
 from quatlab.math.quaternion import angle_between

@@ -17,7 +17,7 @@ shows in 3D. Events: ``"rig"`` (another file), ``"animation"``, ``"time"``,
 Examples
 --------
 >>> import numpy as np
->>> from quatlab.app.io.gltf_scene import Animation, Channel
+>>> from quatlab.app.io.gltf.scene import Animation, Channel
 >>> from quatlab.app.model.rig import Rig
 >>> c = np.sqrt(0.5)
 >>> keys = np.array([[1, 0, 0, 0], [-c, 0, 0, -c]])     # 90 deg about Z, stored as -q
@@ -39,7 +39,7 @@ import functools
 
 import numpy as np
 
-from quatlab.app.io.gltf_scene import Animation
+from quatlab.app.io.gltf.scene import Animation
 from quatlab.app.model.rig import Rig
 from quatlab.app.model.rig_players import Pose, difference_angles, evaluate
 from quatlab.app.model.skinning import Bones, PosedMesh, bones, scene_bounds, skin_meshes
@@ -59,7 +59,7 @@ _COMMON_RATES = (24.0, 25.0, 30.0, 48.0, 50.0, 60.0, 120.0)
 def sampling_rate(animation: Animation | None) -> float:
     """Frames per second of an animation's keys: the median key spacing, snapped to 24/25/30/60...
 
-    >>> from quatlab.app.io.gltf_scene import Animation, Channel
+    >>> from quatlab.app.io.gltf.scene import Animation, Channel
     >>> t = np.arange(0, 1.01, 1 / 30)
     >>> ch = Channel(0, "rotation", "LINEAR", t, np.tile([1.0, 0, 0, 0], (len(t), 1)),
     ...              None, None, 0, 1)

@@ -34,7 +34,7 @@ Quaternions are (w, x, y, z), Hamilton product, active rotation; matrices
 Examples
 --------
 >>> import numpy as np
->>> from quatlab.app.io.gltf_scene import Animation, Channel
+>>> from quatlab.app.io.gltf.scene import Animation, Channel
 >>> from quatlab.app.model.rig import Rig
 >>> rig = Rig.chain(2, length=1.0)            # root at the origin, a child 1 up +Y
 >>> c = np.sqrt(0.5)
@@ -58,7 +58,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from quatlab.app.io.gltf_scene import Animation, Channel
+from quatlab.app.io.gltf.scene import Animation, Channel
 from quatlab.app.model.rig import Rig, compose_trs
 from quatlab.math import interpolate as I
 
@@ -288,7 +288,7 @@ def sample_channel(channel: Channel, times, player: str = "spec") -> np.ndarray:
 
     Examples
     --------
-    >>> from quatlab.app.io.gltf_scene import Channel
+    >>> from quatlab.app.io.gltf.scene import Channel
     >>> c = np.sqrt(0.5)
     >>> ch = Channel(0, "rotation", "LINEAR", np.array([0.0, 1.0]),
     ...              np.array([[1.0, 0, 0, 0], [-c, 0, 0, -c]]), None, None, 0, 1)

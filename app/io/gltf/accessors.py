@@ -1,7 +1,7 @@
 """glTF 2.0 binary layout: component types, accessor strides, decoding and re-encoding. No Qt.
 
-Shared by the reader (:mod:`quatlab.app.io.gltf_read`) and the writer
-(:mod:`quatlab.app.io.gltf_write`): how an accessor's bytes sit in a buffer
+Shared by the reader (:mod:`quatlab.app.io.gltf.read`) and the writer
+(:mod:`quatlab.app.io.gltf.write`): how an accessor's bytes sit in a buffer
 view (``byteStride``, offsets), how normalized integers map to floats and
 back, and the problems found on the way (:class:`Invalid`, turned into a
 one-line error naming the file). The rules are those of docs/formats.md,

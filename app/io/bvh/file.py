@@ -1,8 +1,9 @@
 """BVH motion capture files: read, write back faithfully, and turn channels into rotations.
 
-This module is the public face: the file types and the reader, with the
-writer (:mod:`.bvh_write`), the kinematics (:mod:`.bvh_kinematics`) and the
-Euler audit (:mod:`.bvh_euler`) re-exported, so callers need one import.
+This module holds the file types and the reader; the package
+(:mod:`quatlab.app.io.bvh`) re-exports them with the writer (:mod:`.write`),
+the kinematics (:mod:`.kinematics`) and the Euler audit (:mod:`.euler`), so
+callers need one import.
 
 A BVH file (see ``docs/formats.md``) has a HIERARCHY of joints (ROOT,
 JOINT, End Site, each with an OFFSET and a CHANNELS list in the joint's own
@@ -73,8 +74,8 @@ import numpy as np
 
 from quatlab.app.i18n import _
 from quatlab.app.io import safe_read
-from quatlab.app.io.bvh_euler import audit_rotations, filtered_motion
-from quatlab.app.io.bvh_kinematics import (
+from quatlab.app.io.bvh.euler import audit_rotations, filtered_motion
+from quatlab.app.io.bvh.kinematics import (
     compose_world,
     local_matrices,
     local_rotations,
@@ -82,7 +83,7 @@ from quatlab.app.io.bvh_kinematics import (
     world_matrices,
     world_positions,
 )
-from quatlab.app.io.bvh_parse import (
+from quatlab.app.io.bvh.parse import (
     CHANNEL_NAMES,
     BvhError,
     EndSite,
@@ -93,7 +94,7 @@ from quatlab.app.io.bvh_parse import (
     parse_hierarchy,
     parse_numbers,
 )
-from quatlab.app.io.bvh_write import format_bvh, write_bvh
+from quatlab.app.io.bvh.write import format_bvh, write_bvh
 
 __all__ = [
     "MAX_BYTES",
@@ -207,7 +208,7 @@ def read_bvh(path, *, max_bytes: int = MAX_BYTES) -> BvhFile:
     >>> read_bvh("/dev/null")
     Traceback (most recent call last):
     ...
-    quatlab.app.io.bvh_parse.BvhError: /dev/null: not a regular file (a FIFO, device or socket)...
+    quatlab.app.io.bvh.parse.BvhError: /dev/null: not a regular file (a FIFO, device or socket)...
     """
     path = Path(path)
     return parse_bvh(read_regular(path, max_bytes), str(path))
@@ -221,7 +222,7 @@ def parse_bvh(data: bytes, path: str = "<bvh>") -> BvhFile:
     >>> parse_bvh(b"HIERARCHY\\nROOT A\\n{\\n OFFSET 0 0 0\\n CHANNELS 1 Wrotation\\n}\\n", "x.bvh")
     Traceback (most recent call last):
     ...
-    quatlab.app.io.bvh_parse.BvhError: x.bvh: line 5: unknown channel name 'Wrotation' ...
+    quatlab.app.io.bvh.parse.BvhError: x.bvh: line 5: unknown channel name 'Wrotation' ...
     """
     bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
     text = decode_text(data[len(bom):], path)

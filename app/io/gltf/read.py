@@ -10,7 +10,7 @@ channel that targets a node becomes a :class:`~quatlab.app.io.tracks.Track`
 with keys in (w, x, y, z) order; CUBICSPLINE outputs are split into
 in-tangent, value and out-tangent.
 
-Writing a corrected copy is :mod:`quatlab.app.io.gltf_write`'s part of
+Writing a corrected copy is :mod:`quatlab.app.io.gltf.write`'s part of
 :class:`GltfFile`.
 """
 
@@ -27,7 +27,7 @@ import numpy as np
 import pygltflib
 
 from quatlab.app.i18n import _
-from quatlab.app.io.gltf_accessors import (
+from quatlab.app.io.gltf.accessors import (
     CHUNK_BIN,
     CHUNK_JSON,
     COMPONENTS,
@@ -45,8 +45,8 @@ from quatlab.app.io.gltf_accessors import (
     item,
     zero_filled_limit,
 )
-from quatlab.app.io.gltf_document import build_document
-from quatlab.app.io.gltf_write import GltfWriter
+from quatlab.app.io.gltf.document import build_document
+from quatlab.app.io.gltf.write import GltfWriter
 from quatlab.app.io.safe_read import FileRefused, read_regular, resolve_relative_uri
 from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, Track, decode_utf8
 from quatlab.math import quaternion as Q

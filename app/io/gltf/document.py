@@ -9,7 +9,7 @@ and arrays of objects become pygltflib objects (as ``from_json`` builds
 them, including ``Attributes``), missing fields take pygltflib's defaults
 (as ``infer_missing=True``), unknown keys are dropped, and every scalar is
 kept exactly as the JSON had it, so the readers' own checks
-(:func:`~quatlab.app.io.gltf_accessors.as_int`) see ``1.5`` and refuse it
+(:func:`~quatlab.app.io.gltf.accessors.as_int`) see ``1.5`` and refuse it
 (docs/formats.md, "Buffer views and accessors").
 """
 

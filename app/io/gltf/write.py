@@ -32,7 +32,7 @@ from urllib.parse import quote
 import numpy as np
 
 from quatlab.app.i18n import _
-from quatlab.app.io.gltf_accessors import (
+from quatlab.app.io.gltf.accessors import (
     CHUNK_BIN,
     CHUNK_JSON,
     GLB_MAGIC,
@@ -49,7 +49,7 @@ __all__ = ["GltfWriter"]
 
 
 class GltfWriter:
-    """The writing half of :class:`quatlab.app.io.gltf_read.GltfFile` (a mixin).
+    """The writing half of :class:`quatlab.app.io.gltf.read.GltfFile` (a mixin).
 
     It patches the decoded document the reader holds (``_gltf``, ``_buffers``,
     ``_layouts``, ``_sources``, ``_text``) and writes the copy atomically.

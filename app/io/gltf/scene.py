@@ -1,7 +1,7 @@
 """The scene graph of a glTF 2.0 file (``.gltf``/``.glb``): nodes, skins, meshes, animations.
 
 This is what the rig model (:mod:`quatlab.app.model.rig`) is built from. The
-container, buffers and accessors are read by :mod:`quatlab.app.io.gltf_read` (data
+container, buffers and accessors are read by :mod:`quatlab.app.io.gltf.read` (data
 URIs, external files, the GLB ``BIN`` chunk, ``byteStride``, sparse
 accessors, normalized integers), so both readers decode a file the same way;
 this module only walks the document:
@@ -53,8 +53,8 @@ from quatlab.app.i18n import N_, LazyText, _
 
 # The container and accessor decoding are the keyframe reader's: one
 # implementation of the glTF binary rules (docs/formats.md).
-from quatlab.app.io.gltf_accessors import GLB_MAGIC, Invalid, as_int, as_list, item
-from quatlab.app.io.gltf_read import GltfFile, load_glb, load_gltf
+from quatlab.app.io.gltf.accessors import GLB_MAGIC, Invalid, as_int, as_list, item
+from quatlab.app.io.gltf.read import GltfFile, load_glb, load_gltf
 from quatlab.app.io.keyframe_files import read_file
 from quatlab.app.io.tracks import KeyframeFileError
 from quatlab.math import quaternion as Q

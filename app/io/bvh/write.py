@@ -9,7 +9,7 @@ import numpy as np
 
 from quatlab.app.i18n import _
 from quatlab.app.io.atomic import write_files
-from quatlab.app.io.bvh_parse import SEPARATORS, error_at
+from quatlab.app.io.bvh.parse import SEPARATORS, error_at
 
 if TYPE_CHECKING:
     from quatlab.app.io.bvh import BvhFile
