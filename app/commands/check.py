@@ -36,6 +36,8 @@ def add_parser(subparsers):
                    help=_("check a sample file shipped with QuatLab instead (e.g. "
                           "AnimatedTriangle; --sample list lists them)"))
     p.add_argument("--json", action="store_true", help=_("print the report as JSON"))
+    p.add_argument("--schema", action="store_true",
+                   help=_("print the JSON Schema that --json follows (docs/report.md) and exit"))
     add_order_argument(p)
     add_dir_arguments(p)  # FILE may be a folder (docs/formats.md, "quatlab check DIR")
     p.set_defaults(func=run)
@@ -48,6 +50,11 @@ def run(args) -> int:
     from quatlab.app.io.keyframe_files import load_keyframes
     from quatlab.app.io.tracks import KeyframeFileError
 
+    if args.schema:
+        from quatlab.app.io.reports.schema import schema_text
+
+        sys.stdout.write(schema_text())
+        return 0
     if args.sample is not None:
         if args.file is not None:
             return fail(PROG, _("give either FILE or --sample NAME, not both"))
@@ -99,9 +106,13 @@ def sample_files() -> dict:
 
 
 def _print_json(file: str, reports) -> None:
-    """The report as one JSON document, written track by track (never whole in memory)."""
+    """The report as one JSON document (docs/report.md), written track by track (never whole
+    in memory)."""
+    from quatlab.app.io.reports.schema import schema_id
+
     out = sys.stdout
-    out.write('{\n  "file": ' + json.dumps(file) + ',\n  "tracks": [')
+    out.write('{\n  "schema": ' + json.dumps(schema_id()) + ',\n  "file": ' + json.dumps(file)
+              + ',\n  "tracks": [')
     for i, r in enumerate(reports):
         text = json.dumps(r.as_dict(), indent=2, allow_nan=False)
         out.write(("," if i else "") + "\n    " + text.replace("\n", "\n    "))

@@ -382,7 +382,10 @@ def run_dir(args) -> int:
     counts = {s: sum(r["status"] == s for r in results) for s in ("ok", "findings", "unreadable")}
     status = 2 if counts["unreadable"] else 1 if counts["findings"] else 0
     if args.json:
-        print(json.dumps({"summary": {"folder": str(root), "files": len(results),
+        from quatlab.app.io.reports.schema import schema_id
+
+        print(json.dumps({"summary": {"schema": schema_id(), "folder": str(root),
+                                      "files": len(results),
                                       "clean": counts["ok"], "flagged": counts["findings"],
                                       "unreadable": counts["unreadable"],
                                       "skipped": len(skipped), "exit": status}}))

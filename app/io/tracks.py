@@ -32,6 +32,7 @@ __all__ = [
     "KeyframeFile",
     "INTERPOLATIONS",
     "FINDING_KINDS",
+    "REPORT_KINDS",
     "ORDERS",
     "resolve_order",
     "decode_utf8",
@@ -44,6 +45,11 @@ INTERPOLATIONS = ("LINEAR", "STEP", "CUBICSPLINE")
 #: Finding kinds, in the order a report lists them for the same key.
 FINDING_KINDS = ("time_order", "zero", "non_finite", "non_unit", "sign_flip", "half_turn",
                  "euler_wrap", "euler_flip", "gimbal_lock")  # the last three: BVH channels
+
+#: Every kind a report can list: :data:`FINDING_KINDS` and ``"more"``, the one finding
+#: that counts a track's findings past the first thousand (docs/report.md; the report's
+#: JSON Schema lists the same kinds, and a test holds the two to each other).
+REPORT_KINDS = FINDING_KINDS + ("more",)
 
 #: Component orders a CSV or JSON track can declare.
 ORDERS = ("wxyz", "xyzw")
@@ -230,8 +236,21 @@ class TrackReport:
     track: Track
     findings: tuple[Finding, ...]
 
-    def as_dict(self) -> dict:
+    def as_dict(self, messages: bool = True) -> dict:
+        """The track and its findings as the report prints them (docs/report.md).
+
+        Each finding has ``times``, the times of its ``keys`` (None where a time
+        is not finite: JSON has no NaN). ``messages=False`` leaves the texts out,
+        and unwritten (see :class:`DeferredFinding`).
+        """
         t = self.track
+        findings = []
+        for f in self.findings:
+            times = [v if np.isfinite(v) else None for v in t.times[list(f.keys)].tolist()]
+            item = {"kind": f.kind, "keys": list(f.keys), "times": times}
+            if messages:
+                item["message"] = f.message
+            findings.append(item)
         return {
             "animation": t.animation,
             "animation_index": t.animation_index,
@@ -241,7 +260,7 @@ class TrackReport:
             "interpolation": t.interpolation,
             "storage": t.storage,
             "keys": len(t),
-            "findings": [f.as_dict() for f in self.findings],
+            "findings": findings,
         }
 
 
