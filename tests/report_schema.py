@@ -30,7 +30,7 @@ def validate(doc, definition: str) -> None:
     errors = sorted(validator(definition).iter_errors(doc), key=lambda e: list(e.path))
     if errors:
         raise AssertionError(f"not a valid {definition}:\n" + "\n".join(
-            f"  at {'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
+            f"  at {'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message[:300]}"
             for e in errors))
 
 
@@ -48,6 +48,9 @@ def folder_report(text: str) -> list[dict]:
     """
     lines = [json.loads(line) for line in text.splitlines()]
     for line in lines:
+        # The line's own definition first (precise errors), then the union a reader sees.
+        validate(line, "folder_summary" if "summary" in line else
+                 "folder_skipped" if line.get("status") == "skipped" else "folder_file")
         validate(line, "folder_line")
     summaries = [i for i, line in enumerate(lines) if "summary" in line]
     assert summaries == [len(lines) - 1], f"summary lines at {summaries} of {len(lines)}"

@@ -11,6 +11,7 @@ import os
 import sys
 
 from quatlab.app.commands.check_dir import add_dir_arguments
+from quatlab.app.commands.check_outputs import add_output_arguments
 from quatlab.app.commands.common import add_order_argument, shown
 from quatlab.app.i18n import _
 
@@ -39,13 +40,16 @@ def add_parser(subparsers):
     p.add_argument("--schema", action="store_true",
                    help=_("print the JSON Schema that --json follows (docs/report.md) and exit"))
     add_order_argument(p)
+    add_output_arguments(p)  # --junit FILE (docs/report.md)
     add_dir_arguments(p)  # FILE may be a folder (docs/formats.md, "quatlab check DIR")
     p.set_defaults(func=run)
     return p
 
 
 def run(args) -> int:
-    from quatlab.app.commands.common import fail
+    from quatlab.app.commands.check_dir import file_result
+    from quatlab.app.commands.check_outputs import check_targets, wants_details, write_outputs
+    from quatlab.app.commands.common import fail, in_english
     from quatlab.app.io.bvh.keyframes import audit_keyframes
     from quatlab.app.io.keyframe_files import load_keyframes
     from quatlab.app.io.tracks import KeyframeFileError
@@ -73,13 +77,22 @@ def run(args) -> int:
         from quatlab.app.commands.check_dir import run_dir
 
         return run_dir(args)
+    problem = check_targets(args)
+    if problem:
+        return fail(PROG, problem)
     try:
-        keyframes = load_keyframes(args.file, order=args.order)
+        with in_english(wants_details(args)):  # the JUnit file's error is English
+            keyframes = load_keyframes(args.file, order=args.order)
     except (KeyframeFileError, OSError) as exc:
-        return fail(PROG, str(exc))
+        problem = write_outputs(args, [{"file": args.file, "status": "unreadable",
+                                        "error": str(exc)}])
+        return fail(PROG, problem or str(exc))
     reports = audit_keyframes(keyframes)  # BVH adds its Euler findings
     total = sum(len(r.findings) for r in reports)
     status = 1 if total else 0
+    problem = write_outputs(args, [file_result(args.file, reports, full=True)])
+    if problem:
+        return fail(PROG, problem)
     try:
         if args.json:
             _print_json(args.file, reports)

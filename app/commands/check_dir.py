@@ -159,14 +159,14 @@ def _preload() -> None:
     import quatlab.app.io.keyframe_files  # noqa: F401
 
 
-def check_one(path, order: str | None = None) -> dict:
-    """Audit one file: ``{"file", "status", "tracks", "findings", "kinds", "error"}``.
+def check_one(path, order: str | None = None, full: bool = False) -> dict:
+    """Audit one file: ``{"file", "status", "tracks", "findings", "kinds", "error", "details"}``.
 
     ``status`` is ``"ok"``, ``"findings"`` or ``"unreadable"`` (then
-    ``error`` is the one-line reason). ``kinds`` counts findings by kind.
+    ``error`` is the one-line reason). ``kinds`` counts findings by kind;
+    ``details`` lists the tracks with findings (``full``: every track, and
+    each finding's message), as docs/report.md says.
     """
-    from collections import Counter
-
     from quatlab.app.io.bvh.keyframes import audit_keyframes
     from quatlab.app.io.keyframe_files import load_keyframes
     from quatlab.app.io.tracks import KeyframeFileError
@@ -186,14 +186,21 @@ def check_one(path, order: str | None = None) -> dict:
         out["error"] = _("{file}: unexpected {kind} while reading: {error}").format(
             file=path, kind=type(exc).__name__, error=exc)
         return out
+    return file_result(path, reports, full=full)
+
+
+def file_result(path, reports, *, full: bool = False) -> dict:
+    """A folder report's line for a file audited into ``reports`` (see :func:`check_one`)."""
+    from collections import Counter
+
     kinds = Counter(f.kind for r in reports for f in r.findings)
-    out.update(status="findings" if kinds else "ok", tracks=len(reports),
-               findings=sum(kinds.values()), kinds=dict(kinds))
-    return out
+    return {"file": str(path), "status": "findings" if kinds else "ok", "tracks": len(reports),
+            "findings": sum(kinds.values()), "kinds": dict(kinds), "error": None,
+            "details": [r.as_dict(messages=full) for r in reports if full or r.findings]}
 
 
-def _check_chunk(paths: list[str], order: str | None) -> list[dict]:
-    return [check_one(p, order) for p in paths]
+def _check_chunk(paths: list[str], order: str | None, full: bool = False) -> list[dict]:
+    return [check_one(p, order, full) for p in paths]
 
 
 def _chunks(paths: list[str], jobs: int) -> list[list[str]]:
@@ -202,7 +209,8 @@ def _chunks(paths: list[str], jobs: int) -> list[list[str]]:
     return [paths[i:i + size] for i in range(0, len(paths), size)]
 
 
-def check_files(paths, *, order: str | None = None, jobs: int = 1, progress=None):
+def check_files(paths, *, order: str | None = None, jobs: int = 1, progress=None,
+                full: bool = False):
     """Yield :func:`check_one` results for ``paths`` in order, using ``jobs`` processes.
 
     ``progress(done)`` is called as files finish (done = files so far).
@@ -212,7 +220,7 @@ def check_files(paths, *, order: str | None = None, jobs: int = 1, progress=None
     done = 0
     if jobs <= 1 or len(paths) <= 1:
         for p in paths:
-            result = check_one(p, order)
+            result = check_one(p, order, full)
             done += 1
             if progress:
                 progress(done)
@@ -222,7 +230,8 @@ def check_files(paths, *, order: str | None = None, jobs: int = 1, progress=None
 
     chunks = _chunks(paths, jobs)
     with ProcessPoolExecutor(max_workers=min(jobs, len(chunks))) as pool:
-        for results in pool.map(_check_chunk, chunks, [order] * len(chunks)):
+        for results in pool.map(_check_chunk, chunks, [order] * len(chunks),
+                                [full] * len(chunks)):
             for result in results:
                 done += 1
                 if progress:
@@ -350,17 +359,18 @@ def _summary_table(results: list[dict], skipped: int) -> list[str]:
     return out
 
 
-def _walk_and_check(args, root: Path, results: list, json) -> list:
+def _walk_and_check(args, root: Path, results: list, json, full: bool) -> list:
     """Walk ``root``, print the skipped entries and each file's result; returns the skipped."""
     files, skipped = walk_keyframe_files(root)
     bar = _Progress(len(files))
     try:
         for path, reason in skipped:
+            results.append({"file": str(path), "status": "skipped", "reason": reason})
             if args.json:
-                print(json.dumps({"file": str(path), "status": "skipped", "reason": reason}))
+                print(json.dumps(results[-1]))
             else:
                 print(_("{file}: skipped: {reason}").format(file=path, reason=reason))
-        for r in check_files(files, order=args.order, jobs=args.jobs, progress=bar):
+        for r in check_files(files, order=args.order, jobs=args.jobs, progress=bar, full=full):
             results.append(r)
             bar.clear()
             print(json.dumps(r, allow_nan=False) if args.json else _line(r), flush=bar.enabled)
@@ -373,12 +383,18 @@ def run_dir(args) -> int:
     """``quatlab check DIR [--json] [--jobs N] [--order ...]``; see the module docstring."""
     import json
 
-    from quatlab.app.commands.common import in_english
+    from quatlab.app.commands.check_outputs import check_targets, wants_details, write_outputs
+    from quatlab.app.commands.common import fail, in_english
 
     root = Path(args.file)
-    results: list[dict] = []
-    with in_english(args.json):  # JSON reasons and errors are English
-        skipped = _walk_and_check(args, root, results, json)
+    problem = check_targets(args)
+    if problem:
+        return fail(PROG, problem)
+    entries: list[dict] = []  # the skipped entries and the files, as the report lists them
+    full = wants_details(args)
+    with in_english(args.json or full):  # JSON and JUnit reasons and errors are English
+        skipped = _walk_and_check(args, root, entries, json, full)
+    results = [r for r in entries if r["status"] != "skipped"]
     counts = {s: sum(r["status"] == s for r in results) for s in ("ok", "findings", "unreadable")}
     status = 2 if counts["unreadable"] else 1 if counts["findings"] else 0
     if args.json:
@@ -394,6 +410,9 @@ def run_dir(args) -> int:
             folder=root, suffixes=", ".join(SUFFIXES)))
     else:
         print("\n".join(_summary_table(results, len(skipped))))
+    problem = write_outputs(args, entries)
+    if problem:
+        return fail(PROG, problem)
     if counts["unreadable"]:
         print(PROG + ": " + (_("{n} file could not be read: {files}") if counts["unreadable"] == 1
                              else _("{n} files could not be read: {files}")).format(
