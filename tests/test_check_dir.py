@@ -142,3 +142,18 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
     plain._time = lambda: 5.0
     plain(5)
     assert plain.stream.getvalue() == ""
+
+
+def test_several_paths_are_one_report(folder, tmp_path):
+    """``quatlab check A B ...`` (what pre-commit runs): one report as for a folder."""
+    clean = tmp_path / "clean.bvh"
+    shutil.copy(FREEBVH, clean)
+    proc = quatlab("check", folder / "tri.gltf", clean, folder / "a", "--json")
+    assert proc.returncode == 1, proc.stderr
+    lines = report_schema.folder_report(proc.stdout)
+    files = [line["file"] for line in lines if line.get("status") not in (None, "skipped")]
+    # a/link_in.gltf points out of a/ (to tri.gltf): walking a/ alone skips it.
+    assert files == [str(folder / "tri.gltf"), str(clean), str(folder / "a" / "deep" / "clean.bvh"),
+                     str(folder / "a" / "spin.csv"), str(folder / "a" / "walk.bvh")]
+    summary = lines[-1]["summary"]
+    assert summary["folder"] is None and summary["files"] == 5 and summary["skipped"] == 4

@@ -31,8 +31,9 @@ def add_parser(subparsers):
             "1 findings, 2 the file cannot be read."
         ),
     )
-    p.add_argument("file", metavar="FILE", nargs="?",
-                   help=_("keyframe file (.gltf, .glb, .csv, .json, .bvh) or a folder of them"))
+    p.add_argument("file", metavar="FILE", nargs="*",
+                   help=_("keyframe file (.gltf, .glb, .csv, .json, .bvh) or a folder of them; "
+                          "several are reported as a folder is"))
     p.add_argument("--sample", metavar="NAME",
                    help=_("check a sample file shipped with QuatLab instead (e.g. "
                           "AnimatedTriangle; --sample list lists them)"))
@@ -60,7 +61,7 @@ def run(args) -> int:
         sys.stdout.write(schema_text())
         return 0
     if args.sample is not None:
-        if args.file is not None:
+        if args.file:
             return fail(PROG, _("give either FILE or --sample NAME, not both"))
         samples = sample_files()
         if args.sample == "list":
@@ -70,34 +71,35 @@ def run(args) -> int:
         if args.sample not in samples:
             return fail(PROG, _("no sample {name!r}; samples: {samples}").format(
                 name=args.sample, samples=", ".join(samples)))
-        args.file = str(samples[args.sample])
-    elif args.file is None:
+        args.file = [str(samples[args.sample])]
+    elif not args.file:
         return fail(PROG, _("give a FILE to check (or --sample NAME)"))
-    if os.path.isdir(args.file):
+    if len(args.file) > 1 or os.path.isdir(args.file[0]):
         from quatlab.app.commands.check_dir import run_dir
 
         return run_dir(args)
+    (path,) = args.file
     problem = check_targets(args)
     if problem:
         return fail(PROG, problem)
     try:
         with in_english(wants_details(args)):  # the JUnit file's error is English
-            keyframes = load_keyframes(args.file, order=args.order)
+            keyframes = load_keyframes(path, order=args.order)
     except (KeyframeFileError, OSError) as exc:
-        problem = write_outputs(args, [{"file": args.file, "status": "unreadable",
+        problem = write_outputs(args, [{"file": path, "status": "unreadable",
                                         "error": str(exc)}])
         return fail(PROG, problem or str(exc))
     reports = audit_keyframes(keyframes)  # BVH adds its Euler findings
     total = sum(len(r.findings) for r in reports)
     status = 1 if total else 0
-    problem = write_outputs(args, [file_result(args.file, reports, full=True)])
+    problem = write_outputs(args, [file_result(path, reports, full=True)])
     if problem:
         return fail(PROG, problem)
     try:
         if args.json:
-            _print_json(args.file, reports)
+            _print_json(path, reports)
         else:
-            _print_text(args.file, reports, total)
+            _print_text(path, reports, total)
         sys.stdout.flush()
     except BrokenPipeError:
         # `quatlab check --json FILE | head`: the reader left early. The

@@ -359,9 +359,17 @@ def _summary_table(results: list[dict], skipped: int) -> list[str]:
     return out
 
 
-def _walk_and_check(args, root: Path, results: list, json, full: bool) -> list:
-    """Walk ``root``, print the skipped entries and each file's result; returns the skipped."""
-    files, skipped = walk_keyframe_files(root)
+def _walk_and_check(args, roots: list[Path], results: list, json, full: bool) -> list:
+    """Walk the folders among ``roots`` (the others are files), print the skipped entries and
+    each file's result; returns the skipped."""
+    files, skipped = [], []
+    for root in roots:
+        if root.is_dir():
+            found, passed = walk_keyframe_files(root)
+            files += found
+            skipped += passed
+        else:
+            files.append(root)
     bar = _Progress(len(files))
     try:
         for path, reason in skipped:
@@ -380,34 +388,38 @@ def _walk_and_check(args, root: Path, results: list, json, full: bool) -> list:
 
 
 def run_dir(args) -> int:
-    """``quatlab check DIR [--json] [--jobs N] [--order ...]``; see the module docstring."""
+    """``quatlab check DIR|FILE... [--json] [--jobs N] [--order ...]``; see the module docstring.
+
+    Several paths (files, folders) make one report, as one folder does.
+    """
     import json
 
     from quatlab.app.commands.check_outputs import check_targets, wants_details, write_outputs
     from quatlab.app.commands.common import fail, in_english
 
-    root = Path(args.file)
+    roots = [Path(p) for p in args.file]
+    folder = str(roots[0]) if len(roots) == 1 else None  # a list of paths has no one folder
     problem = check_targets(args)
     if problem:
         return fail(PROG, problem)
     entries: list[dict] = []  # the skipped entries and the files, as the report lists them
     full = wants_details(args)
     with in_english(args.json or full):  # JSON and JUnit reasons and errors are English
-        skipped = _walk_and_check(args, root, entries, json, full)
+        skipped = _walk_and_check(args, roots, entries, json, full)
     results = [r for r in entries if r["status"] != "skipped"]
     counts = {s: sum(r["status"] == s for r in results) for s in ("ok", "findings", "unreadable")}
     status = 2 if counts["unreadable"] else 1 if counts["findings"] else 0
     if args.json:
         from quatlab.app.io.reports.schema import schema_id
 
-        print(json.dumps({"summary": {"schema": schema_id(), "folder": str(root),
+        print(json.dumps({"summary": {"schema": schema_id(), "folder": folder,
                                       "files": len(results),
                                       "clean": counts["ok"], "flagged": counts["findings"],
                                       "unreadable": counts["unreadable"],
                                       "skipped": len(skipped), "exit": status}}))
     elif not results:
         print(_("{folder}: no keyframe files ({suffixes}) in this folder").format(
-            folder=root, suffixes=", ".join(SUFFIXES)))
+            folder=", ".join(map(str, roots)), suffixes=", ".join(SUFFIXES)))
     else:
         print("\n".join(_summary_table(results, len(skipped))))
     problem = write_outputs(args, entries)

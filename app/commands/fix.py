@@ -27,8 +27,11 @@ def add_parser(subparsers):
             "fix cannot repair. Exit status 2 when IN cannot be read or OUT cannot be written."
         ),
     )
-    p.add_argument("input", metavar="IN", help=_("keyframe file to correct"))
-    p.add_argument("output", metavar="OUT", help=_("new file to write (never IN)"))
+    p.add_argument("input", metavar="IN", nargs="?", help=_("keyframe file to correct"))
+    p.add_argument("output", metavar="OUT", nargs="?", help=_("new file to write (never IN)"))
+    p.add_argument("--in-place", nargs="+", metavar="FILE",
+                   help=_("instead of IN OUT: fix each FILE where it is, writing only files "
+                          "whose bytes change (the pre-commit hook quatlab-fix)"))
     p.add_argument("--normalize", action="store_true", help=_("also scale keys to unit length"))
     p.add_argument("--euler-filter", action="store_true",
                    help=_("BVH: unwrap the Euler channels (the fix BVH files always get)"))
@@ -42,11 +45,20 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
+    from quatlab.app.commands.common import fail
+
+    if args.in_place:
+        if args.input is not None or args.output is not None:
+            return fail(PROG, _("give either IN OUT or --in-place FILE..., not both"))
+        from quatlab.app.commands.fix_in_place import run_in_place
+
+        return run_in_place(args)
+    if args.input is None or args.output is None:
+        return fail(PROG, _("give IN and OUT (or --in-place FILE...)"))
     if args.euler_filter or str(args.input).lower().endswith(".bvh"):
         from quatlab.app.commands.fix_bvh import run_euler_filter
 
         return run_euler_filter(args)
-    from quatlab.app.commands.common import fail
     from quatlab.app.io.keyframe_files import load_keyframes
     from quatlab.app.io.track_audit import fix_track
     from quatlab.app.io.tracks import KeyframeFileError

@@ -311,6 +311,8 @@ class KeyframeFile:
 
     #: Format name: ``"gltf"``, ``"glb"``, ``"csv"`` or ``"json"``.
     format: str = ""
+    #: True only while :meth:`write_in_place` encodes the file over itself.
+    _in_place: bool = False
 
     def __init__(self, path: Path, tracks: Sequence[Track]):
         self.path = Path(path)
@@ -351,6 +353,56 @@ class KeyframeFile:
             ) from None
         return [p for p, _data in items]
 
+    def write_in_place(self, tracks: Sequence[Track]) -> list[Path]:
+        """Write ``tracks``' keys into the loaded file itself; returns the files that changed.
+
+        What :meth:`write_copy` would write to the file's own name, published
+        atomically over the file (and its companion ``.bin``) and only where
+        the bytes differ, with the file's permission bits kept. Refused (a
+        :class:`KeyframeFileError`, nothing written) when a file to change is a
+        symlink, and when the copy would need a file that was not read (an
+        external buffer whose name is not the file's own ``NAME.bin``): write
+        a copy instead.
+        """
+        self._check_tracks(tracks)
+        # The encoders refuse to write over an input (check_output_path); here that is the
+        # point, and the targets are checked below instead.
+        self._in_place = True
+        try:
+            items = self._encode(self.path, list(tracks))
+        finally:
+            self._in_place = False
+        read = {os.path.realpath(p) for p in self.input_files}
+        changed = []
+        for path, data in items:
+            if os.path.realpath(path) not in read:
+                raise KeyframeFileError(self.path, _(
+                    "cannot be fixed in place: the fix would write {file}, which the file does "
+                    "not use; write a corrected copy instead (quatlab fix IN OUT)").format(
+                        file=path))
+            try:
+                with open(path, "rb") as f:
+                    same = f.read() == data
+                mode = os.stat(path).st_mode & 0o7777
+            except OSError as exc:
+                raise KeyframeFileError(path, _("cannot read: {error}").format(
+                    error=exc.strerror or exc)) from None
+            if same:
+                continue
+            if os.path.islink(path):  # replacing it would put a file where the link was
+                raise KeyframeFileError(path, _("is a symlink: fix the file it points to, or "
+                                                "write a corrected copy"))
+            changed.append((Path(path), data, mode))
+        try:
+            write_files([(p, data) for p, data, _mode in changed], force=True)
+            for path, _data, mode in changed:
+                os.chmod(path, mode)
+        except OSError as exc:
+            raise KeyframeFileError(
+                exc.filename or self.path,
+                _("cannot write: {error}").format(error=exc.strerror or exc)) from None
+        return [p for p, _data, _mode in changed]
+
     def existing_outputs(self, out, tracks: Sequence[Track]) -> list[Path]:
         """The files :meth:`write_copy` would replace (empty when it creates only new files).
 
@@ -384,6 +436,8 @@ class KeyframeFile:
 
     def check_output_path(self, out, *, extra: Iterable[Path] = ()) -> None:
         """Refuse ``out`` (or any of ``extra``) if writing it would replace an input file."""
+        if self._in_place:
+            return
         for path in (Path(out), *extra):
             for source in self.input_files:
                 if _same_file(path, source):
