@@ -100,7 +100,7 @@ def test_json_lines(folder):
     assert files[str(folder / "a" / "pipe.bvh")]["status"] == "skipped"
     assert docs[-1]["summary"] == {"schema": schema_id(), "folder": str(folder), "files": 5,
                                    "clean": 2, "flagged": 3, "unreadable": 0, "skipped": 4,
-                                   "exit": 1}
+                                   "exit": 1, "resumed": 0}
 
 
 def test_clean_and_empty_folders_exit_0(tmp_path):

@@ -117,7 +117,7 @@ def test_an_unreadable_file_does_not_stop_the_others(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["fix", "a.csv", "b.csv", "--in-place", "c.csv"], "not both"),
-    (["fix", "a.csv"], "give IN and OUT"),
+    (["fix", "a.csv"], "the following arguments are required: OUT (see quatlab fix --help)"),
     (["fix", "--normalize", "--in-place", str(MOCAPBANK)], "--normalize does not apply"),
 ])
 def test_argument_mistakes_are_one_line(capsys, argv, message):

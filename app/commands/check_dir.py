@@ -52,11 +52,14 @@ _MAX_CHUNK = 32
 
 
 def add_dir_arguments(parser) -> None:
-    """``--jobs N`` for ``quatlab check`` on a folder."""
+    """``--jobs N`` (and ``--dask``, ``--resume``) for ``quatlab check`` on a folder."""
+    from quatlab.app.commands.check_sweep import add_sweep_arguments
+
     parser.add_argument(
         "--jobs", type=_positive, default=1, metavar="N",
         help=_("with a folder: check files in N processes (default 1)"),
     )
+    add_sweep_arguments(parser)
 
 
 def _positive(text: str) -> int:
@@ -160,24 +163,29 @@ def _preload() -> None:
 
 
 def check_one(path, order: str | None = None, full: bool = False) -> dict:
-    """Audit one file: ``{"file", "status", "tracks", "findings", "kinds", "error", "details"}``.
+    """Audit one file: a folder report's line (docs/report.md).
 
     ``status`` is ``"ok"``, ``"findings"`` or ``"unreadable"`` (then
     ``error`` is the one-line reason). ``kinds`` counts findings by kind;
     ``details`` lists the tracks with findings (``full``: every track, and
-    each finding's message), as docs/report.md says.
+    each finding's message); ``inputs`` fingerprints the files read (for
+    ``--resume``).
     """
     from quatlab.app.io.bvh.keyframes import audit_keyframes
     from quatlab.app.io.keyframe_files import load_keyframes
+    from quatlab.app.io.reports.inputs import fingerprint
     from quatlab.app.io.tracks import KeyframeFileError
 
+    # Taken before the file is read: if it changes meanwhile, --resume sees the change.
+    first = fingerprint(path)
     out = {"file": str(path), "status": "unreadable", "tracks": 0, "findings": 0,
-           "kinds": {}, "error": None}
+           "kinds": {}, "error": None, "inputs": [first] if first else []}
     try:
         # A file swapped for a FIFO after the walk must not block a worker.
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise KeyframeFileError(path, _("not a regular file (FIFO, device or socket)"))
-        reports = audit_keyframes(load_keyframes(path, order=order))
+        keyframes = load_keyframes(path, order=order)
+        reports = audit_keyframes(keyframes)
     except (KeyframeFileError, OSError) as exc:
         out["error"] = str(exc) if isinstance(exc, KeyframeFileError) else \
             _("{file}: cannot read: {error}").format(file=path, error=exc.strerror or exc)
@@ -186,7 +194,10 @@ def check_one(path, order: str | None = None, full: bool = False) -> dict:
         out["error"] = _("{file}: unexpected {kind} while reading: {error}").format(
             file=path, kind=type(exc).__name__, error=exc)
         return out
-    return file_result(path, reports, full=full)
+    result = file_result(path, reports, full=full)
+    others = [fingerprint(p) for p in keyframes.input_files[1:]]
+    result["inputs"] = out["inputs"] + [f for f in others if f]
+    return result
 
 
 def file_result(path, reports, *, full: bool = False) -> dict:
@@ -361,7 +372,9 @@ def _summary_table(results: list[dict], skipped: int) -> list[str]:
 
 def _walk_and_check(args, roots: list[Path], results: list, json, full: bool) -> list:
     """Walk the folders among ``roots`` (the others are files), print the skipped entries and
-    each file's result; returns the skipped."""
+    each file's result as it comes; returns the skipped."""
+    from quatlab.app.commands.check_sweep import sweep
+
     files, skipped = [], []
     for root in roots:
         if root.is_dir():
@@ -378,7 +391,7 @@ def _walk_and_check(args, roots: list[Path], results: list, json, full: bool) ->
                 print(json.dumps(results[-1]))
             else:
                 print(_("{file}: skipped: {reason}").format(file=path, reason=reason))
-        for r in check_files(files, order=args.order, jobs=args.jobs, progress=bar, full=full):
+        for r in sweep(args, files, full=full, progress=bar):
             results.append(r)
             bar.clear()
             print(json.dumps(r, allow_nan=False) if args.json else _line(r), flush=bar.enabled)
@@ -394,18 +407,23 @@ def run_dir(args) -> int:
     """
     import json
 
+    from quatlab.app.commands.check_dask import DaskUnreachable
     from quatlab.app.commands.check_outputs import check_targets, wants_details, write_outputs
+    from quatlab.app.commands.check_sweep import sweep_problem
     from quatlab.app.commands.common import fail, in_english
 
     roots = [Path(p) for p in args.file]
     folder = str(roots[0]) if len(roots) == 1 else None  # a list of paths has no one folder
-    problem = check_targets(args)
+    problem = check_targets(args) or sweep_problem(args)
     if problem:
         return fail(PROG, problem)
     entries: list[dict] = []  # the skipped entries and the files, as the report lists them
     full = wants_details(args)
-    with in_english(args.json or full):  # JSON and JUnit reasons and errors are English
-        skipped = _walk_and_check(args, roots, entries, json, full)
+    try:
+        with in_english(args.json or full):  # JSON and JUnit reasons and errors are English
+            skipped = _walk_and_check(args, roots, entries, json, full)
+    except DaskUnreachable as exc:
+        return fail(PROG, str(exc))
     results = [r for r in entries if r["status"] != "skipped"]
     counts = {s: sum(r["status"] == s for r in results) for s in ("ok", "findings", "unreadable")}
     status = 2 if counts["unreadable"] else 1 if counts["findings"] else 0
@@ -416,7 +434,8 @@ def run_dir(args) -> int:
                                       "files": len(results),
                                       "clean": counts["ok"], "flagged": counts["findings"],
                                       "unreadable": counts["unreadable"],
-                                      "skipped": len(skipped), "exit": status}}))
+                                      "skipped": len(skipped), "exit": status,
+                                      "resumed": sum(bool(r.get("resumed")) for r in results)}}))
     elif not results:
         print(_("{folder}: no keyframe files ({suffixes}) in this folder").format(
             folder=", ".join(map(str, roots)), suffixes=", ".join(SUFFIXES)))

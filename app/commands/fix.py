@@ -7,6 +7,8 @@ output is a new file, written atomically; the input is never modified.
 
 from __future__ import annotations
 
+import sys
+
 from quatlab.app.commands.common import add_order_argument, shown
 from quatlab.app.i18n import _
 
@@ -54,7 +56,13 @@ def run(args) -> int:
 
         return run_in_place(args)
     if args.input is None or args.output is None:
-        return fail(PROG, _("give IN and OUT (or --in-place FILE...)"))
+        # IN and OUT are optional only for --in-place: say what argparse would have said.
+        missing = ", ".join(name for name, value in (("IN", args.input), ("OUT", args.output))
+                            if value is None)
+        print(shown(_("{prog}: error: {message} (see {prog} --help)").format(
+            prog=PROG, message=_("the following arguments are required: %s") % missing)),
+            file=sys.stderr)
+        return 2
     if args.euler_filter or str(args.input).lower().endswith(".bvh"):
         from quatlab.app.commands.fix_bvh import run_euler_filter
 

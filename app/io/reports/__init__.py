@@ -1,6 +1,8 @@
-"""QuatLab's own reports (docs/report.md): the check report's JSON Schema, and JUnit XML.
+"""QuatLab's own reports (docs/report.md): the check report's JSON Schema, JUnit XML, resuming.
 
 :mod:`.schema` ships the contract of the one-file report and of a folder's
 JSON Lines; :mod:`.junit` turns check results into JUnit XML for CI test
-views. Plain dicts in, text or bytes out; no Qt.
+views; :mod:`.inputs` fingerprints the files a result was read from, so that
+``--resume`` can skip what has not changed. Plain dicts in, text or bytes
+out; no Qt.
 """
