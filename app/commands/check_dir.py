@@ -363,10 +363,28 @@ def _summary_table(results: list[dict], skipped: int) -> list[str]:
     if skipped:
         out.append((_("skipped {n} entry (see above)") if skipped == 1
                     else _("skipped {n} entries (see above)")).format(n=skipped))
+    out += _rankings(results)
     bad = [r for r in results if r["status"] == "unreadable"]
     if bad:
         out.append(_("unreadable ({n}): {files}").format(
             n=len(bad), files=", ".join(r["file"] for r in bad)))
+    return out
+
+
+def _rankings(results: list[dict]) -> list[str]:
+    """The files and the joints with the most findings (docs/report.md), as text rows."""
+    from quatlab.app.io.reports.ranking import top_files, top_joints
+
+    out = []
+    files, joints = top_files(results), top_joints(results)
+    if files:
+        out.append(_("files with the most findings:"))
+        out += [f"  {r['findings']:>8}  {r['file']}" for r in files]
+    if joints:
+        out.append(_("joints with the most findings:"))
+        out += ["  " + f"{r['findings']:>8}  " + (_("{joint} (in {n} file)") if r["files"] == 1
+                else _("{joint} (in {n} files)")).format(joint=r["joint"], n=r["files"])
+                for r in joints]
     return out
 
 
@@ -428,14 +446,24 @@ def run_dir(args) -> int:
     counts = {s: sum(r["status"] == s for r in results) for s in ("ok", "findings", "unreadable")}
     status = 2 if counts["unreadable"] else 1 if counts["findings"] else 0
     if args.json:
+        from collections import Counter
+
+        from quatlab.app.io.reports.ranking import top_files, top_joints
         from quatlab.app.io.reports.schema import schema_id
+
+        kinds = Counter()
+        for r in results:
+            kinds.update(r["kinds"])
 
         print(json.dumps({"summary": {"schema": schema_id(), "folder": folder,
                                       "files": len(results),
                                       "clean": counts["ok"], "flagged": counts["findings"],
                                       "unreadable": counts["unreadable"],
                                       "skipped": len(skipped), "exit": status,
-                                      "resumed": sum(bool(r.get("resumed")) for r in results)}}))
+                                      "resumed": sum(bool(r.get("resumed")) for r in results),
+                                      "kinds": dict(kinds.most_common()),
+                                      "top_files": top_files(results),
+                                      "top_joints": top_joints(results)}}))
     elif not results:
         print(_("{folder}: no keyframe files ({suffixes}) in this folder").format(
             folder=", ".join(map(str, roots)), suffixes=", ".join(SUFFIXES)))

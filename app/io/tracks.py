@@ -229,6 +229,11 @@ class DeferredFinding(Finding):
         return Finding, self._fields()
 
 
+def _finite_or_none(value) -> float | None:
+    value = float(value)
+    return value if np.isfinite(value) else None
+
+
 @dataclasses.dataclass(frozen=True)
 class TrackReport:
     """A track and its findings, as ``quatlab check --json`` prints them."""
@@ -239,14 +244,15 @@ class TrackReport:
     def as_dict(self, messages: bool = True) -> dict:
         """The track and its findings as the report prints them (docs/report.md).
 
-        Each finding has ``times``, the times of its ``keys`` (None where a time
-        is not finite: JSON has no NaN). ``messages=False`` leaves the texts out,
+        ``start`` and ``end`` are the first and last key's times; each finding
+        has ``times``, the times of its ``keys`` (None where a time is not
+        finite: JSON has no NaN). ``messages=False`` leaves the texts out,
         and unwritten (see :class:`DeferredFinding`).
         """
         t = self.track
         findings = []
         for f in self.findings:
-            times = [v if np.isfinite(v) else None for v in t.times[list(f.keys)].tolist()]
+            times = [_finite_or_none(v) for v in t.times[list(f.keys)].tolist()]
             item = {"kind": f.kind, "keys": list(f.keys), "times": times}
             if messages:
                 item["message"] = f.message
@@ -260,6 +266,8 @@ class TrackReport:
             "interpolation": t.interpolation,
             "storage": t.storage,
             "keys": len(t),
+            "start": _finite_or_none(t.times[0]) if len(t) else None,
+            "end": _finite_or_none(t.times[-1]) if len(t) else None,
             "findings": findings,
         }
 
