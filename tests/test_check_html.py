@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import report_schema
-from bvh_oracle import FREEBVH, MOCAPBANK
+from library import small_library
 
 from quatlab.app.commands.cli import main
 from quatlab.app.io.reports import html as H
@@ -55,13 +55,8 @@ class Page(HTMLParser):
 
 @pytest.fixture
 def lib(tmp_path):
-    root = tmp_path / "lib"
-    root.mkdir()
-    shutil.copy(MOCAPBANK, root / "walk.bvh")
-    shutil.copy(FREEBVH, root / "clean.bvh")
-    shutil.copy(GLTF / "AnimatedTriangle.gltf", root / "tri.gltf")
+    root = small_library(tmp_path / "lib")
     shutil.copy(GLTF / "CesiumMilkTruck.glb", root / "truck.glb")
-    (root / "bad.csv").write_text("time,w,x,y,z\n0,1,0,0,zero\n")
     return root
 
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 import report_schema
-from bvh_oracle import FREEBVH, MOCAPBANK
+from library import small_library
 
 from quatlab.app.commands import check_dir as C
 from quatlab.app.commands.cli import main
@@ -25,13 +24,8 @@ GLTF = ROOT / "tests" / "data" / "gltf"
 
 @pytest.fixture
 def lib(tmp_path):
-    root = tmp_path / "lib"
-    root.mkdir()
-    shutil.copy(MOCAPBANK, root / "walk.bvh")
-    shutil.copy(FREEBVH, root / "clean.bvh")
-    shutil.copy(GLTF / "AnimatedTriangle.gltf", root / "tri.gltf")
+    root = small_library(tmp_path / "lib")
     (root / "spin.csv").write_text("time,w,x,y,z\n0,1,0,0,0\n1,0.9,0,0,0.43589\n")
-    (root / "bad.csv").write_text("time,w,x,y,z\n0,1,0,0,zero\n")
     return root
 
 

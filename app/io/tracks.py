@@ -35,6 +35,7 @@ __all__ = [
     "REPORT_KINDS",
     "ORDERS",
     "resolve_order",
+    "track_label",
     "decode_utf8",
     "changed_rows",
 ]
@@ -162,20 +163,26 @@ class Track:
     @property
     def label(self) -> str:
         """Short human name, e.g. ``animation 'Walk' (#0), node 'Bone.001' (#4)``."""
-        parts = []
-        for forms, name, index in (
-            ((_("animation {name!r} (#{index})"), _("animation {name!r}"),
-              _("animation #{index}")), self.animation, self.animation_index),
-            ((_("node {name!r} (#{index})"), _("node {name!r}"), _("node #{index}")),
-             self.node_name, self.node_index),
-        ):
-            if name is not None and index is not None:
-                parts.append(forms[0].format(name=name, index=index))
-            elif name is not None:
-                parts.append(forms[1].format(name=name))
-            elif index is not None:
-                parts.append(forms[2].format(index=index))
-        return _(", ").join(parts) or _("track")
+        return track_label(self.animation, self.animation_index, self.node_name, self.node_index)
+
+
+def track_label(animation: str | None, animation_index: int | None, node: str | None,
+                node_index: int | None) -> str:
+    """:attr:`Track.label` of a track with these names and indices (also of a report's track)."""
+    parts = []
+    for forms, name, index in (
+        ((_("animation {name!r} (#{index})"), _("animation {name!r}"),
+          _("animation #{index}")), animation, animation_index),
+        ((_("node {name!r} (#{index})"), _("node {name!r}"), _("node #{index}")),
+         node, node_index),
+    ):
+        if name is not None and index is not None:
+            parts.append(forms[0].format(name=name, index=index))
+        elif name is not None:
+            parts.append(forms[1].format(name=name))
+        elif index is not None:
+            parts.append(forms[2].format(index=index))
+    return _(", ").join(parts) or _("track")
 
 
 @dataclasses.dataclass(frozen=True)

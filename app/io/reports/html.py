@@ -20,6 +20,7 @@ from html import escape
 from pathlib import Path
 
 from quatlab.app.i18n import N_, _, current_language, ngettext
+from quatlab.app.io.tracks import track_label
 
 __all__ = ["html_page", "FAMILIES", "FAMILY_STYLE", "strip_svg", "time_to_x", "STRIP"]
 
@@ -103,20 +104,8 @@ def _ticks(start: float, end: float) -> list[float]:
 
 
 def _track_name(track: dict) -> str:
-    parts = []
-    for name, index, forms in ((track.get("animation"), track.get("animation_index"),
-                                (_("animation {name!r} (#{index})"), _("animation {name!r}"),
-                                 _("animation #{index}"))),
-                               (track.get("node"), track.get("node_index"),
-                                (_("node {name!r} (#{index})"), _("node {name!r}"),
-                                 _("node #{index}")))):
-        if name is not None and index is not None:
-            parts.append(forms[0].format(name=name, index=index))
-        elif name is not None:
-            parts.append(forms[1].format(name=name))
-        elif index is not None:
-            parts.append(forms[2].format(index=index))
-    return _(", ").join(parts) or _("track")
+    return track_label(track.get("animation"), track.get("animation_index"), track.get("node"),
+                       track.get("node_index"))
 
 
 def _tip(finding: dict) -> str:
