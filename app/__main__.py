@@ -4,4 +4,7 @@ import sys
 
 from quatlab.app.commands.cli import main
 
-sys.exit(main())
+# Guarded: a process started with "spawn" (Dask's workers under `quatlab check --dask
+# local`) imports the parent's main module again and must not run the command twice.
+if __name__ == "__main__":
+    sys.exit(main())

@@ -12,6 +12,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
+import report_schema
 from gltf_forge import data_uri, doc, payload, write
 
 from quatlab.app.commands.cli import main
@@ -104,7 +105,7 @@ def test_check_json_on_a_huge_track_streams_bounded(tmp_path, capsys):
     text = json.dumps({"order": "xyzw", "times": list(range(n)), "values": values.tolist()})
     (tmp_path / "t.json").write_text(text)
     status, peak = _peak_mb(lambda: main(["check", "--json", str(tmp_path / "t.json")]))
-    out = json.loads(capsys.readouterr().out)
+    out = report_schema.file_report(capsys.readouterr().out)
     assert status == 1 and len(out["tracks"][0]["findings"]) == TA.MAX_FINDINGS + 1
     assert peak < 400, f"{peak:.0f} MB"
 

@@ -7,12 +7,12 @@ Oracles: scipy's Rotation from the channel values read by ``np.loadtxt``
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 
 import numpy as np
 import pytest
+import report_schema
 from bvh_oracle import FREEBVH, MOCAPBANK, motion_of, rotation_columns, scipy_quats
 from scipy.spatial.transform import Rotation
 
@@ -139,7 +139,7 @@ def test_check_names_the_wrap(capsys):
 
 def test_check_json_and_clean_exit_0(capsys):
     assert main(["check", str(MOCAPBANK), "--json"]) == 1
-    doc = json.loads(capsys.readouterr().out)
+    doc = report_schema.file_report(capsys.readouterr().out)
     hip = next(t for t in doc["tracks"] if t["node"] == "LeftHip")
     assert hip["storage"] == "euler ZXY" and hip["keys"] == 455
     assert {"kind": "euler_wrap", "keys": [210, 211]}.items() <= hip["findings"][1].items()

@@ -7,7 +7,6 @@ FIFO would fail the test instead of hanging) and through ``check_files``.
 from __future__ import annotations
 
 import io
-import json
 import os
 import shutil
 import subprocess
@@ -15,9 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
+import report_schema
 from bvh_oracle import FREEBVH, MOCAPBANK
 
 from quatlab.app.commands import check_dir as C
+from quatlab.app.io.reports.schema import schema_id
 
 ROOT = Path(__file__).resolve().parents[1]
 GLTF = ROOT / "tests" / "data" / "gltf"
@@ -92,13 +93,16 @@ def test_unreadable_file_exit_2_and_named(folder):
 def test_json_lines(folder):
     proc = quatlab("check", folder, "--json")
     assert proc.returncode == 1
-    docs = [json.loads(ln) for ln in proc.stdout.splitlines()]
+    docs = report_schema.folder_report(proc.stdout)
     files = {d["file"]: d for d in docs if "file" in d}
     walk = files[str(folder / "a" / "walk.bvh")]
     assert walk["status"] == "findings" and walk["kinds"]["euler_wrap"] == 14
     assert files[str(folder / "a" / "pipe.bvh")]["status"] == "skipped"
-    assert docs[-1]["summary"] == {"folder": str(folder), "files": 5, "clean": 2, "flagged": 3,
-                                   "unreadable": 0, "skipped": 4, "exit": 1}
+    summary = docs[-1]["summary"]
+    assert {k: summary.pop(k) for k in ("kinds", "top_files", "top_joints")}["top_files"][0] == {
+        "file": str(folder / "a" / "walk.bvh"), "findings": 41}
+    assert summary == {"schema": schema_id(), "folder": str(folder), "files": 5, "clean": 2,
+                       "flagged": 3, "unreadable": 0, "skipped": 4, "exit": 1, "resumed": 0}
 
 
 def test_clean_and_empty_folders_exit_0(tmp_path):
@@ -140,3 +144,18 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
     plain._time = lambda: 5.0
     plain(5)
     assert plain.stream.getvalue() == ""
+
+
+def test_several_paths_are_one_report(folder, tmp_path):
+    """``quatlab check A B ...`` (what pre-commit runs): one report as for a folder."""
+    clean = tmp_path / "clean.bvh"
+    shutil.copy(FREEBVH, clean)
+    proc = quatlab("check", folder / "tri.gltf", clean, folder / "a", "--json")
+    assert proc.returncode == 1, proc.stderr
+    lines = report_schema.folder_report(proc.stdout)
+    files = [line["file"] for line in lines if line.get("status") not in (None, "skipped")]
+    # a/link_in.gltf points out of a/ (to tri.gltf): walking a/ alone skips it.
+    assert files == [str(folder / "tri.gltf"), str(clean), str(folder / "a" / "deep" / "clean.bvh"),
+                     str(folder / "a" / "spin.csv"), str(folder / "a" / "walk.bvh")]
+    summary = lines[-1]["summary"]
+    assert summary["folder"] is None and summary["files"] == 5 and summary["skipped"] == 4

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import report_schema
 
 from quatlab.app.commands import check, fix
 
@@ -56,7 +57,7 @@ def _one_line_error(err: str, prog: str) -> None:
 
 def test_check_json_animated_triangle(capsys):
     assert run(["check", str(TRI), "--json"]) == 1
-    out = json.loads(capsys.readouterr().out)
+    out = report_schema.file_report(capsys.readouterr().out)
     assert out["file"] == str(TRI)
     (track,) = out["tracks"]
     assert track["animation"] is None and track["animation_index"] == 0
@@ -69,7 +70,7 @@ def test_check_json_animated_triangle(capsys):
 
 def test_check_json_box_animated(capsys):
     assert run(["check", str(BOX), "--json"]) == 1
-    (track,) = json.loads(capsys.readouterr().out)["tracks"]
+    (track,) = report_schema.file_report(capsys.readouterr().out)["tracks"]
     assert track["node_index"] == 2
     assert [(f["kind"], f["keys"]) for f in track["findings"]] == [("half_turn", [0, 1])]
 
@@ -80,7 +81,7 @@ def test_check_clean_files_exit_0(capsys, name):
     out = capsys.readouterr().out
     assert out.splitlines()[0].endswith("no findings")
     assert run(["check", str(DATA / f"{name}.gltf"), "--json"]) == 0
-    tracks = json.loads(capsys.readouterr().out)["tracks"]
+    tracks = report_schema.file_report(capsys.readouterr().out)["tracks"]
     assert tracks and all(t["findings"] == [] for t in tracks)
 
 
@@ -118,7 +119,7 @@ def test_check_csv_order(tmp_path, capsys):
     assert run(["check", str(path)]) == 2
     _one_line_error(capsys.readouterr().err, "check")
     assert run(["check", str(path), "--order", "xyzw", "--json"]) == 1
-    (track,) = json.loads(capsys.readouterr().out)["tracks"]
+    (track,) = report_schema.file_report(capsys.readouterr().out)["tracks"]
     assert track["findings"][0]["kind"] == "sign_flip"
     assert run(["check", str(TRI), "--order", "wxyz"]) == 2
     assert "(x, y, z, w)" in capsys.readouterr().err
@@ -167,6 +168,7 @@ def test_fix_reports_what_it_cannot_repair(tmp_path, capsys):
     assert "spins the other way" in lines[1]
     assert lines[2] == "  still half_turn (keys 0-1)"
     assert run(["check", str(out), "--json"]) == 1
+    report_schema.file_report(capsys.readouterr().out)
 
 
 def test_fix_normalize_csv(tmp_path, capsys):

@@ -13,6 +13,7 @@ import json
 import re
 
 import pytest
+import report_schema
 
 from quatlab.app import i18n
 from quatlab.app.commands.cli import main
@@ -163,7 +164,7 @@ def test_check_dir_json_errors_are_english_and_the_summary_chinese(tmp_path, cap
     _gltf_buffer_outside_its_folder(tmp_path)
     assert main(["--lang", "zh_CN", "check", "--json", "--jobs", "1", str(tmp_path)]) == 2
     captured = capfd.readouterr()
-    rows = [json.loads(line) for line in captured.out.splitlines()]
+    rows = report_schema.folder_report(captured.out)
     errors = {r["file"].rsplit("/", 1)[-1]: r["error"] for r in rows if "error" in r}
     assert "is not a number" in errors["keys.csv"]
     assert "leads outside the asset's folder" in errors["escape.gltf"]

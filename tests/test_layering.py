@@ -23,6 +23,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import report_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 MATH_DIR = ROOT / "math"
@@ -185,6 +186,8 @@ def test_headless_commands_run_without_qt(argv, status):
     assert proc.returncode == status, proc.stderr
     assert "blocked" not in proc.stderr
     assert proc.stdout
+    if argv[0] == "check" and "--json" in argv:
+        report_schema.file_report(proc.stdout)
 
 
 def test_fix_runs_without_qt(tmp_path):

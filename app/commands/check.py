@@ -11,6 +11,7 @@ import os
 import sys
 
 from quatlab.app.commands.check_dir import add_dir_arguments
+from quatlab.app.commands.check_outputs import add_output_arguments
 from quatlab.app.commands.common import add_order_argument, shown
 from quatlab.app.i18n import _
 
@@ -30,26 +31,37 @@ def add_parser(subparsers):
             "1 findings, 2 the file cannot be read."
         ),
     )
-    p.add_argument("file", metavar="FILE", nargs="?",
-                   help=_("keyframe file (.gltf, .glb, .csv, .json, .bvh) or a folder of them"))
+    p.add_argument("file", metavar="FILE", nargs="*",
+                   help=_("keyframe file (.gltf, .glb, .csv, .json, .bvh) or a folder of them; "
+                          "several are reported as a folder is"))
     p.add_argument("--sample", metavar="NAME",
                    help=_("check a sample file shipped with QuatLab instead (e.g. "
                           "AnimatedTriangle; --sample list lists them)"))
     p.add_argument("--json", action="store_true", help=_("print the report as JSON"))
+    p.add_argument("--schema", action="store_true",
+                   help=_("print the JSON Schema that --json follows (docs/report.md) and exit"))
     add_order_argument(p)
+    add_output_arguments(p)  # --junit FILE (docs/report.md)
     add_dir_arguments(p)  # FILE may be a folder (docs/formats.md, "quatlab check DIR")
     p.set_defaults(func=run)
     return p
 
 
 def run(args) -> int:
-    from quatlab.app.commands.common import fail
+    from quatlab.app.commands.check_dir import file_result
+    from quatlab.app.commands.check_outputs import check_targets, wants_details, write_outputs
+    from quatlab.app.commands.common import fail, in_english
     from quatlab.app.io.bvh.keyframes import audit_keyframes
     from quatlab.app.io.keyframe_files import load_keyframes
     from quatlab.app.io.tracks import KeyframeFileError
 
+    if args.schema:
+        from quatlab.app.io.reports.schema import schema_text
+
+        sys.stdout.write(schema_text())
+        return 0
     if args.sample is not None:
-        if args.file is not None:
+        if args.file:
             return fail(PROG, _("give either FILE or --sample NAME, not both"))
         samples = sample_files()
         if args.sample == "list":
@@ -59,25 +71,35 @@ def run(args) -> int:
         if args.sample not in samples:
             return fail(PROG, _("no sample {name!r}; samples: {samples}").format(
                 name=args.sample, samples=", ".join(samples)))
-        args.file = str(samples[args.sample])
-    elif args.file is None:
+        args.file = [str(samples[args.sample])]
+    elif not args.file:
         return fail(PROG, _("give a FILE to check (or --sample NAME)"))
-    if os.path.isdir(args.file):
+    if len(args.file) > 1 or os.path.isdir(args.file[0]):
         from quatlab.app.commands.check_dir import run_dir
 
         return run_dir(args)
+    (path,) = args.file
+    problem = check_targets(args)
+    if problem:
+        return fail(PROG, problem)
     try:
-        keyframes = load_keyframes(args.file, order=args.order)
+        with in_english(wants_details(args)):  # the JUnit file's error is English
+            keyframes = load_keyframes(path, order=args.order)
     except (KeyframeFileError, OSError) as exc:
-        return fail(PROG, str(exc))
+        problem = write_outputs(args, [{"file": path, "status": "unreadable",
+                                        "error": str(exc)}])
+        return fail(PROG, problem or str(exc))
     reports = audit_keyframes(keyframes)  # BVH adds its Euler findings
     total = sum(len(r.findings) for r in reports)
     status = 1 if total else 0
+    problem = write_outputs(args, [file_result(path, reports, full=True)])
+    if problem:
+        return fail(PROG, problem)
     try:
         if args.json:
-            _print_json(args.file, reports)
+            _print_json(path, reports)
         else:
-            _print_text(args.file, reports, total)
+            _print_text(path, reports, total)
         sys.stdout.flush()
     except BrokenPipeError:
         # `quatlab check --json FILE | head`: the reader left early. The
@@ -99,9 +121,13 @@ def sample_files() -> dict:
 
 
 def _print_json(file: str, reports) -> None:
-    """The report as one JSON document, written track by track (never whole in memory)."""
+    """The report as one JSON document (docs/report.md), written track by track (never whole
+    in memory)."""
+    from quatlab.app.io.reports.schema import schema_id
+
     out = sys.stdout
-    out.write('{\n  "file": ' + json.dumps(file) + ',\n  "tracks": [')
+    out.write('{\n  "schema": ' + json.dumps(schema_id()) + ',\n  "file": ' + json.dumps(file)
+              + ',\n  "tracks": [')
     for i, r in enumerate(reports):
         text = json.dumps(r.as_dict(), indent=2, allow_nan=False)
         out.write(("," if i else "") + "\n    " + text.replace("\n", "\n    "))

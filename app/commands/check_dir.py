@@ -52,11 +52,14 @@ _MAX_CHUNK = 32
 
 
 def add_dir_arguments(parser) -> None:
-    """``--jobs N`` for ``quatlab check`` on a folder."""
+    """``--jobs N`` (and ``--dask``, ``--resume``) for ``quatlab check`` on a folder."""
+    from quatlab.app.commands.check_sweep import add_sweep_arguments
+
     parser.add_argument(
         "--jobs", type=_positive, default=1, metavar="N",
         help=_("with a folder: check files in N processes (default 1)"),
     )
+    add_sweep_arguments(parser)
 
 
 def _positive(text: str) -> int:
@@ -159,25 +162,30 @@ def _preload() -> None:
     import quatlab.app.io.keyframe_files  # noqa: F401
 
 
-def check_one(path, order: str | None = None) -> dict:
-    """Audit one file: ``{"file", "status", "tracks", "findings", "kinds", "error"}``.
+def check_one(path, order: str | None = None, full: bool = False) -> dict:
+    """Audit one file: a folder report's line (docs/report.md).
 
     ``status`` is ``"ok"``, ``"findings"`` or ``"unreadable"`` (then
-    ``error`` is the one-line reason). ``kinds`` counts findings by kind.
+    ``error`` is the one-line reason). ``kinds`` counts findings by kind;
+    ``details`` lists the tracks with findings (``full``: every track, and
+    each finding's message); ``inputs`` fingerprints the files read (for
+    ``--resume``).
     """
-    from collections import Counter
-
     from quatlab.app.io.bvh.keyframes import audit_keyframes
     from quatlab.app.io.keyframe_files import load_keyframes
+    from quatlab.app.io.reports.inputs import fingerprint
     from quatlab.app.io.tracks import KeyframeFileError
 
+    # Taken before the file is read: if it changes meanwhile, --resume sees the change.
+    first = fingerprint(path)
     out = {"file": str(path), "status": "unreadable", "tracks": 0, "findings": 0,
-           "kinds": {}, "error": None}
+           "kinds": {}, "error": None, "inputs": [first] if first else []}
     try:
         # A file swapped for a FIFO after the walk must not block a worker.
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise KeyframeFileError(path, _("not a regular file (FIFO, device or socket)"))
-        reports = audit_keyframes(load_keyframes(path, order=order))
+        keyframes = load_keyframes(path, order=order)
+        reports = audit_keyframes(keyframes)
     except (KeyframeFileError, OSError) as exc:
         out["error"] = str(exc) if isinstance(exc, KeyframeFileError) else \
             _("{file}: cannot read: {error}").format(file=path, error=exc.strerror or exc)
@@ -186,14 +194,24 @@ def check_one(path, order: str | None = None) -> dict:
         out["error"] = _("{file}: unexpected {kind} while reading: {error}").format(
             file=path, kind=type(exc).__name__, error=exc)
         return out
+    result = file_result(path, reports, full=full)
+    others = [fingerprint(p) for p in keyframes.input_files[1:]]
+    result["inputs"] = out["inputs"] + [f for f in others if f]
+    return result
+
+
+def file_result(path, reports, *, full: bool = False) -> dict:
+    """A folder report's line for a file audited into ``reports`` (see :func:`check_one`)."""
+    from collections import Counter
+
     kinds = Counter(f.kind for r in reports for f in r.findings)
-    out.update(status="findings" if kinds else "ok", tracks=len(reports),
-               findings=sum(kinds.values()), kinds=dict(kinds))
-    return out
+    return {"file": str(path), "status": "findings" if kinds else "ok", "tracks": len(reports),
+            "findings": sum(kinds.values()), "kinds": dict(kinds), "error": None,
+            "details": [r.as_dict(messages=full) for r in reports if full or r.findings]}
 
 
-def _check_chunk(paths: list[str], order: str | None) -> list[dict]:
-    return [check_one(p, order) for p in paths]
+def _check_chunk(paths: list[str], order: str | None, full: bool = False) -> list[dict]:
+    return [check_one(p, order, full) for p in paths]
 
 
 def _chunks(paths: list[str], jobs: int) -> list[list[str]]:
@@ -202,7 +220,8 @@ def _chunks(paths: list[str], jobs: int) -> list[list[str]]:
     return [paths[i:i + size] for i in range(0, len(paths), size)]
 
 
-def check_files(paths, *, order: str | None = None, jobs: int = 1, progress=None):
+def check_files(paths, *, order: str | None = None, jobs: int = 1, progress=None,
+                full: bool = False):
     """Yield :func:`check_one` results for ``paths`` in order, using ``jobs`` processes.
 
     ``progress(done)`` is called as files finish (done = files so far).
@@ -212,7 +231,7 @@ def check_files(paths, *, order: str | None = None, jobs: int = 1, progress=None
     done = 0
     if jobs <= 1 or len(paths) <= 1:
         for p in paths:
-            result = check_one(p, order)
+            result = check_one(p, order, full)
             done += 1
             if progress:
                 progress(done)
@@ -222,7 +241,8 @@ def check_files(paths, *, order: str | None = None, jobs: int = 1, progress=None
 
     chunks = _chunks(paths, jobs)
     with ProcessPoolExecutor(max_workers=min(jobs, len(chunks))) as pool:
-        for results in pool.map(_check_chunk, chunks, [order] * len(chunks)):
+        for results in pool.map(_check_chunk, chunks, [order] * len(chunks),
+                                [full] * len(chunks)):
             for result in results:
                 done += 1
                 if progress:
@@ -343,6 +363,7 @@ def _summary_table(results: list[dict], skipped: int) -> list[str]:
     if skipped:
         out.append((_("skipped {n} entry (see above)") if skipped == 1
                     else _("skipped {n} entries (see above)")).format(n=skipped))
+    out += _rankings(results)
     bad = [r for r in results if r["status"] == "unreadable"]
     if bad:
         out.append(_("unreadable ({n}): {files}").format(
@@ -350,17 +371,45 @@ def _summary_table(results: list[dict], skipped: int) -> list[str]:
     return out
 
 
-def _walk_and_check(args, root: Path, results: list, json) -> list:
-    """Walk ``root``, print the skipped entries and each file's result; returns the skipped."""
-    files, skipped = walk_keyframe_files(root)
+def _rankings(results: list[dict]) -> list[str]:
+    """The files and the joints with the most findings (docs/report.md), as text rows."""
+    from quatlab.app.io.reports.ranking import top_files, top_joints
+
+    out = []
+    files, joints = top_files(results), top_joints(results)
+    if files:
+        out.append(_("files with the most findings:"))
+        out += [f"  {r['findings']:>8}  {r['file']}" for r in files]
+    if joints:
+        out.append(_("joints with the most findings:"))
+        out += ["  " + f"{r['findings']:>8}  " + (_("{joint} (in {n} file)") if r["files"] == 1
+                else _("{joint} (in {n} files)")).format(joint=r["joint"], n=r["files"])
+                for r in joints]
+    return out
+
+
+def _walk_and_check(args, roots: list[Path], results: list, json, full: bool) -> list:
+    """Walk the folders among ``roots`` (the others are files), print the skipped entries and
+    each file's result as it comes; returns the skipped."""
+    from quatlab.app.commands.check_sweep import sweep
+
+    files, skipped = [], []
+    for root in roots:
+        if root.is_dir():
+            found, passed = walk_keyframe_files(root)
+            files += found
+            skipped += passed
+        else:
+            files.append(root)
     bar = _Progress(len(files))
     try:
         for path, reason in skipped:
+            results.append({"file": str(path), "status": "skipped", "reason": reason})
             if args.json:
-                print(json.dumps({"file": str(path), "status": "skipped", "reason": reason}))
+                print(json.dumps(results[-1]))
             else:
                 print(_("{file}: skipped: {reason}").format(file=path, reason=reason))
-        for r in check_files(files, order=args.order, jobs=args.jobs, progress=bar):
+        for r in sweep(args, files, full=full, progress=bar):
             results.append(r)
             bar.clear()
             print(json.dumps(r, allow_nan=False) if args.json else _line(r), flush=bar.enabled)
@@ -370,27 +419,59 @@ def _walk_and_check(args, root: Path, results: list, json) -> list:
 
 
 def run_dir(args) -> int:
-    """``quatlab check DIR [--json] [--jobs N] [--order ...]``; see the module docstring."""
+    """``quatlab check DIR|FILE... [--json] [--jobs N] [--order ...]``; see the module docstring.
+
+    Several paths (files, folders) make one report, as one folder does.
+    """
     import json
 
-    from quatlab.app.commands.common import in_english
+    from quatlab.app.commands.check_dask import DaskUnreachable
+    from quatlab.app.commands.check_outputs import check_targets, wants_details, write_outputs
+    from quatlab.app.commands.check_sweep import sweep_problem
+    from quatlab.app.commands.common import fail, in_english
 
-    root = Path(args.file)
-    results: list[dict] = []
-    with in_english(args.json):  # JSON reasons and errors are English
-        skipped = _walk_and_check(args, root, results, json)
+    roots = [Path(p) for p in args.file]
+    folder = str(roots[0]) if len(roots) == 1 else None  # a list of paths has no one folder
+    problem = check_targets(args) or sweep_problem(args)
+    if problem:
+        return fail(PROG, problem)
+    entries: list[dict] = []  # the skipped entries and the files, as the report lists them
+    full = wants_details(args)
+    try:
+        with in_english(args.json or full):  # JSON and JUnit reasons and errors are English
+            skipped = _walk_and_check(args, roots, entries, json, full)
+    except DaskUnreachable as exc:
+        return fail(PROG, str(exc))
+    results = [r for r in entries if r["status"] != "skipped"]
     counts = {s: sum(r["status"] == s for r in results) for s in ("ok", "findings", "unreadable")}
     status = 2 if counts["unreadable"] else 1 if counts["findings"] else 0
     if args.json:
-        print(json.dumps({"summary": {"folder": str(root), "files": len(results),
+        from collections import Counter
+
+        from quatlab.app.io.reports.ranking import top_files, top_joints
+        from quatlab.app.io.reports.schema import schema_id
+
+        kinds = Counter()
+        for r in results:
+            kinds.update(r["kinds"])
+
+        print(json.dumps({"summary": {"schema": schema_id(), "folder": folder,
+                                      "files": len(results),
                                       "clean": counts["ok"], "flagged": counts["findings"],
                                       "unreadable": counts["unreadable"],
-                                      "skipped": len(skipped), "exit": status}}))
+                                      "skipped": len(skipped), "exit": status,
+                                      "resumed": sum(bool(r.get("resumed")) for r in results),
+                                      "kinds": dict(kinds.most_common()),
+                                      "top_files": top_files(results),
+                                      "top_joints": top_joints(results)}}))
     elif not results:
         print(_("{folder}: no keyframe files ({suffixes}) in this folder").format(
-            folder=root, suffixes=", ".join(SUFFIXES)))
+            folder=", ".join(map(str, roots)), suffixes=", ".join(SUFFIXES)))
     else:
         print("\n".join(_summary_table(results, len(skipped))))
+    problem = write_outputs(args, entries)
+    if problem:
+        return fail(PROG, problem)
     if counts["unreadable"]:
         print(PROG + ": " + (_("{n} file could not be read: {files}") if counts["unreadable"] == 1
                              else _("{n} files could not be read: {files}")).format(

@@ -7,6 +7,8 @@ output is a new file, written atomically; the input is never modified.
 
 from __future__ import annotations
 
+import sys
+
 from quatlab.app.commands.common import add_order_argument, shown
 from quatlab.app.i18n import _
 
@@ -27,8 +29,11 @@ def add_parser(subparsers):
             "fix cannot repair. Exit status 2 when IN cannot be read or OUT cannot be written."
         ),
     )
-    p.add_argument("input", metavar="IN", help=_("keyframe file to correct"))
-    p.add_argument("output", metavar="OUT", help=_("new file to write (never IN)"))
+    p.add_argument("input", metavar="IN", nargs="?", help=_("keyframe file to correct"))
+    p.add_argument("output", metavar="OUT", nargs="?", help=_("new file to write (never IN)"))
+    p.add_argument("--in-place", nargs="+", metavar="FILE",
+                   help=_("instead of IN OUT: fix each FILE where it is, writing only files "
+                          "whose bytes change (the pre-commit hook quatlab-fix)"))
     p.add_argument("--normalize", action="store_true", help=_("also scale keys to unit length"))
     p.add_argument("--euler-filter", action="store_true",
                    help=_("BVH: unwrap the Euler channels (the fix BVH files always get)"))
@@ -42,11 +47,26 @@ def add_parser(subparsers):
 
 
 def run(args) -> int:
+    from quatlab.app.commands.common import fail
+
+    if args.in_place:
+        if args.input is not None or args.output is not None:
+            return fail(PROG, _("give either IN OUT or --in-place FILE..., not both"))
+        from quatlab.app.commands.fix_in_place import run_in_place
+
+        return run_in_place(args)
+    if args.input is None or args.output is None:
+        # IN and OUT are optional only for --in-place: say what argparse would have said.
+        missing = ", ".join(name for name, value in (("IN", args.input), ("OUT", args.output))
+                            if value is None)
+        print(shown(_("{prog}: error: {message} (see {prog} --help)").format(
+            prog=PROG, message=_("the following arguments are required: %s") % missing)),
+            file=sys.stderr)
+        return 2
     if args.euler_filter or str(args.input).lower().endswith(".bvh"):
         from quatlab.app.commands.fix_bvh import run_euler_filter
 
         return run_euler_filter(args)
-    from quatlab.app.commands.common import fail
     from quatlab.app.io.keyframe_files import load_keyframes
     from quatlab.app.io.track_audit import fix_track
     from quatlab.app.io.tracks import KeyframeFileError

@@ -17,7 +17,7 @@ from quatlab.app.io.tables import table_io
 from quatlab.app.io.track_audit import fix_track
 from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, TrackFix
 
-__all__ = ["load_keyframes", "fix_file", "read_file"]
+__all__ = ["load_keyframes", "fix_file", "fix_in_place", "read_file"]
 
 
 def read_file(path) -> bytes:
@@ -73,3 +73,15 @@ def fix_file(src, dst, *, order: str | None = None, normalize: bool = False) -> 
     fixes = [fix_track(t, normalize=normalize) for t in keyframes.tracks]
     keyframes.write_copy(dst, [f.fixed for f in fixes])
     return fixes
+
+
+def fix_in_place(path, *, order: str | None = None,
+                 normalize: bool = False) -> tuple[list[TrackFix], list[Path]]:
+    """Load ``path``, fix every track (:func:`fix_track`) and write the file over itself.
+
+    Returns the fixes and the files that changed (none when the fix changes
+    no byte); see :meth:`~quatlab.app.io.tracks.KeyframeFile.write_in_place`.
+    """
+    keyframes = load_keyframes(path, order=order)
+    fixes = [fix_track(t, normalize=normalize) for t in keyframes.tracks]
+    return fixes, keyframes.write_in_place([f.fixed for f in fixes])

@@ -32,8 +32,10 @@ __all__ = [
     "KeyframeFile",
     "INTERPOLATIONS",
     "FINDING_KINDS",
+    "REPORT_KINDS",
     "ORDERS",
     "resolve_order",
+    "track_label",
     "decode_utf8",
     "changed_rows",
 ]
@@ -44,6 +46,11 @@ INTERPOLATIONS = ("LINEAR", "STEP", "CUBICSPLINE")
 #: Finding kinds, in the order a report lists them for the same key.
 FINDING_KINDS = ("time_order", "zero", "non_finite", "non_unit", "sign_flip", "half_turn",
                  "euler_wrap", "euler_flip", "gimbal_lock")  # the last three: BVH channels
+
+#: Every kind a report can list: :data:`FINDING_KINDS` and ``"more"``, the one finding
+#: that counts a track's findings past the first thousand (docs/report.md; the report's
+#: JSON Schema lists the same kinds, and a test holds the two to each other).
+REPORT_KINDS = FINDING_KINDS + ("more",)
 
 #: Component orders a CSV or JSON track can declare.
 ORDERS = ("wxyz", "xyzw")
@@ -156,20 +163,26 @@ class Track:
     @property
     def label(self) -> str:
         """Short human name, e.g. ``animation 'Walk' (#0), node 'Bone.001' (#4)``."""
-        parts = []
-        for forms, name, index in (
-            ((_("animation {name!r} (#{index})"), _("animation {name!r}"),
-              _("animation #{index}")), self.animation, self.animation_index),
-            ((_("node {name!r} (#{index})"), _("node {name!r}"), _("node #{index}")),
-             self.node_name, self.node_index),
-        ):
-            if name is not None and index is not None:
-                parts.append(forms[0].format(name=name, index=index))
-            elif name is not None:
-                parts.append(forms[1].format(name=name))
-            elif index is not None:
-                parts.append(forms[2].format(index=index))
-        return _(", ").join(parts) or _("track")
+        return track_label(self.animation, self.animation_index, self.node_name, self.node_index)
+
+
+def track_label(animation: str | None, animation_index: int | None, node: str | None,
+                node_index: int | None) -> str:
+    """:attr:`Track.label` of a track with these names and indices (also of a report's track)."""
+    parts = []
+    for forms, name, index in (
+        ((_("animation {name!r} (#{index})"), _("animation {name!r}"),
+          _("animation #{index}")), animation, animation_index),
+        ((_("node {name!r} (#{index})"), _("node {name!r}"), _("node #{index}")),
+         node, node_index),
+    ):
+        if name is not None and index is not None:
+            parts.append(forms[0].format(name=name, index=index))
+        elif name is not None:
+            parts.append(forms[1].format(name=name))
+        elif index is not None:
+            parts.append(forms[2].format(index=index))
+    return _(", ").join(parts) or _("track")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -223,6 +236,11 @@ class DeferredFinding(Finding):
         return Finding, self._fields()
 
 
+def _finite_or_none(value) -> float | None:
+    value = float(value)
+    return value if np.isfinite(value) else None
+
+
 @dataclasses.dataclass(frozen=True)
 class TrackReport:
     """A track and its findings, as ``quatlab check --json`` prints them."""
@@ -230,8 +248,22 @@ class TrackReport:
     track: Track
     findings: tuple[Finding, ...]
 
-    def as_dict(self) -> dict:
+    def as_dict(self, messages: bool = True) -> dict:
+        """The track and its findings as the report prints them (docs/report.md).
+
+        ``start`` and ``end`` are the first and last key's times; each finding
+        has ``times``, the times of its ``keys`` (None where a time is not
+        finite: JSON has no NaN). ``messages=False`` leaves the texts out,
+        and unwritten (see :class:`DeferredFinding`).
+        """
         t = self.track
+        findings = []
+        for f in self.findings:
+            times = [_finite_or_none(v) for v in t.times[list(f.keys)].tolist()]
+            item = {"kind": f.kind, "keys": list(f.keys), "times": times}
+            if messages:
+                item["message"] = f.message
+            findings.append(item)
         return {
             "animation": t.animation,
             "animation_index": t.animation_index,
@@ -241,7 +273,9 @@ class TrackReport:
             "interpolation": t.interpolation,
             "storage": t.storage,
             "keys": len(t),
-            "findings": [f.as_dict() for f in self.findings],
+            "start": _finite_or_none(t.times[0]) if len(t) else None,
+            "end": _finite_or_none(t.times[-1]) if len(t) else None,
+            "findings": findings,
         }
 
 
@@ -292,6 +326,8 @@ class KeyframeFile:
 
     #: Format name: ``"gltf"``, ``"glb"``, ``"csv"`` or ``"json"``.
     format: str = ""
+    #: True only while :meth:`write_in_place` encodes the file over itself.
+    _in_place: bool = False
 
     def __init__(self, path: Path, tracks: Sequence[Track]):
         self.path = Path(path)
@@ -332,6 +368,56 @@ class KeyframeFile:
             ) from None
         return [p for p, _data in items]
 
+    def write_in_place(self, tracks: Sequence[Track]) -> list[Path]:
+        """Write ``tracks``' keys into the loaded file itself; returns the files that changed.
+
+        What :meth:`write_copy` would write to the file's own name, published
+        atomically over the file (and its companion ``.bin``) and only where
+        the bytes differ, with the file's permission bits kept. Refused (a
+        :class:`KeyframeFileError`, nothing written) when a file to change is a
+        symlink, and when the copy would need a file that was not read (an
+        external buffer whose name is not the file's own ``NAME.bin``): write
+        a copy instead.
+        """
+        self._check_tracks(tracks)
+        # The encoders refuse to write over an input (check_output_path); here that is the
+        # point, and the targets are checked below instead.
+        self._in_place = True
+        try:
+            items = self._encode(self.path, list(tracks))
+        finally:
+            self._in_place = False
+        read = {os.path.realpath(p) for p in self.input_files}
+        changed = []
+        for path, data in items:
+            if os.path.realpath(path) not in read:
+                raise KeyframeFileError(self.path, _(
+                    "cannot be fixed in place: the fix would write {file}, which the file does "
+                    "not use; write a corrected copy instead (quatlab fix IN OUT)").format(
+                        file=path))
+            try:
+                with open(path, "rb") as f:
+                    same = f.read() == data
+                mode = os.stat(path).st_mode & 0o7777
+            except OSError as exc:
+                raise KeyframeFileError(path, _("cannot read: {error}").format(
+                    error=exc.strerror or exc)) from None
+            if same:
+                continue
+            if os.path.islink(path):  # replacing it would put a file where the link was
+                raise KeyframeFileError(path, _("is a symlink: fix the file it points to, or "
+                                                "write a corrected copy"))
+            changed.append((Path(path), data, mode))
+        try:
+            write_files([(p, data) for p, data, _mode in changed], force=True)
+            for path, _data, mode in changed:
+                os.chmod(path, mode)
+        except OSError as exc:
+            raise KeyframeFileError(
+                exc.filename or self.path,
+                _("cannot write: {error}").format(error=exc.strerror or exc)) from None
+        return [p for p, _data, _mode in changed]
+
     def existing_outputs(self, out, tracks: Sequence[Track]) -> list[Path]:
         """The files :meth:`write_copy` would replace (empty when it creates only new files).
 
@@ -365,6 +451,8 @@ class KeyframeFile:
 
     def check_output_path(self, out, *, extra: Iterable[Path] = ()) -> None:
         """Refuse ``out`` (or any of ``extra``) if writing it would replace an input file."""
+        if self._in_place:
+            return
         for path in (Path(out), *extra):
             for source in self.input_files:
                 if _same_file(path, source):
