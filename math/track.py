@@ -61,15 +61,14 @@ A value that does not exist is NaN with a note, never a made-up number: the
 naive NLERP of q and -q at its collapse point, the naive SLERP or SQUAD of a
 segment between exact antipodes.
 
-Why this module stays whole (about 600 lines): it is one pipeline, validate
-the track, align the keys, build the control points, evaluate each segment
-with its one-sided speeds, assemble the curves, and every stage is written
-for the next one's sign mode and tangent rule; split, each piece would only
-make sense read next to the others. What stands on its own has moved out
-(the great-circle frame to :mod:`quatlab.math.great_circle`, the analytic
-SQUAD speed to :mod:`quatlab.math.curves`), and what is left beyond the
-pipeline is the presets' data (``docs/presets.md``, "Tracks"), kept beside
-the code they exercise as in the other lesson modules.
+The pipeline is one module per stage. This one checks the sample times,
+evaluates the methods and assembles the curves;
+:mod:`quatlab.math.track_keys` checks the keys, aligns them and builds the
+SQUAD control points; :mod:`quatlab.math.track_segments` evaluates each
+segment with its one-sided speeds; :mod:`quatlab.math.track_presets` holds
+the lesson's presets (``docs/presets.md``, "Tracks"). What stands on its own
+lives further out (the great-circle frame in :mod:`quatlab.math.great_circle`,
+the analytic SQUAD speed in :mod:`quatlab.math.curves`).
 
 Examples
 --------
@@ -93,33 +92,25 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from quatlab.math import interpolate
-from quatlab.math.curves import _squad_speed, nlerp_path, path_angle
-from quatlab.math.great_circle import arc_frame
+from quatlab.math.curves import path_angle
 from quatlab.math.interpolate import InterpolationCollapseError
 from quatlab.math.marks import N_
-from quatlab.math.quaternion import (
-    angle_between,
-    as_quaternion,
-    conjugate,
-    exp,
-    from_xyzw,
-    log,
-    multiply,
+from quatlab.math.quaternion import angle_between
+from quatlab.math.track_keys import (
+    SIGN_MODES,
+    TANGENTS,
+    _as_choice,
+    _as_track,
+    align_keys,
+    control_points,
 )
+from quatlab.math.track_segments import _evaluate_at_once, _evaluate_per_segment
 
 __all__ = [
     "METHODS",
     "TRACK_METHODS",
     "METHOD_LABELS",
-    "TANGENTS",
-    "SIGN_MODES",
     "SAMPLES_PER_SEGMENT",
-    "PRESETS",
-    "preset_track",
-    "align_keys",
-    "intermediate_unaware",
-    "control_points",
     "TrackCurve",
     "Track",
     "evaluate",
@@ -140,118 +131,8 @@ METHOD_LABELS = {
     "squad_unaware": N_("SQUAD, sign-unaware"),
 }
 
-#: Tangent rules for the SQUAD control points.
-TANGENTS = ("uniform", "time_scaled")
-
-#: Sign handling of :func:`evaluate` (see the module documentation).
-SIGN_MODES = ("aware", "unaware_controls", "stored")
-
 #: Default samples per segment of :func:`compute_track`.
 SAMPLES_PER_SEGMENT = 120
-
-
-
-#: Lesson presets (JSON-able; ``docs/presets.md``, "Tracks"): key times in seconds
-#: and keys (w, x, y, z).
-PRESETS = {
-    "four_keys": {
-        "label": N_("Four keys, unequal turns"),
-        "description": N_(
-            "Turns of 90, 60 and 120 deg per second about changing axes: piecewise "
-            "SLERP jumps in speed (and direction) at every key, SQUAD does not."
-        ),
-        "times": [0.0, 1.0, 2.0, 3.0],
-        "keys": [
-            [1.0, 0.0, 0.0, 0.0],
-            [0.7071067811865476, 0.0, 0.0, 0.7071067811865475],
-            [0.6123724356957946, 0.35355339059327373, 0.3535533905932737, 0.6123724356957945],
-            [0.0, -0.35355339059327373, 0.7071067811865476, 0.6123724356957945],
-        ],
-    },
-    "negated_key": {
-        "label": N_("Four keys, key 2 stored as -q"),
-        "description": N_(
-            "The same rotations with key 2 negated, as an exporter may write it. The "
-            "sign-aware curves do not change; SQUAD with control points from the stored "
-            "signs (as numpy-quaternion's squad computes them) leaves the path by 40 deg."
-        ),
-        "times": [0.0, 1.0, 2.0, 3.0],
-        "keys": [
-            [1.0, 0.0, 0.0, 0.0],
-            [0.7071067811865476, 0.0, 0.0, 0.7071067811865475],
-            [-0.6123724356957946, -0.35355339059327373, -0.3535533905932737, -0.6123724356957945],
-            [0.0, -0.35355339059327373, 0.7071067811865476, 0.6123724356957945],
-        ],
-    },
-    "uneven_times": {
-        "label": N_("Uneven key times"),
-        "description": N_(
-            "Keys at 0, 0.5, 2.5 and 3 s. With the usual uniform tangents SQUAD's "
-            "speed jumps at the keys; time-scaled tangents make it continuous."
-        ),
-        "times": [0.0, 0.5, 2.5, 3.0],
-        "keys": [
-            [1.0, 0.0, 0.0, 0.0],
-            [0.7071067811865476, 0.0, 0.0, 0.7071067811865475],
-            [0.6123724356957946, 0.35355339059327373, 0.3535533905932737, 0.6123724356957945],
-            [0.0, -0.35355339059327373, 0.7071067811865476, 0.6123724356957945],
-        ],
-    },
-    "gltf_animated_triangle": {
-        "label": N_("glTF AnimatedTriangle (real asset)"),
-        "description": N_(
-            "Khronos glTF-Sample-Assets AnimatedTriangle (CC0, Marco Hutter): five "
-            "LINEAR keys about Z, stored (x, y, z, w) as (0,0,0,1) (0,0,.707,.707) "
-            "(0,0,1,0) (0,0,.707,-.707) (0,0,0,1). The last pair has dot -0.707: sign-aware "
-            "evaluation keeps turning (270 -> 360 deg), the stored signs turn back 270 deg, "
-            "and sign-unaware SQUAD control points pull the curve 27 deg off."
-        ),
-        "times": [0.0, 0.25, 0.5, 0.75, 1.0],
-        "keys_xyzw": [
-            [0.0, 0.0, 0.0, 1.0],
-            [0.0, 0.0, 0.7070000171661377, 0.7070000171661377],
-            [0.0, 0.0, 1.0, 0.0],
-            [0.0, 0.0, 0.7070000171661377, -0.7070000171661377],
-            [0.0, 0.0, 0.0, 1.0],
-        ],
-    },
-}
-
-
-def preset_track(name: str) -> tuple[np.ndarray, np.ndarray]:
-    """``(times, keys)`` of preset ``name``, keys (w, x, y, z) as stored (not normalized).
-
-    Examples
-    --------
-    >>> times, keys = preset_track("gltf_animated_triangle")
-    >>> keys[3].tolist()                      # (x, y, z, w) reordered to (w, x, y, z)
-    [-0.7070000171661377, 0.0, 0.0, 0.7070000171661377]
-    """
-    if name not in PRESETS:
-        raise ValueError(f"name must be one of {tuple(PRESETS)}, got {name!r}")
-    p = PRESETS[name]
-    keys = from_xyzw(p["keys_xyzw"]) if "keys_xyzw" in p else np.asarray(p["keys"], float)
-    return np.asarray(p["times"], dtype=np.float64), keys
-
-
-# --------------------------------------------------------------------------- validation
-
-
-def _as_track(times, keys):
-    try:
-        tk = np.asarray(times, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"times must be numeric, got {times!r}") from exc
-    if tk.ndim != 1 or tk.shape[0] < 2:
-        raise ValueError(f"times must have shape (K,) with K >= 2, got shape {tk.shape}")
-    if not np.all(np.isfinite(tk)):
-        raise ValueError("times must be finite")
-    if np.any(np.diff(tk) <= 0):
-        raise ValueError("times must be strictly increasing")
-    q = as_quaternion(keys, "keys")
-    if q.shape != (tk.shape[0], 4):
-        raise ValueError(f"keys must have shape ({tk.shape[0]}, 4) to match times, got {q.shape}")
-    return tk, q
 
 
 def _as_samples(t, times):
@@ -268,209 +149,6 @@ def _as_samples(t, times):
         bad = ts[(ts < times[0]) | (ts > times[-1])][0]
         raise ValueError(f"t must lie in [{times[0]:g}, {times[-1]:g}] (the keys), got {bad:g}")
     return ts
-
-
-def _as_choice(value, name, choices):
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
-    return value
-
-
-# --------------------------------------------------------------------------- keys
-
-
-def align_keys(keys) -> np.ndarray:
-    """Sign-continuous copy of ``keys`` ``(K, 4)`` (w, x, y, z).
-
-    Each key is moved into the hemisphere of the one before it.
-
-    Key 0 keeps its sign; key i is negated when its dot product with the
-    (already fixed) key i-1 is negative, and kept at exactly zero.
-
-    Examples
-    --------
-    >>> (align_keys([[1, 0, 0, 0], [-1, 0, 0, 0], [0, 0, 0, 1]]) + 0.0).tolist()
-    [[1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]]
-    """
-    q = as_quaternion(keys, "keys")
-    if q.ndim != 2:
-        raise ValueError(f"keys must have shape (K, 4), got shape {q.shape}")
-    # Key i's sign relative to the stored one flips with every negative dot
-    # along the way, and an exact zero dot (the stored sign kept) starts the
-    # count again: the sequential rule, as a running count.
-    d = _rowdot(q[:-1], q[1:])
-    k = q.shape[0]
-    count = np.zeros(k, dtype=np.intp)
-    np.cumsum(d < 0, out=count[1:])
-    restart = np.zeros(k, dtype=bool)
-    restart[1:] = d == 0
-    if restart.any():
-        count -= count[np.maximum.accumulate(np.where(restart, np.arange(k), 0))]
-    return np.where((count & 1).astype(bool)[:, None], -q, q)
-
-
-def _rowdot(a, b):
-    """Dot products of the rows of ``(..., 4)`` arrays."""
-    return np.einsum("...i,...i->...", a, b)
-
-
-def intermediate_unaware(q_prev, q, q_next) -> np.ndarray:
-    """SQUAD control point without the hemisphere step: what goes wrong (w, x, y, z).
-
-    ``q exp(-(log(q^-1 q_next) + log(q^-1 q_prev)) / 4)`` on the stored
-    signs, as numpy-quaternion's ``squad`` computes its control points.
-    When a neighbour is stored as ``-q'`` its logarithm measures the long
-    way round and the control point lands far off; compare
-    :func:`quatlab.math.interpolate.intermediate`.
-
-    Examples
-    --------
-    >>> from quatlab.math import interpolate
-    >>> from quatlab.math import quaternion as Q
-    >>> k = Q.from_axis_angle([0, 0, 1], np.radians([0.0, 30.0, 90.0]))
-    >>> np.allclose(intermediate_unaware(k[0], k[1], k[2]), interpolate.intermediate(*k))
-    True
-    >>> bad = intermediate_unaware(k[0], k[1], -k[2])
-    >>> round(float(np.degrees(Q.angle_between(bad, interpolate.intermediate(*k)))), 6)
-    90.0
-    """
-    return _control_point(
-        as_quaternion(q_prev, "q_prev"), as_quaternion(q, "q"), as_quaternion(q_next, "q_next"),
-        0.5, 0.5,
-    )
-
-
-def _control_point(qp, qc, qn, w_prev, w_next):
-    """``qc exp(-(w_prev log(qc^-1 qp) + w_next log(qc^-1 qn)) / 2)``, signs as given.
-
-    With weights 1/2 this is Shoemake's control point. Weights proportional
-    to the *other* segment's duration make the angular velocity in time
-    continuous at the key: the one-sided tangents ``log(qc^-1 qn) + 2 X``
-    over the next duration and ``-log(qc^-1 qp) - 2 X`` over the previous
-    one are equal exactly when ``X`` is this weighted mean.
-    """
-    inv = conjugate(qc)
-    w_prev = np.asarray(w_prev)[..., None]
-    w_next = np.asarray(w_next)[..., None]
-    tangent = w_next * log(multiply(inv, qn)) + w_prev * log(multiply(inv, qp))
-    return multiply(qc, exp(-0.5 * tangent))
-
-
-def control_points(times, keys, *, signs: str = "aware", tangents: str = "uniform"):
-    """SQUAD control points ``(K, 4)`` (w, x, y, z), one per key, for ``signs`` mode.
-
-    ``"aware"``: :func:`quatlab.math.interpolate.intermediate` on the
-    :func:`align_keys` output. ``"unaware_controls"``:
-    :func:`intermediate_unaware` on the stored keys, each result then given
-    the sign its key has after alignment (only relative signs enter the
-    formula, so this is the stored-sign control point of the aligned key).
-    ``"stored"``: :func:`intermediate_unaware` on the stored keys. The end
-    keys are their own control points. ``tangents="time_scaled"`` weights
-    each neighbour by the other segment's duration (see module docs).
-
-    Examples
-    --------
-    >>> from quatlab.math import quaternion as Q
-    >>> keys = Q.from_axis_angle([0, 0, 1], np.radians([0.0, 40.0, 80.0]))
-    >>> np.allclose(control_points([0, 1, 2], keys), keys)   # evenly spaced: no bend
-    True
-    """
-    tk, q = _as_track(times, keys)
-    _as_choice(signs, "signs", SIGN_MODES)
-    _as_choice(tangents, "tangents", TANGENTS)
-    aligned = align_keys(q)
-    base = aligned if signs == "aware" else q
-    s = base.copy()
-    if q.shape[0] > 2:
-        prev, cur, nxt = base[:-2], base[1:-1], base[2:]
-        if tangents == "uniform" and signs == "aware":
-            s[1:-1] = interpolate.intermediate(prev, cur, nxt)
-        elif tangents == "uniform":
-            s[1:-1] = intermediate_unaware(prev, cur, nxt)
-        else:
-            dp = tk[1:-1] - tk[:-2]
-            dn = tk[2:] - tk[1:-1]
-            # Aligned keys (signs="aware") are already in each other's
-            # hemisphere, so this is the sign-aware rule with time weights.
-            s[1:-1] = _control_point(prev, cur, nxt, dn / (dp + dn), dp / (dp + dn))
-    if signs == "unaware_controls":
-        s = np.where(np.all(aligned == q, axis=-1)[:, None], s, -s)
-    return s
-
-
-# --------------------------------------------------------------------------- evaluation
-
-
-def _next_to(q, ref):
-    """``q`` or ``-q``, whichever is in the hemisphere of ``ref`` (kept at dot 0); rows."""
-    return np.where((_rowdot(q, ref) < 0)[..., None], -q, q)
-
-
-def _segments(method, a, b, c, d, u, shortest):
-    """:func:`_segment` for many samples at once, each with its own segment's keys.
-
-    ``a``, ``b``, ``c``, ``d`` are ``(n, 4)`` (each sample's keys and control
-    points), ``u`` ``(n,)``. Returns quaternions ``(n, 4)`` and speed per unit
-    ``u`` ``(n,)``; raises :class:`InterpolationCollapseError` when any
-    segment's path does not exist (the caller then goes segment by segment).
-    """
-    if method == "nlerp":
-        end = _next_to(b, a) if shortest else b
-        return nlerp_path(a, end, u)
-    if method == "slerp":
-        quats = interpolate.slerp(a, b, u, shortest=shortest)
-        omega, _ = arc_frame(a, _next_to(b, a) if shortest else b)
-        return quats, 2.0 * omega
-    if shortest:
-        # interpolate.squad's own rule (q1 next to q0, s0 next to q0, s1 next
-        # to q1), applied here too so that the speed is differentiated along
-        # the very curve squad() returns.
-        b = _next_to(b, a)
-        c = _next_to(c, a)
-        d = _next_to(d, b)
-    return interpolate.squad(a, b, c, d, u, shortest=shortest), _squad_speed(a, b, c, d, u)
-
-
-_NLERP_NOTE = "NLERP collapses where (1 - u) q0 + u q1 has zero length"
-
-
-def _segment(method, a, b, c, d, u, shortest):
-    """Quaternions ``(n, 4)`` and speed per unit ``u`` ``(n,)`` on one segment.
-
-    ``a``, ``b`` are the segment's keys (4,), ``c``, ``d`` its control points
-    (SQUAD only), ``u`` ``(n,)`` in [0, 1]. Returns NaN where the path does
-    not exist, and a note (or None).
-    """
-    n = u.shape[0]
-    quats = np.full((n, 4), np.nan)
-    speed = np.full(n, np.nan)
-    if method == "nlerp":
-        end = -b if (shortest and a @ b < 0) else b
-        quats, speed = nlerp_path(a, end, u)
-        ok = np.isfinite(speed)
-        note = None if np.all(ok) else _NLERP_NOTE
-        return quats, speed, note
-    try:
-        if method == "slerp":
-            quats = interpolate.slerp(a, b, u, shortest=shortest)
-            end = -b if (shortest and a @ b < 0) else b
-            omega, _ = arc_frame(a, end)
-            speed = np.full(n, 2.0 * omega)
-        else:
-            if shortest:
-                # interpolate.squad's own rule (q1 next to q0, s0 next to q0,
-                # s1 next to q1), applied here too so that the speed below is
-                # differentiated along the very curve squad() returns.
-                b = _next_to(b, a)
-                c = _next_to(c, a)
-                d = _next_to(d, b)
-            quats = interpolate.squad(a, b, c, d, u, shortest=shortest)
-            speed = _squad_speed(a, b, c, d, u)
-    except InterpolationCollapseError as exc:
-        ends = (u == 0) | (u == 1)
-        quats[ends] = np.where((u[ends] == 0)[:, None], a, b)
-        return quats, speed, f"{method.upper()} undefined: {exc}"
-    return quats, speed, None
 
 
 @dataclass(frozen=True)
@@ -588,47 +266,6 @@ def evaluate(
     )
 
 
-def _evaluate_at_once(method, tk, used, s, seg, u, shortest):
-    """Every sample and both ends of every segment in one vectorized call."""
-    k, m = tk.shape[0], u.shape[0]
-    dt = np.diff(tk)
-    ends = np.arange(k - 1)
-    rows = np.concatenate([seg, ends, ends])
-    uu = np.concatenate([u, np.zeros(k - 1), np.ones(k - 1)])
-    qi, wi = _segments(method, used[rows], used[rows + 1], s[rows], s[rows + 1], uu, shortest)
-    wi = wi / dt[rows]
-    before = np.full(k, np.nan)
-    after = np.full(k, np.nan)
-    after[:-1], before[1:] = wi[m : m + k - 1], wi[m + k - 1 :]
-    notes = [  # only NLERP returns NaN rather than raising
-        f"segment {i} ({tk[i]:g} s to {tk[i + 1]:g} s): {_NLERP_NOTE}"
-        for i in np.unique(rows[~np.isfinite(wi)]).tolist()
-    ]
-    return qi[:m], wi[:m], before, after, notes
-
-
-def _evaluate_per_segment(method, tk, used, s, seg, u, shortest):
-    """:func:`_evaluate_at_once` one segment at a time, each with its own note."""
-    k = tk.shape[0]
-    dt = np.diff(tk)
-    quats = np.full((u.shape[0], 4), np.nan)
-    speed = np.full(u.shape[0], np.nan)
-    before = np.full(k, np.nan)
-    after = np.full(k, np.nan)
-    notes = []
-    for i in range(k - 1):
-        sel = seg == i
-        args = (method, used[i], used[i + 1], s[i], s[i + 1])
-        # Samples of this segment plus its two ends, for the key markers.
-        uu = np.concatenate([u[sel], [0.0, 1.0]])
-        qi, wi, note = _segment(*args, uu, shortest)
-        quats[sel], speed[sel] = qi[:-2], wi[:-2] / dt[i]
-        after[i], before[i + 1] = wi[-2] / dt[i], wi[-1] / dt[i]
-        if note:
-            notes.append(f"segment {i} ({tk[i]:g} s to {tk[i + 1]:g} s): {note}")
-    return quats, speed, before, after, notes
-
-
 @dataclass(frozen=True)
 class Track:
     """All of :data:`TRACK_METHODS` evaluated on one track.
@@ -677,6 +314,7 @@ def compute_track(
 
     Examples
     --------
+    >>> from quatlab.math.track_presets import preset_track
     >>> track = compute_track(*preset_track("negated_key"))
     >>> track.flipped.tolist()
     [2]

@@ -11,16 +11,9 @@ Values that do not exist are NaN in the arrays. They are drawn as gaps
 (``connect='finite'``), never bridged, and each gap gets a labelled marker: a
 dashed vertical line for a gap of a few samples (the naive NLERP collapse of
 ``q -> -q`` at t = 0.5), a shaded band for a wide one (naive SLERP between
-exact antipodes, undefined for 0 < t < 1).
-
-Speed range policy: near a collapse the naive NLERP speed ``2 sin W / |p|^2``
-becomes huge (about 2620 deg / unit t for the negated-20 preset, 52500 for a
-negated 1 deg) while every other curve stays below 360. Auto-ranging to the
-peak would flatten the lesson into one spike, so the top of the speed plot is
-``max(360, 1.25 * p90)`` over the visible finite values, and every curve whose
-peak goes above it gets a label at the top, ``↑ <method> peak <value> at t =
-<t>``, so the number is still on screen. When all values fit, the plot simply
-shows them all (top = 1.1 * maximum).
+exact antipodes, undefined for 0 < t < 1). A curve whose peak goes above
+the speed plot's range (the policy is :mod:`quatlab.rendering.plot_y_axis`'s)
+gets a label at the top saying the peak.
 
 The widget is not tied to the four methods: :meth:`CurvePlots.set_series`
 takes any list of :class:`Series` for either plot, :meth:`CurvePlots.set_x_axis`
@@ -35,17 +28,19 @@ Both plots live in one :class:`pyqtgraph.GraphicsLayoutWidget` rather than two
 ``PlotWidget``\\ s: one scene means pyqtgraph's exporters write the pair and
 the legend as a single PNG or SVG figure.
 
-Why this module stays whole (about 790 lines): :class:`CurvePlots` is one
-widget whose parts share one state (the series of both plots, their
-visibility, the cursor, the annotations and the y range policy). The
-separable pieces already live beside it: the data (:mod:`.series`), pens and
-the scrubbing ViewBox (:mod:`.plot_items`), hover and zoom
-(:mod:`.plot_hover`), export (:mod:`.plot_export`).
+:class:`CurvePlots` is one widget whose parts share one state (the series of
+both plots, their visibility, the cursor, the annotations and the y range
+policy), so the parts are mixins of it, one module each: the legend
+checkboxes (:mod:`.plot_legend`), the y axes (:mod:`.plot_y_axis`), the
+callouts at gaps and peaks (:mod:`.plot_callouts`), the t cursor
+(:mod:`.plot_cursor`) and export (:mod:`.plot_export`). Other pieces live
+beside it: the data (:mod:`.series`), pens and the scrubbing ViewBox
+(:mod:`.plot_items`), hover and zoom (:mod:`.plot_hover`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
 import numpy as np
@@ -57,6 +52,8 @@ from quatlab.math.curves import METHOD_LABELS, METHODS, Curves
 from quatlab.rendering import themes
 from quatlab.rendering.axis_title import TitleFitAxis
 from quatlab.rendering.flow_layout import FlowRow
+from quatlab.rendering.plot_callouts import PlotCallouts
+from quatlab.rendering.plot_cursor import PlotCursor
 from quatlab.rendering.plot_export import PlotExport
 from quatlab.rendering.plot_hover import PlotInspector
 from quatlab.rendering.plot_items import (
@@ -66,35 +63,24 @@ from quatlab.rendering.plot_items import (
     LineSample,
     ScrubViewBox,
     method_pen,
-    nan_runs,
-    swatch_icon,
 )
 from quatlab.rendering.plot_label import BoxedLabel
+from quatlab.rendering.plot_legend import PlotLegend
+from quatlab.rendering.plot_y_axis import _TICK_FONT_PT, PlotYAxis
 from quatlab.rendering.series import PLOTS, Series, check_plot, curve_series
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED
 from quatlab.rendering.theme_apply import restyle_plots
 
 __all__ = ["CurvePlots"]
 
-_TICK_FONT_PT = 10
 _LABEL_FONT_PT = "11pt"
 _CACHE = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
 _GRID_ALPHA = 0.18
 #: Axes' z, below the ViewBox's (-100): see _setup_plot.
 _AXIS_Z = -150
-_GAP_FILL_ALPHA = 40
 _CURSOR_COLOUR = "#333333"
 _MARKER_COLOUR = "#8A8A8A"
 _REFERENCE_COLOUR = "#7A7A7A"
-#: Narrower gaps than this fraction of the x span are drawn as a line.
-_NARROW_GAP = 0.02
-#: Speed range policy (module docstring).
-_SPEED_FLOOR_TOP = 360.0
-_SPEED_ROBUST_PERCENTILE = 90
-_SPEED_ROBUST_FACTOR = 1.25
-_SPEED_HEADROOM = 1.1
-#: Below this the data are rounding noise (q -> -q gives ~1e-11): show [0, 1].
-_SPEED_NOISE = 1e-6
 
 
 def _same_samples(a: np.ndarray, b: np.ndarray) -> bool:
@@ -102,7 +88,7 @@ def _same_samples(a: np.ndarray, b: np.ndarray) -> bool:
     return a is b or (a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=True)))
 
 
-class CurvePlots(PlotExport, QtWidgets.QWidget):
+class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, QtWidgets.QWidget):
     """Path angle and angular speed against t, side by side, with a t cursor.
 
     Rendering only: the widget shows arrays it is given and reports the
@@ -336,58 +322,6 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         self._move_cursor(min(max(self._t, lo), hi))
         self._refresh()
 
-    def set_y_axis(self, plot: str, label: str | None = None,
-                   y_range: str | tuple[float, float] = "default", *, log: bool = False) -> None:
-        """Title and range of one plot's y axis, for quantities other than angle and speed.
-
-        Parameters
-        ----------
-        plot : {"angle", "speed"}
-        label : str, optional
-            Axis title with its unit, e.g. ``"|q| - 1"``; None restores the
-            default ("path angle (deg)", "angular speed (deg / <x unit>)").
-            It survives :meth:`set_x_axis`.
-        y_range : "default", "auto" or (lo, hi)
-            ``"default"``: the angle plot shows [0, 360] with ticks every 90
-            deg and the 180 deg reference line; the speed plot follows the
-            range policy of the module docstring. ``"auto"``: the finite
-            values of the shown curves, min to max. ``(lo, hi)``: fixed. In
-            every mode a curve that leaves the top is labelled with its peak.
-        log : bool
-            A logarithmic y axis for quantities that span decades (drift of
-            1e-16 to 1e-2): the curves show ``|y|`` (zero has no place on it
-            and leaves a gap), a fixed ``y_range`` is in the data's units, and
-            the hover readout still gives the signed values.
-        """
-        check_plot(plot)
-        if not (isinstance(y_range, str) and y_range in ("default", "auto")):
-            lo, hi = (float(v) for v in y_range)
-            if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
-                raise ValueError(
-                    f"y_range must be 'default', 'auto' or finite (lo, hi) with lo < hi, "
-                    f"got {y_range!r}")
-            y_range = (lo, hi)
-        self._y_label[plot] = label
-        self._y_mode[plot] = y_range
-        relog = self._log[plot] != bool(log)
-        if relog:
-            self._log[plot] = bool(log)
-            self._store(plot, list(self._series[plot].values()))
-        self._label_axes(plot)
-        if relog:  # after the range is in log units, or the axis overflows 10 ** 360
-            self._update_y_range(plot)
-            self.plots[plot].getAxis("left").setLogMode(bool(log))
-        self._refresh()
-
-    def view_y(self, plot: str, y) -> np.ndarray:
-        """``y`` in ``plot``'s view coordinates: itself, or log10 |y| on a log axis."""
-        y = np.asarray(y, dtype=np.float64)
-        if not self._log[plot]:
-            return y
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.log10(np.abs(y))
-        return np.where(np.isfinite(out), out, np.nan)
-
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt API
         """At least the checkbox row as wrapped at the present width, plus the plots'
         least height: a splitter asks only this, and a row wrapped to two lines
@@ -498,14 +432,6 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
         check_plot(plot)
         return self._items[plot][name]
 
-    def _named_series(self) -> list[Series]:
-        """One series per name, in first-appearance order over both plots."""
-        seen: dict[str, Series] = {}
-        for plot in PLOTS:
-            for s in self._series[plot].values():
-                seen.setdefault(s.name, s)
-        return list(seen.values())
-
     @contextmanager
     def batch(self) -> Iterator[CurvePlots]:
         """Several changes, one refresh: legend, ranges, annotations and dots once, at the end.
@@ -546,285 +472,3 @@ class CurvePlots(PlotExport, QtWidgets.QWidget):
             self._annotate(plot)
         self._update_dots()
         self._restyle_made()
-
-    # -- legend and toggles -----------------------------------------------------------
-
-    def retheme(self) -> None:
-        """Draw the legend swatches and cursor dots again in the current theme."""
-        self._checks_key = None
-        self._sync_checks()
-        self._update_dots()
-
-    def _sync_checks(self) -> None:
-        named = self._named_series()
-        key = (themes.current().name,
-               *((s.name, s.label, s.colour, s.dashed) for s in named))
-        if key == self._checks_key:
-            return  # the common case: same methods, new endpoints
-        self._checks_key = key
-        for box in self._checks.values():
-            self._checks_row.removeWidget(box)
-            box.setParent(None)  # gone from findChildren now, freed later
-            box.deleteLater()
-        self._checks.clear()
-        for i, s in enumerate(named):
-            box = QtWidgets.QCheckBox(s.label)
-            box.setIcon(swatch_icon(s.colour, s.dashed))
-            box.setIconSize(QtCore.QSize(36, 14))
-            box.setChecked(self._visible[s.name])
-            box.setToolTip(_("Show or hide {curve} in both plots").format(curve=s.label))
-            box.toggled.connect(lambda on, name=s.name: self.set_method_visible(name, on))
-            self._checks_row.insertWidget(1 + i, box)
-            self._checks[s.name] = box
-
-    def method_names(self) -> list[str]:
-        """Names of the curves shown, in legend order."""
-        return [s.name for s in self._named_series()]
-
-    def method_visible(self, name: str) -> bool:
-        """Whether curve ``name`` is shown."""
-        self._check_name(name)
-        return self._visible[name]
-
-    def set_method_visible(self, name: str, visible: bool) -> None:
-        """Show or hide curve ``name`` in both plots (and its checkbox).
-
-        Emits ``visibilityChanged(name, visible)`` when the state changes.
-        """
-        self._check_name(name)
-        visible = bool(visible)
-        if self._visible[name] == visible:
-            return
-        self._visible[name] = visible
-        box = self._checks.get(name)
-        if box is not None and box.isChecked() != visible:
-            box.blockSignals(True)
-            box.setChecked(visible)
-            box.blockSignals(False)
-        self._refresh()
-        self.visibilityChanged.emit(name, visible)
-
-    def _check_name(self, name: str) -> None:
-        if name not in self._visible:
-            raise KeyError(f"unknown curve {name!r}; known: {', '.join(self._visible)}")
-
-    # -- ranges and annotations ----------------------------------------------------
-
-    def _shown(self, plot: str) -> list[Series]:
-        return [s for s in self._series[plot].values() if self._visible[s.name]]
-
-    def _update_y_range(self, plot: str) -> None:
-        """Apply the y range mode of ``plot`` (see :meth:`set_y_axis`)."""
-        mode = self._y_mode[plot]
-        angle_default = plot == "angle" and mode == "default"
-        # Multiples of 90 deg are the landmarks of the angle lesson (half and
-        # full turns); 45 deg minor ticks without labels keep the axis quiet.
-        self.plots[plot].getAxis("left").setTicks([
-            [(v, f"{v}") for v in range(0, 361, 90)],
-            [(v, "") for v in range(45, 360, 90)],
-        ] if angle_default else None)
-        if plot == "angle":
-            self._half_turn.setVisible(angle_default)
-        if angle_default:
-            lo, top = 0.0, 360.0
-        elif isinstance(mode, tuple):
-            lo, top = (float(v) for v in self.view_y(plot, mode)) if self._log[plot] else mode
-        else:
-            shown = self._shown(plot)
-            values = np.concatenate([s.y for s in shown]) if shown else np.empty(0)
-            values = self.view_y(plot, values)
-            values = values[np.isfinite(values)]
-            if mode == "auto":
-                lo, top = ((float(values.min()), float(values.max())) if values.size
-                           else (0.0, 1.0))
-                # Only truly flat data get an invented span: a tiny range such
-                # as |q| - 1 drift of 1e-9 is what the lesson wants to show.
-                if top - lo <= 1e-12 * max(abs(lo), abs(top)):
-                    half = max(0.5, 0.05 * abs(top))
-                    lo, top = lo - half, top + half
-            elif values.size == 0 or values.max() <= _SPEED_NOISE:
-                lo, top = 0.0, 1.0
-            else:
-                lo = min(0.0, float(values.min()))
-                full = float(values.max())
-                cap = max(_SPEED_FLOOR_TOP, _SPEED_ROBUST_FACTOR
-                          * float(np.percentile(values, _SPEED_ROBUST_PERCENTILE)))
-                top = _SPEED_HEADROOM * full if full <= cap else cap
-        self._top[plot] = top
-        # pyqtgraph drops a tick label that would stick out of the plot (with
-        # a grid on): 5 % padding leaves room for half a "360" or a "0".
-        self.plots[plot].setYRange(lo, top, padding=0.05)
-
-    def _clear_annotations(self, plot: str) -> None:
-        for it in self._annotations[plot]:
-            self.plots[plot].removeItem(it)
-        self._annotations[plot] = []
-        self._label_stack[plot].clear()
-
-    def _add_annotation(self, plot: str, item: QtWidgets.QGraphicsItem) -> None:
-        self.plots[plot].addItem(item, ignoreBounds=True)
-        self._annotations[plot].append(item)
-        self._made(item)
-
-    def _label(self, plot: str, x: float, colour: str, text: str, short: str | None = None
-               ) -> None:
-        """A boxed two-line label hanging from the top of ``plot`` at ``x``.
-
-        Labels are two lines so they fit the narrow plots of the 1400 x 900
-        window; each hangs below the plot's labels before it. The horizontal
-        anchor follows ``x`` across the x range, and the label is kept inside
-        the plot (words wrap on a plot narrower than the label; ``short`` is
-        shown when even that is too tall), see
-        :class:`~quatlab.rendering.plot_label.BoxedLabel`.
-        """
-        lo, hi = self._x_range
-        # Opaque in the plot's background (the theme's, through restyle): a
-        # translucent box let the high-contrast grid cross its text.
-        item = BoxedLabel(text, fraction=(x - lo) / (hi - lo), stack=self._label_stack[plot],
-                          short=short, obstacles=lambda: self._curve_points(plot),
-                          color=FOREGROUND, border=pg.mkPen(colour, width=1.5),
-                          fill=pg.mkBrush(BACKGROUND))
-        font = QtGui.QFont()
-        font.setPointSize(_TICK_FONT_PT)
-        item.setFont(font)
-        item.setZValue(40)
-        item.setPos(x, self._top[plot])
-        self._add_annotation(plot, item)
-
-    def _curve_points(self, plot: str) -> list[np.ndarray]:
-        """The shown curves of ``plot`` as drawn, ``(N, 2)`` in view coordinates (log, if so)."""
-        out = []
-        for item in self._items[plot].values():
-            if item.isVisible():
-                x, y = item.getData()
-                if x is not None and len(x):
-                    out.append(np.column_stack([x, y]))
-        return out
-
-    def _annotate(self, plot: str) -> None:
-        """Labelled markers at the gaps, and labels of curves that leave the top."""
-        self._clear_annotations(plot)
-        span = self._x_range[1] - self._x_range[0]
-        name = self._x_name
-        for s in self._shown(plot):
-            for i0, i1 in nan_runs(s.y):
-                left = s.x[max(i0 - 1, 0)]
-                right = s.x[min(i1 + 1, s.x.size - 1)]
-                if right - left <= _NARROW_GAP * span:
-                    where = float(s.x[i0:i1 + 1].mean())
-                    marker = pg.InfiniteLine(
-                        pos=where, angle=90, movable=False,
-                        pen=pg.mkPen(s.colour, width=1.5, style=QtCore.Qt.PenStyle.DashLine))
-                    where_text = _("at {name} = {x}").format(name=name, x=f"{where:.3g}")
-                else:
-                    where = 0.5 * (left + right)
-                    colour = QtGui.QColor(s.colour)
-                    colour.setAlpha(_GAP_FILL_ALPHA)
-                    marker = pg.LinearRegionItem(
-                        values=(left, right), movable=False, brush=pg.mkBrush(colour),
-                        pen=pg.mkPen(None))
-                    where_text = _("for {lo} < {name} < {hi}").format(lo=f"{left:.3g}", name=name,
-                                                                   hi=f"{right:.3g}")
-                marker.setZValue(-2)
-                self._add_annotation(plot, marker)
-                self._label(plot, where, s.colour,
-                            f"{s.label} {s.gap_label}\n{where_text}")
-        top = self._top[plot]
-        for s in self._shown(plot):
-            finite = np.isfinite(s.y)
-            if self._log[plot] or not finite.any() or s.y[finite].max() <= top:
-                continue  # (on a log axis every decade fits: nothing leaves the top)
-            k = int(np.nanargmax(s.y))
-            peak = f"{s.y[k]:,.0f}" if abs(s.y[k]) >= 100 else f"{s.y[k]:.3g}"
-            self._label(plot, float(s.x[k]), s.colour,
-                        "↑ " + _("{curve} peak {peak}\nat {name} = {x:.2f}").format(
-                            curve=s.label, peak=peak, name=name, x=s.x[k]),
-                        short=f"↑ {peak}")
-
-    # -- cursor ---------------------------------------------------------------------
-
-    def cursor(self) -> float:
-        """Current cursor position (t)."""
-        return self._t
-
-    def set_cursor(self, t: float,
-                   values: Mapping[str, tuple[float, float]] | None = None) -> None:
-        """Move the cursor line of both plots to ``t`` without emitting ``cursorMoved``.
-
-        Parameters
-        ----------
-        t : float
-            Clamped to the x range.
-        values : mapping name -> (angle_deg, speed_deg), optional
-            Exact values at ``t`` for the dots on the curves (e.g. from
-            ``compute_curves(q0, q1, t=[t])``); without them the sampled
-            curves are interpolated linearly.
-        """
-        t = float(t)
-        if not np.isfinite(t):
-            raise ValueError(f"t must be finite, got {t!r}")
-        self._move_cursor(min(max(t, self._x_range[0]), self._x_range[1]))
-        self.set_cursor_values(values)
-
-    def set_cursor_values(self, values: Mapping[str, tuple[float, float]] | None) -> None:
-        """Exact (angle_deg, speed_deg) per curve at the current cursor; None to interpolate.
-
-        Names missing from ``values`` are interpolated; NaN hides that dot.
-        """
-        self._cursor_values = dict(values) if values is not None else None
-        self._update_dots()
-
-    def _move_cursor(self, t: float) -> None:
-        self._t = t
-        # setValue emits sigPositionChanged; the flag tells _on_line_moved that
-        # this move is ours, not the user's, so no cursorMoved feedback loop.
-        self._moving_cursor = True
-        try:
-            for line in self._cursor_lines.values():
-                line.setValue(t)
-        finally:
-            self._moving_cursor = False
-
-    def _update_dots(self) -> None:
-        for col, plot in enumerate(PLOTS):
-            xs, ys, brushes = [], [], []
-            for s in self._shown(plot):
-                exact = (self._cursor_values or {}).get(s.name)
-                if exact is not None:
-                    y = float(exact[col])
-                elif s.x.size:
-                    y = float(np.interp(self._t, s.x, s.y))
-                else:
-                    continue
-                y = float(self.view_y(plot, y))
-                if np.isfinite(y):
-                    xs.append(self._t)
-                    ys.append(y)
-                    brushes.append(self._brush(s.colour))
-            self._dots[plot].set_points(xs, ys, brushes)
-
-    def _brush(self, colour: str) -> QtGui.QBrush:
-        """One brush per colour for the cursor dots, made once.
-
-        A new brush per cursor update made every playback frame allocate
-        (memory grew by 1.5-2 MB a minute while playing).
-        """
-        key = (themes.current().name, colour)
-        brush = self._brushes.get(key)
-        if brush is None:
-            brush = self._brushes[key] = pg.mkBrush(themes.themed(colour))
-        return brush
-
-    def _on_line_moved(self, line: pg.InfiniteLine) -> None:
-        if not self._moving_cursor:
-            self._on_user_x(line.value())
-
-    def _on_user_x(self, x: float) -> None:
-        """A user gesture put the cursor at ``x``: move both lines, then tell the model."""
-        t = min(max(float(x), self._x_range[0]), self._x_range[1])
-        if t == self._t and all(ln.value() == t for ln in self._cursor_lines.values()):
-            return
-        self._move_cursor(t)
-        self._cursor_values = None  # they were for the old t
-        self._update_dots()
-        self.cursorMoved.emit(t)

@@ -15,6 +15,7 @@ from quatlab.app.model.integrate_lesson import IntegrateModel
 from quatlab.app.model.track_lesson import TrackModel
 from quatlab.app.qt.track_view import COLUMNS as TV_COLUMNS
 from quatlab.math import track as T
+from quatlab.math import track_presets as TP
 from quatlab.math.quaternion import angle_between
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -165,7 +166,7 @@ def test_track_key_table_edits_model_and_plots(track_view):
     assert table.model().rowCount() == 4
     assert float(_cell(track_view, 1, 4).text()) == pytest.approx(m.keys[1, 3], rel=1e-5)
     _cell(track_view, 1, 2).setText("0.5")            # key 1's x, as typed
-    keys = T.preset_track("negated_key")[1].copy()
+    keys = TP.preset_track("negated_key")[1].copy()
     keys[1, 1] = 0.5
     _assert_track_plotted(track_view, [0.0, 1.0, 2.0, 3.0], keys)
     assert _cell(track_view, 1, 2).text() == "0.5"
@@ -206,7 +207,7 @@ def test_track_negate_button_moves_only_the_sign_unaware_squad(qtbot, track_view
     before = m.track
     assert np.nanmax(before.deviation("squad", "squad_unaware")) < 1e-9
     _click_cell(qtbot, track_view.keys.table, 2, len(TV_COLUMNS) - 1)    # key 2's −q
-    assert m.keys[2] == pytest.approx(-T.preset_track("four_keys")[1][2])
+    assert m.keys[2] == pytest.approx(-TP.preset_track("four_keys")[1][2])
     assert float(_cell(track_view, 2, 1).text()) < 0
     after = m.track
     for name in ("slerp", "squad", "nlerp"):      # the same rotations, sample by sample

@@ -480,28 +480,28 @@ def test_closing_the_tab_while_the_rig_loads_is_safe(qtbot, monkeypatch):
     import time
 
     from quatlab.app.model.keyframes_model import KeyframesModel
-    from quatlab.app.qt import rig_view
+    from quatlab.app.qt import rig_loader
 
-    real = rig_view.rig_of
+    real = rig_loader.rig_of
 
     def slow_rig_of(source):
         time.sleep(0.5)  # a big rig: still building when the tab goes away
         return real(source)
 
-    monkeypatch.setattr(rig_view, "rig_of", slow_rig_of)
+    monkeypatch.setattr(rig_loader, "rig_of", slow_rig_of)
     view = KV.KeyframesView(KeyframesModel())
     view.open(ROBOT)
     assert view.rig_panel.loading  # the rig is built on its thread after the file is read
     from PyQt6 import sip
 
-    assert rig_view._RUNNING and all(ld.isRunning() for ld in rig_view._RUNNING)
+    assert rig_loader._RUNNING and all(ld.isRunning() for ld in rig_loader._RUNNING)
     sip.delete(view)  # the tab's widgets are gone now, the loader still running
     del view
     deadline = QtCore.QDeadlineTimer(20000)
-    while rig_view._RUNNING and not deadline.hasExpired():
+    while rig_loader._RUNNING and not deadline.hasExpired():
         QtWidgets.QApplication.processEvents()
         QtCore.QThread.msleep(10)
-    assert not rig_view._RUNNING  # the loader finished and let go; nothing aborted
+    assert not rig_loader._RUNNING  # the loader finished and let go; nothing aborted
 
 
 def test_a_rig_arriving_is_posed_once_and_held_changes_draw_on_exit(view, monkeypatch):

@@ -19,6 +19,8 @@ from scipy.spatial.transform import Rotation, Slerp
 from quatlab.math import interpolate
 from quatlab.math import quaternion as Q
 from quatlab.math import track as T
+from quatlab.math import track_keys as TK
+from quatlab.math import track_presets as TP
 
 
 def _rot(q):
@@ -42,38 +44,38 @@ def _interior(times, n=97, margin=1e-4):
 
 
 def test_align_keys_follows_the_previous_key():
-    times, keys = T.preset_track("negated_key")
-    aligned = T.align_keys(keys)
+    times, keys = TP.preset_track("negated_key")
+    aligned = TK.align_keys(keys)
     np.testing.assert_array_equal(aligned[2], -Q.normalize(keys[2]))
     assert np.all(np.einsum("ij,ij->i", aligned[:-1], aligned[1:]) >= 0)
     # Rotations unchanged.
     assert np.all(Q.angle_between(aligned, keys) < 1e-15)
     # dot == 0 keeps the stored sign (seed 000's determinism rule).
-    got = T.align_keys([[1, 0, 0, 0], [0, 0, 0, -1]])
+    got = TK.align_keys([[1, 0, 0, 0], [0, 0, 0, -1]])
     np.testing.assert_array_equal(got[1], [0, 0, 0, -1])
 
 
 def test_control_points_reuse_the_sign_aware_intermediate():
-    times, keys = T.preset_track("four_keys")
-    s = T.control_points(times, keys)
+    times, keys = TP.preset_track("four_keys")
+    s = TK.control_points(times, keys)
     np.testing.assert_array_equal(s[[0, -1]], Q.normalize(keys[[0, -1]]))
     expected = interpolate.intermediate(keys[:-2], keys[1:-1], keys[2:])
     np.testing.assert_allclose(s[1:-1], expected, atol=1e-15)
     # With equal spacing the time-scaled weights are 1/2: the same points.
-    np.testing.assert_allclose(T.control_points(times, keys, tangents="time_scaled"), s,
+    np.testing.assert_allclose(TK.control_points(times, keys, tangents="time_scaled"), s,
                                atol=1e-15)
     # Without sign flips the unaware formula agrees.
-    np.testing.assert_allclose(T.control_points(times, keys, signs="stored"), s, atol=1e-15)
+    np.testing.assert_allclose(TK.control_points(times, keys, signs="stored"), s, atol=1e-15)
 
 
 def test_unaware_control_point_goes_wrong_for_a_negated_neighbour():
-    times, keys = T.preset_track("negated_key")
-    good = T.control_points(times, keys)
-    bad = T.control_points(times, keys, signs="unaware_controls")
-    stored = T.control_points(times, keys, signs="stored")
+    times, keys = TP.preset_track("negated_key")
+    good = TK.control_points(times, keys)
+    bad = TK.control_points(times, keys, signs="unaware_controls")
+    stored = TK.control_points(times, keys, signs="stored")
     # unaware_controls = stored-sign formula, re-signed to the aligned key.
     assert np.all(Q.angle_between(bad, stored) < 1e-15)
-    assert np.all(np.einsum("ij,ij->i", bad, T.align_keys(keys)) > 0)
+    assert np.all(np.einsum("ij,ij->i", bad, TK.align_keys(keys)) > 0)
     errors = np.degrees(Q.angle_between(good, bad))
     assert errors[0] == 0 and errors[-1] == 0
     assert np.all(errors[1:3] > 40)
@@ -84,7 +86,7 @@ def test_unaware_control_point_goes_wrong_for_a_negated_neighbour():
 
 @pytest.mark.parametrize("name", ["four_keys", "uneven_times", "gltf_animated_triangle"])
 def test_piecewise_slerp_matches_scipy_slerp(name):
-    times, keys = T.preset_track(name)
+    times, keys = TP.preset_track(name)
     t = np.linspace(times[0], times[-1], 201)
     curve = T.evaluate(times, keys, t, "slerp")
     expected = Slerp(times, _rot(Q.normalize(keys)))(t)
@@ -99,7 +101,7 @@ def test_piecewise_slerp_matches_scipy_slerp(name):
 
 
 def test_piecewise_slerp_jumps_at_keys():
-    times, keys = T.preset_track("four_keys")
+    times, keys = TP.preset_track("four_keys")
     curve = T.evaluate(times, keys, _interior(times), "slerp")
     np.testing.assert_allclose(np.degrees(curve.speed_after[:-1]), [90, 60, 120], rtol=1e-12)
     np.testing.assert_allclose(np.degrees(curve.speed_jump[1:-1]), [-30, 60], rtol=1e-12)
@@ -107,11 +109,11 @@ def test_piecewise_slerp_jumps_at_keys():
 
 @pytest.mark.parametrize("name", ["four_keys", "uneven_times", "gltf_animated_triangle"])
 def test_piecewise_nlerp_stays_on_the_slerp_arc(name):
-    times, keys = T.preset_track(name)
+    times, keys = TP.preset_track(name)
     t = _interior(times)
     nl = T.evaluate(times, keys, t, "nlerp")
     sl = T.evaluate(times, keys, t, "slerp")
-    aligned = T.align_keys(keys)
+    aligned = TK.align_keys(keys)
     seg = np.clip(np.searchsorted(times, t, side="right") - 1, 0, len(times) - 2)
     a, b = aligned[seg], aligned[seg + 1]
     # On the great arc between the keys: 4D angles to both ends add up.
@@ -122,9 +124,9 @@ def test_piecewise_nlerp_stays_on_the_slerp_arc(name):
 
 
 @pytest.mark.parametrize("method", T.METHODS)
-@pytest.mark.parametrize("name", list(T.PRESETS))
+@pytest.mark.parametrize("name", list(TP.PRESETS))
 def test_analytic_speed_matches_finite_differences(method, name):
-    times, keys = T.preset_track(name)
+    times, keys = TP.preset_track(name)
     t = _interior(times)
     curve = T.evaluate(times, keys, t, method)
     fd = _finite_difference_speed(times, keys, t, method)
@@ -133,7 +135,7 @@ def test_analytic_speed_matches_finite_differences(method, name):
 
 @pytest.mark.parametrize("method", ["nlerp", "slerp"])
 def test_speed_integrates_to_the_segment_angle(method):
-    times, keys = T.preset_track("uneven_times")
+    times, keys = TP.preset_track("uneven_times")
     for i in range(len(times) - 1):
         t = np.linspace(times[i], times[i + 1], 2001)[:-1]
         t = np.append(t, times[i + 1] - 1e-12)
@@ -147,9 +149,9 @@ def test_speed_integrates_to_the_segment_angle(method):
 
 
 def test_squad_passes_through_the_keys():
-    for name in T.PRESETS:
-        times, keys = T.preset_track(name)
-        for signs in T.SIGN_MODES:
+    for name in TP.PRESETS:
+        times, keys = TP.preset_track(name)
+        for signs in TK.SIGN_MODES:
             curve = T.evaluate(times, keys, times, "squad", signs=signs)
             assert np.all(Q.angle_between(curve.quats, keys) < 1e-12), (name, signs)
 
@@ -176,7 +178,7 @@ def _body_rate(times, keys, t, side, h=1e-7, **kw):
     [("four_keys", "uniform"), ("uneven_times", "time_scaled"), ("negated_key", "uniform")],
 )
 def test_squad_angular_velocity_is_continuous_at_keys(name, tangents):
-    times, keys = T.preset_track(name)
+    times, keys = TP.preset_track(name)
     curve = T.evaluate(times, keys, _interior(times), "squad", tangents=tangents)
     np.testing.assert_allclose(curve.speed_jump[1:-1], 0, atol=1e-12)
     for tk in times[1:-1]:
@@ -186,14 +188,14 @@ def test_squad_angular_velocity_is_continuous_at_keys(name, tangents):
 
 
 def test_uniform_tangents_jump_when_keys_are_unevenly_spaced():
-    times, keys = T.preset_track("uneven_times")
+    times, keys = TP.preset_track("uneven_times")
     uniform = T.evaluate(times, keys, _interior(times), "squad")
     assert np.all(np.abs(np.degrees(uniform.speed_jump[1:-1])) > 50)
 
 
-@pytest.mark.parametrize("name", list(T.PRESETS))
+@pytest.mark.parametrize("name", list(TP.PRESETS))
 def test_sign_aware_curves_ignore_key_signs(name):
-    times, keys = T.preset_track(name)
+    times, keys = TP.preset_track(name)
     t = np.linspace(times[0], times[-1], 61)
     for j in range(len(keys)):
         flipped = np.array(keys, dtype=float)
@@ -212,17 +214,17 @@ def test_sign_aware_curves_ignore_key_signs(name):
 def test_issue_166_figures():
     """Sign-unaware control points bend SQUAD tens of degrees off the path."""
     for name, expected in (("negated_key", 40.0), ("gltf_animated_triangle", 26.67)):
-        track = T.compute_track(*T.preset_track(name), samples=1201)
+        track = T.compute_track(*TP.preset_track(name), samples=1201)
         dev = np.degrees(track.deviation("squad", "squad_unaware"))
         assert np.nanmax(dev) == pytest.approx(expected, abs=0.05), name
         assert track["squad_unaware"].notes == ()
     # With consistent signs the two coincide.
-    track = T.compute_track(*T.preset_track("four_keys"))
+    track = T.compute_track(*TP.preset_track("four_keys"))
     assert np.nanmax(track.deviation("squad", "squad_unaware")) < 1e-12
 
 
 def test_stored_signs_send_the_segments_the_long_way():
-    times, keys = T.preset_track("negated_key")
+    times, keys = TP.preset_track("negated_key")
     naive = T.evaluate(times, keys, times, "slerp", signs="stored")
     np.testing.assert_allclose(np.degrees(naive.key_angle), [0, 90, 255.522488, 180],
                                atol=1e-6)
@@ -233,7 +235,7 @@ def test_stored_signs_send_the_segments_the_long_way():
 def test_squad_matches_numpy_quaternion(signs):
     nq = pytest.importorskip("quaternion")
     for name in ("four_keys", "negated_key", "gltf_animated_triangle"):
-        times, keys = T.preset_track(name)
+        times, keys = TP.preset_track(name)
         keys = Q.normalize(keys)
         t = np.linspace(times[0], times[-1], 241)[:-1]  # its squad extrapolates at the end
         # numpy-quaternion's squad takes rotors as given, signs and all
@@ -249,13 +251,13 @@ def test_squad_matches_numpy_quaternion(signs):
     k=st.integers(2, 5),
     seed=st.integers(0, 2**32 - 1),
     method=st.sampled_from(T.METHODS),
-    tangents=st.sampled_from(T.TANGENTS),
+    tangents=st.sampled_from(TK.TANGENTS),
 )
 def test_property_random_tracks(k, seed, method, tangents):
     rng = np.random.default_rng(seed)
     keys = rng.normal(size=(k, 4))
     times = np.cumsum(rng.uniform(0.2, 2.0, k)) - 1.0
-    aligned = Q.normalize(T.align_keys(keys))
+    aligned = Q.normalize(TK.align_keys(keys))
     # Keep clear of half-turn segments (4D dot ~ 0), where the short arc is a
     # coin toss and a finite difference would straddle it.
     assume(np.all(np.einsum("ij,ij->i", aligned[:-1], aligned[1:]) > 0.05))
@@ -275,7 +277,7 @@ def test_property_random_tracks(k, seed, method, tangents):
 
 
 def test_compute_track_for_the_gltf_asset():
-    times, keys = T.preset_track("gltf_animated_triangle")
+    times, keys = TP.preset_track("gltf_animated_triangle")
     track = T.compute_track(times, keys)
     assert list(track.methods) == list(T.TRACK_METHODS)
     assert track.flipped.tolist() == [4]
@@ -294,7 +296,7 @@ def test_compute_track_for_the_gltf_asset():
 
 
 def test_custom_samples_and_times():
-    times, keys = T.preset_track("four_keys")
+    times, keys = TP.preset_track("four_keys")
     assert len(T.compute_track(times, keys, samples=2).t) == 4  # ends + interior keys
     track = T.compute_track(times, keys, t=[0.5, 2.5])
     assert track.t.tolist() == [0.5, 2.5]
@@ -351,7 +353,7 @@ def test_evaluate_rejects_bad_input(times, keys, t, match):
 
 
 def test_other_error_paths():
-    times, keys = T.preset_track("four_keys")
+    times, keys = TP.preset_track("four_keys")
     with pytest.raises(ValueError, match="method must be one of"):
         T.evaluate(times, keys, 0.5, "cubic")
     with pytest.raises(ValueError, match="signs must be one of"):
@@ -361,9 +363,9 @@ def test_other_error_paths():
     with pytest.raises(ValueError, match="tangents must be one of"):
         T.evaluate(times, keys, 0.5, "squad", tangents="catmull")
     with pytest.raises(ValueError, match="tangents must be one of"):
-        T.control_points(times, keys, tangents="x")
+        TK.control_points(times, keys, tangents="x")
     with pytest.raises(ValueError, match="signs must be one of"):
-        T.control_points(times, keys, signs="x")
+        TK.control_points(times, keys, signs="x")
     with pytest.raises(ValueError, match="samples must be an integer of at least 2"):
         T.compute_track(times, keys, samples=1)
     with pytest.raises(ValueError, match="samples must be an integer"):
@@ -371,8 +373,8 @@ def test_other_error_paths():
     with pytest.raises(ValueError, match="t must lie in"):
         T.compute_track(times, keys, t=[4.0])
     with pytest.raises(ValueError, match="name must be one of"):
-        T.preset_track("nope")
+        TP.preset_track("nope")
     with pytest.raises(ValueError, match=r"keys must have shape \(K, 4\)"):
-        T.align_keys([1, 0, 0, 0])
+        TK.align_keys([1, 0, 0, 0])
     with pytest.raises(ValueError, match="q_next has zero length"):
-        T.intermediate_unaware([1, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0])
+        TK.intermediate_unaware([1, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0])

@@ -16,6 +16,8 @@ from scipy.spatial.transform import Rotation, Slerp
 
 from quatlab.math import quaternion as Q
 from quatlab.math import track as T
+from quatlab.math import track_keys as TK
+from quatlab.math import track_segments as TS
 
 
 def _sequential_align(keys):
@@ -39,7 +41,7 @@ def _random_track(seed, k):
        mode=st.sampled_from([("nlerp", "aware"), ("slerp", "aware"), ("squad", "aware"),
                              ("squad", "unaware_controls"), ("nlerp", "stored"),
                              ("slerp", "stored"), ("squad", "stored")]),
-       tangents=st.sampled_from(T.TANGENTS))
+       tangents=st.sampled_from(TK.TANGENTS))
 def test_evaluate_at_once_equals_segment_by_segment(seed, k, mode, tangents):
     method, signs = mode
     times, keys = _random_track(seed, k)
@@ -47,11 +49,11 @@ def test_evaluate_at_once_equals_segment_by_segment(seed, k, mode, tangents):
     curve = T.evaluate(times, keys, t, method, signs=signs, tangents=tangents)
     shortest = signs != "stored"
     q = Q.normalize(keys)
-    used = T.align_keys(q) if shortest else q
-    s = T.control_points(times, q, signs=signs, tangents=tangents) if method == "squad" else used
+    used = TK.align_keys(q) if shortest else q
+    s = TK.control_points(times, q, signs=signs, tangents=tangents) if method == "squad" else used
     seg = np.clip(np.searchsorted(times, t, side="right") - 1, 0, k - 2)
     u = np.clip((t - times[seg]) / np.diff(times)[seg], 0.0, 1.0)
-    quats, speed, before, after, notes = T._evaluate_per_segment(
+    quats, speed, before, after, notes = TS._evaluate_per_segment(
         method, times, used, s, seg, u, shortest)
     for got, want in ((curve.quats, quats), (curve.speed, speed),
                       (curve.speed_before, before), (curve.speed_after, after)):
@@ -75,14 +77,14 @@ def test_align_keys_is_the_sequential_rule(seed, k):
         keys[i - 1, 2:] = 0.0
         keys[i, :2] = 0.0
         keys[i - 1 : i + 1] = Q.normalize(keys[i - 1 : i + 1])
-    np.testing.assert_array_equal(T.align_keys(keys), _sequential_align(keys))
+    np.testing.assert_array_equal(TK.align_keys(keys), _sequential_align(keys))
 
 
 def test_align_keys_hand_worked_zero_dot_keeps_the_stored_sign():
     # key1 = -key0 is flipped; key2 is orthogonal to key1 (dot 0): kept as stored,
     # although the keys before it were flipped; key3 then follows key2.
     keys = [[1, 0, 0, 0], [-1, 0, 0, 0], [0, 1, 0, 0], [0, -1, 0, 0]]
-    assert (T.align_keys(keys) + 0.0).tolist() == [
+    assert (TK.align_keys(keys) + 0.0).tolist() == [
         [1, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0], [0, 1, 0, 0]]
 
 
@@ -117,5 +119,5 @@ def test_compute_track_shapes_and_keys_on_the_curve(k):
         curve = track[m]
         at_keys = np.isin(track.t, times)
         np.testing.assert_allclose(  # every method passes through its keys (sign-blind)
-            Q.angle_between(curve.quats[at_keys], T.align_keys(Q.normalize(keys))), 0.0,
+            Q.angle_between(curve.quats[at_keys], TK.align_keys(Q.normalize(keys))), 0.0,
             atol=1e-7)

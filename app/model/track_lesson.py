@@ -13,6 +13,7 @@ from quatlab.app.i18n import _
 from quatlab.app.model.explain import sentences
 from quatlab.app.model.lesson_base import LessonModel
 from quatlab.math import track as T
+from quatlab.math import track_presets as TP
 from quatlab.math.quaternion import conjugate, multiply
 
 __all__ = ["TrackModel", "Computed"]
@@ -42,7 +43,7 @@ class TrackModel(LessonModel):
     ``name`` names an imported track (None for a preset, edited or not).
     """
 
-    PRESETS = T.PRESETS
+    PRESETS = TP.PRESETS
     #: Curves this lesson shows: the piecewise references, the spline and its sign bug.
     SHOWN = ("nlerp", "slerp", "squad", "squad_unaware")
     #: Keys the editor keeps: with two, SQUAD has no inner control point to get wrong.
@@ -63,7 +64,7 @@ class TrackModel(LessonModel):
         super().__init__(preset)
 
     def _apply_preset(self) -> None:
-        self.times, self.keys = T.preset_track(self.preset)
+        self.times, self.keys = TP.preset_track(self.preset)
         self.name: str | None = None
         self.modified = False
 
@@ -237,10 +238,10 @@ class TrackModel(LessonModel):
                                                                     n=len(self.times))
             return sentences(head, _("Keys edited since.")) if self.modified else head
         if self.modified:
-            label = _(T.PRESETS[self.preset]["label"])
+            label = _(TP.PRESETS[self.preset]["label"])
             return _("Keys edited from “{preset}” (choose it again to restore it).").format(
                 preset=label)
-        return _(T.PRESETS[self.preset]["description"])
+        return _(TP.PRESETS[self.preset]["description"])
 
     def explanation(self) -> str:
         tr = self.track

@@ -15,84 +15,41 @@ The state is the Qt-free :class:`~quatlab.app.model.rig_playback.RigPlayback`
 fixes, selected track). This panel keeps the two in step: choosing a track
 selects its node in 3D; clicking a joint (or a row of the node list)
 selects its track; the tracks after a fix are what the rig plays. A glTF
-file's rig is read on a worker thread (:class:`RigLoader`), so opening a
-big file never freezes the window; the panel says "Loading…" meanwhile.
+file's rig is read on a worker thread
+(:class:`~quatlab.app.qt.rig_loader.RigLoader`), so opening a big file never
+freezes the window; the panel says "Loading…" meanwhile.
+
+The panel's parts are mixins of :class:`RigPanel`, one module each: loading
+the rig (:mod:`quatlab.app.qt.rig_loader`), filling the plots of the
+selected track (:mod:`quatlab.app.qt.rig_plots`) and keeping the rig's
+selection in step with the tab's (:mod:`quatlab.app.qt.rig_selection`).
 """
 
 from __future__ import annotations
-
-import dataclasses
 
 import numpy as np
 from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.i18n import N_, _
 from quatlab.app.model.keyframes_model import KeyframesModel
-from quatlab.app.model.rig import load_rig, rig_of
-from quatlab.app.model.rig_curves import track_curves
 from quatlab.app.model.rig_playback import DIFFERENCE_DEG, SHOWN_PLAYERS, RigPlayback
-from quatlab.app.model.rig_players import evaluate
-from quatlab.app.model.skinning import scene_bounds, skin_meshes
 from quatlab.app.qt import theme_menu
 from quatlab.app.qt.lesson_panel import swatch
+from quatlab.app.qt.rig_loader import RigLoader, RigLoading
+from quatlab.app.qt.rig_plots import RigPlots
+from quatlab.app.qt.rig_selection import RigSelection
 from quatlab.app.qt.scrubber import BoundParameter, Scrubber
 from quatlab.rendering.component_plot import ComponentPlot
 from quatlab.rendering.curve_plots import CurvePlots
 from quatlab.rendering.rig_scene import NAIVE_COLOR, SPEC_COLOR, RigScene
-from quatlab.rendering.series import Series
 
-__all__ = ["RigPanel", "RigLoader", "RIG_FORMATS", "PLAYER_LABELS"]
+__all__ = ["RigPanel", "PLAYER_LABELS"]
 
-#: Keyframe file formats that carry a rig (a scene graph to draw).
-RIG_FORMATS = ("gltf", "glb", "bvh")
 #: Narrower than this many text lines, the components plot moves beside the
 #: scene (see RigPanel._arrange_plots).
 _STACK_BELOW_LINES = 40
 PLAYER_LABELS = {"both": N_("both players"), "spec": N_("spec player only"),
                  "naive": N_("naive runtime only")}
-
-
-class RigLoader(QtCore.QThread):
-    """Builds a glTF rig off the GUI thread and packs its first animation (``loaded`` on success).
-
-    ``source`` is the file the Keyframes tab read (a ``GltfFile`` or a BVH file), or a path.
-    """
-
-    loaded = QtCore.pyqtSignal(int, object)
-    failed = QtCore.pyqtSignal(int, str)
-
-    def __init__(self, generation: int, source, parent=None) -> None:
-        super().__init__(parent)
-        self.generation, self.source = generation, source
-
-    def run(self) -> None:
-        try:
-            # The tab's file as read for its tracks: no second parse of the JSON.
-            rig = rig_of(self.source) if hasattr(self.source, "path") else load_rig(self.source)
-            # The first frame's work (packing the channels, skinning) here too.
-            anim = 0 if rig.animations else None
-            start = rig.animations[0].start if rig.animations else 0.0
-            pose = evaluate(rig, anim, start)
-            bounds = scene_bounds(rig, pose, skin_meshes(rig, pose))
-            if getattr(self.source, "format", None) == "bvh" and rig.animations:
-                # Motion capture walks about: frame the whole motion, not the first frame.
-                anim = rig.animations[0]
-                for t in np.linspace(anim.start, anim.end, 48):
-                    lo, hi = scene_bounds(rig, evaluate(rig, 0, t), [])
-                    bounds = (np.minimum(bounds[0], lo), np.maximum(bounds[1], hi))
-        except Exception as exc:  # noqa: BLE001 - any failure becomes a message, not a crash
-            self.failed.emit(self.generation, str(exc))
-            return
-        self.loaded.emit(self.generation, (rig, bounds))
-
-
-#: Loaders still running, kept alive until they finish (and waited for on quit).
-_RUNNING: set[RigLoader] = set()
-
-
-def _wait_for_loaders() -> None:
-    for loader in list(_RUNNING):
-        loader.wait(10000)
 
 
 class _SteadyLabel(QtWidgets.QLabel):
@@ -135,7 +92,7 @@ def _time_parameter(playback: RigPlayback) -> BoundParameter:
     return p
 
 
-class RigPanel(QtWidgets.QWidget):
+class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
     """See the module docstring. ``playback`` is created when not given."""
 
     def __init__(self, model: KeyframesModel, playback: RigPlayback | None = None,
@@ -274,116 +231,6 @@ class RigPanel(QtWidgets.QWidget):
         model.events.connect("selection", self.on_track_selection)
         self.on_rig()
 
-    # ------------------------------------------------------------------ loading
-    @property
-    def loading(self) -> bool:
-        """Whether a rig is being read, or its curves wait for its first frame."""
-        return bool(self._loaders) or self._curves_pending
-
-    def wait_loaded(self, timeout_ms: int = 20000) -> bool:
-        """Process events until the rig being read has arrived, curves and all (scripts, tests)."""
-        deadline = QtCore.QDeadlineTimer(timeout_ms)
-        while self.loading and not deadline.hasExpired():
-            QtCore.QCoreApplication.processEvents(
-                QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
-            QtCore.QThread.msleep(2)
-        return not self.loading
-
-    def on_file(self) -> None:
-        self._generation += 1
-        self._staged = None  # the previous file's curves: no more of them
-        f = self.model.file
-        if f is None or f.format not in RIG_FORMATS:
-            self.playback.set_rig(None)
-            self.status.setText(_("The 3D view plays glTF and GLB files; this file has tracks "
-                                  "only.") if f is not None else
-                                _("Open a glTF or GLB file to see its rig here."))
-            return
-        self.status.setText(_("Loading {file} in 3D…").format(file=f.path.name))
-        self.status.setVisible(True)
-        # Not parented to the panel: a running thread must outlive a panel
-        # closed meanwhile (Qt aborts on destroying a running QThread).
-        loader = RigLoader(self._generation, f)
-        _RUNNING.add(loader)
-        loader.finished.connect(lambda ld=loader: _RUNNING.discard(ld))
-        loader.loaded.connect(self._loaded)
-        loader.failed.connect(self._failed)
-        loader.finished.connect(lambda ld=loader: self._finished(ld))
-        self._loaders.append(loader)
-        app = QtCore.QCoreApplication.instance()
-        if app is not None and not app.property("quatlab_waits_for_rigs"):
-            app.setProperty("quatlab_waits_for_rigs", True)
-            app.aboutToQuit.connect(_wait_for_loaders)
-        loader.start()
-
-    def _finished(self, loader: RigLoader) -> None:
-        # After loaded/failed: both are queued before finished, in order.
-        if loader in self._loaders:
-            self._loaders.remove(loader)
-
-    def _loaded(self, generation: int, loaded) -> None:
-        if generation != self._generation:
-            return  # another file was opened meanwhile
-        rig, bounds = loaded
-        # The keys the tab plays from the first frame, and the curves once
-        # that frame is on screen: all at once kept the window from painting
-        # for well over 100 ms (the curves and their first paint weigh most).
-        self._curves_later = True
-        try:
-            with self.scene.held():  # its frame and the selected node: posed once
-                self.playback.set_rig(rig, bounds, self._rig_tracks())
-                self.on_track_selection()
-        finally:
-            self._curves_later = False
-        self._fill_curves_after_frame()
-
-    def _fill_curves_after_frame(self) -> None:
-        """Fill the curves once the 3D view has swapped its next frame (now if it cannot draw)."""
-        if not (self.scene.widget.isVisible() and self.isVisible()):
-            self._fill_curves()
-            return
-        self._curves_pending = True
-        if not self._awaiting_frame:
-            self._awaiting_frame = True
-            self.scene.frameSwapped.connect(self._frame_swapped)
-        # No frame (the window got covered meanwhile): fill them anyway.
-        self._curves_timer.start(500)
-
-    def _frame_swapped(self) -> None:
-        self._stop_awaiting_frame()
-        # Not in the pass that swapped the frame: input and timers get a turn first.
-        self._curves_timer.start(1)
-
-    def _stop_awaiting_frame(self) -> None:
-        if self._awaiting_frame:
-            self._awaiting_frame = False
-            self.scene.frameSwapped.disconnect(self._frame_swapped)
-
-    def _curves_due(self) -> None:
-        self._stop_awaiting_frame()
-        if self._curves_pending:
-            # One plot per event-loop pass, each painted before the next is
-            # filled: all three and their first paint at once blocked the
-            # window for over 100 ms.
-            self._staged = self._curve_steps()
-            self._next_curves()
-
-    def _next_curves(self) -> None:
-        steps = self._staged
-        if steps is None:
-            return
-        if next(steps, "done") == "done":
-            self._staged = None
-            self._curves_pending = False
-        else:
-            self._steps_timer.start(0)
-
-    def _failed(self, generation: int, message: str) -> None:
-        if generation == self._generation:
-            self.playback.set_rig(None)
-            self.status.setText(_("No 3D view: {error}").format(error=message))
-            self.status.setVisible(True)
-
     # ------------------------------------------------------------------ playback -> widgets
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(ev)
@@ -513,143 +360,3 @@ class RigPanel(QtWidgets.QWidget):
             self._syncing = False
 
     # ------------------------------------------------------------------ curves
-    def _fill_curves(self) -> None:
-        if self._curves_later:
-            return  # the rig just arrived: filled after its first frame
-        if self._staged is not None:  # overtaken halfway: start again, all at once
-            self._staged, self._curves_key = None, ()
-        self._curves_pending = False
-        for _step in self._curve_steps():
-            pass
-
-    def _curve_steps(self):
-        """Fill the curves of the selected track; yields between the plots (see _curves_due)."""
-        m, pb = self.model, self.playback
-        i = m.selected_track
-        track = m.tracks[i] if i is not None else None
-        if (track is None or pb.rig is None or self._animation_of(track) != pb.animation_index):
-            self.components.set_track(None, None)
-            for plot in ("angle", "speed"):
-                self.curves.set_series(plot, [])
-            self._curves_key = ()
-            return
-        original = m.file.tracks[i] if m.file is not None else None
-        before = original if original is not None and original is not track else None
-        key = (track, before, pb.range)
-        if key == self._curves_key:
-            return
-        self._curves_key = key
-        lo, hi = pb.range
-        seg = m.segments(i)
-        flagged = seg.levels == "sign_flip"
-        self.components.set_track(track.times, track.values,
-                                  None if before is None else before.values,
-                                  (seg.t0[flagged], seg.t1[flagged]), (lo, hi))
-        yield
-        cv = track_curves(track, lo, hi, before=before)
-        series = {
-            "angle": [Series("spec", _("spec player"), SPEC_COLOR, False, cv.t,
-                             cv.angle["spec"]),
-                      Series("naive", _("naive runtime"), NAIVE_COLOR, True, cv.t,
-                             cv.angle["naive"])],
-            "speed": [Series("spec", _("spec player"), SPEC_COLOR, False, cv.t,
-                             cv.speed["spec"]),
-                      Series("naive", _("naive runtime"), NAIVE_COLOR, True, cv.t,
-                             cv.speed["naive"])],
-        }
-        if before is not None:
-            old = track_curves(before, lo, hi)
-            for plot, values in (("angle", old.angle), ("speed", old.speed)):
-                series[plot].append(Series("before", _("naive, before the fix"), "#B0B0B0", True,
-                                           old.t, values["naive"]))
-        if hi > lo:
-            self.curves.set_x_axis(_("time"), "s", (lo, hi))
-        for k, (plot, s) in enumerate(series.items()):
-            if k:
-                yield
-            self.curves.set_series(plot, s)
-        # Keys are marked on the component plot; vertical lines at every key here
-        # would hatch the angle and speed curves (and cost a line item each).
-        self.curves.set_cursor(min(max(pb.time, lo), hi) if hi > lo else lo)
-
-    # ------------------------------------------------------------------ user -> models
-    def _animation_chosen(self, index: int) -> None:
-        if self._syncing or index < 0 or self.playback.rig is None:
-            return
-        self.playback.set_animation(index)
-        m = self.model
-        current = m.tracks[m.selected_track] if m.selected_track is not None else None
-        if current is None or self._animation_of(current) != index:
-            mine = [k for k, t in enumerate(m.tracks) if self._animation_of(t) == index]
-            flagged = [k for k in mine if m.findings(k)]
-            if mine:
-                m.select_track((flagged or mine)[0])
-
-    def _node_row_chosen(self, row: int) -> None:
-        if not self._syncing and 0 <= row < len(self._nodes):
-            self._node_clicked(int(self._nodes[row]))
-
-    def _node_clicked(self, node: int) -> None:
-        pb = self.playback
-        pb.select_node(node)
-        gltf = int(pb.rig.gltf_index[node])
-        hits = [k for k, t in enumerate(self.model.tracks)
-                if self._animation_of(t) == pb.animation_index and t.node_index == gltf]
-        if hits:
-            self._syncing = True
-            try:
-                self.model.select_track(hits[0])
-            finally:
-                self._syncing = False
-            self._fill_curves()
-
-    # ------------------------------------------------------------------ keyframes model -> rig
-    def on_tracks(self) -> None:
-        self.playback.use_tracks(self._rig_tracks())
-        self._fill_curves()
-
-    def on_track_selection(self) -> None:
-        if self._syncing:
-            return
-        m, pb = self.model, self.playback
-        if pb.rig is None:
-            return
-        i = m.selected_track
-        track = m.tracks[i] if i is not None else None
-        anim = self._animation_of(track) if track is not None else None
-        if anim is not None and anim != pb.animation_index \
-                and 0 <= anim < len(pb.rig.animations):
-            pb.set_animation(anim)
-        if track is not None and track.node_index is not None \
-                and 0 <= track.node_index < len(pb.rig):
-            pb.select_node(int(pb.rig.rig_index[track.node_index]))
-        self._fill_curves()
-
-    def _animation_of(self, track) -> int | None:
-        """The rig animation a track belongs to: its own, or 0 (the motion) for a BVH joint."""
-        f = self.model.file
-        if track.animation_index is None and f is not None and f.format == "bvh":
-            return 0
-        return track.animation_index
-
-    def _rig_tracks(self) -> list:
-        """The tab's tracks as the rig plays them (a BVH joint's track keys the motion)."""
-        return [t if t.animation_index is not None or self._animation_of(t) is None
-                else dataclasses.replace(t, animation_index=0) for t in self.model.tracks]
-
-    def plays_selected(self) -> bool:
-        """Whether the rig plays the selected track (its file, its animation)."""
-        m, pb = self.model, self.playback
-        i = m.selected_track
-        return (i is not None and pb.rig is not None
-                and self._animation_of(m.tracks[i]) == pb.animation_index)
-
-    def show_segment(self, segment: int) -> bool:
-        """Move the time to the middle of ``segment`` of the selected track, if the rig plays it."""
-        if not self.plays_selected():
-            return False
-        m, pb = self.model, self.playback
-        seg = m.segments(m.selected_track)
-        pb.set_time(0.5 * (seg.t0[segment] + seg.t1[segment]))
-        return True
-

@@ -1,0 +1,138 @@
+"""Reading the rig panel's rig off the GUI thread: the loader thread and the panel's side of it.
+
+:class:`RigLoader` builds a rig from the Keyframes tab's file on a worker
+thread, so opening a big file never freezes the window; :class:`RigLoading`
+is the part of :class:`quatlab.app.qt.rig_view.RigPanel` that starts one
+per file, says "Loading…" meanwhile and hands the rig to the playback
+(a mixin).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PyQt6 import QtCore
+
+from quatlab.app.i18n import _
+from quatlab.app.model.rig import load_rig, rig_of
+from quatlab.app.model.rig_players import evaluate
+from quatlab.app.model.skinning import scene_bounds, skin_meshes
+
+__all__ = ["RigLoader", "RigLoading", "RIG_FORMATS"]
+
+#: Keyframe file formats that carry a rig (a scene graph to draw).
+RIG_FORMATS = ("gltf", "glb", "bvh")
+
+
+class RigLoader(QtCore.QThread):
+    """Builds a glTF rig off the GUI thread and packs its first animation (``loaded`` on success).
+
+    ``source`` is the file the Keyframes tab read (a ``GltfFile`` or a BVH file), or a path.
+    """
+
+    loaded = QtCore.pyqtSignal(int, object)
+    failed = QtCore.pyqtSignal(int, str)
+
+    def __init__(self, generation: int, source, parent=None) -> None:
+        super().__init__(parent)
+        self.generation, self.source = generation, source
+
+    def run(self) -> None:
+        try:
+            # The tab's file as read for its tracks: no second parse of the JSON.
+            rig = rig_of(self.source) if hasattr(self.source, "path") else load_rig(self.source)
+            # The first frame's work (packing the channels, skinning) here too.
+            anim = 0 if rig.animations else None
+            start = rig.animations[0].start if rig.animations else 0.0
+            pose = evaluate(rig, anim, start)
+            bounds = scene_bounds(rig, pose, skin_meshes(rig, pose))
+            if getattr(self.source, "format", None) == "bvh" and rig.animations:
+                # Motion capture walks about: frame the whole motion, not the first frame.
+                anim = rig.animations[0]
+                for t in np.linspace(anim.start, anim.end, 48):
+                    lo, hi = scene_bounds(rig, evaluate(rig, 0, t), [])
+                    bounds = (np.minimum(bounds[0], lo), np.maximum(bounds[1], hi))
+        except Exception as exc:  # noqa: BLE001 - any failure becomes a message, not a crash
+            self.failed.emit(self.generation, str(exc))
+            return
+        self.loaded.emit(self.generation, (rig, bounds))
+
+
+#: Loaders still running, kept alive until they finish (and waited for on quit).
+_RUNNING: set[RigLoader] = set()
+
+
+def _wait_for_loaders() -> None:
+    for loader in list(_RUNNING):
+        loader.wait(10000)
+
+
+class RigLoading:
+    """Loading the rig of each file the tab opens, for :class:`RigPanel` (a mixin)."""
+
+    @property
+    def loading(self) -> bool:
+        """Whether a rig is being read, or its curves wait for its first frame."""
+        return bool(self._loaders) or self._curves_pending
+
+    def wait_loaded(self, timeout_ms: int = 20000) -> bool:
+        """Process events until the rig being read has arrived, curves and all (scripts, tests)."""
+        deadline = QtCore.QDeadlineTimer(timeout_ms)
+        while self.loading and not deadline.hasExpired():
+            QtCore.QCoreApplication.processEvents(
+                QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
+            QtCore.QThread.msleep(2)
+        return not self.loading
+
+    def on_file(self) -> None:
+        self._generation += 1
+        self._staged = None  # the previous file's curves: no more of them
+        f = self.model.file
+        if f is None or f.format not in RIG_FORMATS:
+            self.playback.set_rig(None)
+            self.status.setText(_("The 3D view plays glTF and GLB files; this file has tracks "
+                                  "only.") if f is not None else
+                                _("Open a glTF or GLB file to see its rig here."))
+            return
+        self.status.setText(_("Loading {file} in 3D…").format(file=f.path.name))
+        self.status.setVisible(True)
+        # Not parented to the panel: a running thread must outlive a panel
+        # closed meanwhile (Qt aborts on destroying a running QThread).
+        loader = RigLoader(self._generation, f)
+        _RUNNING.add(loader)
+        loader.finished.connect(lambda ld=loader: _RUNNING.discard(ld))
+        loader.loaded.connect(self._loaded)
+        loader.failed.connect(self._failed)
+        loader.finished.connect(lambda ld=loader: self._finished(ld))
+        self._loaders.append(loader)
+        app = QtCore.QCoreApplication.instance()
+        if app is not None and not app.property("quatlab_waits_for_rigs"):
+            app.setProperty("quatlab_waits_for_rigs", True)
+            app.aboutToQuit.connect(_wait_for_loaders)
+        loader.start()
+
+    def _finished(self, loader: RigLoader) -> None:
+        # After loaded/failed: both are queued before finished, in order.
+        if loader in self._loaders:
+            self._loaders.remove(loader)
+
+    def _loaded(self, generation: int, loaded) -> None:
+        if generation != self._generation:
+            return  # another file was opened meanwhile
+        rig, bounds = loaded
+        # The keys the tab plays from the first frame, and the curves once
+        # that frame is on screen: all at once kept the window from painting
+        # for well over 100 ms (the curves and their first paint weigh most).
+        self._curves_later = True
+        try:
+            with self.scene.held():  # its frame and the selected node: posed once
+                self.playback.set_rig(rig, bounds, self._rig_tracks())
+                self.on_track_selection()
+        finally:
+            self._curves_later = False
+        self._fill_curves_after_frame()
+
+    def _failed(self, generation: int, message: str) -> None:
+        if generation == self._generation:
+            self.playback.set_rig(None)
+            self.status.setText(_("No 3D view: {error}").format(error=message))
+            self.status.setVisible(True)

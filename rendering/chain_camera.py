@@ -1,0 +1,205 @@
+"""The camera of the lesson's 3D view: the default view fitted to what the chains do.
+
+:class:`ChainCamera` is the camera-fitting part of
+:class:`quatlab.rendering.chain_scene.ChainScene` (a mixin); the fit itself
+is :func:`quatlab.rendering.scene_marks.fit_view`.
+"""
+
+from __future__ import annotations
+
+from math import atan, radians, tan
+
+import numpy as np
+from PyQt6 import QtGui
+
+from quatlab.rendering.chain import ROOT, chain_frames, marker_trail
+from quatlab.rendering.chain_labels import _NOTE_BAND
+from quatlab.rendering.scene_marks import fit_view
+
+__all__ = ["ChainCamera", "DEFAULT_CAMERA"]
+
+#: Default camera: oblique, from the front right and a little above, so the
+#: rest pose (along +X) runs left to right and a turn about Z shows as an
+#: ellipse rather than a line.
+DEFAULT_CAMERA = {"elevation": 28.0, "azimuth": -60.0, "fov": 45.0}
+
+_FIT_MARGIN = 1.03               # breathing room around the fully reached sphere
+_FIT_PAD = 0.12                  # ball radius around fitted points, root bone lengths
+_FIT_SAMPLES = 41                # path samples the camera fit looks at
+_AUTO_ELEVATIONS = (18.0, 28.0, 40.0)          # degrees, set_auto_direction's candidates
+_AUTO_AZIMUTHS = (-30.0, -45.0, -60.0, -75.0, -90.0, -105.0, -120.0)
+
+
+class ChainCamera:
+    """Camera fit of :class:`~quatlab.rendering.chain_scene.ChainScene` (a mixin)."""
+
+    def reset_camera(self) -> None:
+        """Oblique default view framing what the chains do, as large as it fits.
+
+        What must fit: every chain that has a path (:meth:`set_path`), at
+        every pose along it, the ghosts, the turn marks and every other body
+        the lesson draws (:meth:`set_framed_body`); a chain without a path is taken
+        at its largest reach, the sphere of its straight length about its
+        root. The camera looks at the middle of all that from the default
+        direction and backs off until each point, padded by a bone's
+        thickness, lies inside both fields of view of the current widget
+        shape. A lesson whose chains sweep a small arc therefore fills the
+        view instead of leaving it to the grid.
+        """
+        centres, radii = self._fit_balls()
+        cam = self._camera_defaults
+        fov = cam["fov"]
+        w, h = max(self.width(), 1), max(self.height(), 1)
+        half_x = radians(fov) / 2
+        half_y = atan(tan(half_x) * h / w)
+        # Fit the content into the height less a band at each end (the notes
+        # go in the bottom one), so it stays centred.
+        half_y = atan(tan(half_y) * max(h - 2 * _NOTE_BAND, 0.5 * h) / h)
+        directions = [(cam["elevation"], cam["azimuth"])]
+        if self._auto_direction:
+            directions += [(e, a) for e in _AUTO_ELEVATIONS for a in _AUTO_AZIMUTHS]
+        best = None
+        for elevation, azimuth in directions:
+            center, distance, back = fit_view(centres, radii, elevation, azimuth, half_x, half_y)
+            distance *= _FIT_MARGIN
+            score = self._view_score(distance, back)
+            if best is None or score > best[0]:
+                best = (score, center, distance, elevation, azimuth)
+        _score, center, distance, elevation, azimuth = best
+        self.setCameraParams(center=QtGui.QVector3D(*center), distance=distance,
+                             elevation=elevation, azimuth=azimuth, fov=fov)
+        self._camera_touched = False
+
+    def _view_score(self, distance: float, back: np.ndarray) -> float:
+        """How well a view shows the scene: large, and no trail seen edge-on.
+
+        The fitted size (1 / distance) counts most; a direction that sees the
+        plane of a trail within ~30° of edge-on loses up to 40 %, because the
+        ticks and arrows of that trail would collapse into a line.
+        """
+        facing = 1.0
+        for chain in self._chains.values():
+            if chain.plane is not None:
+                facing = min(facing, abs(float(chain.plane @ back)))
+        return (0.6 + 0.4 * min(1.0, facing / 0.5)) / distance
+
+    def set_auto_direction(self, auto: bool) -> None:
+        """Let :meth:`reset_camera` pick the side it looks from, to show the paths best.
+
+        Off by default: a lesson that lays its chains out for one side keeps
+        :data:`DEFAULT_CAMERA` or :meth:`set_default_direction`. On, the
+        camera tries a few elevations and azimuths around the front and keeps
+        the one that frames the bodies largest without looking along the
+        plane of a trail (a turn about the bone axis seen edge-on is a line).
+        """
+        self._auto_direction = bool(auto)
+        if not self._camera_touched:
+            self.reset_camera()
+
+    def _fit_balls(self) -> tuple[np.ndarray, np.ndarray]:
+        """Centres and radii of the balls :meth:`reset_camera` fits into the view."""
+        pad = _FIT_PAD * self._lengths[0]
+        # Farthest any point of the chain gets from its root: the straight
+        # chain's tip with the hand on it, and a bone's thickness around that.
+        reach = float(np.hypot(self._reach, self._hand)) + pad
+        centres, radii = [], []
+        chains = list(self._chains.values())
+        for chain in chains:
+            if chain.framed is not None:
+                path = chain.framed  # every pose the caller named, none skipped
+            elif chain.path is None or not np.any(np.isfinite(chain.path)):
+                centres.append(chain.root[None])
+                radii.append(np.array([reach]))
+                continue
+            else:
+                path = chain.path[np.all(np.isfinite(chain.path), axis=-1)]
+                path = path[np.linspace(0, len(path) - 1,
+                                        min(_FIT_SAMPLES, len(path))).astype(int)]
+            if not len(path):
+                continue
+            joints, _frames = chain_frames(path, self._n_bones, self._bone_length,
+                                     root_only=self._root_only)
+            marker = marker_trail(path, self._n_bones, self._bone_length,
+                                  root_only=self._root_only)
+            pts = np.vstack([joints.reshape(-1, 3), marker]) + (chain.root - ROOT)
+            centres.append(pts)
+            radii.append(np.full(len(pts), pad))
+        for positions in self._ghost_points:
+            centres.append(positions)
+            radii.append(np.full(len(positions), pad))
+        if self._turn_reference is not None:
+            # The turn axes and arcs at the roots, as _pose_turn draws them
+            # at the end of the path, where the arc is longest.
+            for chain in chains:
+                if chain.turn_axis is None:
+                    continue
+                pts = self._turn_verts(chain, chain.turn_axis, self._path_turn(chain))
+                centres.append(pts)
+                radii.append(np.full(len(pts), 0.05 * self._lengths[0]))
+        for points, body_radii in self._bodies.values():
+            centres.append(points)
+            radii.append(body_radii)
+        if not centres:
+            return ROOT[None].copy(), np.array([reach])
+        return np.vstack(centres), np.concatenate(radii)
+
+    def set_framed_poses(self, key: str, poses) -> None:
+        """Have :meth:`reset_camera` frame chain ``key`` at each of ``poses`` (None: no more).
+
+        For a chain that draws no path but can only take some rotations (a
+        blend of given poses): ``poses`` ``(K, 4)``, local rotations as for
+        :meth:`set_chain`, NaN rows skipped, every one fitted (not sampled
+        as a path is). Without them the fit takes the chain's path, or the
+        whole sphere of its reach. The view re-frames unless the user moved
+        the camera.
+        """
+        chain = self._chain(key)
+        if poses is None:
+            chain.framed = None
+        else:
+            poses = np.array(poses, dtype=np.float64).reshape(-1, 4)
+            chain.framed = poses[np.all(np.isfinite(poses), axis=-1)]
+        if not self._camera_touched:
+            self.reset_camera()
+
+    def set_framed_body(self, key: str, points, radius) -> None:
+        """Have :meth:`reset_camera` frame another body drawn in the view (None: no more).
+
+        For items the lesson adds beside the chains (the Euler lesson's
+        gimbal): ``points`` ``(N, 3)`` in world space, every place the body
+        reaches over the lesson's range (not only now, so the camera does not
+        move with t), each padded by ``radius`` (a number or ``(N,)``). The
+        view re-frames unless the user moved the camera.
+        """
+        if points is None:
+            if self._bodies.pop(key, None) is None:
+                return
+        else:
+            points = np.array(points, dtype=np.float64).reshape(-1, 3)
+            points = points[np.all(np.isfinite(points), axis=-1)]
+            radii = np.broadcast_to(np.asarray(radius, dtype=np.float64), (len(points),))
+            self._bodies[key] = (points, radii.copy())
+        if not self._camera_touched:
+            self.reset_camera()
+
+    def set_default_direction(self, elevation: float, azimuth: float) -> None:
+        """Look from ``elevation`` / ``azimuth`` (degrees) on :meth:`reset_camera`, and now.
+
+        For a lesson whose chains are laid out differently (side by side
+        along Y instead of on one root) and read better from another side
+        than :data:`DEFAULT_CAMERA`'s; the fit to the reach is unchanged.
+        """
+        self._camera_defaults.update(elevation=float(elevation), azimuth=float(azimuth))
+        self.reset_camera()
+
+    def resizeEvent(self, ev):
+        super().resizeEvent(ev)
+        self._stack_notes()
+        # Until the user moves the camera, keep the default view fitted to
+        # the widget's current shape (the first show happens after __init__).
+        if not self._camera_touched:
+            self.reset_camera()
+
+    def mousePressEvent(self, ev):
+        self._camera_touched = True
+        super().mousePressEvent(ev)

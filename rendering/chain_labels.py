@@ -1,0 +1,66 @@
+"""The text of the lesson's 3D view: chain labels, notes pinned to the viewport, what labels avoid.
+
+:class:`ChainLabels` is the labelling part of
+:class:`quatlab.rendering.chain_scene.ChainScene` (a mixin); the labels
+themselves are placed and drawn by :mod:`quatlab.rendering.labels`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PyQt6 import QtCore
+
+from quatlab.rendering.labels import Label
+
+__all__ = ["ChainLabels"]
+
+_NOTE_BAND = 24.0                # pixels kept free of the fitted content at the bottom, for notes
+_NOTE_STEP = 24.0                # pixels between notes, stacked up from the bottom
+
+
+class ChainLabels:
+    """Labels, notes and what labels keep clear of, for :class:`ChainScene` (a mixin)."""
+
+    def _add_label(self, label: Label) -> Label:
+        self._label_layer.labels.append(label)
+        return label
+
+    def _set_obstacles(self, key: tuple, lines: list[np.ndarray]) -> None:
+        """What ``key`` draws now, for the labels to keep clear of (empty: nothing).
+
+        The chains, their joint gizmos, turn marks (axis arrow, arc) and
+        trails (with their ticks), and the ghosts: a label over any of them
+        hides what it names or what it is read against.
+        """
+        if lines:
+            self._obstacles[key] = lines
+        else:
+            self._obstacles.pop(key, None)
+        self._label_layer.obstacles = [line for group in self._obstacles.values()
+                                       for line in group]
+
+    def _stack_notes(self) -> None:
+        # In the band reset_camera keeps free at the bottom, so a note never
+        # hides the chains of a framed view.
+        y = self.height() - _NOTE_BAND + 2.0
+        for chain in self._chains.values():
+            if chain.note.visible:
+                chain.note.fixed = (10.0, y)
+                y -= _NOTE_STEP
+
+    def notes(self) -> list[str]:
+        """Texts of the notes pinned to the viewport now (one per chain without a pose)."""
+        return [c.note.text for c in self._chains.values() if c.note.visible]
+
+    def placed_labels(self) -> list[tuple[str, QtCore.QRectF]]:
+        """Every label the last frame drew, with its plate in widget pixels."""
+        return [(lb.text, QtCore.QRectF(lb.rect)) for lb in self._label_layer.labels
+                if lb.rect is not None]
+
+    def set_label(self, key: str, text: str) -> None:
+        """Text shown beside the tip of chain ``key`` (default: the key itself)."""
+        self._labels[key] = str(text)
+        chain = self._chains.get(key)
+        if chain is not None and chain.text != str(text):  # views set them again with new data
+            chain.text = str(text)
+            self._pose(chain, chain.q)

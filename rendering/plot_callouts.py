@@ -1,0 +1,115 @@
+"""The callouts of the curve plots: labelled markers at the gaps and labels of peaks off the top.
+
+:class:`PlotCallouts` is the annotating part of
+:class:`quatlab.rendering.curve_plots.CurvePlots` (a mixin): a dashed line
+at a narrow gap, a shaded band at a wide one, and a boxed label
+(:class:`~quatlab.rendering.plot_label.BoxedLabel`) naming each.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PyQt6 import QtCore, QtGui, QtWidgets
+
+from quatlab.app.i18n import _
+from quatlab.rendering.plot_items import nan_runs
+from quatlab.rendering.plot_label import BoxedLabel
+from quatlab.rendering.plot_y_axis import _TICK_FONT_PT
+from quatlab.rendering.style import BACKGROUND, FOREGROUND
+
+__all__ = ["PlotCallouts"]
+
+_GAP_FILL_ALPHA = 40
+#: Narrower gaps than this fraction of the x span are drawn as a line.
+_NARROW_GAP = 0.02
+
+
+class PlotCallouts:
+    """Gap markers and peak labels of :class:`CurvePlots` (a mixin)."""
+
+    def _clear_annotations(self, plot: str) -> None:
+        for it in self._annotations[plot]:
+            self.plots[plot].removeItem(it)
+        self._annotations[plot] = []
+        self._label_stack[plot].clear()
+
+    def _add_annotation(self, plot: str, item: QtWidgets.QGraphicsItem) -> None:
+        self.plots[plot].addItem(item, ignoreBounds=True)
+        self._annotations[plot].append(item)
+        self._made(item)
+
+    def _label(self, plot: str, x: float, colour: str, text: str, short: str | None = None
+               ) -> None:
+        """A boxed two-line label hanging from the top of ``plot`` at ``x``.
+
+        Labels are two lines so they fit the narrow plots of the 1400 x 900
+        window; each hangs below the plot's labels before it. The horizontal
+        anchor follows ``x`` across the x range, and the label is kept inside
+        the plot (words wrap on a plot narrower than the label; ``short`` is
+        shown when even that is too tall), see
+        :class:`~quatlab.rendering.plot_label.BoxedLabel`.
+        """
+        lo, hi = self._x_range
+        # Opaque in the plot's background (the theme's, through restyle): a
+        # translucent box let the high-contrast grid cross its text.
+        item = BoxedLabel(text, fraction=(x - lo) / (hi - lo), stack=self._label_stack[plot],
+                          short=short, obstacles=lambda: self._curve_points(plot),
+                          color=FOREGROUND, border=pg.mkPen(colour, width=1.5),
+                          fill=pg.mkBrush(BACKGROUND))
+        font = QtGui.QFont()
+        font.setPointSize(_TICK_FONT_PT)
+        item.setFont(font)
+        item.setZValue(40)
+        item.setPos(x, self._top[plot])
+        self._add_annotation(plot, item)
+
+    def _curve_points(self, plot: str) -> list[np.ndarray]:
+        """The shown curves of ``plot`` as drawn, ``(N, 2)`` in view coordinates (log, if so)."""
+        out = []
+        for item in self._items[plot].values():
+            if item.isVisible():
+                x, y = item.getData()
+                if x is not None and len(x):
+                    out.append(np.column_stack([x, y]))
+        return out
+
+    def _annotate(self, plot: str) -> None:
+        """Labelled markers at the gaps, and labels of curves that leave the top."""
+        self._clear_annotations(plot)
+        span = self._x_range[1] - self._x_range[0]
+        name = self._x_name
+        for s in self._shown(plot):
+            for i0, i1 in nan_runs(s.y):
+                left = s.x[max(i0 - 1, 0)]
+                right = s.x[min(i1 + 1, s.x.size - 1)]
+                if right - left <= _NARROW_GAP * span:
+                    where = float(s.x[i0:i1 + 1].mean())
+                    marker = pg.InfiniteLine(
+                        pos=where, angle=90, movable=False,
+                        pen=pg.mkPen(s.colour, width=1.5, style=QtCore.Qt.PenStyle.DashLine))
+                    where_text = _("at {name} = {x}").format(name=name, x=f"{where:.3g}")
+                else:
+                    where = 0.5 * (left + right)
+                    colour = QtGui.QColor(s.colour)
+                    colour.setAlpha(_GAP_FILL_ALPHA)
+                    marker = pg.LinearRegionItem(
+                        values=(left, right), movable=False, brush=pg.mkBrush(colour),
+                        pen=pg.mkPen(None))
+                    where_text = _("for {lo} < {name} < {hi}").format(lo=f"{left:.3g}", name=name,
+                                                                   hi=f"{right:.3g}")
+                marker.setZValue(-2)
+                self._add_annotation(plot, marker)
+                self._label(plot, where, s.colour,
+                            f"{s.label} {s.gap_label}\n{where_text}")
+        top = self._top[plot]
+        for s in self._shown(plot):
+            finite = np.isfinite(s.y)
+            if self._log[plot] or not finite.any() or s.y[finite].max() <= top:
+                continue  # (on a log axis every decade fits: nothing leaves the top)
+            k = int(np.nanargmax(s.y))
+            peak = f"{s.y[k]:,.0f}" if abs(s.y[k]) >= 100 else f"{s.y[k]:.3g}"
+            self._label(plot, float(s.x[k]), s.colour,
+                        "↑ " + _("{curve} peak {peak}\nat {name} = {x:.2f}").format(
+                            curve=s.label, peak=peak, name=name, x=s.x[k]),
+                        short=f"↑ {peak}")
