@@ -1,6 +1,11 @@
 """Test session set-up: a real X display (Xvfb) for GL, Qt attributes set early, and
 widgets deleted at the end of the test that made them.
 
+Test modules import their helpers (``oracles``, ``text_layout``, other test modules) by
+their bare names: pytest puts this folder on ``sys.path``. Never ``from tests.x import``:
+pyblish-base (a test dependency) installs a top-level regular package called ``tests``,
+which wins over this folder, a namespace portion.
+
 pyqtgraph's GL views get no OpenGL context on the ``offscreen`` platform
 (docs/environment.md), so the whole suite runs on ``xcb``. When no ``DISPLAY`` is set
 we start our own Xvfb for the session, so the README's single test command

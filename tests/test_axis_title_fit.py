@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 from PyQt6 import QtGui, QtWidgets
+from text_layout import tick_text_rects
 
 from quatlab.app.commands.screenshot import render_window
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt.window import MainWindow
 from quatlab.rendering.axis_title import title_forms
 from quatlab.rendering.curve_plots import CurvePlots
-from tests.text_layout import tick_text_rects
 
 pytestmark = pytest.mark.gl
 

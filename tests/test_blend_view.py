@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PyQt6 import QtWidgets
+from test_scene_explains import _projector
 
 from quatlab.app.model.blend_lesson import BlendModel
 from quatlab.app.qt.blend_view import ROOTS
 from quatlab.rendering.chain import ROOT, chain_frames
-from tests.test_scene_explains import _projector
 
 pytestmark = pytest.mark.gl
 

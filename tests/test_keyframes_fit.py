@@ -385,8 +385,9 @@ def test_the_peak_callout_leaves_most_of_the_narrow_speed_plot_in_sight(qtbot, l
     """At 1024x768 the speed plot is ~110 px wide: its peak callout had wrapped
     to four or five lines over most of it. It now drops its "at time" line
     (then its words) while it would take more than 40 % of the plot's height."""
+    from test_plot_callout import _callouts
+
     from quatlab.app import i18n
-    from tests.test_plot_callout import _callouts
 
     i18n.set_language(lang)
     try:
@@ -409,7 +410,7 @@ def test_the_hidden_labels_note_wraps_inside_the_3d_view(truck_in, qtbot):
     right edge, under the key components plot. It now wraps inside the view."""
     import dataclasses
 
-    from tests.test_rig_view import scene_rgb
+    from test_rig_view import scene_rgb
 
     try:
         _zoomed(qtbot, truck_in, 1.5)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PyQt6 import QtCore
+from test_lesson_scene_layout import segment_hits_rect
 
 from quatlab.rendering.label_place import best, covered, pair_segments, polyline_segments
-from tests.test_lesson_scene_layout import segment_hits_rect
 
 
 def test_hits_agree_with_the_orientation_test(rng):

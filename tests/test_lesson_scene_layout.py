@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PyQt6 import QtWidgets
+from test_scene_explains import _projector
+from test_scene_gl import _grab
 
 from quatlab.app.model.blend_lesson import BlendModel
 from quatlab.app.model.euler_lesson import EulerModel
@@ -22,8 +24,6 @@ from quatlab.app.model.track_lesson import TrackModel
 from quatlab.math import quaternion as Q
 from quatlab.rendering.bone_mesh import FIN_HEIGHT
 from quatlab.rendering.chain import ROOT, bone_lengths, chain_frames, hand_height
-from tests.test_scene_explains import _projector
-from tests.test_scene_gl import _grab
 
 pytestmark = pytest.mark.gl
 

@@ -12,9 +12,9 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 from PyQt6 import QtGui, QtWidgets
+from test_rig_view import DATA, ROBOT, open_rig
 
 from quatlab.app.qt import keyframes_view as KV
-from tests.test_rig_view import DATA, ROBOT, open_rig
 
 
 @pytest.fixture

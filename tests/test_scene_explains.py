@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PyQt6 import QtGui
+from test_scene_gl import _count_hue, _grab, _show_scene
 
 from quatlab.app.model import presets
 from quatlab.app.model.state import LessonState
@@ -18,7 +19,6 @@ from quatlab.math import quaternion as Q
 from quatlab.math.curves import compute_curves
 from quatlab.rendering.chain import chain_frames
 from quatlab.rendering.style import METHOD_COLORS
-from tests.test_scene_gl import _count_hue, _grab, _show_scene
 
 pytestmark = pytest.mark.gl
 

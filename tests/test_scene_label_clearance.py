@@ -14,14 +14,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PyQt6 import QtWidgets
+from test_lesson_scene_layout import segment_hits_rect
+from test_scene_explains import _projector
+from test_scene_gl import _grab
 
 from quatlab.app.model.wrap_lesson import PRESETS as WRAP_PRESETS
 from quatlab.app.qt.window import MainWindow
 from quatlab.math import quaternion as Q
 from quatlab.rendering.chain import chain_frames
-from tests.test_lesson_scene_layout import segment_hits_rect
-from tests.test_scene_explains import _projector
-from tests.test_scene_gl import _grab
 
 pytestmark = pytest.mark.gl
 

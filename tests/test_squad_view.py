@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PyQt6 import QtWidgets
+from test_blend_view import _inside
+from test_lesson_scene_layout import lesson_tab  # noqa: F401 - the fixture
+from test_scene_explains import _projector
 
 from quatlab.app.model.track_lesson import TrackModel
 from quatlab.rendering.chain import ROOT, chain_frames
-from tests.test_blend_view import _inside
-from tests.test_lesson_scene_layout import lesson_tab  # noqa: F401 - the fixture
-from tests.test_scene_explains import _projector
 
 pytestmark = pytest.mark.gl
 

@@ -86,11 +86,11 @@ def test_a_change_of_t_moves_the_chain_mesh_without_rebuilding_it(qtbot):
     kinematics (root bone frame from scipy) puts them."""
     import numpy as np
     from scipy.spatial.transform import Rotation
+    from test_scene_gl import _grab, _show_scene
 
     from quatlab.math import quaternion as Q
     from quatlab.math.quaternion import to_xyzw
     from quatlab.rendering.chain import ROOT
-    from tests.test_scene_gl import _grab, _show_scene
 
     scene = _show_scene(qtbot)
     scene.set_root_only(True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from PyQt6 import QtWidgets
+from text_layout import tick_text_rects
 
 from quatlab.app.commands.screenshot import render_window
 from quatlab.app.model.state import LessonState
@@ -15,7 +16,6 @@ from quatlab.app.qt import theme_menu
 from quatlab.app.qt.window import MainWindow
 from quatlab.rendering import themes
 from quatlab.rendering.curve_plots import CurvePlots
-from tests.text_layout import tick_text_rects
 
 pytestmark = pytest.mark.gl
 
