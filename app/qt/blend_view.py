@@ -297,11 +297,10 @@ class BlendView(LessonPanel):
         head = _("<b>rotation mean</b> · {pose}").format(pose=mean_text(m.current_mean))
         if not np.all(np.isfinite(m.current_mean)) or not np.any(m.weights > 0):
             return head
-        offs = ", ".join(
-            _("{blend} {angle:.1f}°").format(blend=_(LABELS[v]), angle=m.mean_off[v])
-            if np.isfinite(m.mean_off[v]) else
-            _("{blend}: none").format(blend=_(LABELS[v])) for v in m.VARIANTS)
-        return head + "<br>" + _("off it: {offsets}").format(offsets=offs)
+        off = {v: (f"{m.mean_off[v]:.1f}°" if np.isfinite(m.mean_off[v])
+                   else _("none (collapsed)")) for v in m.VARIANTS}
+        return head + "<br>" + _("off it: kept reference {blend}, naive sum {naive}, align to "
+                                 "first {align_first}").format(**off)
 
 
 def create(window) -> QtWidgets.QWidget:
