@@ -315,6 +315,15 @@ def _dlog(c, dc):
 def _squad_speed(a, b, c, d, u):
     """``2 |dq/du|`` of SQUAD ``q(u) = slerp(P, S, h)``, ``P``/``S`` the slerps of a, b / c, d.
 
+    All slerps take the quaternions as given (the caller aligned them); see
+    :func:`_squad_derivative`.
+    """
+    return 2.0 * np.linalg.norm(_squad_derivative(a, b, c, d, u)[1], axis=-1)
+
+
+def _squad_derivative(a, b, c, d, u):
+    """``q(u)`` and ``dq/du`` of SQUAD ``q(u) = slerp(P, S, h)`` (both ``(..., 4)``).
+
     All slerps take the quaternions as given (the caller aligned them).
     Writing ``P = a exp(u L0)``, ``S = c exp(u L1)`` (``L0 = log(a^-1 b)``,
     ``L1 = log(c^-1 d)``), ``C = P^-1 S``, ``V = h log C`` with
@@ -338,4 +347,4 @@ def _squad_speed(a, b, c, d, u):
     dv = hp * lam + h * _dlog(cc, dc)
     e = exp(_pure(v))
     dq = multiply(p, multiply(_pure(l0), e) + _dexp(v, dv))
-    return 2.0 * np.linalg.norm(dq, axis=-1)
+    return multiply(p, e), dq

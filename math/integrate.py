@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from quatlab.math.angular_velocity import FRAMES  # the frames, defined with their formulas
 from quatlab.math.marks import N_
 from quatlab.math.matrix import (
     _shepperd,
@@ -71,8 +72,6 @@ __all__ = [
     "accumulate_matrix",
 ]
 
-#: Frames in which the angular velocity may be given.
-FRAMES = ("world", "local")
 
 #: Step rules of :func:`integrate`.
 STEPS = ("exact", "first_order")

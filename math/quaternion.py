@@ -60,6 +60,7 @@ __all__ = [
     "from_xyzw",
     "to_xyzw",
     "angle_between",
+    "canonical",
     "exp",
     "log",
     "power",
@@ -170,6 +171,38 @@ def _broadcast(*args: tuple[str, np.ndarray, int]) -> tuple[int, ...]:
     raise AssertionError("unreachable: shapes that broadcast pairwise broadcast together")
 
 
+# Below this length the squares of a vector's components may be subnormal or
+# zero (components under ~1.5e-154), and at inf they overflowed: there the
+# length is taken again of the vector divided by its largest component.
+_NORM_SAFE_MIN = 1e-150
+
+
+def _vector_norm(v: np.ndarray) -> np.ndarray:
+    """Euclidean length over the last axis, accurate for components from 1e-308 to 1e308.
+
+    ``np.linalg.norm`` squares the components: ``(1e-200, 0, 0)`` has length
+    0 and ``(1e200, 0, 0)`` infinity. Rows outside the safe range are scaled
+    by their largest component first (exact in direction), as LAPACK's
+    ``dnrm2`` does; the others keep the plain, faster sum of squares.
+
+    Examples
+    --------
+    >>> _vector_norm(np.array([[3e-200, 4e-200, 0.0], [3.0, 4.0, 0.0], [3e200, 4e200, 0.0]]))
+    array([5.e-200, 5.e+000, 5.e+200])
+    """
+    n = np.sqrt(np.einsum("...i,...i->...", v, v))
+    redo = (n < _NORM_SAFE_MIN) | (n == np.inf)
+    if np.any(redo):
+        vr = v[redo]
+        big = np.max(np.abs(vr), axis=-1)
+        # An infinite component is left unscaled: its length stays inf.
+        unit = np.where((big > 0) & (big < np.inf), big, 1.0)
+        scaled = vr / unit[..., None]
+        n = np.array(n, copy=True)
+        n[redo] = unit * np.sqrt(np.einsum("...i,...i->...", scaled, scaled))
+    return n
+
+
 # --------------------------------------------------------------------------- algebra
 
 
@@ -180,9 +213,13 @@ def norm(q) -> np.ndarray:
     --------
     >>> float(norm([0, 3, 4, 0]))
     5.0
+    >>> float(norm([0, 3e-200, 4e-200, 0]))    # no underflow of the squares
+    5e-200
     """
     arr = _as_float_array(q, "q")
-    return np.sqrt(np.einsum("...i,...i->...", arr, arr))
+    if arr.ndim == 0 or arr.shape[-1] != 4:
+        raise ValueError(f"q must have shape (..., 4) in (w, x, y, z) order, got shape {arr.shape}")
+    return _vector_norm(arr)
 
 
 def normalize(q) -> np.ndarray:
@@ -306,13 +343,13 @@ def from_axis_angle(axis, angle) -> np.ndarray:
     angle = _as_float_array(angle, "angle")
     if not np.all(np.isfinite(angle)):
         raise ValueError("angle must be finite")
-    n = np.linalg.norm(axis, axis=-1, keepdims=True)
+    n = _vector_norm(axis)[..., None]
     if np.any(n == 0):
         raise ValueError("axis has zero length")
     shape = _broadcast(("axis", axis, 1), ("angle", angle, 0))
     cos, sin = _cos_sin_half(angle[..., None])
     w = np.broadcast_to(cos, shape + (1,))
-    xyz = np.broadcast_to(sin * axis / n, shape + (3,))
+    xyz = np.broadcast_to(sin * (axis / n), shape + (3,))
     return np.concatenate([w, xyz], axis=-1)
 
 
@@ -369,7 +406,9 @@ def to_axis_angle(q) -> tuple[np.ndarray, np.ndarray]:
     q = as_quaternion(q, "q")
     q = np.where(q[..., :1] < 0, -q, q)
     vec = q[..., 1:]
-    s = np.linalg.norm(vec, axis=-1)
+    # Scaled: a plain norm squares components below ~1e-154 to zero and
+    # would call a rotation of 2e-200 rad the identity.
+    s = _vector_norm(vec)
     angle = 2.0 * np.arctan2(s, q[..., 0])
     safe = np.where(s > 0, s, 1.0)[..., None]
     axis = np.where(s[..., None] > 0, vec / safe, np.array([1.0, 0.0, 0.0]))
@@ -456,7 +495,46 @@ def angle_between(a, b) -> np.ndarray:
     # from the exact difference b - a, so tiny angles keep their relative
     # accuracy even when |a| and |b| differ by a few ulp.
     r = multiply(conjugate(a), b - a)
-    return 2.0 * np.arctan2(np.linalg.norm(r[..., 1:], axis=-1), np.abs(d))
+    return 2.0 * np.arctan2(_vector_norm(r[..., 1:]), np.abs(d))
+
+
+def canonical(q) -> np.ndarray:
+    """The one of ``q`` and ``-q`` with w > 0, normalized: a unique key per rotation.
+
+    Tie rule (``docs/rotations.md``, "Canonical form"): when ``w == 0`` (a
+    half turn) the first non-zero of x, y, z is made positive, so every
+    rotation has exactly one canonical quaternion; scipy's
+    ``as_quat(canonical=True)`` uses the same rule. Signed zeros come out as
+    ``+0.0``. The test is exact, not within a tolerance: a ``w`` of 1e-17
+    keeps its sign, so rotations that differ by a rounding error may still get
+    opposite signs near a half turn (compare them with :func:`angle_between`).
+
+    Parameters
+    ----------
+    q : array_like, shape (..., 4)
+        Quaternion(s) (w, x, y, z); non-zero and finite.
+
+    Returns
+    -------
+    ndarray, shape (..., 4)
+        Unit quaternion(s), w >= 0.
+
+    Examples
+    --------
+    >>> canonical([-0.5, 0.5, -0.5, 0.5])
+    array([ 0.5, -0.5,  0.5, -0.5])
+    >>> canonical([0.0, 0.0, -1.0, 0.0])    # w == 0: the first non-zero, y, made positive
+    array([0., 0., 1., 0.])
+    >>> canonical([[-2.0, 0.0, 0.0, 0.0], [-0.0, -0.0, 0.0, 3.0]])
+    array([[1., 0., 0., 0.],
+           [0., 0., 0., 1.]])
+    """
+    q = as_quaternion(q, "q")
+    # The sign of the first non-zero component, w first: w decides unless it is 0.
+    nonzero = q != 0.0
+    first = np.argmax(nonzero, axis=-1)[..., None]
+    lead = np.take_along_axis(q, first, axis=-1)
+    return np.where(lead < 0, -q, q) + 0.0
 
 
 # --------------------------------------------------------------------------- exp / log

@@ -454,3 +454,37 @@ def test_reachable_lists_each_rotation_once():
         B.reachable(_pose(p), firsts=[3])
     with pytest.raises(ValueError, match="N <= 8"):
         B.reachable(np.tile(Q.IDENTITY, (9, 1)))
+
+
+# --------------------------------------------------------------------------- the lesson's mean
+
+
+def test_lesson_model_measures_the_blends_against_scipys_mean():
+    """The blending lesson's reference (no display): at every edit the model's rotation mean
+    is scipy's ``Rotation.mean`` of the weighted poses, and each blend's angle from it is
+    scipy's angle between them; where the mean is not unique it is NaN and said so."""
+    from quatlab.app.model.blend_lesson import BlendModel
+
+    m = BlendModel("negated_input")
+    rng = np.random.default_rng(3)
+    for _ in range(8):
+        for i in range(3):
+            m.set_weight(i, float(rng.uniform(0.05, 1.0)))
+        m.set_negated(int(rng.integers(3)), bool(rng.integers(2)))
+        mean = _rot(m.quats).mean(weights=m.weights)
+        assert (mean.inv() * _rot(m.current_mean)).magnitude() < 1e-9
+        for v in m.VARIANTS:
+            off = np.degrees((mean.inv() * _rot(m.current[v])).magnitude())
+            assert m.mean_off[v] == pytest.approx(off, abs=1e-6)
+        # The hand-set weight's curve: scipy's mean of each row of weights.
+        x = m.plot["x"]
+        i = m.hand
+        for k in (0, len(x) // 3, len(x) - 1):
+            w = m.weights.copy()
+            w[i] = x[k]
+            want = np.degrees((_rot(m.quats[0]).inv() * _rot(m.quats).mean(weights=w))
+                              .magnitude())
+            assert m.plot["mean"][k] == pytest.approx(want, abs=1e-6)
+    m.set_preset("order_dependence")          # equal weights on poses 120 deg apart
+    assert np.all(np.isnan(m.current_mean)) and np.all(np.isnan(m.plot["mean"]))
+    assert "rotation mean is not unique" in m.explanation()

@@ -10,10 +10,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PyQt6 import QtWidgets
+from test_lesson_views import _grab
+from test_plots import colour_pixels
 from test_scene_explains import _projector
 
 from quatlab.app.model.blend_lesson import BlendModel
-from quatlab.app.qt.blend_view import ROOTS
+from quatlab.app.qt.blend_view import MEAN_COLOUR, ROOTS
 from quatlab.rendering.chain import ROOT, chain_frames
 
 pytestmark = pytest.mark.gl
@@ -126,6 +128,13 @@ def _rotation_deg(q0, qs) -> np.ndarray:
     return out
 
 
+def _scipy_mean(quats, w) -> np.ndarray:
+    """scipy's ``Rotation.mean`` (the chordal L2 mean) as (w, x, y, z)."""
+    from scipy.spatial.transform import Rotation
+
+    return np.roll(Rotation.from_quat(np.roll(quats, -1, axis=1)).mean(weights=w).as_quat(), 1)
+
+
 def _blends_by_hand(quats, w, ref) -> dict[str, np.ndarray]:
     """The three blends of one row of weights, written out (docs/interpolation.md)."""
     def total(qs):
@@ -205,11 +214,13 @@ def test_blend_plot_changes_update_the_curves_in_place(blend_tab):
     for v in m.VARIANTS:
         np.testing.assert_allclose(items[v].yData, _rotation_deg(quats[0], np.array(by_hand[v])),
                                    atol=1e-6, err_msg=v)
-    # The cursor dots sit on the blends the chains show.
+    # The cursor dots sit on the blends the chains show, and on the rotation mean.
     dots = view.plots._dots["angle"].data
-    np.testing.assert_allclose(sorted(dots["y"]), sorted(_rotation_deg(
-        quats[0], np.array(list(_blends_by_hand(quats, m.weights, m.reference).values())))),
-        atol=1e-6)
+    shown = list(_blends_by_hand(quats, m.weights, m.reference).values()) + [
+        _scipy_mean(quats, m.weights)]
+    np.testing.assert_allclose(sorted(dots["y"]), sorted(_rotation_deg(quats[0],
+                                                                       np.array(shown))),
+                               atol=1e-6)
 
     # The reference is a pose index: whole-number ticks, also after new curves.
     assert view.plots.plots["speed"].getAxis("left")._tickLevels[0] == [
@@ -220,3 +231,90 @@ def test_blend_plot_changes_update_the_curves_in_place(blend_tab):
     assert all(a[0] is b[0] and a[1] is b[1] for a, b in
                zip(hand.values(), data().values(), strict=True))
     assert view.plots.cursor() == pytest.approx(0.45)
+
+
+# --------------------------------------------------------------------------- the rotation mean
+
+
+def _pink(rgb: np.ndarray) -> np.ndarray:
+    """Pixels of the mean's reddish purple, lit or not: red and blue both well above green.
+
+    The poses are grey, the blends green, orange and sky blue, the x gizmos red
+    (blue below green): none of them passes.
+    """
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    return (r - g > 30) & (b - g > 15)
+
+
+def _pink_near(view, q) -> int:
+    """Mean-coloured pixels in the box around the mean chain's joints when posed at ``q``."""
+    scene = view.scene
+    scene.update()
+    QtWidgets.QApplication.processEvents()
+    px = _projector(scene)(_joints(q, "mean"))
+    img = _grab(scene).astype(int)
+    lo = np.clip(np.floor(px.min(axis=0)) - 6, 0, None).astype(int)
+    hi = np.ceil(px.max(axis=0) + 6).astype(int)
+    return int(_pink(img[lo[1]:hi[1], lo[0]:hi[0]]).sum())
+
+
+def test_blend_shows_the_rotation_mean_state_readout_chain_and_curve(blend_tab):
+    """Reference switch at weights (0.25, 0.5, 0.5): the kept-reference blend (aligned to
+    pose 0) is the identity, the rotation mean the half turn: 180 deg apart, on screen."""
+    from quatlab.math.quaternion import angle_between
+
+    view = blend_tab("reference_switch", (1400, 900))
+    m = view.model
+    m.set_param(0.75)
+    QtWidgets.QApplication.processEvents()
+    assert m.weights == pytest.approx([0.25, 0.5, 0.5])
+    mean = _scipy_mean(m.quats, m.weights)
+    assert float(angle_between(m.current_mean, mean)) < 1e-9
+    assert _rotation_deg(m.quats[0], mean)[0] == pytest.approx(180.0, abs=1e-6)
+    assert m.mean_off["blend"] == pytest.approx(180.0, abs=1e-6)
+    text = view.mean_readout.text()
+    assert "rotation mean" in text and "180.0° about (0.00, 0.00, 1.00)" in text
+    assert "kept reference 180.0°" in text
+    assert "180.0° off the rotation mean" in view.explanation.text()
+    # The mean chain is drawn, at the mean, among the inputs.
+    frame = np.array(view.scene._chains["mean"].body.transform().matrix())
+    np.testing.assert_allclose(frame[:3, 3], ROOTS["poses"], atol=1e-6)
+    assert _pink_near(view, m.current_mean) > 40
+
+    # The plotted curve: scipy's mean along the sweep, a gap where it is not unique
+    # (equal weights on poses 120 deg apart: the circular resultant vanishes).
+    x, y = view.plots.curve_item("angle", "mean").getOriginalDataset()
+    sweep = np.array(m.PRESETS["reference_switch"]["sweep"])
+    w = np.stack([np.interp(x, np.arange(len(sweep)), sweep[:, j]) for j in range(3)], axis=1)
+    angles = np.radians([0.0, 120.0, 240.0])
+    resultant = np.hypot(w @ np.cos(angles), w @ np.sin(angles))
+    undefined = resultant < 1e-9
+    assert undefined.sum() == 2 and np.all(np.isnan(np.asarray(y)[undefined]))
+    want = np.array([_rotation_deg(m.quats[0], _scipy_mean(m.quats, wi))[0]
+                     for wi in w[~undefined]])
+    np.testing.assert_allclose(np.asarray(y)[~undefined], want, atol=1e-6)
+
+    # Equal weights: no unique mean, so no chain (a note says why), the readout says so.
+    for i in range(3):
+        m.set_weight(i, 1.0)
+    QtWidgets.QApplication.processEvents()
+    assert np.all(np.isnan(m.current_mean))
+    assert _pink_near(view, mean) == 0
+    assert "rotation mean: not unique at these weights" in view.scene.notes()
+    assert "not unique" in view.mean_readout.text()
+
+
+def test_blend_mean_curve_is_drawn_and_left_out_where_it_exists_nowhere(blend_tab):
+    view = blend_tab("reference_switch", (1280, 720))
+    QtWidgets.QApplication.processEvents()
+    plots = view.plots
+    assert colour_pixels(plots.grab().toImage(), MEAN_COLOUR) > 300
+    assert "rotation mean" in [b.text() for b in plots.findChildren(QtWidgets.QCheckBox)]
+    # Equal weights on 0, 120, 240 deg throughout: no mean anywhere, so no curve, no
+    # band over the whole plot, no toggle for it.
+    view.model.set_preset("order_dependence")
+    QtWidgets.QApplication.processEvents()
+    assert colour_pixels(plots.grab().toImage(), MEAN_COLOUR) == 0
+    assert not view.plots.curve_item("angle", "mean").isVisible()
+    assert "rotation mean" not in [b.text() for b in view.plots.findChildren(QtWidgets.QCheckBox)]
+    assert "not unique" in view.mean_readout.text()

@@ -156,8 +156,9 @@ _KEPT_WORDS = {
     "log", "cos", "sin", "tan", "English", "Esc", "Ctrl", "Shift", "Alt", "Space", "Home", "End",
     "Left", "Right", "fps", "Hz", "Okabe", "Ito", "Khronos", "Cesium", "CC0", "AnimatedTriangle",
     "BoxAnimated", "LeftHip", "Zrotation", "Marco", "Hutter", "Sample", "Assets", "LINEAR",
-    "scipy", "numpy", "quaternion", "squad", "yaw", "pitch", "roll", "nbsp", "span", "style",
-    "color", "font", "size", "div", "table", "cellspacing", "align", "right", "colspan", "small",
+    "Markley", "scipy", "numpy", "quaternion", "squad", "yaw", "pitch", "roll", "nbsp", "span",
+    "style", "color", "font", "size", "div", "table", "cellspacing", "align", "right", "colspan",
+    "small",
     "xyzw", "wxyz", "gltf", "glb", "bvh", "csv", "json",   # format keys as files declare them
 }
 

@@ -13,8 +13,10 @@ import re
 import numpy as np
 import pytest
 
+from quatlab.math import angular_velocity as AV
 from quatlab.math import interpolate as I
 from quatlab.math import quaternion as Q
+from quatlab.math.vector_rotation import rotation_between
 
 Q3 = np.tile([1.0, 0.0, 0.0, 0.0], (3, 1))
 Q2 = np.tile([0.0, 0.0, 0.0, 1.0], (2, 1))
@@ -38,6 +40,11 @@ CASES = [
      "q0 and s1 must broadcast: shapes (3, 4) and (2, 4)"),
     (lambda: I.intermediate(Q3, Q2, Q3),
      "q_prev and q must broadcast: shapes (3, 4) and (2, 4)"),
+    (lambda: AV.between(Q3, Q2, 1.0), "q0 and q1 must broadcast: shapes (3, 4) and (2, 4)"),
+    (lambda: AV.between(Q3, Q3, np.ones(2)), "q0 and dt must broadcast: shapes (3, 4) and (2,)"),
+    (lambda: AV.from_derivative(Q3, Q2), "q and q_dot must broadcast: shapes (3, 4) and (2, 4)"),
+    (lambda: rotation_between(np.ones((3, 3)), np.ones((2, 3))),
+     "a and b must broadcast: shapes (3, 3) and (2, 3)"),
 ]
 
 

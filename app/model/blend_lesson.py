@@ -13,8 +13,9 @@ from quatlab.app.model.lesson_base import LessonModel
 from quatlab.math import blend as B
 from quatlab.math.interpolate import InterpolationCollapseError
 from quatlab.math.quaternion import angle_between, from_axis_angle, to_axis_angle
+from quatlab.math.rotation_mean import mean as rotation_mean
 
-__all__ = ["BlendModel", "axis_angle_text", "rotation_angle_deg"]
+__all__ = ["BlendModel", "axis_angle_text", "mean_text", "rotation_angle_deg"]
 
 
 def rotation_angle_deg(q0, quats) -> np.ndarray:
@@ -43,11 +44,39 @@ def _same(a, b) -> bool:
     return a == b
 
 
+def _axis_text(axis) -> str:
+    return ", ".join(f"{0.0 if abs(a) < 5e-3 else a:.2f}" for a in axis)
+
+
 def axis_angle_text(angle_deg: float, axis, w: float) -> str:
     """A pose's rotation as the readout shows it: angle, axis and the stored sign of w."""
-    xyz = ", ".join(f"{0.0 if abs(a) < 5e-3 else a:.2f}" for a in axis)
     return _("{angle:.1f}° about ({axis}), stored w {w:+.2f}").format(
-        angle=angle_deg, axis=xyz, w=w)
+        angle=angle_deg, axis=_axis_text(axis), w=w)
+
+
+def mean_text(q) -> str:
+    """The rotation mean as its readout shows it: angle and axis, or why there is none."""
+    if not np.all(np.isfinite(q)):
+        return _("not unique: the weighted poses are spread evenly")
+    axis, angle = to_axis_angle(q)
+    if angle < 1e-9:
+        # Rounding leaves ~1e-16 in x, y, z: an axis that means nothing.
+        return _("0.0°, the identity")
+    return _("{angle:.1f}° about ({axis})").format(angle=float(np.degrees(angle)),
+                                                   axis=_axis_text(axis))
+
+
+def _means(quats, weights) -> np.ndarray:
+    """Rotation means ``(M, 4)`` of ``quats`` for each row of ``weights`` ``(M, N)``.
+
+    NaN where it is not unique, or where every weight is zero (nothing to average).
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    out = np.full(w.shape[:-1] + (4,), np.nan)
+    live = np.sum(w, axis=-1) > 0
+    if np.any(live):
+        out[live] = rotation_mean(quats, w[live], undefined="nan")
+    return out
 
 
 class BlendModel(LessonModel):
@@ -89,6 +118,11 @@ class BlendModel(LessonModel):
         #: Where each blend can go over every edit of this preset (weights,
         #: signs, listings), for the camera to frame once (quatlab.math.blend.reachable).
         self.reachable = B.reachable(self.base_poses, [o[0] for o in self.orders] or [0])
+        # The mean ignores signs and listings: the same grid of weights covers it.
+        grid = np.stack(np.meshgrid(*[np.linspace(0.0, 1.0, 5)] * len(self.base_poses),
+                                    indexing="ij"), axis=-1).reshape(-1, len(self.base_poses))
+        means = _means(self.base_poses, grid)
+        self.reachable["mean"] = means[np.all(np.isfinite(means), axis=-1)]
         #: The pose whose weight was last set by hand (the plots then sweep
         #: it), None while the plots play the preset's sweep or listings.
         self.hand: int | None = None
@@ -116,6 +150,10 @@ class BlendModel(LessonModel):
         # 360 deg minus the angle while the blended rotation barely moves.
         self.angles = {v: rotation_angle_deg(self.quats[0], getattr(self.sweep, v))
                        for v in self.VARIANTS}
+        #: The rotation mean along the sweep (Markley's eigenvector mean, docs/rotations.md):
+        #: the reference the three blends are measured against; NaN where not unique.
+        self.mean_angles = rotation_angle_deg(self.quats[0], _means(self.quats,
+                                                                    self.sweep.weights))
         self._evaluate()
         self._plot_curves()
 
@@ -129,9 +167,14 @@ class BlendModel(LessonModel):
 
     def _evaluate(self) -> None:
         """The three blends at the current weights and reference (NaN: no result)."""
+        #: The rotation mean at the current weights, (w, x, y, z), NaN where it is not
+        #: unique, and each blend's rotation angle from it (degrees, NaN where either is).
+        self.current_mean = _means(self.quats, self.weights[None])[0]
+        self.current_mean_angle = float(rotation_angle_deg(self.quats[0], self.current_mean))
         if not np.any(self.weights > 0):
             self.current = {v: np.full(4, np.nan) for v in self.VARIANTS}
             self.current_angle = {v: np.nan for v in self.VARIANTS}
+            self.mean_off = {v: np.nan for v in self.VARIANTS}
             return
         # One row of blend_sweep: its NaN-on-collapse and path angles are the
         # plots' own, and with the reference already chosen it keeps it.
@@ -139,6 +182,9 @@ class BlendModel(LessonModel):
         self.current = {v: getattr(one, v)[0] for v in self.VARIANTS}
         self.current_angle = {v: float(rotation_angle_deg(self.quats[0], self.current[v]))
                               for v in self.VARIANTS}
+        self.mean_off = {v: float(rotation_angle_deg(self.current_mean, self.current[v]))
+                         if np.all(np.isfinite(self.current_mean)) else np.nan
+                         for v in self.VARIANTS}
 
     def _plot_curves(self) -> None:
         """``self.plot``: what the plots show, always through the current weights and listing.
@@ -164,11 +210,13 @@ class BlendModel(LessonModel):
                 "angles": {v: rotation_angle_deg(self.quats[0],
                                                  np.array([getattr(r, v)[0] for r in rows])[k])
                            for v in self.VARIANTS},
+                # Listings do not move the mean: one value across them.
+                "mean": np.full(self.s.shape, self.current_mean_angle),
                 "reference": np.full(self.s.shape, float(self.reference)),
                 "switches": np.array([])}
         else:
             plot = {"x": self.s, "x_name": _("sweep"), "ticks": None, "angles": self.angles,
-                    "reference": self.sweep.reference.astype(float),
+                    "mean": self.mean_angles, "reference": self.sweep.reference.astype(float),
                     "switches": self.switch_params()}
         if not _same(plot, getattr(self, "plot", None)):
             self.plot = plot
@@ -205,8 +253,10 @@ class BlendModel(LessonModel):
             refs[live] = self.order[sweep.reference]
             switches += [x[j] for j in live if refs[j] != self.reference]
         angles = {v: rotation_angle_deg(self.quats[0], blends[v]) for v in self.VARIANTS}
+        mean = rotation_angle_deg(self.quats[0], _means(self.quats, rows))
         return {"x": x, "x_name": _("pose {i} weight").format(i=i), "ticks": None,
-                "angles": angles, "reference": refs, "switches": np.array(switches)}
+                "angles": angles, "mean": mean, "reference": refs,
+                "switches": np.array(switches)}
 
     # -- edits ---------------------------------------------------------------------
 
@@ -299,6 +349,19 @@ class BlendModel(LessonModel):
         return (_("agrees with it") if off < 0.05
                 else _("is {angle:.1f}° of rotation off it").format(angle=off))
 
+    def _versus_mean(self) -> str | None:
+        """How far the kept-reference blend is from the rotation mean, when it is (or no mean).
+
+        Nothing when they agree: the mean readout says so, and every line of
+        text here costs the 3D view height on a 720-px screen.
+        """
+        if not np.all(np.isfinite(self.current_mean)):
+            return _("The rotation mean is not unique here: two eigenvalues of Σ w q qᵀ tie.")
+        if self.mean_off["blend"] < 0.05:
+            return None
+        return _("The kept-reference blend is {off:.1f}° off the rotation mean, which ignores "
+                 "signs, listing and reference.").format(off=self.mean_off["blend"])
+
     def explanation(self) -> str:
         p, w = B.PRESETS[self.preset], self.weights
         # The description narrates the preset's own sweep and signs: once the
@@ -327,6 +390,9 @@ class BlendModel(LessonModel):
             "align-to-first {align}.").format(
                 weights=shown, ref=self.reference, angle=a["blend"],
                 naive=self._versus_kept("naive"), align=self._versus_kept("align_first")))
+        mean = self._versus_mean()
+        if mean:
+            lines.append(mean)
         sw = self.switch
         if sw is not None:
             text = _("Pose {old}'s weight reached 0, so the reference passed to pose {new}, "

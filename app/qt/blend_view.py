@@ -6,6 +6,11 @@ axis-angle, with the stored sign of w. The three results hang side by side
 in 3D from roots spread along Y, next to the input poses drawn pale, so a
 student sees which result moved; the sweep slider still plays the preset's
 weight path and moves the weight sliders with it.
+
+The rotation mean (Markley's eigenvector mean, docs/rotations.md) is the
+yardstick: a chain in colour among the inputs it averages, a curve in the
+angle plot, and a readout under the poses saying how far each blend is
+from it.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import numpy as np
 from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import N_, _
-from quatlab.app.model.blend_lesson import BlendModel, axis_angle_text
+from quatlab.app.model.blend_lesson import BlendModel, axis_angle_text, mean_text
 from quatlab.app.qt.lesson_panel import LessonPanel, ParamSlider, legend_html
 from quatlab.rendering.chain import ROW_VIEW, roots_in_a_row
 from quatlab.rendering.series import Series
@@ -32,6 +37,11 @@ COLOURS = {"blend": METHOD_COLORS["shortest_slerp"], "naive": "#E69F00",
 LABELS = {"blend": N_("kept reference"), "naive": N_("naive sum"),
           "align_first": N_("align to first")}
 DASHED = {"blend": False, "naive": True, "align_first": True}
+#: The rotation mean, what the blends are measured against: the one Okabe-Ito
+#: hue this tab does not use yet (themed like the method colours), dotted in
+#: no plot, so it reads as a curve of its own rather than a fourth blend.
+MEAN_COLOUR = METHOD_COLORS["naive_slerp"]
+MEAN_LABEL = N_("rotation mean")
 #: Inputs are context, not results: one pale grey, told apart by their labels.
 POSE_COLOUR = "#C4C4C8"
 
@@ -39,6 +49,9 @@ POSE_COLOUR = "#C4C4C8"
 #: the default camera), then the correct blend beside them, then the two
 #: flawed ones (ROW_SPACING apart).
 ROOTS = roots_in_a_row(("poses", "blend", "naive", "align_first"))
+#: The rotation mean hangs among the inputs it averages: a column of its own
+#: would shrink every chain by a fifth (below what a class reads at 1280x720).
+ROOTS["mean"] = ROOTS["poses"]
 
 
 def reference_mark() -> str:
@@ -78,7 +91,8 @@ class BlendView(LessonPanel):
                          self._plot_scrubbed, parent, param_tooltip=_(
                              "Play the preset's sweep of weights (waypoint i at i): sets the "
                              "weight sliders as it moves"))
-        self.legend.setText(legend_html([(POSE_COLOUR, _("input poses"))]
+        self.legend.setText(legend_html([(POSE_COLOUR, _("input poses")),
+                                         (MEAN_COLOUR, _(MEAN_LABEL))]
                                         + [(COLOURS[k], _(LABELS[k])) for k in COLOURS]))
         self._build_pose_rows()
         self._drawn_plot = None
@@ -133,6 +147,16 @@ class BlendView(LessonPanel):
             self.weight_sliders.append(slider)
             self.negate_boxes.append(negate)
             self.pose_readouts.append(readout)
+        # The rotation mean: where it is, and how far each blend is from it.
+        self.mean_readout = QtWidgets.QLabel()
+        self.mean_readout.setObjectName("mean_readout")
+        self.mean_readout.setWordWrap(True)
+        self.mean_readout.setContentsMargins(8, 4, 0, 6)
+        self.mean_readout.setToolTip(_(
+            "The rotation mean of the weighted poses (the eigenvector of Σ w q qᵀ with the "
+            "largest eigenvalue, Markley et al.): it ignores signs, the listing and the "
+            "reference, so it is what a blend should come close to"))
+        grid.addWidget(self.mean_readout, 2 * len(self.model.weights), 0, 1, 2)
         grid.setColumnStretch(0, 1)
         side = self.add_scene_side()
         side.addWidget(box)
@@ -189,7 +213,13 @@ class BlendView(LessonPanel):
                 self.plots.set_y_axis("speed", _("reference pose"), (-0.3, n - 0.7))
                 # Sign-free: a pose stored as -q must not draw as a jump (docs/conventions.md).
                 self.plots.set_y_axis("angle", _("rotation from pose 0 (deg)"), (0.0, 180.0))
-            self.plots.set_series("angle", [
+            # A mean that exists nowhere on the plot (equal weights on poses spread
+            # evenly) is no curve: its gap band would shade the whole plot, and the
+            # readout and the 3D note say why there is none.
+            mean = ([Series("mean", _(MEAN_LABEL), MEAN_COLOUR, False, x, p["mean"],
+                            gap_label=_("not unique"))]
+                    if np.any(np.isfinite(p["mean"])) else [])
+            self.plots.set_series("angle", mean + [
                 Series(v, _(LABELS[v]), COLOURS[v], DASHED[v], x, p["angles"][v])
                 for v in m.VARIANTS])
             self.plots.set_series("speed", [
@@ -213,11 +243,13 @@ class BlendView(LessonPanel):
             # plots show already, and mislead once the weights are set by hand.
             self.scene.set_chain(v, None, COLOURS[v], root=ROOTS[v])
             self.scene.set_label(v, _(LABELS[v]))
+        self.scene.set_chain("mean", None, MEAN_COLOUR, root=ROOTS["mean"])
+        self.scene.set_label("mean", _(MEAN_LABEL))
         for i, q in enumerate(m.quats):
             self.scene.set_chain(f"pose{i}", q, POSE_COLOUR, root=ROOTS["poses"])
         # Framed where the chains can go in this preset, not at the whole
         # sphere of their reach: that left the chains a fifth of the view.
-        for v in m.VARIANTS:
+        for v in (*m.VARIANTS, "mean"):
             self.scene.set_framed_poses(v, m.reachable[v])
         for i, q in enumerate(m.quats):
             self.scene.set_framed_poses(f"pose{i}", q[None])
@@ -232,6 +264,13 @@ class BlendView(LessonPanel):
         m = self.model
         for k, q in m.at_param().items():
             self.scene.set_chain(k, q if np.all(np.isfinite(q)) else None)
+        if not np.any(m.weights > 0):
+            self.scene.set_chain("mean", None)  # nothing to average
+        else:
+            # NaN where the mean is not unique: the label stays, with a note saying why.
+            self.scene.set_chain("mean", m.current_mean, missing=_(
+                "rotation mean: not unique at these weights"))
+        self.mean_readout.setText(self._mean_html())
         for i, (slider, readout) in enumerate(zip(self.weight_sliders, self.pose_readouts,
                                                   strict=True)):
             slider.set_value(m.weights[i])
@@ -246,9 +285,22 @@ class BlendView(LessonPanel):
         self._show_plot()
         # The dots at the blends the chains and the text show, not interpolated.
         exact = {v: (a, np.nan) for v, a in m.current_angle.items()}
+        exact["mean"] = (m.current_mean_angle, np.nan)
         exact["reference"] = (np.nan, float(m.reference))
         self.plots.set_cursor(m.plot_cursor, exact)
         self.explanation.setText(m.explanation())
+
+
+    def _mean_html(self) -> str:
+        """The mean readout: the mean as axis-angle, then each blend's angle from it."""
+        m = self.model
+        head = _("<b>rotation mean</b> · {pose}").format(pose=mean_text(m.current_mean))
+        if not np.all(np.isfinite(m.current_mean)) or not np.any(m.weights > 0):
+            return head
+        off = {v: (f"{m.mean_off[v]:.1f}°" if np.isfinite(m.mean_off[v])
+                   else _("none (collapsed)")) for v in m.VARIANTS}
+        return head + "<br>" + _("off it: kept reference {blend}, naive sum {naive}, align to "
+                                 "first {align_first}").format(**off)
 
 
 def create(window) -> QtWidgets.QWidget:
