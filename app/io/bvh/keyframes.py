@@ -187,7 +187,7 @@ def load_bvh_keyframes(path) -> BvhKeyframeFile:
 
 
 def audit_keyframes(keyframes: KeyframeFile) -> list[TrackReport]:
-    """The full audit of any loaded keyframe file: both families for BVH, else ``audit_file``."""
-    if isinstance(keyframes, BvhKeyframeFile):
-        return keyframes.audit()
-    return audit_file(keyframes)
+    """The full audit of any loaded keyframe file: its own (BVH, USD: both families), else
+    ``audit_file``."""
+    own = getattr(keyframes, "audit", None)
+    return own() if callable(own) else audit_file(keyframes)

@@ -20,7 +20,7 @@ from pathlib import Path
 from quatlab.app.i18n import _, set_language
 from quatlab.app.io.usd.isolate import decode, encode
 
-__all__ = ["WorkerError", "OPERATIONS", "main", "one_line"]
+__all__ = ["WorkerError", "main", "one_line"]
 
 
 class WorkerError(Exception):
@@ -49,8 +49,19 @@ def _probe(path: Path, params: dict, arrays: dict) -> tuple[dict, dict]:
             "root_prims": [p.name for p in layer.rootPrims]}, {}
 
 
-#: Operations by name.
-OPERATIONS = {"probe": _probe}
+def _operation(name: str):
+    """The operation called ``name`` (imported when asked for: only the child runs them)."""
+    if name == "probe":
+        return _probe
+    if name == "load":
+        from quatlab.app.io.usd.stage_read import load  # noqa: PLC0415
+
+        return load
+    if name in ("write_copy", "write_layer"):
+        from quatlab.app.io.usd import layer_write  # noqa: PLC0415
+
+        return getattr(layer_write, name)
+    return None
 
 
 def _limit(memory: int, cpu: int) -> None:
@@ -70,7 +81,7 @@ def _handle(request: bytes) -> bytes:
         return encode({"error": f"malformed request: {exc}"})
     set_language(data.get("language") or "en")
     _limit(int(data.get("memory", 0)), int(data.get("cpu", 0)))
-    op = OPERATIONS.get(data.get("op"))
+    op = _operation(str(data.get("op")))
     if op is None:
         return encode({"error": f"unknown operation {data.get('op')!r}"})
     try:
