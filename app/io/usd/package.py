@@ -29,7 +29,8 @@ import zipfile
 
 from quatlab.app.i18n import _
 
-__all__ = ["PackageRefused", "Package", "check_package", "write_package", "MAX_MEMBERS",
+__all__ = ["PackageRefused", "Package", "check_package", "check_package_bytes", "write_package",
+           "read_members", "MAX_MEMBERS",
            "LAYER_SUFFIXES"]
 
 #: Members a package may hold.
@@ -86,6 +87,14 @@ def check_package(path) -> Package:
             size=st.st_size, limit=MAX_PACKAGE_BYTES))
     with open(path, "rb") as f:
         data = f.read(MAX_PACKAGE_BYTES + 1)
+    return check_package_bytes(data, path)
+
+
+def check_package_bytes(data: bytes, path: str = "") -> Package:
+    """:func:`check_package` of a package's bytes (everything but the file checks)."""
+    if len(data) > MAX_PACKAGE_BYTES:
+        raise PackageRefused(_("file is {size} bytes, more than the {limit} allowed").format(
+            size=len(data), limit=MAX_PACKAGE_BYTES))
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, OSError, ValueError) as exc:

@@ -28,14 +28,19 @@ class WorkerError(Exception):
 
 
 def one_line(exc: BaseException) -> str:
-    """An exception as one line: usd-core's multi-line errors keep their last quoted message."""
-    text = str(exc).strip() or type(exc).__name__
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    last = lines[-1] if lines else text
+    """An exception as one line: of usd-core's errors, the last one's quoted message.
+
+    >>> one_line(ValueError("\\n\\tError in 'F' at line 3 in file x.cpp : 'bad thing\\n'"))
+    'bad thing'
+    """
+    text = " ".join(ln.strip() for ln in str(exc).splitlines() if ln.strip())
+    if not text:
+        return type(exc).__name__
+    last = text.split("Error in ")[-1]
     # "Error in 'Fn' at line N in file F : 'message'": the message is what a user can act on.
-    if " : '" in last and last.endswith("'"):
-        last = last.split(" : '", 1)[1][:-1]
-    return last
+    if " : '" in last:
+        last = last.split(" : '", 1)[1].rstrip().rstrip("'").strip()
+    return last or text
 
 
 def _probe(path: Path, params: dict, arrays: dict) -> tuple[dict, dict]:
