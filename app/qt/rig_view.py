@@ -44,7 +44,7 @@ from quatlab.rendering.series import Series
 __all__ = ["RigPanel", "RigLoader", "RIG_FORMATS", "PLAYER_LABELS"]
 
 #: Keyframe file formats that carry a rig (a scene graph to draw).
-RIG_FORMATS = ("gltf", "glb", "bvh")
+RIG_FORMATS = ("gltf", "glb", "bvh", "usda", "usdc", "usdz", "usd")
 #: Narrower than this many text lines, the components plot moves beside the
 #: scene (see RigPanel._arrange_plots).
 _STACK_BELOW_LINES = 40

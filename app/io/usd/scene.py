@@ -147,6 +147,18 @@ class UsdScene:
         """``"LINEAR"`` for usd-core's default (linear) interpolation, ``"STEP"`` for held."""
         return "STEP" if self.meta.get("interpolation") == "held" else "LINEAR"
 
+    def time_range(self) -> tuple[float, float] | None:
+        """First and last time sample (seconds) over every animated attribute, or None."""
+        times = [x.times for x in self.xforms if len(x.times)]
+        for anim in self.animations:
+            for samples in (anim.rotations, anim.translations, anim.scales):
+                if samples is not None and not samples.default and len(samples.times):
+                    times.append(samples.times)
+        if not times:
+            return None
+        seconds = self.seconds([t for arr in times for t in (arr[0], arr[-1])])
+        return float(seconds.min()), float(seconds.max())
+
     def layout(self) -> Layout:
         cached = self.__dict__.get("_layout")
         if cached is not None:
