@@ -51,28 +51,11 @@ import numpy as np
 
 from quatlab.app.io.gltf.scene import Animation, Channel
 from quatlab.app.io.usd import euler_ops
-from quatlab.app.io.usd.scene import UsdScene, stage_matrix
+from quatlab.app.io.usd.scene import UsdScene, decompose, stage_matrix
 from quatlab.app.model.rig import MeshInstance, Rig, RigSkin
 from quatlab.app.model.rig_players import EulerChannel
-from quatlab.math import quaternion as Q
 
-__all__ = ["rig_of_usd", "rig_from_scene", "decompose"]
-
-
-def decompose(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Translation ``(N, 3)``, rotation ``(N, 4)`` (w, x, y, z), scale ``(N, 3)`` of ``(N, 4, 4)``.
-
-    Exact for matrices without shear; a mirror becomes a negative x scale.
-    """
-    m = np.asarray(m, dtype=np.float64).reshape(-1, 4, 4)
-    t = m[:, :3, 3].copy()
-    s = np.linalg.norm(m[:, :3, :3], axis=1)
-    r = m[:, :3, :3] / np.where(s > 0, s, 1.0)[:, None, :]
-    mirror = np.linalg.det(r) < 0
-    s[mirror, 0] *= -1
-    r[mirror, :, 0] *= -1
-    q = Q.from_matrix(Q.orthonormalize(r))
-    return t, np.asarray(q, dtype=np.float64).reshape(-1, 4), s
+__all__ = ["rig_of_usd", "rig_from_scene"]
 
 
 def rig_of_usd(keyframes) -> Rig:

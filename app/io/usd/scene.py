@@ -24,9 +24,10 @@ import numpy as np
 from quatlab.app.i18n import _
 from quatlab.app.io.tracks import KeyframeFileError
 from quatlab.app.io.usd import isolate
+from quatlab.math import quaternion as Q
 
 __all__ = ["Samples", "UsdSkeleton", "UsdAnimation", "UsdMesh", "UsdXform", "UsdScene",
-           "Layout", "load_scene", "scene_from_reply", "stage_matrix"]
+           "Layout", "load_scene", "scene_from_reply", "stage_matrix", "decompose"]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -147,6 +148,24 @@ class UsdScene:
         """``"LINEAR"`` for usd-core's default (linear) interpolation, ``"STEP"`` for held."""
         return "STEP" if self.meta.get("interpolation") == "held" else "LINEAR"
 
+    def skeleton_rotations(self, s: int) -> tuple[np.ndarray, np.ndarray]:
+        """Seconds ``(S,)`` and every joint's local rotation ``(S, J, 4)`` of skeleton ``s``.
+
+        At each rotation sample of its animation; joints the animation leaves out
+        keep their rest rotation (a skeleton without animation: one frame at 0 s).
+        """
+        sk = self.skeletons[s]
+        rest = decompose(sk.rest)[1]
+        anim = None if sk.animation is None else self.animations[sk.animation]
+        if anim is None or anim.rotations is None:
+            return np.zeros(1), rest[None].copy()
+        rot = anim.rotations
+        q = np.repeat(rest[None], len(rot.times), axis=0)
+        for j, target in enumerate(sk.anim_map.tolist()):
+            if target >= 0:
+                q[:, target] = rot.values[:, j]
+        return self.seconds(rot.times), q
+
     def time_range(self) -> tuple[float, float] | None:
         """First and last time sample (seconds) over every animated attribute, or None."""
         times = [x.times for x in self.xforms if len(x.times)]
@@ -218,6 +237,22 @@ def stage_matrix(meta: dict) -> np.ndarray:
         turn = np.array([[1.0, 0, 0, 0], [0, 0, 1, 0], [0, -1, 0, 0], [0, 0, 0, 1]])
         m = turn @ m
     return m
+
+
+def decompose(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Translation ``(N, 3)``, rotation ``(N, 4)`` (w, x, y, z), scale ``(N, 3)`` of ``(N, 4, 4)``.
+
+    Exact for matrices without shear; a mirror becomes a negative x scale.
+    """
+    m = np.asarray(m, dtype=np.float64).reshape(-1, 4, 4)
+    t = m[:, :3, 3].copy()
+    s = np.linalg.norm(m[:, :3, :3], axis=1)
+    r = m[:, :3, :3] / np.where(s > 0, s, 1.0)[:, None, :]
+    mirror = np.linalg.det(r) < 0
+    s[mirror, 0] *= -1
+    r[mirror, :, 0] *= -1
+    q = Q.from_matrix(Q.orthonormalize(r))
+    return t, np.asarray(q, dtype=np.float64).reshape(-1, 4), s
 
 
 def _samples(info, arrays: dict, key: str) -> Samples | None:
