@@ -234,3 +234,14 @@ def test_the_command_runs_as_a_process(elephant):
                            "--as-layer"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert out.exists()
+
+
+def test_asking_what_a_copy_would_replace_starts_no_child(elephant, monkeypatch):
+    from quatlab.app.io.usd import isolate
+
+    kf = load_keyframes(elephant)
+    monkeypatch.setattr(isolate, "call", lambda *a, **k: pytest.fail("child started"))
+    out = elephant.with_name("fixed.usdc")
+    assert kf.existing_outputs(out, kf.tracks) == []
+    out.write_bytes(b"x")
+    assert kf.existing_outputs(out, kf.tracks) == [out]

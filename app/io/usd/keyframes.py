@@ -214,6 +214,17 @@ class UsdKeyframeFile(KeyframeFile):
         return {"attrs": attrs, "out_suffix": out.suffix.lower(),
                 "out_folder": os.fspath(Path(os.path.abspath(out)).parent)}, arrays
 
+    def existing_outputs(self, out, tracks) -> list[Path]:
+        """The file :meth:`write_copy` would replace, found without running usd-core.
+
+        A USD copy is one file; the base class encodes the copy to learn its files,
+        which here would start the child process just to ask a question.
+        """
+        self._check_tracks(tracks)
+        out = Path(out)
+        self._check_output(out)
+        return [out] if os.path.lexists(out) else []
+
     def _encode(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
         params, arrays = self._edits(tracks, out)
         reply = isolate.call("write_copy", self.path, params, arrays)
