@@ -176,3 +176,20 @@ def test_rigid_prims_and_their_meshes_sit_where_usd_puts_them(tmp_path):
         posed = next(m for m in skin_meshes(rig, pose) if m.node == tri.node)
         np.testing.assert_allclose(posed.vertices, tri.positions @ mesh_world[:3, :3].T
                                    + mesh_world[:3, 3], atol=1e-6)
+
+
+def test_cesium_man_in_usdz_poses_as_its_gltf_original():
+    # What a glTF-vs-USD compare needs: the same joint names, times in seconds, spec poses.
+    from quatlab.app.io.keyframe_files import load_keyframes  # noqa: PLC0415
+
+    gltf = load_keyframes(DATA.parent / "gltf" / "CesiumMan.glb")
+    usd = load_keyframes(DATA / "CesiumMan.usdz")
+    assert [t.node_name for t in usd.tracks] == [t.node_name for t in gltf.tracks]
+    np.testing.assert_allclose(usd.tracks[0].times, gltf.tracks[0].times, atol=1e-6)
+    grig, urig = rig_of(gltf), rig_of(usd)
+    for t in (0.1, 0.77, 1.5):
+        gp, up = evaluate(grig, 0, t), evaluate(urig, 0, t)
+        for track in usd.tracks:
+            g = grig.names.index(track.node_name)
+            np.testing.assert_allclose(up.world[track.node_index, :3, 3], gp.world[g, :3, 3],
+                                       atol=1e-5, err_msg=f"{track.node_name} at {t}")
