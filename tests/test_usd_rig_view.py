@@ -15,45 +15,22 @@ import pytest
 
 pytest.importorskip("pxr")
 from PyQt6 import QtGui, QtWidgets  # noqa: E402
+from test_rig_view import naive_pixels, scene_rgb  # noqa: E402 - the glTF view's pixel helpers
 
-from quatlab.app.model.state import LessonState  # noqa: E402
 from quatlab.app.qt import keyframes_view as KV  # noqa: E402
-from quatlab.app.qt import window as window_module  # noqa: E402
-from quatlab.app.qt.window import MainWindow  # noqa: E402
 
 ELEPHANT = Path(__file__).resolve().parent / "data" / "usd" / "SoC-ElephantWithMonochord.usdc"
 
 
 @pytest.fixture
-def view(qtbot, monkeypatch) -> KV.KeyframesView:
-    monkeypatch.setattr(window_module, "_view_modules", lambda: [KV], raising=False)
-    win = MainWindow(LessonState.from_preset("negated-20", t=0.25))
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    qtbot.waitExposed(win)
-    win.show_view("keyframes")
-    QtWidgets.QApplication.processEvents()
-    v = win.views["keyframes"]
+def view(keyframes_window, qtbot) -> KV.KeyframesView:
+    v = keyframes_window.views["keyframes"]
     v.open(ELEPHANT)
     qtbot.waitUntil(lambda: v.model.file is not None, timeout=60000)
     assert v.rig_panel.wait_loaded()
     assert v.playback.rig is not None
     QtWidgets.QApplication.processEvents()
     return v
-
-
-def scene_rgb(view) -> np.ndarray:
-    img = view.rig_panel.scene.grabFramebuffer().convertToFormat(QtGui.QImage.Format.Format_RGB888)
-    ptr = img.constBits()
-    ptr.setsize(img.sizeInBytes())
-    rows = np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine())
-    return rows[:, : 3 * img.width()].reshape(img.height(), img.width(), 3).astype(int)
-
-
-def naive_pixels(rgb: np.ndarray) -> int:
-    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
-    return int(np.count_nonzero((r - g > 60) & (g - b > 25) & (r > 150)))
 
 
 def test_the_stage_plays_skinned_and_the_flip_shows(view):

@@ -37,9 +37,9 @@ import numpy as np
 
 from quatlab.app.i18n import N_, LazyText, _
 from quatlab.app.io.atomic import write_files
+from quatlab.app.io.bvh.keyframes import both_families, euler_finding
 from quatlab.app.io.track_audit import audit_track
 from quatlab.app.io.tracks import (
-    FINDING_KINDS,
     Finding,
     KeyframeFile,
     KeyframeFileError,
@@ -60,7 +60,6 @@ HALF_STEP = 2.0 ** -11
 _SAME_ROTATION = 1e-6
 
 _STORAGE = {"quatf": ("float", 0.0), "quath": ("half", HALF_STEP), "quatd": ("double", 0.0)}
-_EULER_KINDS = {"wrap": "euler_wrap", "flip": "euler_flip", "gimbal": "gimbal_lock"}
 _IN_USD = {
     "wrap": N_("usd-core interpolates an Euler op component by component, so in USD the prim "
                "really turns the long way here; quatlab fix unwraps the angles."),
@@ -142,24 +141,16 @@ class UsdKeyframeFile(KeyframeFile):
             else:
                 names = [f"{xf.op} {axis.upper()}" for axis in xf.order]
                 for f in euler_ops.audit(xf.values, xf.order, names):
-                    kind_name = _EULER_KINDS.get(f.kind)
-                    if kind_name is None:  # sign_flip: audit_track finds it on the track
-                        continue
-                    keys = (f.frame,) if f.kind == "gimbal" else (f.frame - 1, f.frame)
-                    message = LazyText(N_("{finding}. {usd}"),
-                                       finding=LazyText(f.template, **f.params) if f.template
-                                       else f.message, usd=LazyText(_IN_USD[f.kind]))
-                    found.append(Finding(kind_name, keys, message))
+                    finding = euler_finding(f, _IN_USD.get(f.kind, ""))
+                    if finding is not None:
+                        found.append(finding)
         self._euler[track] = tuple(found)
         return self._euler[track]
 
     def audit_track(self, track: int, current: Track | None = None) -> list[Finding]:
         """Both families for one track, sorted by key and :data:`FINDING_KINDS` order."""
         t = self.tracks[track] if current is None else current
-        found = audit_track(t) + list(self.euler_findings(track))
-        found.sort(key=lambda f: (f.keys[0], FINDING_KINDS.index(f.kind)
-                                  if f.kind in FINDING_KINDS else len(FINDING_KINDS)))
-        return found
+        return both_families(audit_track(t), self.euler_findings(track))
 
     def audit(self) -> list[TrackReport]:
         """A :class:`TrackReport` per track (see :meth:`audit_track`)."""
