@@ -245,3 +245,14 @@ def test_asking_what_a_copy_would_replace_starts_no_child(elephant, monkeypatch)
     assert kf.existing_outputs(out, kf.tracks) == []
     out.write_bytes(b"x")
     assert kf.existing_outputs(out, kf.tracks) == [out]
+
+
+def test_the_fix_report_says_euler_ops_are_unwrapped(tmp_path, capsys):
+    src = tmp_path / "rigid.usda"
+    src.write_text(RIGID)
+    assert cli.main(["fix", str(src), str(tmp_path / "out.usda")]) == 0
+    out = capsys.readouterr().out
+    wheel = next(ln for ln in out.splitlines() if "node 'Wheel'" in ln)
+    assert "Euler angles unwrapped" in wheel and "negated" not in wheel
+    hub = next(ln for ln in out.splitlines() if "node 'Hub'" in ln)
+    assert hub.endswith("negated key 1")

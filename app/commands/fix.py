@@ -89,7 +89,11 @@ def _print_fixes(source: str, fixes) -> None:
             unchanged += 1
             continue
         changes = []
-        if fix.flipped_mask.any():
+        if fix.flipped_mask.any() and track.storage.startswith("euler "):
+            # A USD rotate op stores angles: the copy holds them unwrapped, not negated keys.
+            changes.append(_("Euler angles unwrapped (the same rotations; sample {keys})").format(
+                keys=format_keys(fix.flipped_mask)))
+        elif fix.flipped_mask.any():
             text = (_("negated key and tangents {keys}") if track.in_tangents is not None
                     else _("negated key {keys}"))
             changes.append(text.format(keys=format_keys(fix.flipped_mask)))
