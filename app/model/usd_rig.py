@@ -112,9 +112,10 @@ def rig_from_scene(scene: UsdScene) -> Rig:
         depth[i] = depth[parents[i]] + 1
     levels = tuple(np.flatnonzero(depth == d) for d in range(int(depth.max()) + 1))
     animations = ()
+    # Attributes with only a default value are one constant key: not part of the range. An
+    # animation UsdSkel drops still has its time range (the rig stays at rest over it).
     span = scene.time_range()
-    if channels:
-        # Attributes with only a default value are one constant key: not part of the range.
+    if channels or span is not None:
         start, end = span if span is not None else (0.0, 0.0)
         animations = (Animation(0, "stage", tuple(channels), start, end),)
     idx = np.arange(n, dtype=np.int64)
@@ -128,8 +129,8 @@ def _skeleton_channels(scene: UsdScene, interp: str) -> list[Channel]:
     lay = scene.layout()
     out: list[Channel] = []
     for s, sk in enumerate(scene.skeletons):
-        if sk.animation is None or sk.anim_map is None:
-            continue
+        if sk.animation is None or sk.anim_map is None or sk.ignored:
+            continue   # (ignored: UsdSkel drops it and shows the rest pose; so does the rig)
         anim = scene.animations[sk.animation]
         for path, samples in (("rotation", anim.rotations), ("translation", anim.translations),
                               ("scale", anim.scales)):

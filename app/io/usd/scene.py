@@ -59,6 +59,8 @@ class UsdSkeleton:
     world: np.ndarray  # (4, 4), the skeleton prim's local-to-world at the first time
     animation: int | None  # index into UsdScene.animations
     anim_map: np.ndarray | None  # (Ja,) skeleton joint of each animation joint, -1: none
+    #: UsdSkel cannot evaluate the animation (a component of another type): USD shows rest.
+    ignored: bool = False
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -284,7 +286,8 @@ def scene_from_reply(path, reply: isolate.Reply) -> UsdScene:
                         np.array(e["parents"], dtype=np.int64), _frozen(a[f"skel{i}_rest"]),
                         _frozen(a[f"skel{i}_bind"]), _frozen(a[f"skel{i}_world"]),
                         e["animation"],
-                        None if e["anim_map"] is None else np.array(e["anim_map"], np.int64))
+                        None if e["anim_map"] is None else np.array(e["anim_map"], np.int64),
+                        bool(e.get("ignored", False)))
             for i, e in enumerate(d["skeletons"]))
         meshes = tuple(
             UsdMesh(e["path"], e["skeleton"], e["xform"], _frozen(a[f"mesh{i}_points"]),

@@ -115,7 +115,7 @@ class _Reader:
     def samples(self, attr, what: str, width: int, count: int | None):
         """``(times, values (S, n, width), type name)`` of an array attribute; None if unset."""
         times = [float(t) for t in attr.GetTimeSamples()]
-        type_name = str(attr.GetTypeName())
+        type_name = _authored_type(attr)
         values = []
         kept = []
         if not times:
@@ -200,6 +200,18 @@ class _Reader:
                 a = self.animation(anim_query.GetPrim())
                 if a is not None:
                     entry["animation"] = a
+                    # UsdSkel reads the components with the schema's types (quatf[],
+                    # float3[], half3[]); with any other it drops the whole animation and
+                    # the skeleton keeps its rest pose. Ask it, and play what it plays.
+                    times = anim_query.GetJointTransformTimeSamples() or [self.t0]
+                    if not len(anim_query.ComputeJointLocalTransforms(times[0])):
+                        entry["ignored"] = True
+                        self.note(_(
+                            "{anim}: usd-core's UsdSkel cannot evaluate this animation (a "
+                            "component is missing or stored with another type than the "
+                            "schema's quatf[], float3[], half3[]), so {skel} stays in its rest "
+                            "pose in USD; its keys are audited all the same").format(
+                                anim=anim_query.GetPrim().GetPath(), skel=prim.GetPath()))
                     index = {t: k for k, t in enumerate(tokens)}
                     anim_tokens = self.data["animations"][a]["joints"]
                     entry["anim_map"] = [index.get(t, -1) for t in anim_tokens]
@@ -365,6 +377,7 @@ class _Reader:
                 parent_world = np.linalg.solve(anchor_world, parent_world)
             attr = op.GetAttr()
             times = [float(t) for t in attr.GetTimeSamples()]
+            type_name = _authored_type(attr)
             values = []
             for t in times:
                 v = attr.Get(t)
@@ -380,7 +393,7 @@ class _Reader:
             self.arrays[f"xf{x}_post"] = post
             self.data["xforms"].append({
                 "path": key, "name": prim.GetName(), "op": op.GetOpName(), "kind": kind,
-                "order": order, "type": str(attr.GetTypeName()), "parent": anchor,
+                "order": order, "type": type_name, "parent": anchor,
                 "inverse": bool(op.IsInverseOp()), "layer": self._authored_in(attr)})
             animated[key] = x
         for m, entry in enumerate(self.data["meshes"]):
@@ -403,6 +416,18 @@ class _Reader:
                 return hit
             p = p.GetParent()
         return None
+
+
+def _authored_type(attr) -> str:
+    """The type the strongest opinion is written with (``quath[]``), not the schema's.
+
+    A ``SkelAnimation``'s ``rotations`` is ``quatf[]`` in the schema, and usd-core's
+    ``GetTypeName`` says so even when the file stores ``quath[]``.
+    """
+    for spec in attr.GetPropertyStack():
+        if spec.typeName:
+            return str(spec.typeName)
+    return str(attr.GetTypeName())
 
 
 def _op_kind(op):
