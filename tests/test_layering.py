@@ -209,6 +209,20 @@ def test_bvh_commands_run_without_qt(tmp_path, argv):
     assert Path(argv[-1]).is_file()
 
 
+@pytest.mark.parametrize("argv", [
+    ["check", str(ROOT / "tests" / "data" / "usd" / "RiggedSimple.usdz")],
+    ["fix", str(ROOT / "tests" / "data" / "usd" / "RiggedSimple.usdz"), "{out}/fixed.usdz"],
+    ["export-quats", str(ROOT / "tests" / "data" / "usd" / "RiggedSimple.usdz"), "{out}/q.csv"],
+    ["pose", str(ROOT / "tests" / "data" / "usd" / "RiggedSimple.usdz"), "--time", "1"],
+])
+def test_usd_commands_run_without_qt(tmp_path, argv):
+    pytest.importorskip("pxr")
+    argv = [a.format(out=tmp_path) for a in argv]
+    proc = _run(["-c", _BLOCK_QT, *argv], cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert "blocked" not in proc.stderr and proc.stdout
+
+
 def test_the_qt_block_is_real():
     # The window command must fail under the same block: otherwise the tests
     # above would pass whether or not the headless commands avoid Qt.

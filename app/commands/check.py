@@ -1,4 +1,4 @@
-"""``quatlab check``: audit the rotation keyframes of a glTF, GLB, BVH, CSV or JSON file or folder.
+"""``quatlab check``: audit the rotation keyframes of a glTF, BVH, USD, CSV or JSON file or folder.
 
 Exit status: 0 when there are no findings, 1 when there are, 2 when the file
 cannot be read (one line on stderr).
@@ -32,8 +32,8 @@ def add_parser(subparsers):
         ),
     )
     p.add_argument("file", metavar="FILE", nargs="*",
-                   help=_("keyframe file (.gltf, .glb, .csv, .json, .bvh) or a folder of them; "
-                          "several are reported as a folder is"))
+                   help=_("keyframe file (.gltf, .glb, .csv, .json, .bvh, .usda, .usdc, .usdz, "
+                          ".usd) or a folder of them; several are reported as a folder is"))
     p.add_argument("--sample", metavar="NAME",
                    help=_("check a sample file shipped with QuatLab instead (e.g. "
                           "AnimatedTriangle; --sample list lists them)"))

@@ -1,4 +1,4 @@
-"""``quatlab export-quats IN.bvh OUT.csv|OUT.npy``: sign-continuous quaternion tracks for pipelines.
+"""``quatlab export-quats IN.bvh|IN.usd* OUT.csv|OUT.npy``: sign-continuous quaternion tracks.
 
 Every joint's local rotation at every frame, converted from its Euler
 channels (docs/formats.md, "BVH") to quaternions **(w, x, y, z)**, each key
@@ -9,7 +9,9 @@ first line stating the order; ``.npy``: an array (frames, joints, 4) plus a
 ``.json`` sidecar with the joint names, the order and the frame time
 (docs/formats.md, "Quaternion track exports"). Existing files are kept
 unless ``--force``. Exit status 2 when IN cannot be read or OUT not written.
-No Qt.
+A USD file gives one skeleton's joints (``--skeleton``, default the first
+animated one) at its animation's rotation samples, times in seconds as sampled
+(docs/formats.md, "USD"). No Qt.
 """
 
 from __future__ import annotations
@@ -24,16 +26,21 @@ PROG = "quatlab export-quats"
 def add_parser(subparsers):
     p = subparsers.add_parser(
         "export-quats",
-        help=_("export a BVH's rotations as sign-continuous (w, x, y, z) tracks (.csv or .npy)"),
+        help=_("export a BVH's or USD skeleton's rotations as sign-continuous (w, x, y, z) "
+               "tracks (.csv or .npy)"),
         description=_(
             "Convert every joint's rotation channels of IN (a BVH file) to quaternions "
             "(w, x, y, z), make each joint's track sign-continuous (no key in the opposite "
             "hemisphere of the previous frame's) and write OUT: .csv with named columns, or "
             ".npy of shape (frames, joints, 4) with a .json sidecar naming the joints and the "
-            "order. Exit status 2 when IN cannot be read or OUT cannot be written."
+            "order. A USD file (.usda, .usdc, .usdz) gives one skeleton's joints at its "
+            "animation's samples. Exit status 2 when IN cannot be read or OUT cannot be written."
         ),
     )
-    p.add_argument("input", metavar="IN", help=_("BVH file (.bvh)"))
+    p.add_argument("input", metavar="IN", help=_("BVH file (.bvh) or USD file (.usda, .usdc, "
+                                                 ".usdz, .usd)"))
+    p.add_argument("--skeleton", default=None, metavar="NAME|PATH",
+                   help=_("USD: the skeleton to export (default: the first animated one)"))
     p.add_argument("output", metavar="OUT", help=_("new .csv or .npy file"))
     p.add_argument("--force", action="store_true", help=_("replace OUT (and its .json) if present"))
     p.set_defaults(func=run)
@@ -50,28 +57,34 @@ def run(args) -> int:
     from quatlab.app.io import quat_export as X
     from quatlab.app.io.bvh.keyframes import load_bvh_keyframes
     from quatlab.app.io.tracks import KeyframeFileError
+    from quatlab.app.io.usd import USD_SUFFIXES
     from quatlab.math.euler_track import continuous_quaternions
 
     src, out = Path(args.input), Path(args.output)
-    if src.suffix.lower() != ".bvh":
-        return fail(PROG, _("{file}: export-quats reads BVH files (.bvh): their joints share "
-                            "one frame clock, so the tracks make one (frames, joints, 4) "
-                            "array").format(file=src))
+    usd = src.suffix.lower() in USD_SUFFIXES
+    if src.suffix.lower() != ".bvh" and not usd:
+        return fail(PROG, _("{file}: export-quats reads BVH files (.bvh) and USD skeletons: "
+                            "their joints share one frame clock, so the tracks make one "
+                            "(frames, joints, 4) array").format(file=src))
     suffix = out.suffix.lower()
     if suffix not in (".csv", ".npy"):
         return fail(PROG, _("{file}: the output must end in .csv or .npy").format(file=out))
+    times = None
     try:
-        bvh = load_bvh_keyframes(src).bvh
+        if usd:
+            names, q, times, frame_time = _usd_skeleton(src, args.skeleton)
+        else:
+            bvh = load_bvh_keyframes(src).bvh
+            names, q, frame_time = bvh.names, B.local_rotations(bvh), bvh.frame_time
     except KeyframeFileError as exc:
         return fail(PROG, str(exc))
-    q = B.local_rotations(bvh)
     negated = int(np.count_nonzero(np.any(continuous_quaternions(q) != q, axis=-1)))
     try:
         if suffix == ".csv":
-            X.write_csv(out, bvh.names, q, frame_time=bvh.frame_time, force=args.force)
+            X.write_csv(out, names, q, frame_time=frame_time, force=args.force, times=times)
             written = [out]
         else:
-            X.write_npy(out, bvh.names, q, frame_time=bvh.frame_time, force=args.force)
+            X.write_npy(out, names, q, frame_time=frame_time, force=args.force, times=times)
             written = [out, X.sidecar_path(out)]
     except FileExistsError as exc:
         return fail(PROG, _("{file}: exists; pass --force to replace it").format(
@@ -84,7 +97,30 @@ def run(args) -> int:
              "{n} key negated to make the tracks sign-continuous") if negated == 1 else
            _("{file}: {frames} frames x {joints} joints, quaternions (w, x, y, z); "
              "{n} keys negated to make the tracks sign-continuous")).format(
-        file=src, frames=bvh.n_frames, joints=bvh.n_joints, n=negated))
+        file=src, frames=q.shape[0], joints=q.shape[1], n=negated))
     for path in written:
         print(_("wrote {file}").format(file=path))
     return 0
+
+
+def _usd_skeleton(src, which):
+    """``(joint names, rotations (S, J, 4), seconds (S,), 1 / timeCodesPerSecond)``."""
+    from quatlab.app.io.tracks import KeyframeFileError
+    from quatlab.app.io.usd.keyframes import load_usd_keyframes
+
+    scene = load_usd_keyframes(src).scene
+    skels = scene.skeletons
+    if which is None:
+        pick = next((s for s, sk in enumerate(skels) if sk.animation is not None), 0)
+    else:
+        pick = next((s for s, sk in enumerate(skels)
+                     if which in (sk.path, sk.path.rsplit("/", 1)[-1])), None)
+    if not skels or pick is None:
+        names = ", ".join(sk.path for sk in skels) or _("none")
+        raise KeyframeFileError(src, _("no skeleton {which!r} (the file has: {names})").format(
+            which=which, names=names))
+    sk = skels[pick]
+    seconds, q = scene.skeleton_rotations(pick)
+    # Leaf names, unless two joints share one: then the joint paths.
+    names = sk.names if len(set(sk.names)) == len(sk.names) else sk.joints
+    return list(names), q, seconds, 1.0 / scene.time_codes_per_second

@@ -22,10 +22,12 @@ def add_parser(subparsers):
         "fix",
         help=_("write a copy with sign-continuous (optionally normalized) rotation keys"),
         description=_(
-            "Read IN (glTF .gltf/.glb, or CSV/JSON tracks), negate keys so that every key "
+            "Read IN (glTF .gltf/.glb, USD .usda/.usdc/.usdz, or CSV/JSON tracks), negate keys "
+            "so that every key "
             "lies in the hemisphere of the previous one (CUBICSPLINE tangents with their "
             "key), optionally normalize them, and write the result to OUT, a new file with "
-            "the same extension; everything else is kept. Prints what changed and what the "
+            "the same extension; everything else is kept (USD with --as-layer: OUT is a small "
+            "override layer over IN). Prints what changed and what the "
             "fix cannot repair. Exit status 2 when IN cannot be read or OUT cannot be written."
         ),
     )
@@ -35,6 +37,8 @@ def add_parser(subparsers):
                    help=_("instead of IN OUT: fix each FILE where it is, writing only files "
                           "whose bytes change (the pre-commit hook quatlab-fix)"))
     p.add_argument("--normalize", action="store_true", help=_("also scale keys to unit length"))
+    p.add_argument("--as-layer", action="store_true",
+                   help=_("USD: write OUT as a small override layer over IN (IN is untouched)"))
     p.add_argument("--euler-filter", action="store_true",
                    help=_("BVH: unwrap the Euler channels (the fix BVH files always get)"))
     p.add_argument(
@@ -74,7 +78,15 @@ def run(args) -> int:
     try:
         keyframes = load_keyframes(args.input, order=args.order)
         fixes = [fix_track(t, normalize=args.normalize) for t in keyframes.tracks]
-        written = keyframes.write_copy(args.output, [f.fixed for f in fixes], force=args.force)
+        if args.as_layer:
+            if not hasattr(keyframes, "write_layer"):
+                return fail(PROG, _("{file}: --as-layer writes USD override layers; IN is not a "
+                                    "USD file").format(file=args.input))
+            written = keyframes.write_layer(args.output, [f.fixed for f in fixes],
+                                            force=args.force)
+        else:
+            written = keyframes.write_copy(args.output, [f.fixed for f in fixes],
+                                           force=args.force)
     except (KeyframeFileError, OSError) as exc:
         return fail(PROG, str(exc))
     _print_fixes(args.input, fixes)
@@ -97,7 +109,11 @@ def _print_fixes(source: str, fixes) -> None:
             unchanged += 1
             continue
         changes = []
-        if fix.flipped_mask.any():
+        if fix.flipped_mask.any() and track.storage.startswith("euler "):
+            # A USD rotate op stores angles: the copy holds them unwrapped, not negated keys.
+            changes.append(_("Euler angles unwrapped (the same rotations; sample {keys})").format(
+                keys=format_keys(fix.flipped_mask)))
+        elif fix.flipped_mask.any():
             text = (_("negated key and tangents {keys}") if track.in_tangents is not None
                     else _("negated key {keys}"))
             changes.append(text.format(keys=format_keys(fix.flipped_mask)))

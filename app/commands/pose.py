@@ -28,13 +28,14 @@ def add_parser(subparsers):
         "pose",
         help=_("world matrices of every node (and skin joint positions) at a time"),
         description=_(
-            "Pose a glTF (.gltf/.glb) file at time S of an animation, as a spec-conforming "
-            "player (glTF 2.0 interpolation, shortest-arc SLERP) or as a naive runtime "
+            "Pose a glTF (.gltf/.glb), BVH or USD (.usda/.usdc/.usdz) file at time S of an "
+            "animation, as a spec-conforming player (glTF 2.0 interpolation, shortest-arc "
+            "SLERP, which is also USD's) or as a naive runtime "
             "(rotation keys blended as stored) plays it, and print every node's world "
             "transform and each skin joint's world position."
         ),
     )
-    p.add_argument("file", metavar="FILE", help=_("glTF file (.gltf, .glb)"))
+    p.add_argument("file", metavar="FILE", help=_("glTF (.gltf, .glb), BVH or USD file"))
     p.add_argument("--animation", default=None, metavar="NAME|INDEX",
                    help=_("animation by name or index (default: the first)"))
     p.add_argument("--time", required=True, type=float, metavar="S",

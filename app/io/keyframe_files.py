@@ -2,7 +2,9 @@
 
 The format is chosen by content and extension: glTF (``.gltf``, ``.glb``)
 through :mod:`quatlab.app.io.gltf.read`, CSV and JSON tracks through
-:mod:`quatlab.app.io.tables.table_io` (docs/formats.md).
+:mod:`quatlab.app.io.tables.table_io`, BVH through :mod:`quatlab.app.io.bvh`, USD
+(``.usda``, ``.usdc``, ``.usdz``, ``.usd``) through :mod:`quatlab.app.io.usd`
+(docs/formats.md).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from quatlab.app.io.safe_read import FileRefused, read_regular
 from quatlab.app.io.tables import table_io
 from quatlab.app.io.track_audit import fix_track
 from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, TrackFix
+from quatlab.app.io.usd import USD_SUFFIXES
 
 __all__ = ["load_keyframes", "fix_file", "fix_in_place", "read_file"]
 
@@ -42,6 +45,10 @@ def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
     path = Path(path)
     if path.suffix.lower() == ".bvh":   # read by its own guarded reader (docs/formats.md, BVH)
         return bvh_keyframes.load_bvh_keyframes(path)
+    if path.suffix.lower() in USD_SUFFIXES:  # usd-core in a child process (docs/formats.md, USD)
+        from quatlab.app.io.usd.keyframes import load_usd_keyframes  # noqa: PLC0415
+
+        return load_usd_keyframes(path)
     data = read_file(path)
     suffix = path.suffix.lower()
     if data[:4] == gltf_read.GLB_MAGIC:
@@ -58,8 +65,8 @@ def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
             return gltf_read.load_gltf(path, data, order=order)
         return table_io.load_json(path, data, order=order, doc=doc)
     raise KeyframeFileError(
-        path, _("unsupported file type {suffix!r} (expected .gltf, .glb, .csv, .json or "
-                ".bvh)").format(suffix=path.suffix)
+        path, _("unsupported file type {suffix!r} (expected .gltf, .glb, .csv, .json, .bvh, "
+                ".usda, .usdc, .usdz or .usd)").format(suffix=path.suffix)
     )
 
 

@@ -65,12 +65,25 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else repr(float(x))
 
 
-def csv_text(names, q, *, frame_time: float = 1.0) -> str:
+def _times(arr: np.ndarray, frame_time: float, times) -> np.ndarray:
+    """Each frame's time: ``times`` as given (USD samples), else ``frame * frame_time``."""
+    if times is None:
+        return np.arange(arr.shape[0], dtype=np.float64) * frame_time
+    t = np.asarray(times, dtype=np.float64).reshape(-1)
+    if len(t) != arr.shape[0]:
+        raise ValueError(_("{n_times} times for {n_frames} frames").format(
+            n_times=len(t), n_frames=arr.shape[0]))
+    return t
+
+
+def csv_text(names, q, *, frame_time: float = 1.0, times=None) -> str:
     """The CSV text of tracks ``q`` ``(frames, joints, 4)``, (w, x, y, z), made sign-continuous.
 
-    Columns: ``frame``, ``time`` (frame times ``frame_time``), then four per joint.
+    Columns: ``frame``, ``time`` (``frame * frame_time``, or ``times`` when given: a
+    USD animation's sample times in seconds), then four per joint.
     """
     names, arr = _check(names, q)
+    seconds = _times(arr, frame_time, times)
     buf = io.StringIO()
     buf.write(
         f"# quaternions (w, x, y, z), scalar first, sign-continuous; "
@@ -80,14 +93,15 @@ def csv_text(names, q, *, frame_time: float = 1.0) -> str:
     writer.writerow(["frame", "time"] + [f"{n}_{c}" for n in names for c in "wxyz"])
     flat = arr.reshape(arr.shape[0], -1)
     for f, row in enumerate(flat):
-        writer.writerow([str(f), _num(f * frame_time)] + [_num(v) for v in row])
+        writer.writerow([str(f), _num(seconds[f])] + [_num(v) for v in row])
     return buf.getvalue()
 
 
-def write_csv(path, names, q, *, frame_time: float = 1.0, force: bool = False) -> None:
+def write_csv(path, names, q, *, frame_time: float = 1.0, force: bool = False,
+              times=None) -> None:
     """Write :func:`csv_text` to ``path`` atomically; refuse an existing file unless ``force``."""
-    write_files([(Path(path), csv_text(names, q, frame_time=frame_time).encode("utf-8"))],
-                force=force)
+    text = csv_text(names, q, frame_time=frame_time, times=times)
+    write_files([(Path(path), text.encode("utf-8"))], force=force)
 
 
 def sidecar_path(npy_path) -> Path:
@@ -95,14 +109,17 @@ def sidecar_path(npy_path) -> Path:
     return Path(npy_path).with_suffix(".json")
 
 
-def write_npy(path, names, q, *, frame_time: float = 1.0, force: bool = False) -> None:
+def write_npy(path, names, q, *, frame_time: float = 1.0, force: bool = False,
+              times=None) -> None:
     """Write ``q`` as a ``.npy`` of shape (frames, joints, 4), (w, x, y, z), plus its ``.json``.
 
     The sidecar holds ``order`` ("wxyz"), ``components`` (["w", "x", "y",
     "z"]), ``shape``, ``joints`` (names, in the array's order) and
-    ``frame_time``. Both files are written or neither is.
+    ``frame_time`` (and ``times``, each frame's time in seconds, when given). Both files
+    are written or neither is.
     """
     names, arr = _check(names, q)
+    seconds = None if times is None else _times(arr, frame_time, times)
     path = Path(path)
     if path.suffix != ".npy":
         raise ValueError(_("the array file must end in .npy, got {name!r}").format(name=path.name))
@@ -118,6 +135,8 @@ def write_npy(path, names, q, *, frame_time: float = 1.0, force: bool = False) -
         "frame_time": float(frame_time),
         "array": path.name,
     }
+    if seconds is not None:
+        meta["times"] = seconds.tolist()
     side = json.dumps(meta, indent=2, ensure_ascii=False) + "\n"
     write_files([(path, buf.getvalue()), (sidecar_path(path), side.encode("utf-8"))],
                 force=force)

@@ -211,20 +211,31 @@ def _instance(scene: GltfScene, node, rig_index, notes: list[str]) -> MeshInstan
 
 
 def load_rig(path) -> Rig:
-    """Load a ``.gltf``/``.glb`` file as a :class:`Rig` (errors: ``KeyframeFileError``)."""
+    """Load a ``.gltf``/``.glb`` (or USD) file as a :class:`Rig` (errors: ``KeyframeFileError``)."""
+    from quatlab.app.io.usd import USD_SUFFIXES  # noqa: PLC0415
+
+    if Path(path).suffix.lower() in USD_SUFFIXES:
+        from quatlab.app.io.usd.keyframes import load_usd_keyframes  # noqa: PLC0415
+
+        return rig_of(load_usd_keyframes(path))
     return Rig.from_scene(load_scene(path))
 
 
 def rig_of(keyframes) -> Rig:
-    """The :class:`Rig` of a file already read for its tracks: a ``GltfFile`` or a BVH file.
+    """The :class:`Rig` of a file already read for its tracks: a ``GltfFile``, BVH or USD file.
 
-    A ``BvhKeyframeFile`` gives its skeleton (:func:`quatlab.app.model.bvh_rig.rig_of_bvh`).
+    A ``BvhKeyframeFile`` gives its skeleton (:func:`quatlab.app.model.bvh_rig.rig_of_bvh`),
+    a ``UsdKeyframeFile`` its stage (:func:`quatlab.app.model.usd_rig.rig_of_usd`).
     """
     from quatlab.app.io.bvh.keyframes import BvhKeyframeFile  # noqa: PLC0415 - bvh_rig imports us
+    from quatlab.app.io.usd.keyframes import UsdKeyframeFile  # noqa: PLC0415
     from quatlab.app.model.bvh_rig import rig_of_bvh  # noqa: PLC0415
+    from quatlab.app.model.usd_rig import rig_of_usd  # noqa: PLC0415
 
     if isinstance(keyframes, BvhKeyframeFile):
         return rig_of_bvh(keyframes.bvh)
+    if isinstance(keyframes, UsdKeyframeFile):
+        return rig_of_usd(keyframes)
     return Rig.from_scene(scene_of(keyframes))
 
 

@@ -20,7 +20,7 @@ from quatlab.app.model.skinning import scene_bounds, skin_meshes
 __all__ = ["RigLoader", "RigLoading", "RIG_FORMATS"]
 
 #: Keyframe file formats that carry a rig (a scene graph to draw).
-RIG_FORMATS = ("gltf", "glb", "bvh")
+RIG_FORMATS = ("gltf", "glb", "bvh", "usda", "usdc", "usdz", "usd")
 
 
 class RigLoader(QtCore.QThread):

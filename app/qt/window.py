@@ -439,7 +439,8 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         start = str(loaded.path.parent) if loaded is not None else ""
         path, _filter = QtWidgets.QFileDialog.getOpenFileName(
             self, _("Open keyframes"), start,
-            _("Keyframes") + " (*.gltf *.glb *.bvh *.csv *.json);;" + _("All files") + " (*)")
+            _("Keyframes") + " (*.gltf *.glb *.bvh *.csv *.json *.usda *.usdc *.usdz *.usd);;"
+            + _("All files") + " (*)")
         if path:
             self._open_keyframes_reporting(path)
 

@@ -60,6 +60,8 @@ __all__ = [
     "load_bvh_keyframes",
     "audit_keyframes",
     "bvh_error_to_keyframe_error",
+    "euler_finding",
+    "both_families",
 ]
 
 #: :class:`~quatlab.math.euler_track.EulerFinding` kinds and the report's names for them.
@@ -124,15 +126,9 @@ class BvhKeyframeFile(KeyframeFile):
         if self._euler is None:
             per_joint: dict[int, list[Finding]] = {}
             for j, f in B.audit_rotations(self.bvh):
-                kind = EULER_KINDS.get(f.kind)
-                if kind is None:          # sign_flip: audit_track finds it on the track
-                    continue
-                keys = (f.frame,) if f.kind == "gimbal" else (f.frame - 1, f.frame)
-                # Made again where shown, in the language of the moment.
-                message = LazyText(N_("{finding}. {players}"),
-                                   finding=LazyText(f.template, **f.params) if f.template
-                                   else f.message, players=LazyText(_ROTATION_PLAYER[f.kind]))
-                per_joint.setdefault(j, []).append(Finding(kind, keys, message))
+                found = euler_finding(f, _ROTATION_PLAYER.get(f.kind, ""))
+                if found is not None:
+                    per_joint.setdefault(j, []).append(found)
             self._euler = {j: tuple(fs) for j, fs in per_joint.items()}
         return self._euler.get(self.joints[track], ())
 
@@ -143,9 +139,7 @@ class BvhKeyframeFile(KeyframeFile):
         after sign fixes); the Euler findings are the file's.
         """
         t = self.tracks[track] if current is None else current
-        found = audit_track(t) + list(self.euler_findings(track))
-        found.sort(key=lambda f: (f.keys[0], FINDING_KINDS.index(f.kind)))
-        return found
+        return both_families(audit_track(t), self.euler_findings(track))
 
     def audit(self) -> list[TrackReport]:
         """A :class:`TrackReport` per track with both families (see :meth:`audit_track`)."""
@@ -172,6 +166,32 @@ class BvhKeyframeFile(KeyframeFile):
         return [(out, data)]
 
 
+def euler_finding(f, after: str) -> Finding | None:
+    """The report's :class:`Finding` of an :class:`~quatlab.math.euler_track.EulerFinding`.
+
+    None for its ``sign_flip`` (:func:`audit_track` finds that on the converted
+    track). ``keys`` are ``(f - 1, f)`` for a wrap or a triple switch, ``(f,)`` for
+    gimbal lock; the message is the finding's, then ``after`` (a marked text saying
+    what a player does), made again where shown in the language of the moment.
+    """
+    kind = EULER_KINDS.get(f.kind)
+    if kind is None:
+        return None
+    keys = (f.frame,) if f.kind == "gimbal" else (f.frame - 1, f.frame)
+    message = LazyText(N_("{finding}. {players}"),
+                       finding=LazyText(f.template, **f.params) if f.template else f.message,
+                       players=LazyText(after))
+    return Finding(kind, keys, message)
+
+
+def both_families(quaternion, euler) -> list[Finding]:
+    """Quaternion and Euler findings of one track, sorted by key and :data:`FINDING_KINDS`."""
+    found = list(quaternion) + list(euler)
+    found.sort(key=lambda f: (f.keys[0], FINDING_KINDS.index(f.kind)
+                              if f.kind in FINDING_KINDS else len(FINDING_KINDS)))
+    return found
+
+
 def load_bvh_keyframes(path) -> BvhKeyframeFile:
     """Read a BVH file (:func:`quatlab.app.io.bvh.read_bvh`) as a :class:`BvhKeyframeFile`.
 
@@ -187,7 +207,7 @@ def load_bvh_keyframes(path) -> BvhKeyframeFile:
 
 
 def audit_keyframes(keyframes: KeyframeFile) -> list[TrackReport]:
-    """The full audit of any loaded keyframe file: both families for BVH, else ``audit_file``."""
-    if isinstance(keyframes, BvhKeyframeFile):
-        return keyframes.audit()
-    return audit_file(keyframes)
+    """The full audit of any loaded keyframe file: its own (BVH, USD: both families), else
+    ``audit_file``."""
+    own = getattr(keyframes, "audit", None)
+    return own() if callable(own) else audit_file(keyframes)
