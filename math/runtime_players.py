@@ -53,6 +53,7 @@ __all__ = [
     "INTERPOLATIONS",
     "UNITY_EULER_ORDER",
     "DEFAULT_FPS",
+    "GODOT_COMPRESS_FPS",
     "locate",
     "hermite",
     "play_reference",
@@ -77,8 +78,11 @@ INTERPOLATIONS = ("LINEAR", "STEP", "CUBICSPLINE")
 UNITY_EULER_ORDER = "zxy"
 
 #: Frame rate of the resampling players (Unity's Euler resampling, Godot's
-#: import bake and compression) when the caller gives none.
+#: import bake of splines, its ``animation/fps`` option) when the caller gives none.
 DEFAULT_FPS = 30.0
+
+#: ``Animation::compress``'s default frame rate, which Godot's scene importer uses.
+GODOT_COMPRESS_FPS = 120.0
 
 
 # --------------------------------------------------------------------------- input
@@ -362,15 +366,19 @@ def play_godot(keys, times, t, *, interpolation="LINEAR", in_tangents=None, out_
 
 
 def play_godot_compressed(keys, times, t, *, interpolation="LINEAR", in_tangents=None,
-                          out_tangents=None, euler=None, fps=DEFAULT_FPS):
+                          out_tangents=None, euler=None, fps=GODOT_COMPRESS_FPS,
+                          bake_fps=DEFAULT_FPS):
     """Godot 4 with animation compression: keys on frames, axis-angle in 16 bits, slerp.
 
-    ``Animation::compress`` puts each key on frame ``uint32(time / (1/fps))``
-    (truncated, so a key can move up to a frame earlier; of keys on one frame
-    the last one is played), stores it through
+    The scene importer calls ``Animation::compress`` with its default frame
+    rate, ``fps`` = 120; it puts each key on frame ``uint32(time / (1/fps))``
+    (truncated: a key stored a hair before a frame, as float32 times of 24 fps
+    keys are, moves a whole frame earlier; of keys on one frame the last one
+    is played), stores it through
     :func:`quatlab.math.key_codecs.godot_round_trip`, and marks the track
     LINEAR ("only linear supported"): STEP keys are slerped too. Playback
-    slerps the decoded keys (``Quaternion::slerp``). The extra keys the
+    slerps the decoded keys (``Quaternion::slerp``). CUBICSPLINE samplers
+    were baked at ``bake_fps`` by the importer first. The extra keys the
     compressor interpolates at page boundaries are not modelled.
 
     Examples
@@ -385,7 +393,7 @@ def play_godot_compressed(keys, times, t, *, interpolation="LINEAR", in_tangents
     q, tk, ts, tangents = _inputs(keys, times, t, interpolation, in_tangents, out_tangents)
     fps = float(fps)
     if interpolation == "CUBICSPLINE":
-        q, tk = _godot_bake(q, tangents, tk, fps)
+        q, tk = _godot_bake(q, tangents, tk, float(bake_fps))
     q = C.godot_round_trip(as_quaternion(q, "keys"))
     frames = np.trunc(np.maximum(tk, 0.0) / (1.0 / fps))
     last_of_frame = np.append(frames[1:] != frames[:-1], True)

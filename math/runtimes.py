@@ -111,7 +111,7 @@ RUNTIMES: dict[str, Runtime] = {r.id: r for r in (
     Runtime(
         "godot_comp", N_("Godot, compressed"), "Godot 4.0-4.3 Animation::compress",
         _GODOT,
-        N_("keys on 30 fps frames, axis-angle in 16 bits, always slerped (STEP too)"),
+        N_("keys on 120 fps frames, axis-angle in 16 bits, always slerped (STEP too)"),
         P.play_godot_compressed,
         N_("the keys the compressor adds at page boundaries are not modelled")),
     Runtime(

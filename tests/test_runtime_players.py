@@ -224,11 +224,15 @@ def test_godot_bakes_cubic_splines_into_linear_keys():
 
 def test_godot_compressed_moves_keys_onto_frames_and_slerps_step_tracks():
     keys = Q.from_axis_angle([0, 0, 1], np.radians([0.0, 60.0, 60.0]))
-    times = np.array([0.0, 1 / 24, 1.0])                  # a 24 fps key, compressed at 30 fps
-    # uint32((1/24) / (1/30)) = uint32(1.25) = 1: the key plays at 1/30 s.
-    got = P.play_godot_compressed(keys, times, [1 / 30])[0]
+    # A 24 fps key at 5/24 s stored as float32 (0.20833333, a hair early), compressed at
+    # the importer's 120 fps: uint32(0.20833333 * 120) = uint32(24.9999994) = 24.
+    times = np.array([0.0, np.float32(5 / 24), 1.0])
+    got = P.play_godot_compressed(keys, times, [24 / 120])[0]
+    assert _deg(got, keys[1]) < 0.02                       # the key plays a frame early
+    assert _deg(P.play_reference(keys, times, [24 / 120])[0], keys[1]) > 2
+    # At 30 fps (an explicit rate): uint32((1/24) / (1/30)) = uint32(1.25) = 1.
+    got = P.play_godot_compressed(keys[:2], [0.0, 1 / 24], [1 / 30], fps=30)[0]
     assert _deg(got, keys[1]) < 0.02
-    assert _deg(P.play_reference(keys, times, [1 / 30])[0], keys[1]) > 10
     # STEP is stored as LINEAR: halfway through a held 90 deg step Godot shows 45 deg.
     step = Q.from_axis_angle([0, 0, 1], np.radians([0.0, 90.0]))
     half = P.play_godot_compressed(step, [0.0, 1.0], [0.5], interpolation="STEP")[0]
@@ -425,8 +429,13 @@ def test_every_player_plays_every_key(track, name):
     keys, times = track
     tol = {"godot_comp": 0.05, "acl": 0.05, "ozz": 0.01}.get(name, 1e-7)
     if name == "godot_comp":
-        times = np.arange(len(times)) / 30 + 0.5 / 30 * 0       # frames 0, 1, 2, ...
-    got = R.play(name, keys, times, times)
+        # Keys on frames (1/32 s is exact in binary; Godot truncates a key a hair early).
+        times = np.arange(len(times)) / 32
+        got = P.play_godot_compressed(keys, times, times, fps=32)
+    else:
+        if name == "unity_euler_rs":                # it keys the frames, so keys on frames
+            times = np.arange(len(times)) / 30
+        got = R.play(name, keys, times, times)
     assert np.max(_deg(got, keys)) < tol
 
 

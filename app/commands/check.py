@@ -11,6 +11,7 @@ import os
 import sys
 
 from quatlab.app.commands.check_dir import add_dir_arguments
+from quatlab.app.commands.check_runtimes import add_runtime_arguments
 from quatlab.app.commands.common import add_order_argument, shown
 from quatlab.app.i18n import _
 
@@ -38,6 +39,7 @@ def add_parser(subparsers):
     p.add_argument("--json", action="store_true", help=_("print the report as JSON"))
     add_order_argument(p)
     add_dir_arguments(p)  # FILE may be a folder (docs/formats.md, "quatlab check DIR")
+    add_runtime_arguments(p)  # docs/runtimes.md
     p.set_defaults(func=run)
     return p
 
@@ -62,14 +64,26 @@ def run(args) -> int:
         args.file = str(samples[args.sample])
     elif args.file is None:
         return fail(PROG, _("give a FILE to check (or --sample NAME)"))
+    by_runtime = args.runtimes is not None or args.after is not None
     if os.path.isdir(args.file):
+        if by_runtime:
+            return fail(PROG, _("--runtimes and --after check one file, not a folder"))
         from quatlab.app.commands.check_dir import run_dir
 
         return run_dir(args)
+    if by_runtime:
+        from quatlab.app.commands.check_runtimes import parse_options
+
+        try:
+            runtimes, steps = parse_options(args)
+        except ValueError as exc:
+            return fail(PROG, str(exc))
     try:
         keyframes = load_keyframes(args.file, order=args.order)
     except (KeyframeFileError, OSError) as exc:
         return fail(PROG, str(exc))
+    if by_runtime:
+        return _run_runtimes(args.file, keyframes, runtimes, steps, args.json)
     reports = audit_keyframes(keyframes)  # BVH adds its Euler findings
     total = sum(len(r.findings) for r in reports)
     status = 1 if total else 0
@@ -84,6 +98,26 @@ def run(args) -> int:
         # status still says whether there are findings.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit flush
     return status
+
+
+def _run_runtimes(file, keyframes, runtimes, steps, as_json: bool) -> int:
+    """The audit of the file (after ``steps``) and the findings x runtimes table."""
+    from quatlab.app.commands import check_runtimes
+    from quatlab.app.io.runtime_check import runtime_matrix
+
+    matrix = runtime_matrix(keyframes, runtimes, steps)
+    total = sum(len(r.findings) for r in matrix.reports)
+    glitches = [r for r in matrix.glitching() if r != matrix.reference]
+    try:
+        if as_json:
+            check_runtimes.print_json(file, matrix)
+        else:
+            _print_text(file, matrix.reports, total)
+            check_runtimes.print_text(matrix)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit flush
+    return 1 if total or glitches else 0
 
 
 def sample_files() -> dict:
