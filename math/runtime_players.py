@@ -55,6 +55,7 @@ __all__ = [
     "DEFAULT_FPS",
     "GODOT_COMPRESS_FPS",
     "locate",
+    "align_tracks",
     "hermite",
     "play_reference",
     "play_three",
@@ -130,6 +131,28 @@ def locate(times, t) -> tuple[np.ndarray, np.ndarray]:
     k = np.clip(np.searchsorted(tk, ts, side="right") - 1, 0, tk.shape[0] - 2)
     u = np.clip((ts - tk[k]) / (tk[k + 1] - tk[k]), 0.0, 1.0)
     return k, u
+
+
+def align_tracks(keys) -> np.ndarray:
+    """Every track of ``keys`` ``(..., N, 4)`` made sign-continuous, each key keeping its length.
+
+    :func:`quatlab.math.track.align_keys` per track (key 0 keeps its sign,
+    key i is negated when its dot with the fixed key i - 1 is negative), its
+    signs put on the keys as stored: what a runtime that fixes signs at load
+    plays (docs/runtimes.md, "PlayCanvas and glTFast").
+
+    Examples
+    --------
+    >>> (align_tracks([[[2.0, 0, 0, 0], [-2, 0, 0, 0]], [[1, 0, 0, 0], [0, 0, 0, 1]]]) + 0).tolist()
+    [[[2.0, 0.0, 0.0, 0.0], [2.0, 0.0, 0.0, 0.0]], [[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]]]
+    """
+    q = np.asarray(keys, dtype=np.float64)
+    flat = q.reshape(-1, q.shape[-2], 4)
+    out = np.empty_like(flat)
+    for i, track in enumerate(flat):
+        kept = np.all(align_keys(track) == as_quaternion(track, "keys"), axis=1)
+        out[i] = np.where(kept[:, None], track, -track)
+    return out.reshape(q.shape)
 
 
 def _pair(q, k):
@@ -250,7 +273,7 @@ def play_aligned_lerp(keys, times, t, *, interpolation="LINEAR", in_tangents=Non
     """
     q, tk, ts, tangents = _inputs(keys, times, t, interpolation, in_tangents, out_tangents)
     if interpolation != "CUBICSPLINE":
-        q = align_keys(q, normalized=False)
+        q = align_tracks(q)
     return _play(K.lerp_stored, q, tk, ts, interpolation, tangents)
 
 
@@ -331,7 +354,7 @@ def play_unity_euler_resampled(keys, times, t, *, interpolation="LINEAR", in_tan
                                 in_tangents=in_tangents, out_tangents=out_tangents, euler=euler)
     angles, order = _euler_angles(q, euler)
     grid = _frame_grid(tk, float(fps))
-    baked = align_keys(_euler_curve(angles, order, tk, grid))
+    baked = align_tracks(_euler_curve(angles, order, tk, grid))
     k, u = locate(grid, ts)
     a, b = _pair(baked, k)
     return K.lerp_stored(a, b, u)
@@ -424,7 +447,7 @@ def play_ozz(keys, times, t, *, interpolation="LINEAR", in_tangents=None, out_ta
         return hermite(q, tangents[0], tangents[1], tk, ts)
     q = as_quaternion(q, "keys")
     q = np.where(q[..., :1, :1] < 0, -q, q)
-    q = C.ozz_round_trip(align_keys(q))
+    q = C.ozz_round_trip(align_tracks(q))
     return _play(K.lerp_stored, q, tk, ts, interpolation, None)
 
 

@@ -279,39 +279,34 @@ def _as_choice(value, name, choices):
 # --------------------------------------------------------------------------- keys
 
 
-def align_keys(keys, *, normalized: bool = True) -> np.ndarray:
-    """Sign-continuous copy of ``keys`` ``(..., K, 4)`` (w, x, y, z), one track per leading index.
+def align_keys(keys) -> np.ndarray:
+    """Sign-continuous copy of ``keys`` ``(K, 4)`` (w, x, y, z).
 
     Each key is moved into the hemisphere of the one before it.
 
     Key 0 keeps its sign; key i is negated when its dot product with the
-    (already fixed) key i-1 is negative, and kept at exactly zero. The keys
-    are normalized first unless ``normalized`` is false (a runtime that fixes
-    signs at load and keeps the stored lengths, see ``docs/runtimes.md``).
+    (already fixed) key i-1 is negative, and kept at exactly zero.
 
     Examples
     --------
     >>> (align_keys([[1, 0, 0, 0], [-1, 0, 0, 0], [0, 0, 0, 1]]) + 0.0).tolist()
     [[1.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]]
-    >>> (align_keys([[[2, 0, 0, 0], [-2, 0, 0, 0]]], normalized=False) + 0.0).tolist()  # (1, 2, 4)
-    [[[2.0, 0.0, 0.0, 0.0], [2.0, 0.0, 0.0, 0.0]]]
     """
-    q = as_quaternion(keys, "keys", normalized=normalized)
-    if q.ndim < 2:
-        raise ValueError(f"keys must have shape (..., K, 4), got shape {q.shape}")
+    q = as_quaternion(keys, "keys")
+    if q.ndim != 2:
+        raise ValueError(f"keys must have shape (K, 4), got shape {q.shape}")
     # Key i's sign relative to the stored one flips with every negative dot
     # along the way, and an exact zero dot (the stored sign kept) starts the
     # count again: the sequential rule, as a running count.
-    d = _rowdot(q[..., :-1, :], q[..., 1:, :])
-    k = q.shape[-2]
-    count = np.zeros(q.shape[:-1], dtype=np.intp)
-    np.cumsum(d < 0, axis=-1, out=count[..., 1:])
-    restart = np.zeros(q.shape[:-1], dtype=bool)
-    restart[..., 1:] = d == 0
+    d = _rowdot(q[:-1], q[1:])
+    k = q.shape[0]
+    count = np.zeros(k, dtype=np.intp)
+    np.cumsum(d < 0, out=count[1:])
+    restart = np.zeros(k, dtype=bool)
+    restart[1:] = d == 0
     if restart.any():
-        last = np.maximum.accumulate(np.where(restart, np.arange(k), 0), axis=-1)
-        count -= np.take_along_axis(count, last, axis=-1)
-    return np.where((count & 1).astype(bool)[..., None], -q, q)
+        count -= count[np.maximum.accumulate(np.where(restart, np.arange(k), 0))]
+    return np.where((count & 1).astype(bool)[:, None], -q, q)
 
 
 def _rowdot(a, b):
