@@ -89,6 +89,17 @@ def normalized_or_nan(q) -> np.ndarray:
         return np.where((n2 > _ZERO)[..., None], q / np.sqrt(n2)[..., None], np.nan)
 
 
+def _normalized_in_place(m: np.ndarray) -> np.ndarray:
+    """:func:`normalized_or_nan` of a blend the caller just made (``m`` is overwritten)."""
+    n2 = _dot(m, m)
+    zero = n2 <= _ZERO
+    with np.errstate(invalid="ignore", divide="ignore"):
+        m /= np.sqrt(n2)[..., None]
+    if zero.any():
+        m[zero] = np.nan
+    return m
+
+
 def reference_slerp(q0, q1, u) -> np.ndarray:
     """glTF 2.0's LINEAR rotation: slerp of the normalized keys along the shorter arc.
 
@@ -204,7 +215,7 @@ def unreal_fast_lerp(q0, q1, u) -> np.ndarray:
     """
     a, b, u = _args(q0, q1, u)
     bias = np.where(_dot(a, b) >= 0, 1.0, -1.0)
-    return normalized_or_nan(u[..., None] * b + (bias * (1.0 - u))[..., None] * a)
+    return _normalized_in_place(u[..., None] * b + (bias * (1.0 - u))[..., None] * a)
 
 
 def rtm_lerp(q0, q1, u) -> np.ndarray:
@@ -220,7 +231,7 @@ def rtm_lerp(q0, q1, u) -> np.ndarray:
     """
     a, b, u = _args(q0, q1, u)
     bias = np.where(_dot(a, b) >= 0, 1.0, -1.0)
-    return normalized_or_nan((1.0 - u)[..., None] * a + (u * bias)[..., None] * b)
+    return _normalized_in_place((1.0 - u)[..., None] * a + (u * bias)[..., None] * b)
 
 
 def lerp_stored(q0, q1, u) -> np.ndarray:
@@ -236,7 +247,10 @@ def lerp_stored(q0, q1, u) -> np.ndarray:
     [[1.0, 0.0, 0.0, 0.0], [nan, nan, nan, nan]]
     """
     a, b, u = _args(q0, q1, u)
-    return normalized_or_nan(a + u[..., None] * (b - a))
+    blend = b - a
+    blend *= u[..., None]
+    blend += a
+    return _normalized_in_place(blend)
 
 
 def slerp_stored(q0, q1, u) -> np.ndarray:
