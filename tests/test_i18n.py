@@ -160,6 +160,9 @@ _KEPT_WORDS = {
     "style", "color", "font", "size", "div", "table", "cellspacing", "align", "right", "colspan",
     "small",
     "xyzw", "wxyz", "gltf", "glb", "bvh", "csv", "json",   # format keys as files declare them
+    # Engines and assets by their names (docs/runtimes.md).
+    "three", "js", "Babylon", "PlayCanvas", "glTFast", "Unity", "Unreal", "Engine", "Godot",
+    "CesiumMilkTruck",
 }
 
 

@@ -180,6 +180,8 @@ _BLOCK_QT = textwrap.dedent(
     (["check", str(ROOT / "tests" / "data" / "bvh" / "test_mocapbank.bvh")], 1),
     (["check", str(ROOT / "tests" / "data" / "bvh"), "--jobs", "2"], 1),
     (["pose", str(ROOT / "tests" / "data" / "gltf" / "CesiumMilkTruck.glb"), "--time", "1"], 0),
+    (["check", str(ROOT / "tests" / "data" / "gltf" / "CesiumMilkTruck.glb"), "--after",
+      "quantize:16,resample:30"], 1),
 ])
 def test_headless_commands_run_without_qt(argv, status):
     proc = _run(["-c", _BLOCK_QT, *argv], cwd=ROOT)

@@ -169,7 +169,8 @@ def test_colour_translates_light_colours_and_keeps_others():
 
 #: The lessons whose plots draw curves of their own colours (beyond the four
 #: methods), by module: each holds COLOURS, one light-palette colour per curve.
-LESSONS = ("track_view", "blend_view", "euler_view", "wrap_view", "integrate_view")
+LESSONS = ("track_view", "blend_view", "euler_view", "wrap_view", "integrate_view",
+           "same_keys_view")
 #: Least Delta E*ab between two curves of one plot (a lesson draws at most four).
 MIN_LESSON_DELTA_E = {"normal": 20.0, "protanopia": 10.0, "deuteranopia": 10.0,
                       "tritanopia": 10.0}

@@ -12,6 +12,7 @@ import sys
 
 from quatlab.app.commands.check_dir import add_dir_arguments
 from quatlab.app.commands.check_outputs import add_output_arguments
+from quatlab.app.commands.check_runtimes import add_runtime_arguments
 from quatlab.app.commands.common import add_order_argument, shown
 from quatlab.app.i18n import _
 
@@ -43,6 +44,7 @@ def add_parser(subparsers):
     add_order_argument(p)
     add_output_arguments(p)  # --junit FILE (docs/report.md)
     add_dir_arguments(p)  # FILE may be a folder (docs/formats.md, "quatlab check DIR")
+    add_runtime_arguments(p)  # docs/runtimes.md
     p.set_defaults(func=run)
     return p
 
@@ -74,7 +76,11 @@ def run(args) -> int:
         args.file = [str(samples[args.sample])]
     elif not args.file:
         return fail(PROG, _("give a FILE to check (or --sample NAME)"))
+    by_runtime = args.runtimes is not None or args.after is not None
     if len(args.file) > 1 or os.path.isdir(args.file[0]):
+        if by_runtime:
+            return fail(PROG, _("--runtimes and --after check one file, not a folder or "
+                                "several files"))
         from quatlab.app.commands.check_dir import run_dir
 
         return run_dir(args)
@@ -82,6 +88,13 @@ def run(args) -> int:
     problem = check_targets(args)
     if problem:
         return fail(PROG, problem)
+    if by_runtime:
+        from quatlab.app.commands.check_runtimes import parse_options
+
+        try:
+            runtimes, steps = parse_options(args)
+        except ValueError as exc:
+            return fail(PROG, str(exc))
     try:
         with in_english(wants_details(args)):  # the JUnit file's error is English
             keyframes = load_keyframes(path, order=args.order)
@@ -89,6 +102,8 @@ def run(args) -> int:
         problem = write_outputs(args, [{"file": path, "status": "unreadable",
                                         "error": str(exc)}])
         return fail(PROG, problem or str(exc))
+    if by_runtime:
+        return _run_runtimes(path, keyframes, runtimes, steps, args.json)
     reports = audit_keyframes(keyframes)  # BVH adds its Euler findings
     total = sum(len(r.findings) for r in reports)
     status = 1 if total else 0
@@ -108,6 +123,27 @@ def run(args) -> int:
     return status
 
 
+def _run_runtimes(file, keyframes, runtimes, steps, as_json: bool) -> int:
+    """The audit of the file (after ``steps``) and the findings x runtimes table."""
+    from quatlab.app.commands import check_runtimes
+    from quatlab.app.io.runtime_check import runtime_matrix
+
+    matrix = runtime_matrix(keyframes, runtimes, steps)
+    total = sum(len(r.findings) for r in matrix.reports)
+    glitches = [r for r in matrix.glitching() if r != matrix.reference]
+    try:
+        if as_json:
+            _print_json(file, matrix.reports,
+                        {"after": list(matrix.steps), "runtimes": matrix.as_dict()})
+        else:
+            _print_text(file, matrix.reports, total)
+            check_runtimes.print_text(matrix)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the exit flush
+    return 1 if total or glitches else 0
+
+
 def sample_files() -> dict:
     """The sample keyframe files shipped in the package: name -> path (docs/formats.md)."""
     from importlib import resources
@@ -120,9 +156,10 @@ def sample_files() -> dict:
     }
 
 
-def _print_json(file: str, reports) -> None:
+def _print_json(file: str, reports, sections: dict | None = None) -> None:
     """The report as one JSON document (docs/report.md), written track by track (never whole
-    in memory)."""
+    in memory); ``sections`` adds optional top-level parts (``after``, ``runtimes``) after the
+    tracks."""
     from quatlab.app.io.reports.schema import schema_id
 
     out = sys.stdout
@@ -131,7 +168,11 @@ def _print_json(file: str, reports) -> None:
     for i, r in enumerate(reports):
         text = json.dumps(r.as_dict(), indent=2, allow_nan=False)
         out.write(("," if i else "") + "\n    " + text.replace("\n", "\n    "))
-    out.write("\n  ]\n}\n" if reports else "]\n}\n")
+    out.write("\n  ]" if reports else "]")
+    for name, value in (sections or {}).items():
+        text = json.dumps(value, indent=2, allow_nan=False)
+        out.write(",\n  " + json.dumps(name) + ": " + text.replace("\n", "\n  "))
+    out.write("\n}\n")
 
 
 def _print_text(file: str, reports, total: int) -> None:

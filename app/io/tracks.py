@@ -338,6 +338,16 @@ class KeyframeFile:
         """Every file this document was read from (the file and, for glTF, its resources)."""
         return (self.path,)
 
+    def euler_channels(self, track: int) -> tuple[np.ndarray, str] | None:
+        """The Euler channels track ``track`` was converted from, or None (quaternion formats).
+
+        ``(degrees (N, 3), order)``, ``order`` an order string of
+        :mod:`quatlab.math.euler`. A format that stores Euler angles (BVH,
+        FBX) returns them, so the players that blend Euler channels
+        (``docs/runtimes.md``, "Unity Euler curves") play the file's own.
+        """
+        return None
+
     def write_copy(self, out, tracks: Sequence[Track], *, force: bool = False) -> list[Path]:
         """Write the file to ``out`` with ``tracks``' keys in place of the loaded ones.
 

@@ -55,6 +55,7 @@ VIEW_MODULES = (
     "quatlab.app.qt.integrate_view",
     "quatlab.app.qt.s3_view",
     "quatlab.app.qt.wrap_view",
+    "quatlab.app.qt.same_keys_view",
 )
 
 

@@ -117,6 +117,18 @@ class BvhKeyframeFile(KeyframeFile):
         super().__init__(path, tracks)
         self._euler: dict[int, tuple[Finding, ...]] | None = None
 
+    def euler_channels(self, track: int) -> tuple[np.ndarray, str] | None:
+        """The joint's three rotation channels ``(F, 3)`` degrees and their order (intrinsic).
+
+        None for a joint with fewer than three rotation channels or an axis
+        twice in a row (not an Euler order).
+        """
+        joint = self.joints[track]
+        order = self.bvh.rotation_order(joint)
+        if len(order) != 3 or order[0] == order[1] or order[1] == order[2]:
+            return None
+        return self.bvh.euler_degrees(joint), order
+
     def euler_findings(self, track: int) -> tuple[Finding, ...]:
         """The Euler-family findings of track ``track`` (its joint's channels as stored).
 

@@ -1,0 +1,94 @@
+"""Lesson "same keys, six engines": one two-key segment played side by side by six runtimes.
+
+Left of the 3D view, the two-key lesson's endpoint editors (components,
+axis-angle, Euler angles, paste, and −q to store a key in the other
+hemisphere) edit the segment; six chains play it, one per runtime of
+:data:`quatlab.math.same_keys.ENGINES` (docs/runtimes.md). The plots show
+each runtime's path angle from q0 over t and how far it is from the glTF
+reference; the explanation says which runtimes share the reference's motion
+and which take another path, and why (:mod:`quatlab.app.model.same_keys_lesson`).
+"""
+
+from __future__ import annotations
+
+from PyQt6 import QtCore, QtWidgets
+
+from quatlab.app.i18n import N_, _
+from quatlab.app.model.same_keys_lesson import SameKeysModel
+from quatlab.app.qt.endpoint_editor import EndpointEditor
+from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
+from quatlab.math import runtimes as R
+from quatlab.rendering.chain import ROOT
+from quatlab.rendering.series import Series
+
+VIEW_NAME = "engines"
+TITLE = N_("Same keys, six engines")
+
+#: One colour per runtime (Okabe-Ito): the reference keeps the shortest-SLERP green of the
+#: two-key lesson, the stored-sign lerp its naive vermillion, Euler curves their orange.
+#: The other three were chosen so that every pair stays apart in every theme and for
+#: every colour-vision deficiency tests/test_themes.py simulates, and every curve keeps
+#: 3:1 on the dark plots (tests/test_theme_view.py).
+COLOURS = {"gltf": "#009E73", "three": "#7570B3", "playcanvas": "#56B4E9",
+           "unity_quat": "#D55E00", "unity_euler": "#E69F00", "unreal": "#666666"}
+#: Runtimes that blend the components (NLERP-like timing) are dashed, as NLERP is elsewhere.
+DASHED = {"playcanvas", "unity_quat", "unreal"}
+#: Chain roots side by side along y, two reaches apart so the swept circles never cross.
+SPACING = 5.5
+
+
+class SameKeysView(LessonPanel):
+    def __init__(self, model: SameKeysModel, parent=None) -> None:
+        self.model = model
+        super().__init__(model.preset_items(), model.set_preset, "t", model.set_param, parent,
+                         param_tooltip=_("From the first key (t = 0) to the second (t = 1)"))
+        ids = model.runtimes
+        self.legend.setText(legend_html([(COLOURS[r], _(R.runtime(r).label)) for r in ids]))
+        side = self.add_scene_side()
+        self.editors = [EndpointEditor(model.state, which) for which in (0, 1)]
+        for editor in self.editors:
+            # The two-key tab has editors of the same names: these get a prefix, so
+            # a lookup by name (tests, the window) finds that tab's, not this one's.
+            for widget in (editor, *editor.findChildren(QtCore.QObject)):
+                if widget.objectName():
+                    widget.setObjectName("engines_" + widget.objectName())
+            side.addWidget(editor)
+        side.addStretch(1)
+        self.scene.set_root_only(True)
+        self.scene.set_default_direction(40.0, 0.0)
+        middle = (len(ids) - 1) / 2
+        self.roots = {r: ROOT + [0.0, SPACING * (i - middle), 0.0] for i, r in enumerate(ids)}
+        for r in ids:
+            self.scene.set_chain(r, None, COLOURS[r], root=self.roots[r])
+            self.scene.set_label(r, _(R.runtime(r).label))
+        model.events.connect("data", self.on_data)
+        model.events.connect("param", self.on_param)
+        self.on_data()
+
+    def on_data(self) -> None:
+        m = self.model
+        self.show_preset(m.state.preset or m.preset)
+        c = m.comparison
+        with self.plots.batch():
+            self.set_axes("t", None, (0.0, 1.0), {
+                "angle": _("path angle from q0 (deg)"),
+                "speed": _("off the glTF reference (deg)")})
+            for plot, values in (("angle", c.angle), ("speed", c.off)):
+                self.plots.set_series(plot, [
+                    Series(r, _(R.runtime(r).label), COLOURS[r], r in DASHED, c.t, values[r])
+                    for r in m.runtimes])
+        for r in m.runtimes:
+            self.scene.set_path(r, c.quats[r], COLOURS[r])
+        self.on_param()
+
+    def on_param(self) -> None:
+        m = self.model
+        for r, q in m.at_param().items():
+            self.scene.set_chain(r, q, COLOURS[r])
+        self.slider.set_value(m.param)
+        self.plots.set_cursor(m.param)
+        self.explanation.setText(m.explanation())
+
+
+def create(window) -> QtWidgets.QWidget:
+    return SameKeysView(SameKeysModel())

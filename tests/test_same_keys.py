@@ -1,0 +1,164 @@
+"""Lesson "same keys, six engines": math against hand-worked turns and scipy, model, view pixels.
+
+The figures are worked here: a quarter turn with its second key stored as -q
+is 90 deg along the short arc and 270 deg the long way; the truck's wheel keys
+are 11.7 deg apart (tests/data/gltf/README.md) so 348.3 deg the long way; a
+20 deg turn about Y stored as Euler angles 170 -> -170 spins 340 deg.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.spatial.transform import Rotation
+from test_lesson_views import _grab
+from text_layout import as_read
+
+from quatlab.app.model.same_keys_lesson import ENGINES, SameKeysModel
+from quatlab.math import same_keys as S
+
+
+def _swept(preset, runtimes=ENGINES):
+    p = S.PRESETS[preset]
+    return S.compare(p["q0"], p["q1"], runtimes).swept
+
+
+@pytest.mark.parametrize("preset, short, long_way, euler", [
+    ("stored_minus_q", 90.0, 270.0, 90.0),
+    ("truck_wheel", 11.7, 348.3, 348.3),
+    ("euler_wrap", 20.0, 20.0, 340.0),
+])
+def test_turns_worked_by_hand(preset, short, long_way, euler):
+    swept = _swept(preset)
+    for rid in ("gltf", "three", "playcanvas", "unreal"):
+        assert swept[rid] == pytest.approx(short, abs=0.05), rid
+    assert swept["unity_quat"] == pytest.approx(long_way, abs=0.05)
+    assert swept["unity_euler"] == pytest.approx(euler, abs=0.05)
+
+
+def test_presets_are_what_they_say():
+    p = S.PRESETS["euler_wrap"]
+    r = Rotation.from_quat(np.array([p["q0"], p["q1"]]), scalar_first=True)
+    # Unity's order: z, x, y about fixed axes; the Y channel goes 170 -> -170.
+    assert np.allclose(r.as_euler("zxy", degrees=True), [[0, 0, 170], [0, 0, -170]])
+    truck = S.PRESETS["truck_wheel"]
+    assert np.dot(truck["q0"], truck["q1"]) == pytest.approx(-0.9948, abs=1e-4)
+
+
+def test_path_angle_follows_the_motion_whatever_sign_a_runtime_returns():
+    # Unreal's FastLerp returns -q of the short path's pose; the path angle still reads
+    # the motion: 45 deg at t = 1/2 of the quarter turn.
+    p = S.PRESETS["stored_minus_q"]
+    c = S.compare(p["q0"], p["q1"], ("unreal",), samples=3)
+    assert c.quats["unreal"][1][0] < 0
+    assert c.angle["unreal"][1] == pytest.approx(45.0, abs=1.0)
+
+
+def test_off_the_reference_against_scipy():
+    p = S.PRESETS["truck_wheel"]
+    c = S.compare(p["q0"], p["q1"], ("gltf", "unity_quat"), samples=11)
+    ref = Rotation.from_quat(c.quats["gltf"], scalar_first=True)
+    naive = Rotation.from_quat(c.quats["unity_quat"], scalar_first=True)
+    assert np.allclose(c.off["unity_quat"], np.degrees((ref.inv() * naive).magnitude()))
+
+
+# --------------------------------------------------------------------------- model
+
+
+def test_editing_a_key_replays_every_runtime():
+    m = SameKeysModel("stored_minus_q")
+    seen = []
+    m.events.connect("data", lambda: seen.append("data"))
+    assert m.groups()["glitch"] == ("unity_quat",)
+    m.state.negate(1)                                  # the -q button
+    assert seen and m.state.preset is None
+    assert m.groups()["glitch"] == () and "Your two keys." in m.explanation()
+    m.set_preset("truck_wheel")
+    assert m.state.preset == "truck_wheel"
+    assert m.groups()["glitch"] == ("unity_quat", "unity_euler")
+    assert m.comparison.swept["unity_quat"] == pytest.approx(348.3, abs=0.05)
+
+
+def test_explanation_names_the_groups():
+    m = SameKeysModel("half_turn")
+    text = m.explanation()
+    assert "Same motion" in text and "Same way, other timing" in text
+    assert "Unity quaternion curves</b> takes another path" in text
+    m.set_param(0.25)
+    assert "At t = 0.25" in m.explanation()
+
+
+def test_unknown_runtime_is_refused():
+    with pytest.raises(ValueError, match="unknown runtime"):
+        SameKeysModel(runtimes=("gltf", "unity"))
+
+
+# --------------------------------------------------------------------------- view
+
+
+@pytest.fixture
+def view(qtbot):
+    from quatlab.app.qt.same_keys_view import SameKeysView
+
+    v = SameKeysView(SameKeysModel())
+    qtbot.addWidget(v)
+    v.resize(1400, 1000)
+    v.show()
+    qtbot.waitExposed(v)
+    return v
+
+
+def test_registered_in_the_window():
+    from quatlab.app.qt.window import view_names
+
+    assert "engines" in view_names()
+
+
+def test_model_drives_the_widgets(view):
+    m = view.model
+    m.set_preset("euler_wrap")
+    assert view.preset_box.currentData() == "euler_wrap"
+    c = m.comparison
+    for plot, values in (("angle", c.angle), ("speed", c.off)):
+        for rid in ENGINES:
+            x, y = view.plots.curve_item(plot, rid).getOriginalDataset()
+            np.testing.assert_allclose(x, c.t)
+            np.testing.assert_allclose(y, values[rid])
+    m.set_param(0.7)
+    assert view.slider.spin.value() == pytest.approx(0.7)
+    assert "At t = 0.70" in as_read(view.explanation.text())
+    # The editors show the keys.
+    assert float(view.editors[1].components[2].text()) == pytest.approx(0.99619, abs=1e-5)
+
+
+def test_the_minus_q_button_changes_the_stored_sign_lerp(view):
+    assert view.model.groups()["glitch"] == ("unity_quat",)
+    view.editors[1].negate_button.click()
+    assert view.model.groups()["glitch"] == ()
+    assert "Your two keys." in as_read(view.explanation.text())
+
+
+def _overlap(view, key, t0, t1):
+    """Overlap (intersection over union) of chain ``key``'s pixels at t0 and t1, and its size."""
+    for rid in ENGINES:
+        view.scene.set_chain_visible(rid, False)
+        view.scene.set_label(rid, "")
+        view.scene.set_path(rid, None)
+    empty = _grab(view.scene)
+    view.scene.set_chain_visible(key, True)
+    masks = []
+    for t in (t0, t1):
+        view.model.set_param(t)
+        masks.append(np.any(_grab(view.scene) != empty, axis=-1))
+    a, b = masks
+    return float(np.count_nonzero(a & b) / np.count_nonzero(a | b)), int(np.count_nonzero(a))
+
+
+def test_the_long_way_chain_is_elsewhere_mid_segment(view):
+    view.model.set_preset("truck_wheel")
+    # At t = 1/2 the stored-sign lerp is half way round the long way (174 deg off the
+    # start pose), the reference 5.9 deg along the short arc.
+    naive, size = _overlap(view, "unity_quat", 0.0, 0.5)
+    assert size > 300 and naive < 0.2, (naive, size)
+    ref, _ = _overlap(view, "gltf", 0.0, 0.5)
+    assert ref > 0.5, ref
