@@ -65,6 +65,6 @@ def test_non_integer_indices_and_offsets_are_refused(tmp_path, capsys, where):
     else:
         d["accessors"][1]["count"] = 2.0
     path = write(tmp_path / "i.gltf", d)
-    with pytest.raises(KeyframeFileError, match="must be an integer"):
+    with pytest.raises(KeyframeFileError, match="expected an integer, got (1.5|8.5|2.0)"):
         KF.load_keyframes(path)
-    _one_line(capsys, 2, ["check", str(path)], "must be an integer")
+    _one_line(capsys, 2, ["check", str(path)], "expected an integer")
