@@ -327,15 +327,18 @@ def test_channels_skipped_and_shared_accessors(tmp_path):
     # a second node animated by the same sampler shares the output accessor.
     anim["channels"].append({"sampler": 0, "target": {"path": "rotation"}})
     anim["channels"].append({"sampler": 0, "target": {"node": 1, "path": "rotation"}})
-    kf = KF.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob))
+    src = write_gltf(tmp_path / "a.gltf", doc, blob)
+    kf = KF.load_keyframes(src)
     assert [t.node_name for t in kf.tracks] == ["Joint", "Mover"]
     fixes = [TA.fix_track(t) for t in kf.tracks]
     kf.write_copy(tmp_path / "o.gltf", [f.fixed for f in fixes])
     assert all(TA.audit_track(t) == [] for t in KF.load_keyframes(tmp_path / "o.gltf").tracks)
     with pytest.raises(kt.KeyframeFileError, match="shared by several tracks") as info:
         kf.write_copy(tmp_path / "p.gltf", [fixes[0].fixed, kf.tracks[1]])
-    # The message names the tracks that share it, so they can be fixed together.
+    # The message names the tracks that share it, so they can be fixed together,
+    # and starts with the input, where the shared accessor is (p.gltf is never written).
     assert "'Joint'" in str(info.value) and "'Mover'" in str(info.value)
+    assert str(info.value).startswith(f"{src}: accessors[") and not (tmp_path / "p.gltf").exists()
 
 
 def test_no_rotation_tracks(tmp_path):

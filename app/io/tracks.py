@@ -321,11 +321,11 @@ class KeyframeFile:
         if not force:
             existing = [p for p, _data in items if os.path.lexists(p)]
             if existing:
-                raise KeyframeFileError(out, _would_replace(existing))
+                raise _would_replace(out, existing)
         try:
             write_files(items, force=force)
         except FileExistsError as exc:
-            raise KeyframeFileError(out, _would_replace([Path(exc.filename)])) from None
+            raise _would_replace(out, [Path(exc.filename)]) from None
         except OSError as exc:
             raise KeyframeFileError(
                 exc.filename or out, _("cannot write: {error}").format(error=exc.strerror or exc)
@@ -385,10 +385,18 @@ class KeyframeFile:
         self.check_output_path(out)
 
 
-def _would_replace(existing: Sequence[Path]) -> str:
+def _would_replace(out: Path, existing: Sequence[Path]) -> KeyframeFileError:
+    """The refusal to replace ``existing`` files, naming a file that does exist."""
+    if list(existing) == [out]:
+        return KeyframeFileError(out, _("already exists: pass --force to replace it (or choose "
+                                        "another name)"))
+    # A companion (OUT.bin) may exist without OUT itself: the message starts
+    # with the file that is there.
+    first = out if out in existing else existing[0]
     names = ", ".join(str(p) for p in existing)
-    return _("already exists; writing would replace {files}: pass --force to replace (or choose "
-             "another name)").format(files=names)
+    return KeyframeFileError(first, _(
+        "already exists; writing {out} would replace {files}: pass --force to replace "
+        "(or choose another name)").format(out=out, files=names))
 
 
 def _same_file(a: Path, b: Path) -> bool:

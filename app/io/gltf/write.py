@@ -59,7 +59,11 @@ class GltfWriter:
         try:
             return self._encode_checked(out, tracks)
         except Invalid as exc:
-            raise KeyframeFileError(out, str(exc)) from None
+            # What cannot be encoded (a shared accessor corrected two ways, a
+            # meshopt fallback, a value outside the stored range) is a property
+            # of the input; OUT is never written. Problems with OUT itself are
+            # KeyframeFileErrors naming it, raised as such.
+            raise KeyframeFileError(self.path, str(exc)) from None
 
     def _encode_checked(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
         buffers, changed, edits = self._patch(tracks)
