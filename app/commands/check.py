@@ -75,9 +75,9 @@ def run(args) -> int:
     status = 1 if total else 0
     try:
         if args.json:
-            _print_json(args.file, reports)
+            _print_json(args.file, reports, keyframes.notes)
         else:
-            _print_text(args.file, reports, total)
+            _print_text(args.file, reports, total, keyframes.notes)
         sys.stdout.flush()
     except BrokenPipeError:
         # `quatlab check --json FILE | head`: the reader left early. The
@@ -98,17 +98,19 @@ def sample_files() -> dict:
     }
 
 
-def _print_json(file: str, reports) -> None:
+def _print_json(file: str, reports, notes=()) -> None:
     """The report as one JSON document, written track by track (never whole in memory)."""
     out = sys.stdout
-    out.write('{\n  "file": ' + json.dumps(file) + ',\n  "tracks": [')
+    # Notes are LazyTexts: English here, as JSON always is.
+    out.write('{\n  "file": ' + json.dumps(file) + ',\n  "notes": '
+              + json.dumps([str(n) for n in notes]) + ',\n  "tracks": [')
     for i, r in enumerate(reports):
         text = json.dumps(r.as_dict(), indent=2, allow_nan=False)
         out.write(("," if i else "") + "\n    " + text.replace("\n", "\n    "))
     out.write("\n  ]\n}\n" if reports else "]\n}\n")
 
 
-def _print_text(file: str, reports, total: int) -> None:
+def _print_text(file: str, reports, total: int, notes=()) -> None:
     from quatlab.app.io.track_audit import format_keys
 
     def findings(n: int) -> str:
@@ -118,6 +120,8 @@ def _print_text(file: str, reports, total: int) -> None:
     tracks = (_("{n} rotation track") if n == 1 else _("{n} rotation tracks")).format(n=n)
     print(_("{file}: {tracks}, {findings}").format(
         file=shown(file), tracks=tracks, findings=findings(total) if total else _("no findings")))
+    for note in notes:
+        print("  " + _("note: {note}").format(note=shown(_(note))))
     for r in reports:
         t = r.track
         print("  " + _("{track}: {interpolation}, {n} keys ({storage}): {summary}").format(

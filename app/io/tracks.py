@@ -292,6 +292,12 @@ class KeyframeFile:
 
     #: Format name: ``"gltf"``, ``"glb"``, ``"csv"`` or ``"json"``.
     format: str = ""
+    #: What the reader wants the user to know but did not refuse the file for,
+    #: one line each: a required extension ignored and why, keys audited from
+    #: an uncompressed fallback, a suspicious BVH hierarchy (docs/formats.md).
+    #: ``quatlab check`` prints them (and lists them in its JSON), the
+    #: Keyframes tab shows them with the file.
+    notes: tuple[str, ...] = ()
 
     def __init__(self, path: Path, tracks: Sequence[Track]):
         self.path = Path(path)

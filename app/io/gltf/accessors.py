@@ -207,6 +207,7 @@ def json_number(value, component: int):
 
 @dataclasses.dataclass(frozen=True)
 class Source:
-    """Where a track came from: its output accessor."""
+    """Where a track came from: its output accessor (keys) and input accessor (times)."""
 
     output: int
+    input: int | None = None
