@@ -113,6 +113,7 @@ class BvhKeyframeFile(KeyframeFile):
             for j in self.joints
         ]
         super().__init__(path, tracks)
+        self.notes = bvh.notes
         self._euler: dict[int, tuple[Finding, ...]] | None = None
 
     def euler_findings(self, track: int) -> tuple[Finding, ...]:

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from quatlab.app.i18n import _
+from quatlab.app.i18n import N_, LazyText, _
 
 __all__ = ["CHANNEL_NAMES", "BvhError", "EndSite", "Tokens", "error_at", "short_text",
-           "decode_text", "parse_hierarchy", "fast_numbers", "parse_numbers"]
+           "decode_text", "parse_hierarchy", "hierarchy_notes", "fast_numbers", "parse_numbers",
+           "check_angles", "MAX_ANGLE"]
 
 #: The six channel names BVH knows (matched case-insensitively, stored like this).
 CHANNEL_NAMES = ("Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation")
@@ -139,6 +140,7 @@ def parse_hierarchy(tk: Tokens, path: str):
     offsets: list[tuple[float, float, float] | None] = []
     channels: list[tuple[str, ...] | None] = []
     end_sites: list[EndSite] = []
+    lines: list[int] = []        # the line of each joint's ROOT or JOINT
 
     tk.expect("HIERARCHY")
     if tk.peek() != "ROOT":
@@ -163,6 +165,7 @@ def parse_hierarchy(tk: Tokens, path: str):
             if not name:
                 raise error_at(path, line, _("{tok} without a name").format(tok=tok))
             names.append(name)
+            lines.append(line)
             parents.append(stack[-1] if stack else -1)
             offsets.append(None)
             channels.append(None)
@@ -221,6 +224,8 @@ def parse_hierarchy(tk: Tokens, path: str):
                 canon.append(name)
             channels[j] = tuple(canon)
         elif tok == "}":
+            if not stack:
+                raise error_at(path, line, _("unexpected '}}': no joint is open here").format())
             top = stack.pop()
             if top == -2:
                 if end_offset[0] is None:
@@ -236,7 +241,98 @@ def parse_hierarchy(tk: Tokens, path: str):
                 tok=short_text(tok)))
 
     chans = tuple(c if c is not None else () for c in channels)
-    return names, parents, offsets, chans, end_sites
+    return names, parents, offsets, chans, end_sites, hierarchy_notes(names, parents, chans, lines)
+
+
+#: Notes of one kind listed one by one; the rest are counted in one more note.
+MAX_NOTES = 5
+
+
+def _capped(notes: list, more: str) -> list:
+    if len(notes) <= MAX_NOTES:
+        return notes
+    return notes[:MAX_NOTES] + [LazyText(more, n=len(notes) - MAX_NOTES)]
+
+
+def hierarchy_notes(names, parents, channels, lines) -> list[LazyText]:
+    """What a user would want to know about a hierarchy QuatLab reads anyway (one line each).
+
+    Two ROOTs, joints sharing a name, a control character (NUL...) in a
+    name, and a rotation channel listed twice in a row (``CHANNELS 3
+    Zrotation Zrotation Zrotation``): valid to this reader, but most tools
+    read only the first skeleton, find joints by name, cut names at a NUL,
+    and no exporter means two rotations about one axis (docs/formats.md, "BVH").
+
+    >>> for note in hierarchy_notes(["A", "A"], [-1, -1], [(), ()], [2, 9]):
+    ...     print(note)
+    the file has 2 ROOT joints (lines 2, 9): most tools read only the first skeleton
+    2 joints are named 'A' (lines 2, 9): tools that find joints by name pick one of them
+    """
+    notes: list[LazyText] = []
+    roots = [j for j, p in enumerate(parents) if p < 0]
+    if len(roots) > 1:
+        notes.append(LazyText(N_("the file has {n} ROOT joints (lines {lines}): most tools read "
+                                 "only the first skeleton"), n=len(roots),
+                              lines=_lines([lines[j] for j in roots])))
+    by_name: dict[str, list[int]] = {}
+    for j, name in enumerate(names):
+        by_name.setdefault(name, []).append(j)
+    notes += _capped([LazyText(N_("{n} joints are named {name} (lines {lines}): tools that find "
+                                  "joints by name pick one of them"), n=len(js),
+                               name=short_text(name), lines=_lines([lines[j] for j in js]))
+                      for name, js in by_name.items() if len(js) > 1],
+                     N_("{n} more joint names are used more than once"))
+    notes += _capped([LazyText(N_("line {line}: the joint name {name} contains a control "
+                                  "character ({char}): tools written in C may cut the name "
+                                  "there"), line=lines[j], name=short_text(name),
+                               char=repr(next(c for c in name if _control(c)))[1:-1])
+                      for j, name in enumerate(names) if any(_control(c) for c in name)],
+                     N_("{n} more joint names contain control characters"))
+    twice = []
+    for j, chans in enumerate(channels):
+        rot = [c for c in chans if c.endswith("rotation")]
+        same = next((a for a, b in zip(rot[:-1], rot[1:], strict=True) if a == b), None)
+        if same is not None:
+            twice.append(LazyText(N_(
+                "line {line}: joint {name} lists {channel} twice in a row ({channels}): the "
+                "rotations about one axis add up, which exporters do not write; QuatLab reads "
+                "them in turn"), line=lines[j], name=short_text(names[j]), channel=same,
+                channels=" ".join(chans)))
+    notes += _capped(twice, N_("{n} more joints list a rotation channel twice in a row"))
+    return notes
+
+
+def _control(c: str) -> bool:
+    return ord(c) < 32 or ord(c) == 127
+
+
+def _lines(numbers: list[int], limit: int = 8) -> str:
+    text = ", ".join(str(n) for n in numbers[:limit])
+    return text + (" ..." if len(numbers) > limit else "")
+
+
+#: Largest rotation channel value read (degrees). A float64 angle this large
+#: still resolves 1e-7 deg; no capture turns a joint 2.8 million times, and
+#: values like 1e308 would overflow the Euler filter's arithmetic (and change
+#: every later frame of the channel through the accumulated turns).
+MAX_ANGLE = 1e9
+
+
+def check_angles(motion: np.ndarray, rot_cols: np.ndarray, col_names, first: int,
+                 path: str) -> None:
+    """Refuse a rotation value beyond :data:`MAX_ANGLE` (rows from 0-based line ``first``)."""
+    if not rot_cols.size or not len(motion):
+        return
+    big = np.abs(motion[:, rot_cols]) > MAX_ANGLE
+    if not big.any():
+        return
+    row, k = np.unravel_index(int(np.argmax(big)), big.shape)
+    col = int(rot_cols[k])
+    raise error_at(path, first + int(row) + 1, _(
+        "value {col} ({channel}) is {value:.6g} degrees, beyond +-{limit:.0e}: no capture turns "
+        "a joint that far, and the Euler filter could not keep its precision").format(
+            col=col + 1, channel=col_names[col], value=float(motion[row, col]),
+            limit=MAX_ANGLE))
 
 
 def fast_numbers(rows: list[str], n_cols: int) -> np.ndarray | None:
