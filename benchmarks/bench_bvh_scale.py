@@ -5,8 +5,9 @@
 Memory: a valid file of ``--size-mb`` MiB of short numbers (2 joints, 9
 channels a frame, tests/bvh_forge.py) is checked (``quatlab check``,
 ``check --json``) and fixed (``quatlab fix``), each command in its own
-child process; the figure is the child's peak resident set (``ru_maxrss``
-from ``wait4``) divided by the file's size. The baseline, measured in the
+child process; the figure is the child's peak resident set
+(tests/child_rss.py: measured under a small launcher, so this process's own
+memory is not counted) divided by the file's size. The baseline, measured in the
 same run, is the same command on a 1-frame file (the interpreter, numpy and
 QuatLab's imports); the "above baseline" ratio is what the file costs.
 docs/formats.md, "BVH", gives the bound (about 6-8x the text).
@@ -21,32 +22,22 @@ is 8x).
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))  # the generators are shared with the tests
 import bvh_forge  # noqa: E402
-
-CLI = [sys.executable, "-m", "quatlab.app.commands.cli"]
+from child_rss import run_quatlab  # noqa: E402
 
 
 def run(argv: list[str]) -> tuple[float, float, int]:
     """(seconds, peak RSS in MiB, exit status) of ``quatlab ARGV`` in a child process."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(CLI + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace").strip()
-    proc.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 1):
+    seconds, peak, code, err = run_quatlab(argv)
+    if code not in (0, 1) or err:
         print(f"  quatlab {' '.join(argv)}: exit {code}: {err[-300:]}")
-    return seconds, usage.ru_maxrss / 1024, code
+    return seconds, peak, code
 
 
 def memory(folder: Path, size_mb: float) -> None:

@@ -21,25 +21,38 @@ HEADER_2_JOINTS = (
 )
 
 
-def short_numbers_rows(frames: int, seed: int = 1) -> bytes:
-    """``frames`` lines of 9 short values (1-4 characters, some negative, some with .5)."""
+def short_numbers_rows(frames: int, seed: int = 1, smooth: bool = False) -> bytes:
+    """``frames`` lines of 9 short values (1-4 characters, some negative, some with .5).
+
+    Random picks from -90 to 90 in steps of 0.5 (every frame far from the last:
+    findings everywhere), or with ``smooth`` a walk of at most one step a frame
+    (no wrap, few findings: ``fix`` changes little).
+    """
     rng = np.random.default_rng(seed)
-    # A small table of short tokens; rows are random picks, built in blocks
+    # A small table of short tokens; rows are picks from it, built in blocks
     # so that generating a big file needs little memory beyond the result.
-    tokens = np.array([f"{v:g}" for v in np.arange(-90, 91, 0.5)], dtype=object)
+    tokens = np.array([f"{v:g}" for v in np.arange(-90, 90.5, 0.5)], dtype=object)
     out = []
     block = 100_000
+    at = np.full(9, len(tokens) // 2)
     for start in range(0, frames, block):
         n = min(block, frames - start)
-        picks = tokens[rng.integers(len(tokens), size=(n, 9))]
+        if smooth:
+            walk = at + np.cumsum(rng.integers(-1, 2, size=(n, 9)), axis=0)
+            index = np.abs((walk + len(tokens)) % (2 * len(tokens) - 2) - len(tokens) + 1)
+            index = len(tokens) - 1 - index      # reflected into the table, no jumps
+            at = walk[-1]
+        else:
+            index = rng.integers(len(tokens), size=(n, 9))
+        picks = tokens[index]
         out.append(("\n".join(" ".join(r) for r in picks.tolist()) + "\n").encode("ascii"))
     return b"".join(out)
 
 
-def short_numbers(size: int, seed: int = 1) -> bytes:
+def short_numbers(size: int, seed: int = 1, smooth: bool = False) -> bytes:
     """A valid BVH of about ``size`` bytes (see the module documentation)."""
     frames = max(1, size // 40)  # about 4.3 bytes per value with its space, 9 a line
-    rows = short_numbers_rows(frames, seed)
+    rows = short_numbers_rows(frames, seed, smooth)
     return (HEADER_2_JOINTS + f"Frames: {frames}\nFrame Time: 0.0083333\n").encode() + rows
 
 

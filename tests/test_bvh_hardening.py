@@ -50,7 +50,7 @@ def test_an_extra_closing_brace_is_one_line(tmp_path, capsys):
                        "open here\n")
 
 
-@pytest.mark.parametrize("value", ["1e308", "-1e308", "1.5e9", "-2000000000"])
+@pytest.mark.parametrize("value", ["1e308", "-1e308", "1.5e12", "-2000000000000"])
 def test_absurd_angles_are_refused_in_one_line(tmp_path, capsys, value):
     path = tmp_path / "huge.bvh"
     path.write_bytes(bvh_text(rows=("10 20 30", f"10 {value} 30", "10 20 30")))
@@ -60,7 +60,7 @@ def test_absurd_angles_are_refused_in_one_line(tmp_path, capsys, value):
             status, out, err = _run(capsys, argv)
         assert status == 2 and out == ""
         assert err.startswith(f"quatlab {argv[0]}: error: {path}: line 11: value 2 ('Hips' "
-                              "Xrotation) is ") and "beyond +-1e+09" in err, err
+                              "Xrotation) is ") and "beyond +-1e+12" in err, err
         assert len(err.splitlines()) == 1
     assert not (tmp_path / "o.bvh").exists()
 
@@ -75,6 +75,19 @@ def test_large_but_plausible_angles_are_read_and_filtered_exactly(tmp_path, caps
     out = B.read_bvh(tmp_path / "o.bvh").motion
     assert out[:2].tolist() == [[1e6, 20, 30], [1000170, 20, 30]]
     assert out[2].tolist() == [999810 + 360, 20, 30]
+
+
+def test_a_filter_that_would_pass_the_limit_writes_nothing(tmp_path, capsys):
+    # Read (just under the limit), but unwrapping frame 1 would carry it past:
+    # the copy would not read back, so fix refuses before writing.
+    path = tmp_path / "edge.bvh"
+    path.write_bytes(bvh_text(rows=("999999999900 0 0", "-10 0 0")))
+    status, out, err = _run(capsys, ["fix", str(path), str(tmp_path / "o.bvh")])
+    assert status == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"quatlab fix: error: {path}: line 11: the Euler filter would move "
+                          "'Hips' Zrotation from -10 to 1e+12 degrees"), err
+    assert not (tmp_path / "o.bvh").exists()
+    assert main(["check", str(path)]) == 1       # the file itself reads
 
 
 def test_positions_far_away_do_not_touch_rotations(tmp_path, capsys):
@@ -142,3 +155,22 @@ def test_channel_starts_are_computed_once():
     assert b.channel_start is b.channel_start
     assert b.channel_start.tolist() == [0, 2] and not b.channel_start.flags.writeable
     assert np.array_equal(b.rotation_columns(1), [2, 3])
+
+
+def test_a_joint_with_more_findings_than_shown_is_summarised(tmp_path, capsys):
+    # 0 and 190 deg about Z alternate: every pair is a wrap and a sign flip,
+    # 2,499 of each: past the 1,000 shown per family, one "more" finding each
+    # (the sort of the summaries raised ValueError before).
+    path = tmp_path / "busy.bvh"
+    path.write_bytes(bvh_text(rows=[("0 0 0", "190 0 0")[i % 2] for i in range(2500)]))
+    status, out, _err = _run(capsys, ["check", "--json", str(path)])
+    assert status == 1
+    (track,) = json.loads(out)["tracks"]
+    kinds = [f["kind"] for f in track["findings"]]
+    assert kinds.count("sign_flip") == 1000 and kinds.count("euler_wrap") == 1000
+    assert kinds[-2:] == ["more", "more"]
+    # Segments 1000-2498 (keys 1000-2499) of the track; frames 1001-2499 of the channels.
+    assert [f["keys"] for f in track["findings"][-2:]] == [[1000, 2498], [1001, 2499]]
+    assert "1,499 more findings past the first 1,000" in track["findings"][-2]["message"]
+    assert "1,499 more Euler findings past the first 1,000 of this joint (1,499 euler_wrap)" in \
+        track["findings"][-1]["message"]

@@ -68,9 +68,12 @@ def run(args) -> int:
         return run_dir(args)
     try:
         keyframes = load_keyframes(args.file, order=args.order)
+        reports = audit_keyframes(keyframes)  # BVH adds its Euler findings
     except (KeyframeFileError, OSError) as exc:
         return fail(PROG, str(exc))
-    reports = audit_keyframes(keyframes)  # BVH adds its Euler findings
+    except MemoryError:
+        return fail(PROG, _("{file}: not enough memory to read and audit this file").format(
+            file=args.file))
     total = sum(len(r.findings) for r in reports)
     status = 1 if total else 0
     try:

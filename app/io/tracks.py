@@ -308,17 +308,20 @@ class KeyframeFile:
         """Every file this document was read from (the file and, for glTF, its resources)."""
         return (self.path,)
 
-    def write_copy(self, out, tracks: Sequence[Track], *, force: bool = False) -> list[Path]:
+    def write_copy(self, out, tracks: Sequence[Track] | None, *, force: bool = False
+                   ) -> list[Path]:
         """Write the file to ``out`` with ``tracks``' keys in place of the loaded ones.
 
         ``tracks`` must match :attr:`tracks` one to one (same length and times,
         e.g. the ``fixed`` tracks of :func:`fix_track`): only rotation key
         values (and CUBICSPLINE tangents) are written back; everything else
-        is kept. ``out`` must be a new path with the input's extension, never
-        the input itself (also not through a symlink or hard link). An
-        existing ``out`` (or companion ``.bin``) is replaced only with
-        ``force`` (see :meth:`existing_outputs` to ask first). All files are
-        written atomically and together, or none is
+        is kept. None keeps the loaded keys (a BVH copy is then the
+        Euler-filtered file, made without converting its tracks). ``out``
+        must be a new path with the input's extension, never the input
+        itself (also not through a symlink or hard link). An existing
+        ``out`` (or companion ``.bin``) is replaced only with ``force`` (see
+        :meth:`existing_outputs` to ask first). All files are written
+        atomically and together, or none is
         (:func:`quatlab.app.io.atomic.write_files`). Returns the files
         written (glTF may add a ``.bin`` beside ``out``).
         """
@@ -338,17 +341,25 @@ class KeyframeFile:
             ) from None
         return [p for p, _data in items]
 
-    def existing_outputs(self, out, tracks: Sequence[Track]) -> list[Path]:
+    def existing_outputs(self, out, tracks: Sequence[Track] | None) -> list[Path]:
         """The files :meth:`write_copy` would replace (empty when it creates only new files).
 
         A "replace them?" question asks about these, then passes ``force=True``.
         """
         return [p for p, _data in self._planned(Path(out), tracks) if os.path.lexists(p)]
 
-    def _planned(self, out: Path, tracks: Sequence[Track]) -> list[tuple[Path, bytes]]:
-        self._check_tracks(tracks)
+    def _planned(self, out: Path, tracks: Sequence[Track] | None) -> list[tuple[Path, bytes]]:
+        if tracks is None:
+            kept = self._unchanged_tracks()
+        else:
+            self._check_tracks(tracks)
+            kept = list(tracks)
         self._check_output(out)
-        return self._encode(out, list(tracks))
+        return self._encode(out, kept)
+
+    def _unchanged_tracks(self) -> list[Track] | None:
+        """What :meth:`_encode` gets for "the loaded keys unchanged": the loaded tracks."""
+        return list(self.tracks)
 
     def _encode(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
         """The files of the copy, ``(path, bytes)``, the main file last."""

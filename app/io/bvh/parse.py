@@ -14,9 +14,8 @@ import numpy as np
 
 from quatlab.app.i18n import N_, LazyText, _
 
-__all__ = ["CHANNEL_NAMES", "BvhError", "EndSite", "Tokens", "error_at", "short_text",
-           "decode_text", "parse_hierarchy", "hierarchy_notes", "fast_numbers", "parse_numbers",
-           "check_angles", "MAX_ANGLE"]
+__all__ = ["CHANNEL_NAMES", "BvhError", "EndSite", "Lines", "Tokens", "error_at", "short_text",
+           "parse_hierarchy", "hierarchy_notes", "parse_numbers", "check_angles", "MAX_ANGLE"]
 
 #: The six channel names BVH knows (matched case-insensitively, stored like this).
 CHANNEL_NAMES = ("Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation")
@@ -26,9 +25,6 @@ CANONICAL = {n.lower(): n for n in CHANNEL_NAMES}
 # is found by one regex scan instead of a check per value.
 NOT_NUMERIC = re.compile(r"[^0-9eE+\-.\s]")
 SEPARATORS = re.compile(r"(\s+)")
-# What the fast path (np.loadtxt) reads exactly as the careful path does.
-NOT_PLAIN = re.compile(r"[^0-9eE+\-. \t\n]")
-BLANK_ROW = re.compile(r"(?:^|\n)[ \t]*(?:\n|$)")
 
 
 class BvhError(ValueError):
@@ -57,8 +53,8 @@ class EndSite:
 class Tokens:
     """Tokens of the hierarchy lines with their line numbers, read front to back."""
 
-    def __init__(self, lines: list[str], path: str):
-        self.lines = lines
+    def __init__(self, lines, path: str):
+        self.lines = lines      # a list of str or :class:`Lines`
         self.path = path
         self.line = 0           # index of the current line
         self.toks: list[str] = []
@@ -126,12 +122,45 @@ class Tokens:
         return int(tok)
 
 
-def decode_text(data: bytes, path: str) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise error_at(path, line, _("not UTF-8 text (a binary file?)")) from None
+class Lines:
+    """The lines of a file's bytes from ``start``, decoded one at a time as they are read.
+
+    The hierarchy parser (:class:`Tokens`) reads lines front to back and stops
+    after ``Frame Time:``; the frame lines that follow are never decoded here
+    (:mod:`quatlab.app.io.bvh.motion` reads them in blocks). Lines are split on
+    ``"\n"`` only (not ``str.splitlines``, which also splits on ``\x0b``,
+    ``\x1c`` ...), so line numbers match what an editor shows; ``"\r"`` stays
+    on the line and is whitespace to ``split()``.
+    """
+
+    def __init__(self, data: bytes, start: int, path: str):
+        self.data = data
+        self.path = path
+        self.starts = [start]           # first byte of each line found so far
+        self._count: int | None = None
+
+    def __len__(self) -> int:
+        if self._count is None:
+            self._count = self.data.count(b"\n", self.starts[0]) + 1
+        return self._count
+
+    def start(self, i: int) -> int:
+        """First byte of line ``i`` (``len(data) + 1`` past the last line)."""
+        starts, data = self.starts, self.data
+        while len(starts) <= i:
+            prev = starts[-1]
+            nl = data.find(b"\n", prev) if prev <= len(data) else -1
+            starts.append(len(data) + 1 if nl < 0 else nl + 1)
+        return starts[i]
+
+    def __getitem__(self, i: int) -> str:
+        begin, end = self.start(i), self.start(i + 1) - 1
+        if begin > len(self.data):
+            raise IndexError(i)
+        try:
+            return self.data[begin:end].decode("utf-8")
+        except UnicodeDecodeError:
+            raise error_at(self.path, i + 1, _("not UTF-8 text (a binary file?)")) from None
 
 
 def parse_hierarchy(tk: Tokens, path: str):
@@ -312,10 +341,14 @@ def _lines(numbers: list[int], limit: int = 8) -> str:
 
 
 #: Largest rotation channel value read (degrees). A float64 angle this large
-#: still resolves 1e-7 deg; no capture turns a joint 2.8 million times, and
-#: values like 1e308 would overflow the Euler filter's arithmetic (and change
-#: every later frame of the channel through the accumulated turns).
-MAX_ANGLE = 1e9
+#: still resolves 2e-4 deg; values like 1e308 would overflow the Euler
+#: filter's arithmetic (and change every later frame of the channel through
+#: the accumulated turns). An unwrapped channel grows by at most 180 deg a
+#: frame, so even a joint spinning through the largest file read (512 MiB,
+#: under 10**8 frames) stays below 2e10: the filter's output of any real
+#: capture reads back (:func:`quatlab.app.io.bvh.euler.filtered_motion`
+#: refuses to write one that would not).
+MAX_ANGLE = 1e12
 
 
 def check_angles(motion: np.ndarray, rot_cols: np.ndarray, col_names, first: int,
@@ -333,31 +366,6 @@ def check_angles(motion: np.ndarray, rot_cols: np.ndarray, col_names, first: int
         "a joint that far, and the Euler filter could not keep its precision").format(
             col=col + 1, channel=col_names[col], value=float(motion[row, col]),
             limit=MAX_ANGLE))
-
-
-def fast_numbers(rows: list[str], n_cols: int) -> np.ndarray | None:
-    """The motion values when every line is ``n_cols`` finite numbers, else None.
-
-    ``np.loadtxt`` parses in C and checks the column count of every line;
-    the character scan first keeps out what it would read differently
-    (``#`` comments, quotes) or that is not a plain number.
-    """
-    if not rows or n_cols == 0:
-        return None
-    joined = "\n".join(rows)
-    # Only spaces and tabs as separators and no blank line: then loadtxt's
-    # lines are exactly our rows (it skips blank lines and may split on other
-    # line breaks, which would shift values between rows).
-    if NOT_PLAIN.search(joined) or BLANK_ROW.search(joined):
-        return None
-    try:
-        motion = np.loadtxt(rows, dtype=np.float64, ndmin=2, comments=None)
-    except ValueError:
-        return None
-    # loadtxt skips blank lines: a row count that differs means one was there.
-    if motion.shape != (len(rows), n_cols) or not np.all(np.isfinite(motion)):
-        return None
-    return motion
 
 
 def parse_numbers(rows, split, n_cols: int, first: int, path: str) -> np.ndarray:
