@@ -6,7 +6,8 @@ braces and channel names swapped, deleted or duplicated; numbers made huge,
 negative, non-finite or malformed; counts (``Frames:``, ``CHANNELS``) made
 negative or absurd; lines dropped, repeated or cut. ``quatlab check``,
 ``check --json`` and ``fix`` run in process and must exit 0, 1 or 2; exit 2
-comes with one stderr line naming the file, and no warning is printed
+comes with one stderr line naming the file, no warning is printed, and a
+written copy holds the same rotations and positions as the input
 (docs/formats.md, "BVH"). The seed is fixed, so CI runs the same cases.
 """
 
@@ -19,6 +20,7 @@ import numpy as np
 import pytest
 
 from quatlab.app.commands.cli import main
+from quatlab.app.io import bvh as B
 
 DATA = Path(__file__).parent / "data" / "bvh"
 FRAMES = 24
@@ -61,16 +63,18 @@ def _mutate(data: bytes, rng: np.random.Generator) -> tuple[bytes, list]:
             parts[i] = new if how < 0.9 else b"" if how < 0.95 else parts[i] + b" " + parts[i]
             done.append(("token", i, new))
             data = b"".join(parts)
-        elif roll < 0.85:                       # a line dropped, repeated or moved
+        elif roll < 0.85:                       # a line dropped, repeated, moved or added
             lines = data.split(b"\n")
             i, j = (int(x) for x in rng.integers(len(lines), size=2))
             how = rng.random()
-            if how < 0.4:
+            if how < 0.3:
                 del lines[i]
-            elif how < 0.8:
+            elif how < 0.6:
                 lines.insert(j, lines[i])
-            else:
+            elif how < 0.8:
                 lines[i], lines[j] = lines[j], lines[i]
+            else:
+                lines.insert(j, rng.choice([b"}", b"{", b"ROOT Extra", b"End Site"]))
             done.append(("line", i, j, round(how, 2)))
             data = b"\n".join(lines)
         elif roll < 0.93:                       # a count made absurd
@@ -118,10 +122,24 @@ def test_mutated_real_bvh_files_never_raise(tmp_path, capsys, name):
         out = tmp_path / f"o{i}.bvh"
         fixed = _run(capsys, ["fix", str(path), str(out)], path, case)
         assert (fixed == 2) == (status == 2), case
+        if fixed == 0:
+            _assert_same_pose(path, out, case)
         path.unlink()
         out.unlink(missing_ok=True)
     # Both outcomes must be exercised, or the test proves nothing.
     assert statuses[2] > 30 and statuses[0] + statuses[1] > 30, statuses
+
+
+def _assert_same_pose(src: Path, out: Path, case: str) -> None:
+    """The Euler filter changes how rotations are stored, never a rotation or a position."""
+    a, b = B.read_bvh(src), B.read_bvh(out)
+    assert np.array_equal(a.motion.shape, b.motion.shape), case
+    for j in range(a.n_joints):
+        dots = np.abs(np.einsum("ij,ij->i", B.joint_rotations(a, j), B.joint_rotations(b, j)))
+        assert np.allclose(dots, 1.0, atol=1e-6), (case, a.names[j], dots.min())
+    positions = [c for c, name in enumerate(n for cs in a.channels for n in cs)
+                 if name.endswith("position")]
+    assert np.array_equal(a.motion[:, positions], b.motion[:, positions]), case
 
 
 def _write(path: Path, data: bytes) -> str:
