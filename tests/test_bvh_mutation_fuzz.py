@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_cases import run_case
 
 from quatlab.app.commands.cli import main
 from quatlab.app.io import bvh as B
@@ -88,21 +89,6 @@ def _mutate(data: bytes, rng: np.random.Generator) -> tuple[bytes, list]:
     return data, done
 
 
-def _run(capsys, argv: list[str], path: Path, case: str) -> int:
-    try:
-        status = main(argv)
-    except BaseException as exc:  # noqa: BLE001 - the failure this test looks for
-        pytest.fail(f"{case}: quatlab {argv[0]} raised {type(exc).__name__}: {exc}")
-    out, err = capsys.readouterr()
-    assert status in (0, 1, 2), (case, status)
-    if status == 2:
-        lines = err.strip().splitlines()
-        assert len(lines) == 1 and str(path) in lines[0], (case, err)
-    else:
-        assert not err, (case, err)
-    return status
-
-
 @pytest.mark.filterwarnings("error")  # a numpy warning on stderr is a failure too
 @pytest.mark.parametrize("name", ["test_mocapbank.bvh", "test_freebvh.bvh"])
 def test_mutated_real_bvh_files_never_raise(tmp_path, capsys, name):
@@ -116,11 +102,11 @@ def test_mutated_real_bvh_files_never_raise(tmp_path, capsys, name):
         case = f"{name} #{i} {done!r:.300}"
         path = tmp_path / f"m{i}.bvh"
         path.write_bytes(data)
-        status = _run(capsys, ["check", str(path)], path, case)
+        status = run_case(capsys, ["check", str(path)], path, case)
         statuses[status] += 1
-        assert _run(capsys, ["check", "--json", str(path)], path, case) == status
+        assert run_case(capsys, ["check", "--json", str(path)], path, case) == status
         out = tmp_path / f"o{i}.bvh"
-        fixed = _run(capsys, ["fix", str(path), str(out)], path, case)
+        fixed = run_case(capsys, ["fix", str(path), str(out)], path, case)
         assert (fixed == 2) == (status == 2), case
         if fixed == 0:
             _assert_same_pose(path, out, case)

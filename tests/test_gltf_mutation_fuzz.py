@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_cases import run_case
 
-from quatlab.app.commands.cli import main
 from quatlab.app.io import keyframe_files as KF
 from quatlab.app.io.gltf.scene import scene_of
 from quatlab.app.io.tracks import KeyframeFileError
@@ -84,22 +84,6 @@ def _glb(doc: dict, rest: bytes) -> bytes:
     return b"glTF" + (2).to_bytes(4, "little") + (12 + len(chunks)).to_bytes(4, "little") + chunks
 
 
-def _run(capsys, argv: list[str], path: Path, case: str) -> int:
-    try:
-        status = main(argv)
-    except BaseException as exc:  # noqa: BLE001 - the failure this test looks for
-        pytest.fail(f"{case}: quatlab {argv[0]} raised {type(exc).__name__}: {exc}")
-    out, err = capsys.readouterr()
-    assert status in (0, 1, 2), (case, status)
-    assert "Traceback" not in err + out, (case, err)
-    if status == 2:
-        lines = err.strip().splitlines()
-        assert len(lines) == 1 and str(path) in lines[0], (case, err)
-    else:
-        assert not err, (case, err)
-    return status
-
-
 @pytest.mark.filterwarnings("error")  # a numpy warning on stderr is a failure too
 def test_mutated_real_gltf_files_never_raise(tmp_path, capsys):
     rng = np.random.default_rng(27)
@@ -113,11 +97,11 @@ def test_mutated_real_gltf_files_never_raise(tmp_path, capsys):
             case = f"{name} #{i} {done!r:.300}"
             path = tmp_path / f"m{i}-{name}"
             path.write_bytes(_glb(mutated, rest) if glb else json.dumps(mutated).encode())
-            status = _run(capsys, ["check", str(path)], path, case)
+            status = run_case(capsys, ["check", str(path)], path, case)
             statuses[status] += 1
-            assert _run(capsys, ["check", "--json", str(path)], path, case) == status
+            assert run_case(capsys, ["check", "--json", str(path)], path, case) == status
             out = tmp_path / f"out{i}-{name}"
-            fixed = _run(capsys, ["fix", str(path), str(out)], path, case)
+            fixed = run_case(capsys, ["fix", str(path), str(out)], path, case)
             assert (fixed == 2) == (status == 2) or fixed == 2, case
             if status != 2:
                 try:
