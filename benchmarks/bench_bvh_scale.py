@@ -13,10 +13,10 @@ QuatLab's imports); the "above baseline" ratio is what the file costs.
 docs/formats.md, "BVH", gives the bound (about 6-8x the text).
 
 Joints: files of ``J`` joints under one root, 3 rotation channels each, 4
-frames (bvh_forge.many_joints); the time of ``quatlab check`` per joint
-count, and the ratio of the largest to the smallest count against the ratio
-of the counts (linear growth: the two ratios match; 10,000 / 1,250 joints
-is 8x).
+frames (bvh_forge.many_joints); the CPU time of ``quatlab check`` per joint
+count (CPU, not wall time: the machine is shared), and the ratio of the
+largest to the smallest count against the ratio of the counts (linear
+growth: the two ratios match; 10,000 / 1,250 joints is 8x).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from child_rss import run_quatlab  # noqa: E402
 
 
 def run(argv: list[str]) -> tuple[float, float, int]:
-    """(seconds, peak RSS in MiB, exit status) of ``quatlab ARGV`` in a child process."""
+    """(CPU seconds, peak RSS in MiB, exit status) of ``quatlab ARGV`` in a child process."""
     seconds, peak, code, err = run_quatlab(argv)
     if code not in (0, 1) or err:
         print(f"  quatlab {' '.join(argv)}: exit {code}: {err[-300:]}")
@@ -57,7 +57,7 @@ def memory(folder: Path, size_mb: float) -> None:
         _t0, base, _c0 = run(args(tiny, "tiny"))
         seconds, peak, _code = run(args(big, "big"))
         print(f"  {name:13s} peak {peak:8.0f} MiB = {peak / size:5.2f}x the file; above the "
-              f"baseline ({base:.0f} MiB) {(peak - base) / size:5.2f}x; {seconds:6.2f} s")
+              f"baseline ({base:.0f} MiB) {(peak - base) / size:5.2f}x; {seconds:6.2f} s CPU")
 
 
 def joints(folder: Path, counts: list[int]) -> None:
@@ -67,7 +67,7 @@ def joints(folder: Path, counts: list[int]) -> None:
         path.write_bytes(bvh_forge.many_joints(n))
         seconds, peak, _code = run(["check", str(path)])
         times[n] = seconds
-        print(f"  {n:6d} joints: check {seconds:6.2f} s ({seconds / n * 1e3:.3f} ms a joint), "
+        print(f"  {n:6d} joints: check {seconds:6.2f} s CPU ({seconds / n * 1e3:.3f} ms a joint), "
               f"peak {peak:.0f} MiB")
     lo, hi = min(counts), max(counts)
     print(f"  time ratio {hi}/{lo} joints: {times[hi] / times[lo]:.1f} "
