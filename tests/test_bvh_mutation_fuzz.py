@@ -25,7 +25,7 @@ from quatlab.app.io import bvh as B
 
 DATA = Path(__file__).parent / "data" / "bvh"
 FRAMES = 24
-CASES = 150            # per file
+CASES = 80             # per file
 
 # Words of the grammar and oddities, for any token; numbers (mostly valid,
 # some at or past the limits) for the numbers, which are most of a file.
@@ -113,7 +113,7 @@ def test_mutated_real_bvh_files_never_raise(tmp_path, capsys, name):
         path.unlink()
         out.unlink(missing_ok=True)
     # Both outcomes must be exercised, or the test proves nothing.
-    assert statuses[2] > 30 and statuses[0] + statuses[1] > 30, statuses
+    assert statuses[2] > 15 and statuses[0] + statuses[1] > 15, statuses
 
 
 def _assert_same_pose(src: Path, out: Path, case: str) -> None:
