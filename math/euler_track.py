@@ -46,6 +46,9 @@ __all__ = [
     "other_triple",
     "to_quaternions",
     "audit_euler",
+    "audit_euler_capped",
+    "EULER_KINDS",
+    "BLOCK",
     "euler_filter",
     "continuous_quaternions",
 ]
@@ -162,6 +165,12 @@ def _rotation_angle_deg(q0: np.ndarray, q1: np.ndarray) -> np.ndarray:
     return np.degrees(2.0 * np.arccos(np.clip(d, 0.0, 1.0)))
 
 
+#: Frames handled at once by :func:`audit_euler` and :func:`euler_filter`: their
+#: temporaries (a dozen arrays per frame) stay a few megabytes however long the
+#: track, so a capture of millions of frames costs its own size, not ten times it.
+BLOCK = 1 << 14
+
+
 def audit_euler(
     angles,
     order: str,
@@ -189,6 +198,8 @@ def audit_euler(
       components without a hemisphere check turns the long way.
 
     ``channel_names`` (three strings) name the channels in messages.
+    :func:`audit_euler_capped` gives the first findings of a long track and
+    counts the rest.
 
     Examples
     --------
@@ -197,6 +208,43 @@ def audit_euler(
     ['flip', 'sign_flip']
     >>> audit_euler([[0.0, 89.0, 0.0]], "ZXY")[0].kind
     'gimbal'
+    """
+    return audit_euler_capped(angles, order, None, channel_names=channel_names,
+                              gimbal_tol_deg=gimbal_tol_deg, flip_min_deg=flip_min_deg,
+                              flip_max_turn_deg=flip_max_turn_deg)[0]
+
+
+#: Kinds in the order :func:`audit_euler` lists findings of the same frame.
+EULER_KINDS = ("wrap", "flip", "gimbal", "sign_flip")
+
+
+def audit_euler_capped(
+    angles,
+    order: str,
+    limit: int | None,
+    *,
+    channel_names=None,
+    gimbal_tol_deg: float = 5.0,
+    flip_min_deg: float = 90.0,
+    flip_max_turn_deg: float = 45.0,
+    block: int = BLOCK,
+    kinds: tuple[str, ...] = EULER_KINDS,
+) -> tuple[list[EulerFinding], dict[str, int], tuple[int, int] | None]:
+    """The first ``limit`` findings of :func:`audit_euler` of ``kinds``, and what is left out.
+
+    Returns ``(findings, omitted, frames)``: the findings (all of them when
+    ``limit`` is None), the number of findings left out per kind (kinds
+    with none left out are absent), and the first and last frame of those
+    (None when none is left out). The track is audited ``block`` frames at a
+    time and messages are written only for the findings returned, so memory
+    stays bounded by ``block`` and ``limit``, not by the track.
+
+    Examples
+    --------
+    >>> track = np.array([[0.0, 0, 179], [0, 0, -179]] * 3)
+    >>> found, omitted, frames = audit_euler_capped(track, "ZXY", 2)
+    >>> [(f.kind, f.frame) for f in found], omitted, frames
+    ([('wrap', 1), ('sign_flip', 1)], {'wrap': 4, 'sign_flip': 4}, (2, 5))
     """
     a = _as_track(angles)
     if a.ndim != 2:
@@ -208,26 +256,48 @@ def audit_euler(
         names = [str(n) for n in channel_names]
         if len(names) != 3:
             raise ValueError("channel_names must name the 3 channels")
-    findings: list[EulerFinding] = []
     if not np.all(np.isfinite(a)):
         raise ValueError("angles contain NaN or infinity")
+    wanted = [EULER_KINDS.index(k) for k in kinds]
+    options = (names, proper, gimbal_tol_deg, flip_min_deg, flip_max_turn_deg, wanted)
+    findings: list[EulerFinding] = []
+    omitted = dict.fromkeys(EULER_KINDS, 0)
+    first = last = None
+    for start in range(0, len(a), block):
+        stop = min(start + block, len(a))
+        room = None if limit is None else max(limit - len(findings), 0)
+        found, left, span = _audit_block(a, start, stop, order, options, room)
+        findings += found
+        for kind, n in left.items():
+            omitted[kind] += n
+        if span is not None:
+            first = span[0] if first is None else first
+            last = span[1]
+    omitted = {k: n for k, n in omitted.items() if n}
+    return findings, omitted, (None if first is None else (first, last))
 
-    q = to_quaternions(a, order)
-    raw = np.diff(a, axis=0)                     # (F-1, 3) change as stored
+
+def _audit_block(a: np.ndarray, start: int, stop: int, order: str, options, room):
+    """Findings landing on frames ``start`` to ``stop - 1`` (pairs reach back one frame)."""
+    names, proper, gimbal_tol_deg, flip_min_deg, flip_max_turn_deg, wanted = options
+    p0 = max(start - 1, 0)
+    sub = a[p0:stop]
+    q = to_quaternions(sub, order)
+    raw = np.diff(sub, axis=0)                   # (m-1, 3) change as stored
     short = _wrap180(raw)                        # the change modulo 360
-    alt = other_triple(a[1:], order)
-    alt_short = _wrap180(alt - a[:-1])
+    alt = other_triple(sub[1:], order)
+    alt_short = _wrap180(alt - sub[:-1])
     turn = _rotation_angle_deg(q[:-1], q[1:])
     dots = np.einsum("ij,ij->i", q[:-1], q[1:])
 
     wrap = np.abs(raw) > 180.0
-    jump = np.max(np.abs(short), axis=1)
+    jump = np.max(np.abs(short), axis=1) if len(short) else np.zeros(0)
     flip = (
         (jump > flip_min_deg)
         & (turn < flip_max_turn_deg)
-        & (np.max(np.abs(alt_short), axis=1) < jump)
+        & (np.max(np.abs(alt_short), axis=1, initial=0.0) < jump)
     )
-    mid = a[:, 1]
+    mid = sub[start - p0:, 1]                    # the block's own frames
     if proper:
         m = np.abs(_wrap180(mid))                # distance of b from 0 is |b|, from 180 is 180-|b|
         near = np.minimum(m, 180.0 - m) <= gimbal_tol_deg
@@ -235,64 +305,83 @@ def audit_euler(
         near = np.abs(np.abs(_wrap180(mid)) - 90.0) <= gimbal_tol_deg
     sign = dots < 0.0
 
-    events: list[tuple[int, int, EulerFinding]] = []
-    for i, ch in zip(*np.nonzero(wrap), strict=True):
-        i, ch = int(i), int(ch)
-        v0, v1 = float(a[i, ch]), float(a[i + 1, ch])
-        d_short = abs(float(short[i, ch]))
-        events.append((i + 1, 0, _finding(
-            "wrap", i + 1, ch, (v0, v1),
-            N_("{channel} goes from {v0:.6g} to {v1:.6g} deg between frames {i} and {j}: a "
-               "per-channel lerp runtime turns {long:.6g} deg the long way instead of "
-               "{short:.6g} deg"),
-            channel=names[ch], v0=v0, v1=v1, i=i, j=i + 1, long=abs(v1 - v0), short=d_short,
-        )))
-    for i in np.flatnonzero(flip):
-        i = int(i)
-        t0 = tuple(float(x) for x in a[i])
-        t1 = tuple(float(x) for x in a[i + 1])
-        events.append((i + 1, 1, _finding(
-            "flip", i + 1, None, t0 + t1,
-            N_("the Euler triple jumps between frames {i} and {j} ({before} -> {after} deg, a "
-               "channel moves {jump:.4g} deg) while the rotation turns only {turn:.3g} deg; "
-               "the frame's other triple is within {other:.4g} deg of the previous one: a "
-               "per-channel lerp runtime swings through poses that are in neither key"),
-            i=i, j=i + 1, before=_fmt(t0), after=_fmt(t1), jump=float(jump[i]),
-            turn=float(turn[i]), other=float(np.max(np.abs(alt_short[i]))),
-        )))
-    for i in np.flatnonzero(near):
-        i = int(i)
-        b = float(a[i, 1])
-        events.append((i, 2, _finding(
-            "gimbal", i, 1, (b,),
-            N_("frame {i}: {middle} is {angle:.6g} deg, within {tol:g} deg of 0 or 180 (gimbal "
-               "lock): the first and third axes nearly coincide, so a per-channel lerp runtime "
-               "needs large changes of {first} and {third} for small turns") if proper else
-            N_("frame {i}: {middle} is {angle:.6g} deg, within {tol:g} deg of +-90 (gimbal "
-               "lock): the first and third axes nearly coincide, so a per-channel lerp runtime "
-               "needs large changes of {first} and {third} for small turns"),
-            i=i, middle=names[1], angle=b, tol=gimbal_tol_deg, first=names[0], third=names[2],
-        )))
-    for i in np.flatnonzero(sign):
-        i = int(i)
-        d = float(dots[i])
-        events.append((i + 1, 3, _finding(
-            "sign_flip", i + 1, None, (d,),
-            N_("the quaternions (w, x, y, z) converted from frames {i} and {j} have dot "
-               "{dot:.4g} < 0: a runtime that lerps their components without a hemisphere "
-               "check turns {long:.4g} deg the long way instead of {short:.4g} deg"),
-            i=i, j=i + 1, dot=d, long=360.0 - float(turn[i]), short=float(turn[i]),
-        )))
-    events.sort(key=lambda e: (e[0], e[1], e[2].channel if e[2].channel is not None else -1))
-    findings.extend(e[2] for e in events)
-    return findings
+    # Every event as (frame, kind, channel, index into this block's arrays).
+    wi, wc = np.nonzero(wrap)
+    fi, ni, si = np.flatnonzero(flip), np.flatnonzero(near), np.flatnonzero(sign)
+    frame = np.concatenate([p0 + 1 + wi, p0 + 1 + fi, start + ni, p0 + 1 + si])
+    kind = np.concatenate([np.full(len(wi), 0), np.full(len(fi), 1), np.full(len(ni), 2),
+                           np.full(len(si), 3)])
+    chan = np.concatenate([wc, np.full(len(fi), -1), np.full(len(ni), 1), np.full(len(si), -1)])
+    index = np.concatenate([wi, fi, ni, si])
+    if len(wanted) < len(EULER_KINDS):
+        keep = np.isin(kind, wanted)
+        frame, kind, chan, index = frame[keep], kind[keep], chan[keep], index[keep]
+    order_ = np.lexsort((chan, kind, frame))
+    taken = order_ if room is None else order_[:room]
+    rest = order_[len(taken):]
+    left = {EULER_KINDS[k]: int(n) for k, n in enumerate(np.bincount(kind[rest], minlength=4))}
+    span = (int(frame[rest].min()), int(frame[rest].max())) if len(rest) else None
+
+    out = []
+    for k, i, ch in zip(kind[taken].tolist(), index[taken].tolist(), chan[taken].tolist(),
+                        strict=True):
+        f = p0 + i + 1                           # the later frame of pair i
+        if k == 0:
+            v0, v1 = float(sub[i, ch]), float(sub[i + 1, ch])
+            d_short = abs(float(short[i, ch]))
+            out.append(_finding(
+                "wrap", f, ch, (v0, v1),
+                N_("{channel} goes from {v0:.6g} to {v1:.6g} deg between frames {i} and {j}: a "
+                   "per-channel lerp runtime turns {long:.6g} deg the long way instead of "
+                   "{short:.6g} deg"),
+                channel=names[ch], v0=v0, v1=v1, i=f - 1, j=f, long=abs(v1 - v0),
+                short=d_short,
+            ))
+        elif k == 1:
+            t0 = tuple(float(x) for x in sub[i])
+            t1 = tuple(float(x) for x in sub[i + 1])
+            out.append(_finding(
+                "flip", f, None, t0 + t1,
+                N_("the Euler triple jumps between frames {i} and {j} ({before} -> {after} deg, "
+                   "a channel moves {jump:.4g} deg) while the rotation turns only {turn:.3g} "
+                   "deg; the frame's other triple is within {other:.4g} deg of the previous "
+                   "one: a per-channel lerp runtime swings through poses that are in neither "
+                   "key"),
+                i=f - 1, j=f, before=_fmt(t0), after=_fmt(t1), jump=float(jump[i]),
+                turn=float(turn[i]), other=float(np.max(np.abs(alt_short[i]))),
+            ))
+        elif k == 2:
+            g = start + i                        # gimbal lands on the frame itself
+            b = float(mid[i])
+            out.append(_finding(
+                "gimbal", g, 1, (b,),
+                N_("frame {i}: {middle} is {angle:.6g} deg, within {tol:g} deg of 0 or 180 "
+                   "(gimbal lock): the first and third axes nearly coincide, so a per-channel "
+                   "lerp runtime needs large changes of {first} and {third} for small turns")
+                if proper else
+                N_("frame {i}: {middle} is {angle:.6g} deg, within {tol:g} deg of +-90 (gimbal "
+                   "lock): the first and third axes nearly coincide, so a per-channel lerp "
+                   "runtime needs large changes of {first} and {third} for small turns"),
+                i=g, middle=names[1], angle=b, tol=gimbal_tol_deg, first=names[0],
+                third=names[2],
+            ))
+        else:
+            d = float(dots[i])
+            out.append(_finding(
+                "sign_flip", f, None, (d,),
+                N_("the quaternions (w, x, y, z) converted from frames {i} and {j} have dot "
+                   "{dot:.4g} < 0: a runtime that lerps their components without a hemisphere "
+                   "check turns {long:.4g} deg the long way instead of {short:.4g} deg"),
+                i=f - 1, j=f, dot=d, long=360.0 - float(turn[i]), short=float(turn[i]),
+            ))
+    return out, left, span
 
 
 def _fmt(t: tuple[float, ...]) -> str:
     return "(" + ", ".join(f"{x:.6g}" for x in t) + ")"
 
 
-def euler_filter(angles, order: str) -> np.ndarray:
+def euler_filter(angles, order: str, *, block: int = BLOCK) -> np.ndarray:
     """Euler track ``(..., F, 3)`` in degrees without wraps or triple switches.
 
     Frame 0 is kept. For each later frame the triple or its
@@ -302,7 +391,10 @@ def euler_filter(angles, order: str) -> np.ndarray:
     unchanged (up to rounding of ``x + 180`` and ``x + 360 k``): every
     output triple is one of the two triples of the input rotation.
 
-    Leading dimensions are independent tracks (e.g. joints).
+    Leading dimensions are independent tracks (e.g. joints). The frames are
+    filtered ``block`` at a time, each block carrying the previous one's
+    last choice and whole turns, so the result does not depend on ``block``
+    and the temporaries stay bounded by it.
 
     Examples
     --------
@@ -320,37 +412,58 @@ def euler_filter(angles, order: str) -> np.ndarray:
     n = a.shape[-2]
     if n < 2:
         return a.copy()
-    # cand[..., f, s, :]: s = 0 the stored triple, s = 1 the other one.
-    cand = np.stack([a, other_triple(a, order)], axis=-2)
-    prev = cand[..., :-1, :, None, :]            # (..., F-1, p, 1, 3)
-    cur = cand[..., 1:, None, :, :]              # (..., F-1, 1, s, 3)
-    d = cur - prev                               # (..., F-1, p, s, 3)
-    k = np.round(d / 360.0)                      # whole turns to remove
-    cost = np.abs(d - 360.0 * k).sum(axis=-1)    # (..., F-1, p, s)
-    # Prefer the stored triple unless the other one is clearly closer:
-    # at gimbal lock both can be equally close, and then nothing should move.
-    best = np.where(cost[..., 1] < cost[..., 0] - 1e-9, 1, 0)   # (..., F-1, p)
-
-    # The choice at frame f depends only on the choice at f - 1: a two-state
-    # scan, vectorized over the leading (track) dimensions.
     lead = a.shape[:-2]
-    state = np.zeros(lead + (n,), dtype=np.intp)
-    best_flat = best.reshape((-1, n - 1, 2))
-    state_flat = state.reshape((-1, n))
-    rows = np.arange(best_flat.shape[0])
-    for f in range(1, n):
-        state_flat[:, f] = best_flat[rows, f - 1, state_flat[:, f - 1]]
-    state = state_flat.reshape(lead + (n,))
+    out = np.empty(a.shape)
+    out[..., 0, :] = a[..., 0, :]
+    state = np.zeros(lead, dtype=np.intp)        # frame 0 keeps its stored triple
+    turns = np.zeros(lead + (3,))                # whole turns removed so far, as integers
+    for start in range(1, n, block):
+        stop = min(start + block, n)
+        # cand[..., f, s, :]: s = 0 the stored triple, s = 1 the other one.
+        seg = a[..., start - 1:stop, :]
+        cand = np.stack([seg, other_triple(seg, order)], axis=-2)
+        prev = cand[..., :-1, :, None, :]        # (..., m, p, 1, 3)
+        cur = cand[..., 1:, None, :, :]          # (..., m, 1, s, 3)
+        d = cur - prev                           # (..., m, p, s, 3)
+        k = np.round(d / 360.0)                  # whole turns to remove
+        cost = np.abs(d - 360.0 * k).sum(axis=-1)    # (..., m, p, s)
+        # Prefer the stored triple unless the other one is clearly closer:
+        # at gimbal lock both can be equally close, and then nothing should move.
+        best = np.where(cost[..., 1] < cost[..., 0] - 1e-9, 1, 0)   # (..., m, p)
+        states = _two_state_scan(best, state)    # (..., m): frames start .. stop-1
+        p = np.concatenate([state[..., None], states[..., :-1]], axis=-1)
+        k_sel = np.take_along_axis(
+            np.take_along_axis(k, p[..., None, None, None], axis=-3),
+            states[..., None, None, None], axis=-2)[..., 0, 0, :]
+        # Whole turns accumulate exactly as integers; one add per value at the end.
+        block_turns = turns[..., None, :] - np.cumsum(k_sel, axis=-2)
+        chosen = np.take_along_axis(cand[..., 1:, :, :], states[..., None, None],
+                                    axis=-2)[..., 0, :]
+        out[..., start:stop, :] = chosen + 360.0 * block_turns
+        state, turns = states[..., -1], block_turns[..., -1, :]
+    return out
 
-    p = state[..., :-1, None, None, None]
-    s = state[..., 1:, None, None, None]
-    k_sel = np.take_along_axis(np.take_along_axis(k, p, axis=-3), s, axis=-2)[..., 0, 0, :]
-    # Whole turns accumulate exactly as integers; one add per value at the end.
-    turns = np.concatenate(
-        [np.zeros(lead + (1, 3)), -np.cumsum(k_sel, axis=-2)], axis=-2
-    )
-    chosen = np.take_along_axis(cand, state[..., None, None], axis=-2)[..., 0, :]
-    return chosen + 360.0 * turns
+
+def _two_state_scan(best: np.ndarray, state0: np.ndarray) -> np.ndarray:
+    """States ``s[f] = best[f, s[f - 1]]`` for every step ``f``, from ``s[-1] = state0``.
+
+    ``best`` is ``(..., m, 2)`` of 0/1. A step whose two entries agree sets
+    the state whatever it was; ``(0, 1)`` keeps it, ``(1, 0)`` swaps it. So
+    each state is the last setting step's value (or ``state0``) XOR the
+    parity of the swaps since: no loop over the frames.
+
+    >>> _two_state_scan(np.array([[0, 1], [1, 0], [1, 1], [1, 0], [0, 1]]), np.array(0))
+    array([0, 1, 1, 0, 0])
+    """
+    b0, b1 = best[..., 0], best[..., 1]
+    sets = b0 == b1
+    parity = np.cumsum((b0 == 1) & (b1 == 0), axis=-1) % 2
+    m = best.shape[-2]
+    last = np.maximum.accumulate(np.where(sets, np.arange(m), -1), axis=-1)
+    at = np.maximum(last, 0)
+    base = np.where(last >= 0, np.take_along_axis(b0, at, axis=-1), state0[..., None])
+    since = parity - np.where(last >= 0, np.take_along_axis(parity, at, axis=-1), 0)
+    return (base ^ (since % 2)).astype(np.intp)
 
 
 def continuous_quaternions(q) -> np.ndarray:

@@ -187,3 +187,65 @@ def test_continuous_quaternions(n_frames, n_joints, rng_key):
     assert np.allclose(np.abs(ratio), 1.0)                     # each key is +q or -q
     assert np.allclose(ratio, ratio[..., :1])                  # the whole key, not a component
     assert np.all(np.sum(out[1:] * out[:-1], axis=-1) >= 0.0)
+
+
+# --------------------------------------------------------------------------- blocks
+
+
+def _is_filtered(track, out, order) -> bool:
+    """The filter's definition, frame by frame: each output triple is the stored triple or the
+    other one, moved by whole turns, and no such option is closer (summed over the channels) to
+    the previous output frame. Exact ties (a change of exactly 180 deg) may go either way."""
+    for f in range(1, len(track)):
+        prev = out[f - 1]
+        best = np.inf
+        same_rotation = False
+        for c in (np.array(track[f], dtype=float), E.other_triple(track[f], order)):
+            v = c - 360.0 * np.round((c - prev) / 360.0)
+            best = min(best, np.abs(v - prev).sum())
+            turns = (out[f] - c) / 360.0
+            same_rotation |= bool(np.allclose(turns, np.round(turns), atol=1e-9))
+        if not same_rotation or np.abs(out[f] - prev).sum() > best + 1e-6:
+            return False
+    return True
+
+
+tracks = st.integers(2, 60).flatmap(lambda n: st.lists(
+    st.tuples(*[st.floats(-720, 720, allow_nan=False)] * 3), min_size=n, max_size=n))
+
+
+@given(track=tracks, order=st.sampled_from(["ZXY", "YXZ", "ZXZ", "xyz"]),
+       block=st.integers(1, 9))
+def test_filter_in_blocks_matches_its_definition(track, order, block):
+    a = np.array(track)
+    whole = E.euler_filter(a, order)
+    assert np.array_equal(E.euler_filter(a, order, block=block), whole)
+    assert np.array_equal(whole[0], a[0]) and _is_filtered(a, whole, order)
+    both = E.euler_filter(np.stack([a, a[::-1]]), order, block=block)
+    assert np.array_equal(both[0], whole)
+
+
+@given(best=st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1)), min_size=1, max_size=40),
+       state0=st.integers(0, 1))
+def test_two_state_scan_matches_the_loop(best, state0):
+    expected, s = [], state0
+    for b in best:
+        s = b[s]
+        expected.append(s)
+    got = E._two_state_scan(np.array(best), np.array(state0))
+    assert got.tolist() == expected
+
+
+@given(track=tracks, order=st.sampled_from(["ZXY", "ZXZ"]), block=st.integers(1, 9),
+       limit=st.integers(0, 12))
+def test_audit_in_blocks_and_capped_keeps_the_first_findings(track, order, block, limit):
+    a = np.array(track)
+    everything = E.audit_euler(a, order)
+    found, omitted, frames = E.audit_euler_capped(a, order, None, block=block)
+    assert found == everything and omitted == {} and frames is None
+    found, omitted, frames = E.audit_euler_capped(a, order, limit, block=block)
+    assert found == everything[:limit]
+    rest = everything[limit:]
+    assert omitted == {k: n for k in E.EULER_KINDS
+                       if (n := sum(f.kind == k for f in rest))}
+    assert frames == ((min(f.frame for f in rest), max(f.frame for f in rest)) if rest else None)

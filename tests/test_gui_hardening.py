@@ -148,8 +148,29 @@ def test_open_keyframes_failure_of_any_kind_is_a_message(keyframes_window, tmp_p
         raise RuntimeError("reader bug")
 
     monkeypatch.setattr(view, "open", broken)
-    assert keyframes_window._open_keyframes_reporting(str(tmp_path / "x.gltf")) is False
-    assert warnings_shown == [("Could not open x.gltf", "RuntimeError: reader bug")]
+    path = tmp_path / "x.gltf"
+    assert keyframes_window._open_keyframes_reporting(str(path)) is False
+    # A defect of QuatLab's, said so, without the exception's raw text.
+    assert warnings_shown == [("Could not open x.gltf", (
+        f"{path}: QuatLab's reader failed on this file with an unexpected RuntimeError. This is "
+        "a defect in QuatLab; please report it together with the file"))]
+
+
+def test_gltf_value_of_the_wrong_type_is_a_message_naming_the_field(qtbot, keyframes_window,
+                                                                    tmp_path, warnings_shown):
+    from gltf_forge import doc, payload, write
+
+    (tmp_path / "a.bin").write_bytes(payload())
+    d = doc("a.bin", len(payload()))
+    d["buffers"][0]["uri"] = True     # AttributeError: 'bool' object has no attribute ... before
+    path = write(tmp_path / "model.gltf", d)
+    _drop(qtbot, keyframes_window, path)
+    qtbot.waitUntil(lambda: len(warnings_shown) == 1)
+    assert warnings_shown == [("Could not open model.gltf",
+                               f"{path}: buffers[0].uri: expected a string, got true")]
+    model = keyframes_window.views["keyframes"].model
+    assert model.file is None and "buffers[0].uri: expected a string, got true" in str(
+        model.message.text)
 
 
 

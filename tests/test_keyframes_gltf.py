@@ -327,15 +327,18 @@ def test_channels_skipped_and_shared_accessors(tmp_path):
     # a second node animated by the same sampler shares the output accessor.
     anim["channels"].append({"sampler": 0, "target": {"path": "rotation"}})
     anim["channels"].append({"sampler": 0, "target": {"node": 1, "path": "rotation"}})
-    kf = KF.load_keyframes(write_gltf(tmp_path / "a.gltf", doc, blob))
+    src = write_gltf(tmp_path / "a.gltf", doc, blob)
+    kf = KF.load_keyframes(src)
     assert [t.node_name for t in kf.tracks] == ["Joint", "Mover"]
     fixes = [TA.fix_track(t) for t in kf.tracks]
     kf.write_copy(tmp_path / "o.gltf", [f.fixed for f in fixes])
     assert all(TA.audit_track(t) == [] for t in KF.load_keyframes(tmp_path / "o.gltf").tracks)
     with pytest.raises(kt.KeyframeFileError, match="shared by several tracks") as info:
         kf.write_copy(tmp_path / "p.gltf", [fixes[0].fixed, kf.tracks[1]])
-    # The message names the tracks that share it, so they can be fixed together.
+    # The message names the tracks that share it, so they can be fixed together,
+    # and starts with the input, where the shared accessor is (p.gltf is never written).
     assert "'Joint'" in str(info.value) and "'Mover'" in str(info.value)
+    assert str(info.value).startswith(f"{src}: accessors[") and not (tmp_path / "p.gltf").exists()
 
 
 def test_no_rotation_tracks(tmp_path):
@@ -557,7 +560,7 @@ ERRORS = {
     "accessor out of range": (lambda d: d["animations"][0]["samplers"][0].update(output=99),
                               "output = 99 is out of range"),
     "bool index": (lambda d: d["animations"][0]["samplers"][0].update(input=True),
-                   "must be an integer"),
+                   "animations[0].samplers[0].input: expected an integer, got true"),
     "negative index": (lambda d: d["animations"][0]["samplers"][0].update(input=-1),
                        "must be an integer >= 0"),
     "bufferView out of range": (lambda d: d[ACC][1].update(bufferView=42),
@@ -573,7 +576,7 @@ ERRORS = {
                          "too large"),
     "no target": (lambda d: d["animations"][0]["channels"][0].pop("target"), "has no target"),
     "channels not array": (lambda d: d["animations"][0].update(channels={"a": 1}),
-                           "invalid glTF document"),
+                           "animations[0].channels: expected an array, got an object"),
     "asset missing": (lambda d: d.pop("asset"), "not a glTF file: no asset.version"),
     "glTF 1": (lambda d: d["asset"].update(version="1.0"), "glTF version 1.0 is not supported"),
     "buffer without uri": (lambda d: d["buffers"][0].pop("uri"), "has no uri"),
@@ -585,11 +588,13 @@ ERRORS = {
     "remote buffer": (lambda d: d["buffers"][0].update(uri="https://example.com/a.bin"),
                       "only relative file URIs"),
     "missing bin": (lambda d: d["buffers"][0].update(uri="missing.bin"), "cannot read"),
-    "animations not array": (lambda d: d.update(animations=5), "invalid glTF document"),
-    "null animation": (lambda d: d["animations"].append(None), "animations[1] must be an object"),
+    "animations not array": (lambda d: d.update(animations=5),
+                             "animations: expected an array, got 5"),
+    "null animation": (lambda d: d["animations"].append(None),
+                       "animations[1]: expected an object, got null"),
     "null channel": (lambda d: d["animations"][0]["channels"].insert(0, None),
-                     "animations[0].channels[0] must be an object"),
-    "null accessor": (lambda d: d[ACC].append(None), "accessors[4] must be an object"),
+                     "animations[0].channels[0]: expected an object, got null"),
+    "null accessor": (lambda d: d[ACC].append(None), "accessors[4]: expected an object, got null"),
 }
 
 

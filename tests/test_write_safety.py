@@ -33,7 +33,8 @@ def test_fix_never_replaces_out_without_force(tmp_path, capsys):
     out = tmp_path / "o.gltf"
     out.write_text("keep me")
     assert main(["fix", str(src), str(out)]) == 2
-    _one_error(capsys, str(out), "--force")
+    err = _one_error(capsys, str(out), "--force")
+    assert err.startswith(f"quatlab fix: error: {out}: already exists: pass --force"), err
     assert out.read_text() == "keep me"
     assert not (tmp_path / "o.bin").exists()
     assert main(["fix", str(src), str(out), "--force"]) == 0
@@ -44,7 +45,10 @@ def test_fix_names_an_existing_companion_bin(tmp_path, capsys):
     src = with_bin(tmp_path)
     (tmp_path / "o.bin").write_bytes(b"old")
     assert main(["fix", str(src), str(tmp_path / "o.gltf")]) == 2
-    _one_error(capsys, "o.bin", "would replace")
+    err = _one_error(capsys, "o.bin", "would replace")
+    # The file that exists is named first, not OUT (which does not exist).
+    assert err.startswith(f"quatlab fix: error: {tmp_path / 'o.bin'}: already exists; writing "
+                          f"{tmp_path / 'o.gltf'} would replace {tmp_path / 'o.bin'}"), err
     assert not (tmp_path / "o.gltf").exists()
     assert (tmp_path / "o.bin").read_bytes() == b"old"
 

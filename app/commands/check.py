@@ -98,13 +98,17 @@ def run(args) -> int:
     try:
         with in_english(wants_details(args)):  # the JUnit file's error is English
             keyframes = load_keyframes(path, order=args.order)
+        if not by_runtime:
+            reports = audit_keyframes(keyframes)  # BVH adds its Euler findings
     except (KeyframeFileError, OSError) as exc:
         problem = write_outputs(args, [{"file": path, "status": "unreadable",
                                         "error": str(exc)}])
         return fail(PROG, problem or str(exc))
+    except MemoryError:
+        return fail(PROG, _("{file}: not enough memory to read and audit this file").format(
+            file=path))
     if by_runtime:
         return _run_runtimes(path, keyframes, runtimes, steps, args.json)
-    reports = audit_keyframes(keyframes)  # BVH adds its Euler findings
     total = sum(len(r.findings) for r in reports)
     status = 1 if total else 0
     problem = write_outputs(args, [file_result(path, reports, full=True)])
@@ -112,9 +116,9 @@ def run(args) -> int:
         return fail(PROG, problem)
     try:
         if args.json:
-            _print_json(path, reports)
+            _print_json(path, reports, keyframes.notes)
         else:
-            _print_text(path, reports, total)
+            _print_text(path, reports, total, keyframes.notes)
         sys.stdout.flush()
     except BrokenPipeError:
         # `quatlab check --json FILE | head`: the reader left early. The
@@ -133,10 +137,10 @@ def _run_runtimes(file, keyframes, runtimes, steps, as_json: bool) -> int:
     glitches = [r for r in matrix.glitching() if r != matrix.reference]
     try:
         if as_json:
-            _print_json(file, matrix.reports,
+            _print_json(file, matrix.reports, keyframes.notes,
                         {"after": list(matrix.steps), "runtimes": matrix.as_dict()})
         else:
-            _print_text(file, matrix.reports, total)
+            _print_text(file, matrix.reports, total, keyframes.notes)
             check_runtimes.print_text(matrix)
         sys.stdout.flush()
     except BrokenPipeError:
@@ -156,15 +160,16 @@ def sample_files() -> dict:
     }
 
 
-def _print_json(file: str, reports, sections: dict | None = None) -> None:
+def _print_json(file: str, reports, notes=(), sections: dict | None = None) -> None:
     """The report as one JSON document (docs/report.md), written track by track (never whole
     in memory); ``sections`` adds optional top-level parts (``after``, ``runtimes``) after the
     tracks."""
     from quatlab.app.io.reports.schema import schema_id
 
     out = sys.stdout
+    # Notes are LazyTexts: English here, as JSON always is.
     out.write('{\n  "schema": ' + json.dumps(schema_id()) + ',\n  "file": ' + json.dumps(file)
-              + ',\n  "tracks": [')
+              + ',\n  "notes": ' + json.dumps([str(n) for n in notes]) + ',\n  "tracks": [')
     for i, r in enumerate(reports):
         text = json.dumps(r.as_dict(), indent=2, allow_nan=False)
         out.write(("," if i else "") + "\n    " + text.replace("\n", "\n    "))
@@ -175,7 +180,7 @@ def _print_json(file: str, reports, sections: dict | None = None) -> None:
     out.write("\n}\n")
 
 
-def _print_text(file: str, reports, total: int) -> None:
+def _print_text(file: str, reports, total: int, notes=()) -> None:
     from quatlab.app.io.track_audit import format_keys
 
     def findings(n: int) -> str:
@@ -185,6 +190,8 @@ def _print_text(file: str, reports, total: int) -> None:
     tracks = (_("{n} rotation track") if n == 1 else _("{n} rotation tracks")).format(n=n)
     print(_("{file}: {tracks}, {findings}").format(
         file=shown(file), tracks=tracks, findings=findings(total) if total else _("no findings")))
+    for note in notes:
+        print("  " + _("note: {note}").format(note=shown(_(note))))
     for r in reports:
         t = r.track
         print("  " + _("{track}: {interpolation}, {n} keys ({storage}): {summary}").format(

@@ -328,6 +328,12 @@ class KeyframeFile:
     format: str = ""
     #: True only while :meth:`write_in_place` encodes the file over itself.
     _in_place: bool = False
+    #: What the reader wants the user to know but did not refuse the file for,
+    #: one line each: a required extension ignored and why, keys audited from
+    #: an uncompressed fallback, a suspicious BVH hierarchy (docs/formats.md).
+    #: ``quatlab check`` prints them (and lists them in its JSON), the
+    #: Keyframes tab shows them with the file.
+    notes: tuple[str, ...] = ()
 
     def __init__(self, path: Path, tracks: Sequence[Track]):
         self.path = Path(path)
@@ -348,17 +354,20 @@ class KeyframeFile:
         """
         return None
 
-    def write_copy(self, out, tracks: Sequence[Track], *, force: bool = False) -> list[Path]:
+    def write_copy(self, out, tracks: Sequence[Track] | None, *, force: bool = False
+                   ) -> list[Path]:
         """Write the file to ``out`` with ``tracks``' keys in place of the loaded ones.
 
         ``tracks`` must match :attr:`tracks` one to one (same length and times,
         e.g. the ``fixed`` tracks of :func:`fix_track`): only rotation key
         values (and CUBICSPLINE tangents) are written back; everything else
-        is kept. ``out`` must be a new path with the input's extension, never
-        the input itself (also not through a symlink or hard link). An
-        existing ``out`` (or companion ``.bin``) is replaced only with
-        ``force`` (see :meth:`existing_outputs` to ask first). All files are
-        written atomically and together, or none is
+        is kept. None keeps the loaded keys (a BVH copy is then the
+        Euler-filtered file, made without converting its tracks). ``out``
+        must be a new path with the input's extension, never the input
+        itself (also not through a symlink or hard link). An existing
+        ``out`` (or companion ``.bin``) is replaced only with ``force`` (see
+        :meth:`existing_outputs` to ask first). All files are written
+        atomically and together, or none is
         (:func:`quatlab.app.io.atomic.write_files`). Returns the files
         written (glTF may add a ``.bin`` beside ``out``).
         """
@@ -367,11 +376,11 @@ class KeyframeFile:
         if not force:
             existing = [p for p, _data in items if os.path.lexists(p)]
             if existing:
-                raise KeyframeFileError(out, _would_replace(existing))
+                raise _would_replace(out, existing)
         try:
             write_files(items, force=force)
         except FileExistsError as exc:
-            raise KeyframeFileError(out, _would_replace([Path(exc.filename)])) from None
+            raise _would_replace(out, [Path(exc.filename)]) from None
         except OSError as exc:
             raise KeyframeFileError(
                 exc.filename or out, _("cannot write: {error}").format(error=exc.strerror or exc)
@@ -428,17 +437,25 @@ class KeyframeFile:
                 _("cannot write: {error}").format(error=exc.strerror or exc)) from None
         return [p for p, _data, _mode in changed]
 
-    def existing_outputs(self, out, tracks: Sequence[Track]) -> list[Path]:
+    def existing_outputs(self, out, tracks: Sequence[Track] | None) -> list[Path]:
         """The files :meth:`write_copy` would replace (empty when it creates only new files).
 
         A "replace them?" question asks about these, then passes ``force=True``.
         """
         return [p for p, _data in self._planned(Path(out), tracks) if os.path.lexists(p)]
 
-    def _planned(self, out: Path, tracks: Sequence[Track]) -> list[tuple[Path, bytes]]:
-        self._check_tracks(tracks)
+    def _planned(self, out: Path, tracks: Sequence[Track] | None) -> list[tuple[Path, bytes]]:
+        if tracks is None:
+            kept = self._unchanged_tracks()
+        else:
+            self._check_tracks(tracks)
+            kept = list(tracks)
         self._check_output(out)
-        return self._encode(out, list(tracks))
+        return self._encode(out, kept)
+
+    def _unchanged_tracks(self) -> list[Track] | None:
+        """What :meth:`_encode` gets for "the loaded keys unchanged": the loaded tracks."""
+        return list(self.tracks)
 
     def _encode(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
         """The files of the copy, ``(path, bytes)``, the main file last."""
@@ -483,10 +500,18 @@ class KeyframeFile:
         self.check_output_path(out)
 
 
-def _would_replace(existing: Sequence[Path]) -> str:
+def _would_replace(out: Path, existing: Sequence[Path]) -> KeyframeFileError:
+    """The refusal to replace ``existing`` files, naming a file that does exist."""
+    if list(existing) == [out]:
+        return KeyframeFileError(out, _("already exists: pass --force to replace it (or choose "
+                                        "another name)"))
+    # A companion (OUT.bin) may exist without OUT itself: the message starts
+    # with the file that is there.
+    first = out if out in existing else existing[0]
     names = ", ".join(str(p) for p in existing)
-    return _("already exists; writing would replace {files}: pass --force to replace (or choose "
-             "another name)").format(files=names)
+    return KeyframeFileError(first, _(
+        "already exists; writing {out} would replace {files}: pass --force to replace "
+        "(or choose another name)").format(out=out, files=names))
 
 
 def _same_file(a: Path, b: Path) -> bool:

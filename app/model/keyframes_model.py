@@ -298,8 +298,11 @@ class KeyframesModel:
             raise
         self.file = keyframes
         self._install(keyframes.tracks, findings, first)
-        self._say(_("Opened {file}: {summary}").format(file=keyframes.path.name,
-                                                      summary=self.summary()))
+        text = _("Opened {file}: {summary}").format(file=keyframes.path.name,
+                                                   summary=self.summary())
+        for note in keyframes.notes:  # what the reader did not refuse the file for
+            text += " " + _("Note: {note}.").format(note=_(note))
+        self._say(text)
         return keyframes
 
     def set_tracks(self, tracks) -> None:

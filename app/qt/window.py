@@ -350,8 +350,8 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         path, _filter = QtWidgets.QFileDialog.getSaveFileName(self, title, default, filters)
         return path or None
 
-    def _error(self, title: str, exc: BaseException) -> None:
-        text = _one_line(exc)
+    def _error(self, title: str, exc: BaseException | str) -> None:
+        text = exc if isinstance(exc, str) else _one_line(exc)
         QtWidgets.QMessageBox.warning(self, title, text)
         self.status.showMessage(_("{title}: {error}").format(title=title, error=text), 8000)
 
@@ -446,10 +446,19 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
             self._open_keyframes_reporting(path)
 
     def _open_keyframes_reporting(self, path: str) -> bool:
+        title = _("Could not open {file}").format(file=Path(path).name)
         try:
             self.open_keyframes(path)
+        except (OSError, ValueError) as exc:  # the readers' one line: "FILE: problem"
+            self._error(title, exc)
+            return False
         except Exception as exc:  # noqa: BLE001 - a hostile file must not end in a traceback
-            self._error(_("Could not open {file}").format(file=Path(path).name), exc)
+            # Not a message a reader wrote: a defect of QuatLab's. Its raw text
+            # ("'bool' object has no attribute ...") would tell the user nothing.
+            self._error(title, _(
+                "{file}: QuatLab's reader failed on this file with an unexpected "
+                "{kind}. This is a defect in QuatLab; please report it together with the "
+                "file").format(file=path, kind=type(exc).__name__))
             return False
         return True
 

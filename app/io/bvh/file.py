@@ -67,6 +67,7 @@ array([[ 0., 90.,  0.],
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,9 +75,11 @@ import numpy as np
 
 from quatlab.app.i18n import _
 from quatlab.app.io import safe_read
-from quatlab.app.io.bvh.euler import audit_rotations, filtered_motion
+from quatlab.app.io.bvh import motion as M
+from quatlab.app.io.bvh.euler import audit_rotations, audit_rotations_capped, filtered_motion
 from quatlab.app.io.bvh.kinematics import (
     compose_world,
+    joint_rotations,
     local_matrices,
     local_rotations,
     local_translations,
@@ -87,12 +90,11 @@ from quatlab.app.io.bvh.parse import (
     CHANNEL_NAMES,
     BvhError,
     EndSite,
+    Lines,
     Tokens,
-    decode_text,
     error_at,
-    fast_numbers,
     parse_hierarchy,
-    parse_numbers,
+    short_text,
 )
 from quatlab.app.io.bvh.write import format_bvh, write_bvh
 
@@ -108,12 +110,14 @@ __all__ = [
     "format_bvh",
     "write_bvh",
     "local_rotations",
+    "joint_rotations",
     "local_translations",
     "local_matrices",
     "world_matrices",
     "compose_world",
     "world_positions",
     "audit_rotations",
+    "audit_rotations_capped",
     "filtered_motion",
 ]
 
@@ -123,21 +127,48 @@ MAX_BYTES = 512 * 2**20
 
 @dataclass(frozen=True, eq=False)
 class BvhLayout:
-    """The text of a BVH file around its numbers, to write it back unchanged.
+    """Where a BVH file's frame lines are in its bytes, to write it back unchanged around them.
 
-    ``header`` is every byte before the first frame line (HIERARCHY, MOTION,
-    ``Frames:`` and ``Frame Time:`` lines) exactly as read; ``rows`` are the
-    frame lines without their line ends, ``row_ends`` their line ends
-    (``"\\r\\n"``, ``"\\n"``, or ``""`` for a last line without one);
-    ``tail`` is what follows the last frame line (blank lines), as bytes.
+    ``data`` is the whole file as read. ``header`` (every byte before the
+    first frame line: HIERARCHY, MOTION, ``Frames:`` and ``Frame Time:``) is
+    ``data[:body_start]``; the frame lines with their line ends are
+    ``data[body_start:body_end]``; ``tail`` (blank lines after the last
+    frame line) is ``data[body_end:]``. ``first_row_line`` is the 1-based line
+    number of the first frame line.
     """
 
-    header: bytes
-    rows: tuple[str, ...]
-    row_ends: tuple[str, ...]
-    tail: bytes
+    data: bytes
+    body_start: int
+    body_end: int
     newline: str
     first_row_line: int
+
+    @property
+    def header(self) -> bytes:
+        return self.data[:self.body_start]
+
+    @property
+    def tail(self) -> bytes:
+        return self.data[self.body_end:]
+
+    @property
+    def rows(self) -> tuple[str, ...]:
+        """The frame lines without their line ends (a copy of the text: for small files)."""
+        body = self.data[self.body_start:self.body_end].decode("utf-8")
+        lines = body.split("\n")
+        if body.endswith("\n"):
+            lines.pop()
+        return tuple(r[:-1] if r.endswith("\r") else r for r in lines)
+
+    @property
+    def row_ends(self) -> tuple[str, ...]:
+        """Each frame line's end: ``"\r\n"``, ``"\n"``, or ``"\r"``/``""`` at the end of file."""
+        body = self.data[self.body_start:self.body_end].decode("utf-8")
+        lines = body.split("\n")
+        ends = ["\r\n" if r.endswith("\r") else "\n" for r in lines[:-1]]
+        if lines[-1]:
+            ends.append("\r" if lines[-1].endswith("\r") else "")
+        return tuple(ends)
 
 
 @dataclass(frozen=True, eq=False)
@@ -160,6 +191,9 @@ class BvhFile:
     motion: np.ndarray
     frame_time: float
     layout: BvhLayout
+    #: What the reader accepted but a user would want to know, one line each
+    #: (:func:`~quatlab.app.io.bvh.parse.hierarchy_notes`).
+    notes: tuple[str, ...] = ()
 
     @property
     def n_joints(self) -> int:
@@ -169,11 +203,17 @@ class BvhFile:
     def n_frames(self) -> int:
         return int(self.motion.shape[0])
 
-    @property
+    @functools.cached_property
     def channel_start(self) -> np.ndarray:
-        """First motion column of each joint, ``(J,)``."""
+        """First motion column of each joint, ``(J,)`` (read-only).
+
+        Computed once: callers ask for it per joint, and a sum over all joints
+        per call made a file of J joints cost J² (10,000 joints: 26 s).
+        """
         sizes = np.array([len(c) for c in self.channels], dtype=np.intp)
-        return np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+        start = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+        start.flags.writeable = False
+        return start
 
     def rotation_order(self, joint: int) -> str:
         """Joint's rotation channels as an intrinsic axis string: ``"ZXY"`` for Z X Y rotation."""
@@ -225,14 +265,10 @@ def parse_bvh(data: bytes, path: str = "<bvh>") -> BvhFile:
     quatlab.app.io.bvh.parse.BvhError: x.bvh: line 5: unknown channel name 'Wrotation' ...
     """
     bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
-    text = decode_text(data[len(bom):], path)
-    # Split on "\n" only (not str.splitlines, which also splits on \x0b, \x1c,
-    # ...): line numbers must match what an editor shows. "\r" stays on the
-    # line and is whitespace to split().
-    lines = text.split("\n")
+    lines = Lines(data, len(bom), path)   # decoded as the hierarchy is read, not all at once
 
     tk = Tokens(lines, path)
-    names, parents, offsets, channels, end_sites = parse_hierarchy(tk, path)
+    names, parents, offsets, channels, end_sites, notes = parse_hierarchy(tk, path)
 
     tk.next("MOTION")
     if tk.rest_of_line():
@@ -269,50 +305,35 @@ def parse_bvh(data: bytes, path: str = "<bvh>") -> BvhFile:
 
     # Frame lines follow the Frame Time line; trailing blank lines are layout.
     first = ft_line                      # 0-based index of the first frame line
+    start = min(lines.start(first), len(data))
     n_cols = sum(len(c) for c in channels)
-    last = len(lines)
-    if n_cols == 0:
+    if n_cols:
+        end = M.body_end(data, start)
+    else:
         # No channels at all: each frame line is blank, so blank lines count.
-        last = min(last, first + n_frames)
-    while n_cols and last > first and not lines[last - 1].strip():
-        last -= 1
-    raw_rows = lines[first:last]
+        end = min(lines.start(first + n_frames), len(data))
+    n_rows = M.count_rows(data, start, end)
     # Compare with the lines present before allocating anything from n_frames.
-    if len(raw_rows) < n_frames:
+    if n_rows < n_frames:
         raise error_at(
             path, frames_line,
             _("truncated motion: 'Frames: {n_frames}' but only {n_rows} frame lines "
-              "follow").format(n_frames=n_frames, n_rows=len(raw_rows)),
+              "follow").format(n_frames=n_frames, n_rows=n_rows),
         )
-    if len(raw_rows) > n_frames:
+    if n_rows > n_frames:
         raise error_at(
             path, first + n_frames + 1,
             _("more frame lines ({n_rows}) than 'Frames: {n_frames}' declares").format(
-                n_rows=len(raw_rows), n_frames=n_frames),
+                n_rows=n_rows, n_frames=n_frames),
         )
-    rows = [r[:-1] if r.endswith("\r") else r for r in raw_rows]
-    motion = fast_numbers(rows, n_cols)
-    if motion is None:
-        # Something is wrong (or unusual): find the first bad line, value by value.
-        split = [r.split() for r in rows]
-        for i, toks in enumerate(split):
-            if len(toks) != n_cols:
-                text = (_("blank frame line but the hierarchy declares {n_cols} channels")
-                        if not toks else
-                        _("{n} values but the hierarchy declares {n_cols} channels"))
-                raise error_at(path, first + i + 1, text.format(n=len(toks), n_cols=n_cols))
-        motion = parse_numbers(rows, split, n_cols, first, path)
+    col_names = [f"{short_text(n)} {c}" for n, cs in zip(names, channels, strict=True) for c in cs]
+    rot_cols = np.array([i for i, c in enumerate(col_names) if c.endswith("rotation")],
+                        dtype=np.intp)
+    motion = M.allocate(n_frames, n_cols, path, frames_line)
+    M.read_rows(data, start, end, motion, first, path, rot_cols, col_names)
 
     newline = "\r\n" if lines[0].endswith("\r") else "\n"
-    row_ends = tuple(
-        ("\r\n" if raw.endswith("\r") else "\n") if first + i + 1 < len(lines) else
-        ("\r" if raw.endswith("\r") else "")
-        for i, raw in enumerate(raw_rows)
-    )
-    head = "\n".join(lines[:first]) + ("\n" if first < len(lines) else "")
-    header = bom + head.encode("utf-8")
-    tail = "\n".join(lines[last:]).encode("utf-8")
-    layout = BvhLayout(header, tuple(rows), row_ends, tail, newline, first + 1)
+    layout = BvhLayout(data, start, end, newline, first + 1)
     arrays = [np.array(parents, dtype=np.intp),
               np.array(offsets, dtype=np.float64).reshape(-1, 3), motion]
     arrays += [e.offset for e in end_sites]
@@ -330,5 +351,6 @@ def parse_bvh(data: bytes, path: str = "<bvh>") -> BvhFile:
         motion=motion,
         frame_time=frame_time,
         layout=layout,
+        notes=tuple(notes),
     )
 

@@ -38,13 +38,14 @@ True
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
 
 from quatlab.app.i18n import N_, LazyText, _
 from quatlab.app.io import bvh as B
-from quatlab.app.io.track_audit import audit_file, audit_track
+from quatlab.app.io.track_audit import MAX_FINDINGS, audit_file, audit_track
 from quatlab.app.io.tracks import (
     FINDING_KINDS,
     Finding,
@@ -96,25 +97,15 @@ class BvhKeyframeFile(KeyframeFile):
     format = "bvh"
 
     def __init__(self, path: Path, bvh: B.BvhFile):
+        # Not KeyframeFile.__init__: the tracks are made when first asked for
+        # (see :attr:`tracks`); ``fix`` writes the Euler-filtered copy without them.
+        self.path = Path(path)
         self.bvh = bvh
-        q = B.local_rotations(bvh)
-        times = np.arange(bvh.n_frames, dtype=np.float64) * bvh.frame_time
         #: Joint index of each track.
         self.joints: tuple[int, ...] = tuple(
             j for j in range(bvh.n_joints) if bvh.rotation_order(j)
         )
-        tracks = [
-            Track(
-                times=times,
-                values=q[:, j],
-                interpolation="LINEAR",
-                node_name=bvh.names[j],
-                node_index=j,
-                storage=f"euler {bvh.rotation_order(j)}",
-            )
-            for j in self.joints
-        ]
-        super().__init__(path, tracks)
+        self.notes = bvh.notes
         self._euler: dict[int, tuple[Finding, ...]] | None = None
 
     def euler_channels(self, track: int) -> tuple[np.ndarray, str] | None:
@@ -129,19 +120,50 @@ class BvhKeyframeFile(KeyframeFile):
             return None
         return self.bvh.euler_degrees(joint), order
 
+    @functools.cached_property
+    def tracks(self) -> tuple[Track, ...]:  # type: ignore[override]
+        """A quaternion track per joint with rotation channels, made on first use.
+
+        Each joint's keys are converted on their own (``(F, 4)``, read-only,
+        shared by the track without a copy) and all tracks share one times
+        array: their memory is the quaternions themselves.
+        """
+        bvh = self.bvh
+        times = np.arange(bvh.n_frames, dtype=np.float64) * bvh.frame_time
+        times.flags.writeable = False
+        tracks = []
+        for j in self.joints:
+            q = B.joint_rotations(bvh, j)
+            q.flags.writeable = False
+            tracks.append(Track(times=times, values=q, interpolation="LINEAR",
+                                node_name=bvh.names[j], node_index=j,
+                                storage=f"euler {bvh.rotation_order(j)}"))
+        return tuple(tracks)
+
     def euler_findings(self, track: int) -> tuple[Finding, ...]:
         """The Euler-family findings of track ``track`` (its joint's channels as stored).
 
         ``keys`` are frame indices: ``(f - 1, f)`` for a wrap or a triple
         switch between frames ``f - 1`` and ``f``, ``(f,)`` for gimbal lock.
+        Past :data:`~quatlab.app.io.track_audit.MAX_FINDINGS` findings the rest
+        are counted in one finding of kind ``"more"``.
         """
         if self._euler is None:
-            per_joint: dict[int, list[Finding]] = {}
-            for j, f in B.audit_rotations(self.bvh):
-                found = euler_finding(f, _ROTATION_PLAYER.get(f.kind, ""))
-                if found is not None:
-                    per_joint.setdefault(j, []).append(found)
-            self._euler = {j: tuple(fs) for j, fs in per_joint.items()}
+            self._euler = {}
+            # sign_flip is audit_track's, on the converted track: not looked for here.
+            for j, (found, omitted, frames) in B.audit_rotations_capped(
+                    self.bvh, MAX_FINDINGS, kinds=tuple(EULER_KINDS)).items():
+                out = [e for f in found
+                       if (e := euler_finding(f, _ROTATION_PLAYER.get(f.kind, ""))) is not None]
+                left = {EULER_KINDS[k]: n for k, n in omitted.items() if k in EULER_KINDS}
+                if left:
+                    what = ", ".join(f"{n:,} {k}" for k, n in left.items())
+                    out.append(Finding("more", frames, LazyText(N_(
+                        "{n} more Euler findings past the first {first} of this joint ({what}) "
+                        "between frames {lo} and {hi}; each is described like those above."),
+                        n=f"{sum(left.values()):,}", first=f"{MAX_FINDINGS:,}", what=what,
+                        lo=frames[0], hi=frames[1])))
+                self._euler[j] = tuple(out)
         return self._euler.get(self.joints[track], ())
 
     def audit_track(self, track: int, current: Track | None = None) -> list[Finding]:
@@ -158,11 +180,26 @@ class BvhKeyframeFile(KeyframeFile):
         return [TrackReport(t, tuple(self.audit_track(i))) for i, t in enumerate(self.tracks)]
 
     def filtered_motion(self) -> np.ndarray:
-        """The Euler-filtered motion ``(F, C)`` that :meth:`write_copy` writes."""
-        return B.filtered_motion(self.bvh)
+        """The Euler-filtered motion ``(F, C)`` that :meth:`write_copy` writes.
 
-    def _encode(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
-        for new, old in zip(tracks, self.tracks, strict=True):
+        Kept until the next write (``fix`` reports what changed from the same
+        array it writes, without filtering twice), then released.
+        """
+        if self._filtered is None:
+            try:
+                self._filtered = B.filtered_motion(self.bvh)
+            except B.BvhError as exc:
+                raise bvh_error_to_keyframe_error(exc, self.path) from None
+        return self._filtered
+
+    _filtered: np.ndarray | None = None
+
+    def _unchanged_tracks(self) -> None:
+        return None   # the Euler-filtered copy needs no track (nor their conversion)
+
+    def _encode(self, out: Path, tracks: list[Track] | None) -> list[tuple[Path, bytes]]:
+        # ``tracks`` None: the loaded tracks unchanged (nothing to compare).
+        for new, old in zip(tracks or (), self.tracks if tracks else (), strict=True):
             dots = np.abs(np.einsum("ij,ij->i", new.values, old.values))
             if not np.all(np.abs(dots - 1.0) <= _SAME_ROTATION):
                 raise KeyframeFileError(
@@ -175,6 +212,8 @@ class BvhKeyframeFile(KeyframeFile):
             data = B.format_bvh(self.bvh, self.filtered_motion())
         except B.BvhError as exc:
             raise bvh_error_to_keyframe_error(exc, self.path) from None
+        finally:
+            self._filtered = None
         return [(out, data)]
 
 
@@ -197,9 +236,13 @@ def euler_finding(f, after: str) -> Finding | None:
 
 
 def both_families(quaternion, euler) -> list[Finding]:
-    """Quaternion and Euler findings of one track, sorted by key and :data:`FINDING_KINDS`."""
+    """Quaternion and Euler findings of one track, sorted by key and :data:`FINDING_KINDS`.
+
+    The ``"more"`` summaries (what is past :data:`~quatlab.app.io.track_audit.MAX_FINDINGS`
+    of a family) come last, after every finding they do not describe.
+    """
     found = list(quaternion) + list(euler)
-    found.sort(key=lambda f: (f.keys[0], FINDING_KINDS.index(f.kind)
+    found.sort(key=lambda f: (f.kind == "more", f.keys[0], FINDING_KINDS.index(f.kind)
                               if f.kind in FINDING_KINDS else len(FINDING_KINDS)))
     return found
 

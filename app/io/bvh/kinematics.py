@@ -17,8 +17,8 @@ from quatlab.math import quaternion as Q
 if TYPE_CHECKING:
     from quatlab.app.io.bvh import BvhFile
 
-__all__ = ["local_rotations", "local_translations", "local_matrices", "compose_world",
-           "world_matrices", "world_positions"]
+__all__ = ["local_rotations", "joint_rotations", "local_translations", "local_matrices",
+           "compose_world", "world_matrices", "world_positions"]
 
 
 _AXIS = {"X": np.array([1.0, 0, 0]), "Y": np.array([0, 1.0, 0]), "Z": np.array([0, 0, 1.0])}
@@ -31,7 +31,8 @@ def local_rotations(bvh: BvhFile) -> np.ndarray:
     for :func:`quatlab.math.quaternion.from_euler` (``Zrotation Xrotation
     Yrotation`` is intrinsic ``"ZXY"``); any other list (one or two
     channels) is the product of its elementary rotations in listed order.
-    A joint without rotation channels has the identity.
+    A joint without rotation channels has the identity. One joint at a
+    time: :func:`joint_rotations`.
 
     Examples
     --------
@@ -41,21 +42,48 @@ def local_rotations(bvh: BvhFile) -> np.ndarray:
     >>> np.round(local_rotations(b), 6)    # 90 deg about Z, (w, x, y, z)
     array([[[0.707107, 0.      , 0.      , 0.707107]]])
     """
-    F, J = bvh.n_frames, bvh.n_joints
-    out = np.empty((F, J, 4))
-    out[...] = Q.IDENTITY
-    for j in range(J):
-        order = bvh.rotation_order(j)
-        if not order:
-            continue
-        ang = np.radians(bvh.euler_degrees(j))
-        if len(order) == 3 and order[0] != order[1] and order[1] != order[2]:
-            out[:, j] = Q.from_euler(ang, order)
+    out = np.empty((bvh.n_frames, bvh.n_joints, 4))
+    for j in range(bvh.n_joints):
+        out[:, j] = joint_rotations(bvh, j)
+    return out
+
+
+#: Frames converted at once by :func:`joint_rotations`: the conversion's
+#: temporaries stay a few megabytes however long the capture.
+BLOCK = 1 << 14
+
+
+def joint_rotations(bvh: BvhFile, joint: int, block: int = BLOCK) -> np.ndarray:
+    """Local rotation of one joint at every frame, ``(F, 4)`` (w, x, y, z), contiguous.
+
+    As :func:`local_rotations` (same values), converted ``block`` frames at a time.
+
+    Examples
+    --------
+    >>> from quatlab.app.io.bvh import parse_bvh
+    >>> b = parse_bvh(b"HIERARCHY\\nROOT A\\n{\\n OFFSET 0 0 0\\n CHANNELS 2 Zrotation Zrotation"
+    ...               b"\\n}\\nMOTION\\nFrames: 1\\nFrame Time: 1\\n45 45\\n")
+    >>> np.round(joint_rotations(b, 0), 6)    # two turns of 45 deg about Z
+    array([[0.707107, 0.      , 0.      , 0.707107]])
+    """
+    n = bvh.n_frames
+    out = np.empty((n, 4))
+    order = bvh.rotation_order(joint)
+    if not order:
+        out[:] = Q.IDENTITY
+        return out
+    cols = bvh.rotation_columns(joint)
+    euler = len(order) == 3 and order[0] != order[1] and order[1] != order[2]
+    for start in range(0, n, block):
+        stop = min(start + block, n)
+        ang = np.radians(bvh.motion[start:stop, cols])
+        if euler:
+            out[start:stop] = Q.from_euler(ang, order)
         else:
-            q = np.broadcast_to(Q.IDENTITY, (F, 4))
+            q = np.broadcast_to(Q.IDENTITY, (stop - start, 4))
             for i, ax in enumerate(order):
                 q = Q.multiply(q, Q.from_axis_angle(_AXIS[ax], ang[:, i]))
-            out[:, j] = q
+            out[start:stop] = q
     return out
 
 

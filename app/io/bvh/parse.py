@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from quatlab.app.i18n import _
+from quatlab.app.i18n import N_, LazyText, _
 
-__all__ = ["CHANNEL_NAMES", "BvhError", "EndSite", "Tokens", "error_at", "short_text",
-           "decode_text", "parse_hierarchy", "fast_numbers", "parse_numbers"]
+__all__ = ["CHANNEL_NAMES", "BvhError", "EndSite", "Lines", "Tokens", "error_at", "short_text",
+           "parse_hierarchy", "hierarchy_notes", "parse_numbers", "check_angles", "MAX_ANGLE"]
 
 #: The six channel names BVH knows (matched case-insensitively, stored like this).
 CHANNEL_NAMES = ("Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation")
@@ -25,9 +25,6 @@ CANONICAL = {n.lower(): n for n in CHANNEL_NAMES}
 # is found by one regex scan instead of a check per value.
 NOT_NUMERIC = re.compile(r"[^0-9eE+\-.\s]")
 SEPARATORS = re.compile(r"(\s+)")
-# What the fast path (np.loadtxt) reads exactly as the careful path does.
-NOT_PLAIN = re.compile(r"[^0-9eE+\-. \t\n]")
-BLANK_ROW = re.compile(r"(?:^|\n)[ \t]*(?:\n|$)")
 
 
 class BvhError(ValueError):
@@ -56,8 +53,8 @@ class EndSite:
 class Tokens:
     """Tokens of the hierarchy lines with their line numbers, read front to back."""
 
-    def __init__(self, lines: list[str], path: str):
-        self.lines = lines
+    def __init__(self, lines, path: str):
+        self.lines = lines      # a list of str or :class:`Lines`
         self.path = path
         self.line = 0           # index of the current line
         self.toks: list[str] = []
@@ -125,12 +122,45 @@ class Tokens:
         return int(tok)
 
 
-def decode_text(data: bytes, path: str) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise error_at(path, line, _("not UTF-8 text (a binary file?)")) from None
+class Lines:
+    """The lines of a file's bytes from ``start``, decoded one at a time as they are read.
+
+    The hierarchy parser (:class:`Tokens`) reads lines front to back and stops
+    after ``Frame Time:``; the frame lines that follow are never decoded here
+    (:mod:`quatlab.app.io.bvh.motion` reads them in blocks). Lines are split on
+    ``"\n"`` only (not ``str.splitlines``, which also splits on ``\x0b``,
+    ``\x1c`` ...), so line numbers match what an editor shows; ``"\r"`` stays
+    on the line and is whitespace to ``split()``.
+    """
+
+    def __init__(self, data: bytes, start: int, path: str):
+        self.data = data
+        self.path = path
+        self.starts = [start]           # first byte of each line found so far
+        self._count: int | None = None
+
+    def __len__(self) -> int:
+        if self._count is None:
+            self._count = self.data.count(b"\n", self.starts[0]) + 1
+        return self._count
+
+    def start(self, i: int) -> int:
+        """First byte of line ``i`` (``len(data) + 1`` past the last line)."""
+        starts, data = self.starts, self.data
+        while len(starts) <= i:
+            prev = starts[-1]
+            nl = data.find(b"\n", prev) if prev <= len(data) else -1
+            starts.append(len(data) + 1 if nl < 0 else nl + 1)
+        return starts[i]
+
+    def __getitem__(self, i: int) -> str:
+        begin, end = self.start(i), self.start(i + 1) - 1
+        if begin > len(self.data):
+            raise IndexError(i)
+        try:
+            return self.data[begin:end].decode("utf-8")
+        except UnicodeDecodeError:
+            raise error_at(self.path, i + 1, _("not UTF-8 text (a binary file?)")) from None
 
 
 def parse_hierarchy(tk: Tokens, path: str):
@@ -139,6 +169,7 @@ def parse_hierarchy(tk: Tokens, path: str):
     offsets: list[tuple[float, float, float] | None] = []
     channels: list[tuple[str, ...] | None] = []
     end_sites: list[EndSite] = []
+    lines: list[int] = []        # the line of each joint's ROOT or JOINT
 
     tk.expect("HIERARCHY")
     if tk.peek() != "ROOT":
@@ -163,6 +194,7 @@ def parse_hierarchy(tk: Tokens, path: str):
             if not name:
                 raise error_at(path, line, _("{tok} without a name").format(tok=tok))
             names.append(name)
+            lines.append(line)
             parents.append(stack[-1] if stack else -1)
             offsets.append(None)
             channels.append(None)
@@ -221,6 +253,8 @@ def parse_hierarchy(tk: Tokens, path: str):
                 canon.append(name)
             channels[j] = tuple(canon)
         elif tok == "}":
+            if not stack:
+                raise error_at(path, line, _("unexpected '}}': no joint is open here").format())
             top = stack.pop()
             if top == -2:
                 if end_offset[0] is None:
@@ -236,32 +270,102 @@ def parse_hierarchy(tk: Tokens, path: str):
                 tok=short_text(tok)))
 
     chans = tuple(c if c is not None else () for c in channels)
-    return names, parents, offsets, chans, end_sites
+    return names, parents, offsets, chans, end_sites, hierarchy_notes(names, parents, chans, lines)
 
 
-def fast_numbers(rows: list[str], n_cols: int) -> np.ndarray | None:
-    """The motion values when every line is ``n_cols`` finite numbers, else None.
+#: Notes of one kind listed one by one; the rest are counted in one more note.
+MAX_NOTES = 5
 
-    ``np.loadtxt`` parses in C and checks the column count of every line;
-    the character scan first keeps out what it would read differently
-    (``#`` comments, quotes) or that is not a plain number.
+
+def _capped(notes: list, more: str) -> list:
+    if len(notes) <= MAX_NOTES:
+        return notes
+    return notes[:MAX_NOTES] + [LazyText(more, n=len(notes) - MAX_NOTES)]
+
+
+def hierarchy_notes(names, parents, channels, lines) -> list[LazyText]:
+    """What a user would want to know about a hierarchy QuatLab reads anyway (one line each).
+
+    Two ROOTs, joints sharing a name, a control character (NUL...) in a
+    name, and a rotation channel listed twice in a row (``CHANNELS 3
+    Zrotation Zrotation Zrotation``): valid to this reader, but most tools
+    read only the first skeleton, find joints by name, cut names at a NUL,
+    and no exporter means two rotations about one axis (docs/formats.md, "BVH").
+
+    >>> for note in hierarchy_notes(["A", "A"], [-1, -1], [(), ()], [2, 9]):
+    ...     print(note)
+    the file has 2 ROOT joints (lines 2, 9): most tools read only the first skeleton
+    2 joints are named 'A' (lines 2, 9): tools that find joints by name pick one of them
     """
-    if not rows or n_cols == 0:
-        return None
-    joined = "\n".join(rows)
-    # Only spaces and tabs as separators and no blank line: then loadtxt's
-    # lines are exactly our rows (it skips blank lines and may split on other
-    # line breaks, which would shift values between rows).
-    if NOT_PLAIN.search(joined) or BLANK_ROW.search(joined):
-        return None
-    try:
-        motion = np.loadtxt(rows, dtype=np.float64, ndmin=2, comments=None)
-    except ValueError:
-        return None
-    # loadtxt skips blank lines: a row count that differs means one was there.
-    if motion.shape != (len(rows), n_cols) or not np.all(np.isfinite(motion)):
-        return None
-    return motion
+    notes: list[LazyText] = []
+    roots = [j for j, p in enumerate(parents) if p < 0]
+    if len(roots) > 1:
+        notes.append(LazyText(N_("the file has {n} ROOT joints (lines {lines}): most tools read "
+                                 "only the first skeleton"), n=len(roots),
+                              lines=_lines([lines[j] for j in roots])))
+    by_name: dict[str, list[int]] = {}
+    for j, name in enumerate(names):
+        by_name.setdefault(name, []).append(j)
+    notes += _capped([LazyText(N_("{n} joints are named {name} (lines {lines}): tools that find "
+                                  "joints by name pick one of them"), n=len(js),
+                               name=short_text(name), lines=_lines([lines[j] for j in js]))
+                      for name, js in by_name.items() if len(js) > 1],
+                     N_("{n} more joint names are used more than once"))
+    notes += _capped([LazyText(N_("line {line}: the joint name {name} contains a control "
+                                  "character ({char}): tools written in C may cut the name "
+                                  "there"), line=lines[j], name=short_text(name),
+                               char=repr(next(c for c in name if _control(c)))[1:-1])
+                      for j, name in enumerate(names) if any(_control(c) for c in name)],
+                     N_("{n} more joint names contain control characters"))
+    twice = []
+    for j, chans in enumerate(channels):
+        rot = [c for c in chans if c.endswith("rotation")]
+        same = next((a for a, b in zip(rot[:-1], rot[1:], strict=True) if a == b), None)
+        if same is not None:
+            twice.append(LazyText(N_(
+                "line {line}: joint {name} lists {channel} twice in a row ({channels}): the "
+                "rotations about one axis add up, which exporters do not write; QuatLab reads "
+                "them in turn"), line=lines[j], name=short_text(names[j]), channel=same,
+                channels=" ".join(chans)))
+    notes += _capped(twice, N_("{n} more joints list a rotation channel twice in a row"))
+    return notes
+
+
+def _control(c: str) -> bool:
+    return ord(c) < 32 or ord(c) == 127
+
+
+def _lines(numbers: list[int], limit: int = 8) -> str:
+    text = ", ".join(str(n) for n in numbers[:limit])
+    return text + (" ..." if len(numbers) > limit else "")
+
+
+#: Largest rotation channel value read (degrees). A float64 angle this large
+#: still resolves 2e-4 deg; values like 1e308 would overflow the Euler
+#: filter's arithmetic (and change every later frame of the channel through
+#: the accumulated turns). An unwrapped channel grows by at most 180 deg a
+#: frame, so even a joint spinning through the largest file read (512 MiB,
+#: under 10**8 frames) stays below 2e10: the filter's output of any real
+#: capture reads back (:func:`quatlab.app.io.bvh.euler.filtered_motion`
+#: refuses to write one that would not).
+MAX_ANGLE = 1e12
+
+
+def check_angles(motion: np.ndarray, rot_cols: np.ndarray, col_names, first: int,
+                 path: str) -> None:
+    """Refuse a rotation value beyond :data:`MAX_ANGLE` (rows from 0-based line ``first``)."""
+    if not rot_cols.size or not len(motion):
+        return
+    big = np.abs(motion[:, rot_cols]) > MAX_ANGLE
+    if not big.any():
+        return
+    row, k = np.unravel_index(int(np.argmax(big)), big.shape)
+    col = int(rot_cols[k])
+    raise error_at(path, first + int(row) + 1, _(
+        "value {col} ({channel}) is {value:.6g} degrees, beyond +-{limit:.0e}: no capture turns "
+        "a joint that far, and the Euler filter could not keep its precision").format(
+            col=col + 1, channel=col_names[col], value=float(motion[row, col]),
+            limit=MAX_ANGLE))
 
 
 def parse_numbers(rows, split, n_cols: int, first: int, path: str) -> np.ndarray:

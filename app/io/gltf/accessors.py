@@ -199,11 +199,15 @@ def encode(values: np.ndarray, component: int) -> np.ndarray:
 def json_number(value, component: int):
     # min/max hold the stored values; floats as the shortest text that reads
     # back as the same float32 (and 0.0 rather than -0.0 from negated zeros).
-    return float(str(np.float32(value))) + 0.0 if component == 5126 else int(value)
+    if component != 5126:
+        return int(value)
+    with np.errstate(over="ignore"):  # an old min of 1e308 is inf in float32: not equal
+        return float(str(np.float32(value))) + 0.0
 
 
 @dataclasses.dataclass(frozen=True)
 class Source:
-    """Where a track came from: its output accessor."""
+    """Where a track came from: its output accessor (keys) and input accessor (times)."""
 
     output: int
+    input: int | None = None

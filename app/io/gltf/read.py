@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pygltflib
 
-from quatlab.app.i18n import _
+from quatlab.app.i18n import N_, LazyText, _
 from quatlab.app.io.gltf.accessors import (
     CHUNK_BIN,
     CHUNK_JSON,
@@ -54,30 +54,48 @@ from quatlab.math import quaternion as Q
 __all__ = ["GltfFile", "load_gltf", "load_glb", "looks_like_gltf", "GLB_MAGIC"]
 
 
-#: Required extensions QuatLab can honour: they change nothing it reads
-#: (materials, textures, lights), or it implements them (KHR_mesh_quantization:
-#: integer vertex attributes; rotation outputs may be normalized integers
-#: anyway). KHR_draco_mesh_compression compresses only mesh geometry, never
-#: animation data. Any other required extension may change how buffers or
-#: animation data are read (EXT_meshopt_compression, KHR_animation_pointer...),
-#: so a file requiring it is refused rather than misread.
-HONOURED_EXTENSIONS = frozenset({
-    "KHR_mesh_quantization", "KHR_texture_transform", "KHR_texture_basisu",
-    "KHR_lights_punctual", "KHR_materials_unlit", "KHR_materials_emissive_strength",
-    "KHR_materials_clearcoat", "KHR_materials_transmission", "KHR_materials_volume",
-    "KHR_materials_ior", "KHR_materials_specular", "KHR_materials_sheen",
-    "KHR_materials_iridescence", "KHR_materials_anisotropy", "KHR_materials_dispersion",
-    "KHR_materials_variants", "KHR_materials_pbrSpecularGlossiness", "KHR_draco_mesh_compression",
-    "EXT_texture_webp", "EXT_texture_avif",
-})
+# Why a required extension may be ignored: it changes nothing QuatLab reads
+# (docs/formats.md, "Extensions"). The reason is shown in a note.
+_MATERIALS = N_("it changes only materials, which QuatLab does not read")
+_TEXTURES = N_("it changes only textures and images, which QuatLab does not read")
+_LIGHTS = N_("it adds lights, which QuatLab does not read")
+_GEOMETRY = N_("it compresses mesh geometry only, never animation data")
+_INSTANCES = N_("it draws a mesh several times; node animation is read as usual")
+_METADATA = N_("it adds metadata only")
+
+#: Required extensions that change nothing QuatLab reads, with the reason a note gives.
+IGNORED_EXTENSIONS = {
+    **dict.fromkeys((
+        "KHR_materials_common", "KHR_technique_webgl", "KHR_techniques_webgl",
+        "KHR_materials_unlit", "KHR_materials_emissive_strength", "KHR_materials_clearcoat",
+        "KHR_materials_transmission", "KHR_materials_volume", "KHR_materials_ior",
+        "KHR_materials_specular", "KHR_materials_sheen", "KHR_materials_iridescence",
+        "KHR_materials_anisotropy", "KHR_materials_dispersion", "KHR_materials_variants",
+        "KHR_materials_diffuse_transmission", "KHR_materials_pbrSpecularGlossiness"), _MATERIALS),
+    **dict.fromkeys(("KHR_texture_transform", "KHR_texture_basisu", "EXT_texture_webp",
+                     "EXT_texture_avif", "MSFT_texture_dds"), _TEXTURES),
+    **dict.fromkeys(("KHR_lights_punctual", "EXT_lights_image_based"), _LIGHTS),
+    "KHR_draco_mesh_compression": _GEOMETRY,
+    "EXT_mesh_gpu_instancing": _INSTANCES,
+    **dict.fromkeys(("KHR_xmp", "KHR_xmp_json_ld"), _METADATA),
+}
+#: Required extensions QuatLab implements (integer vertex attributes; rotation
+#: outputs may be normalized integers anyway).
+IMPLEMENTED_EXTENSIONS = frozenset({"KHR_mesh_quantization"})
+# Any other required extension is refused: EXT_meshopt_compression changes how
+# buffer views are read, KHR_animation_pointer what channels animate, and an
+# extension QuatLab does not know might do either; misread keys would be worse
+# than a refusal.
 
 
-def _check_required_extensions(required) -> None:
+def _check_required_extensions(required) -> list[str]:
+    """Notes for the required extensions ignored; :class:`Invalid` for one that is not."""
     if required is None:
-        return
+        return []
     if not isinstance(required, list) or not all(isinstance(e, str) for e in required):
         raise Invalid(_("extensionsRequired must be an array of strings"))
-    unknown = [e for e in required if e not in HONOURED_EXTENSIONS]
+    unknown = [e for e in required
+               if e not in IGNORED_EXTENSIONS and e not in IMPLEMENTED_EXTENSIONS]
     if unknown:
         text = (_("the file requires the extensions {names}, which QuatLab does not implement "
                   "(it may change how buffers or animation data are read); refusing rather than "
@@ -86,6 +104,12 @@ def _check_required_extensions(required) -> None:
                   "(it may change how buffers or animation data are read); refusing rather than "
                   "misreading the keys"))
         raise Invalid(text.format(names=", ".join(unknown)))
+    return [LazyText(N_("required extension {name} ignored: {reason}"), name=e,
+                     reason=LazyText(IGNORED_EXTENSIONS[e]))
+            for e in dict.fromkeys(required) if e in IGNORED_EXTENSIONS]
+
+#: Extensions that keep a compressed copy of a buffer view beside its plain fallback.
+COMPRESSION_EXTENSIONS = ("EXT_meshopt_compression", "KHR_meshopt_compression")
 
 
 def looks_like_gltf(data: bytes) -> bool:
@@ -130,6 +154,7 @@ class GltfFile(GltfWriter, KeyframeFile):
             self._decoded: dict[int, np.ndarray] = {}
             self._shared: dict[tuple, np.ndarray] = {}
             tracks, self._sources = self._rotation_tracks()
+            self.notes += tuple(self._fallback_notes())
         except Invalid as exc:
             raise KeyframeFileError(path, str(exc)) from None
         super().__init__(path, tracks)
@@ -171,8 +196,7 @@ class GltfFile(GltfWriter, KeyframeFile):
         _kind, start, end = self._chunks[0]
         return data[start:end], (data[bins[0][1] : bins[0][2]] if bins else None)
 
-    @staticmethod
-    def _parse(text: str) -> pygltflib.GLTF2:
+    def _parse(self, text: str) -> pygltflib.GLTF2:
         try:
             doc = json.loads(text)
         except (ValueError, RecursionError) as exc:
@@ -185,7 +209,7 @@ class GltfFile(GltfWriter, KeyframeFile):
         if not version.startswith("2."):
             raise Invalid(_("glTF version {version} is not supported (expected 2.x)").format(
                               version=version))
-        _check_required_extensions(doc.get("extensionsRequired"))
+        self.notes = tuple(_check_required_extensions(doc.get("extensionsRequired")))
         try:
             # The JSON is parsed once; pygltflib's objects are built from it
             # directly, keeping every value as written (docs/formats.md).
@@ -432,7 +456,7 @@ class GltfFile(GltfWriter, KeyframeFile):
                 node_index, node = item(nodes, target.node, f"{where}.target.node", "nodes")
                 s, sampler = item(samplers, channel.sampler, f"{where}.sampler", "samplers")
                 tracks.append(self._track(a, anim, s, sampler, node_index, node))
-                sources.append(Source(sampler.output))
+                sources.append(Source(sampler.output, sampler.input))
         return tracks, sources
 
     def _track(self, a: int, anim, s: int, sampler, node_index: int, node) -> Track:
@@ -479,6 +503,41 @@ class GltfFile(GltfWriter, KeyframeFile):
             storage=COMPONENTS[out_layout.component][2],
             **kwargs,
         )
+
+    def compressed_views(self, index: int) -> list[tuple[int, str]]:
+        """``(bufferView, extension)`` for each view of ``accessors[index]`` with a compressed copy.
+
+        Players that implement the extension read the compressed copy; QuatLab
+        reads (and ``fix`` could only change) the uncompressed fallback.
+        """
+        acc = self._gltf.accessors[index]
+        refs = [acc.bufferView]
+        if acc.sparse is not None:
+            refs += [acc.sparse.indices.bufferView, acc.sparse.values.bufferView]
+        found = []
+        for ref in refs:
+            if ref is None:
+                continue
+            ext = self._gltf.bufferViews[ref].extensions or {}
+            found += [(ref, name) for name in COMPRESSION_EXTENSIONS if name in ext]
+        return found
+
+    def _fallback_notes(self) -> list[str]:
+        """A note for each rotation accessor (times or keys) read from a compressed view's fallback.
+
+        ``check`` audits the fallback, which meshopt-aware players do not read
+        (docs/formats.md, "Extensions").
+        """
+        notes = []
+        for layout_index in dict.fromkeys(
+                i for source in self._sources for i in (source.input, source.output)):
+            for ref, name in self.compressed_views(layout_index):
+                notes.append(LazyText(N_(
+                    "accessors[{index}] (rotation keys or their times) is stored in "
+                    "bufferViews[{ref}] with {name}: QuatLab audits its uncompressed fallback; "
+                    "players that implement {name} read the compressed copy, which QuatLab does "
+                    "not decode"), index=layout_index, ref=ref, name=name))
+        return notes
 
     # ----------------------------------------------------------------- writing
 

@@ -264,13 +264,15 @@ class _Reader:
             if not np.array_equal(m, np.eye(4)):
                 matrix = m
         if matrix is not None:
-            t, r, s = _decompose(matrix)
+            t, r, s = _decompose(matrix, where)
         else:
             t = vec(node.translation, 3, [0, 0, 0], "translation")
             r = Q.from_xyzw(vec(node.rotation, 4, [0, 0, 0, 1], "rotation"))
             s = vec(node.scale, 3, [1, 1, 1], "scale")
-            if np.linalg.norm(r) < 1e-12:
+            big = np.abs(r).max()  # scaled first: the norm of (1e308, 1e308, 0, 0) overflows
+            if big == 0 or (big < 1e-12 and np.linalg.norm(r) < 1e-12):
                 raise Invalid(_("{where}.rotation has zero length").format(where=where))
+            r = r / big
             r = r / np.linalg.norm(r)
         mesh = skin = None
         if node.mesh is not None:
@@ -463,18 +465,31 @@ class _Reader:
                        int(sampler.output))
 
 
-def _decompose(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _decompose(m: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Translation, rotation (w, x, y, z) and scale of an affine matrix without shear."""
     t = m[:3, 3].copy()
     basis = m[:3, :3]
-    s = np.linalg.norm(basis, axis=0)
-    if np.any(s < 1e-12):
+    identity = np.array([1.0, 0.0, 0.0, 0.0])
+    big = np.abs(basis).max()
+    if big == 0:
+        return t, identity, np.zeros(3)
+    # Norms of the scaled columns: finite for any finite matrix (1e308 entries too).
+    unit_norms = np.linalg.norm(basis / big, axis=0)
+    with np.errstate(over="ignore"):
+        s = unit_norms * big
+    if not np.isfinite(s).all():
+        raise Invalid(_("{where}.matrix has a scale beyond the range of float64").format(
+            where=where))
+    if np.any(s < 1e-12) or np.any(unit_norms < 1e-12):
         # A degenerate matrix has no rotation to report; identity keeps channels usable.
-        return t, np.array([1.0, 0.0, 0.0, 0.0]), s
-    r = basis / s
+        return t, identity, s
+    r = (basis / big) / unit_norms
     if np.linalg.det(r) < 0:
         s[0], r[:, 0] = -s[0], -r[:, 0]  # a mirror: fold it into the scale
-    return t, Q.from_matrix(Q.orthonormalize(r)), s
+    try:
+        return t, Q.from_matrix(Q.orthonormalize(r)), s
+    except ValueError:  # two columns parallel: degenerate as above
+        return t, identity, s
 
 
 def load_scene(path) -> GltfScene:

@@ -59,7 +59,11 @@ class GltfWriter:
         try:
             return self._encode_checked(out, tracks)
         except Invalid as exc:
-            raise KeyframeFileError(out, str(exc)) from None
+            # What cannot be encoded (a shared accessor corrected two ways, a
+            # meshopt fallback, a value outside the stored range) is a property
+            # of the input; OUT is never written. Problems with OUT itself are
+            # KeyframeFileErrors naming it, raised as such.
+            raise KeyframeFileError(self.path, str(exc)) from None
 
     def _encode_checked(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
         buffers, changed, edits = self._patch(tracks)
@@ -123,23 +127,13 @@ class GltfWriter:
 
     def _refuse_compressed(self, index: int) -> None:
         """A changed accessor must not have a compressed copy that loaders prefer."""
-        acc = self._gltf.accessors[index]
-        refs = [acc.bufferView]
-        if acc.sparse is not None:
-            refs += [getattr(acc.sparse.indices, "bufferView", None),
-                     getattr(acc.sparse.values, "bufferView", None)]
-        for ref in refs:
-            if ref is None:
-                continue
-            ext = self._gltf.bufferViews[ref].extensions or {}
-            for name in ("EXT_meshopt_compression", "KHR_meshopt_compression"):
-                if isinstance(ext, dict) and name in ext:
-                    raise Invalid(
-                        _("accessors[{index}] is stored in bufferViews[{ref}], which has "
-                          "{name} data: the fix could change only the uncompressed fallback, "
-                          "and loaders that implement {name} would still play the old keys; "
-                          "decompress the file first").format(index=index, ref=ref, name=name)
-                    )
+        for ref, name in self.compressed_views(index):
+            raise Invalid(
+                _("accessors[{index}] is stored in bufferViews[{ref}], which has "
+                  "{name} data: the fix could change only the uncompressed fallback, "
+                  "and loaders that implement {name} would still play the old keys; "
+                  "decompress the file first").format(index=index, ref=ref, name=name)
+            )
 
     def _companions(self, out: Path, changed: set[int], moved: bool) -> dict[int, Path]:
         """New files beside the output for external buffers: the input's are never rewritten.
