@@ -39,7 +39,7 @@ class Joint:
 
 
 def _numbers(values: Iterable, fmt: str) -> str:
-    return ",".join(fmt % v for v in values)
+    return ",".join(fmt % (float(v) if fmt == "%r" else int(v)) for v in values)
 
 
 def ascii_fbx(joints: list[Joint], curves: dict, *, fps: float = 30.0,

@@ -43,7 +43,8 @@ INTERPOLATIONS = ("LINEAR", "STEP", "CUBICSPLINE")
 
 #: Finding kinds, in the order a report lists them for the same key.
 FINDING_KINDS = ("time_order", "zero", "non_finite", "non_unit", "sign_flip", "half_turn",
-                 "euler_wrap", "euler_flip", "gimbal_lock")  # the last three: BVH channels
+                 "euler_wrap", "euler_flip", "gimbal_lock",  # these three: BVH and FBX Euler
+                 "euler_range", "frame_sign_flip")  # FBX only (docs/formats.md, "FBX")
 
 #: Component orders a CSV or JSON track can declare.
 ORDERS = ("wxyz", "xyzw")

@@ -187,7 +187,9 @@ def load_bvh_keyframes(path) -> BvhKeyframeFile:
 
 
 def audit_keyframes(keyframes: KeyframeFile) -> list[TrackReport]:
-    """The full audit of any loaded keyframe file: both families for BVH, else ``audit_file``."""
-    if isinstance(keyframes, BvhKeyframeFile):
-        return keyframes.audit()
+    """The full audit of any loaded keyframe file: its own ``audit()`` (both families for BVH
+    and FBX) where it has one, else ``audit_file``."""
+    own = getattr(keyframes, "audit", None)
+    if callable(own):
+        return own()
     return audit_file(keyframes)

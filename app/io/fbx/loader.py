@@ -128,12 +128,57 @@ def _failure(proc: subprocess.CompletedProcess) -> str:
         return _("the FBX loader (ufbx) crashed on this file ({signal}); nothing was "
                  "read").format(signal=name)
     if proc.returncode == worker.EXIT_REFUSED:
-        if "ModuleNotFoundError" in last or "No module named" in last:
+        kind, _sep, detail = last.partition(": ")
+        if kind == "ModuleNotFoundError":
             return _("reading FBX needs the optional ufbx package: {hint}").format(
                 hint=INSTALL_HINT)
-        return _("not a readable FBX file: {problem}").format(problem=last[:300])
+        words = _ufbx_errors().get(kind)
+        if kind == "Refused":
+            problem = _refused(detail)
+        elif words is not None:
+            problem = words if detail in ("", "Failed to load") else f"{words} ({detail})"
+        else:
+            problem = last
+        return _("not a readable FBX file: {problem}").format(problem=problem[:300])
     return _("the FBX loader failed (exit status {status}): {problem}").format(
         status=proc.returncode, problem=last[:300] or _("no message"))
+
+
+def _refused(detail: str) -> str:
+    """The worker's own limits (``Refused: ["code", {values}]``) in words."""
+    try:
+        code, values = json.loads(detail)
+        return {
+            "adjust": lambda: _("a node has an axis or unit adjustment, which this reader does "
+                                "not apply"),
+            "keys": lambda: _("{n} keyframes, more than the {limit} allowed").format(**values),
+            "vertices": lambda: _("more than {limit} mesh vertices").format(**values),
+            "face": lambda: _("a face points past the mesh's index list"),
+        }[code]()
+    except (ValueError, KeyError, TypeError):
+        return detail
+
+
+def _ufbx_errors() -> dict[str, str]:
+    """ufbx's error classes (what the worker prints before ": ") in words."""
+    return {
+        "UnknownError": _("ufbx could not parse it"),
+        "TruncatedFileError": _("the file is truncated"),
+        "UnsupportedVersionError": _("unsupported FBX version"),
+        "UnrecognizedFileFormatError": _("not an FBX file"),
+        "EmptyFileError": _("the file is empty"),
+        "OutOfMemoryError": _("out of memory (the reader's limit)"),
+        "MemoryLimitError": _("out of memory (the reader's limit)"),
+        "AllocationLimitError": _("too many allocations (the reader's limit)"),
+        "MemoryError": _("out of memory (the reader's limit)"),
+        "NodeDepthLimitError": _("the node hierarchy is deeper than the reader's limit"),
+        "InvalidUtf8Error": _("a name is not valid UTF-8"),
+        "BadIndexError": _("an index points outside its array"),
+        "BadNurbsError": _("a NURBS object is malformed"),
+        "TruncatedVertexStreamError": _("a vertex array is shorter than declared"),
+        "ZeroVertexSizeError": _("a vertex array has no size"),
+        "FeatureDisabledError": _("the file needs a ufbx feature this build lacks"),
+    }
 
 
 def _scene(path: Path, blob: bytes) -> FbxScene:

@@ -42,7 +42,10 @@ ANIMATED_PROPS = ("Lcl Translation", "Lcl Rotation", "Lcl Scaling", "RotationOrd
 
 
 class Refused(Exception):
-    """A limit this worker enforces itself (counts ufbx does not bound)."""
+    """A limit this worker enforces itself: a code and its values (the parent words them)."""
+
+    def __str__(self) -> str:
+        return json.dumps(list(self.args))
 
 
 def pin(obj):
@@ -129,8 +132,7 @@ def extract(data: bytes, opts: dict) -> dict:
         geometry[i] = _matrix(n.geometry_to_node, np)
         rest_local[i] = _matrix(n.node_to_parent, np)
         if n.has_adjust_transform:
-            raise Refused("a node has an axis or unit adjustment, which this reader does not "
-                          "apply")
+            raise Refused("adjust", {})
 
     # ---- animation: stacks, layers, animated properties, curves
     stacks = _items(scene.anim_stacks)
@@ -180,7 +182,7 @@ def extract(data: bytes, opts: dict) -> dict:
             prop_curves.append(ids)
     counts = [len(c.keyframes) for c in curves]
     if sum(counts) > max_keys:
-        raise Refused(f"{sum(counts)} keyframes, more than the {max_keys} allowed")
+        raise Refused("keys", {"n": sum(counts), "limit": max_keys})
     key_start = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)]).astype(np.int64)
     keys = np.zeros((int(key_start[-1]), 7))  # time, value, interpolation, left dx dy, right
     extrap = np.zeros((len(curves), 4), dtype=np.int64)  # pre mode, count, post mode, count
@@ -203,7 +205,7 @@ def extract(data: bytes, opts: dict) -> dict:
         verts = np.array(mesh.vertices, dtype=np.float64).reshape(-1, 3)
         n_vertices += len(verts)
         if n_vertices > max_vertices:
-            raise Refused(f"more than {max_vertices} mesh vertices")
+            raise Refused("vertices", {"limit": max_vertices})
         corner = np.array(mesh.vertex_indices, dtype=np.int64)
         faces = np.array(mesh.faces, dtype=np.int64).reshape(-1, 2)
         tris = _fan(faces, corner, np)
@@ -296,7 +298,7 @@ def _fan(faces, corner, np):
     first = faces[face, 0]
     tri = np.stack([first, first + k + 1, first + k + 2], axis=1)
     if len(corner) and tri.max() >= len(corner):
-        raise Refused("a face points past the mesh's index list")
+        raise Refused("face", {})
     return corner[tri]
 
 
@@ -330,12 +332,13 @@ def main(argv: list[str]) -> None:
     try:
         arrays = extract(data, opts)
     except MemoryError:
-        sys.stderr.write("out of memory (the reader's limit) while loading\n")
+        sys.stderr.write("MemoryError: \n")
         sys.stderr.flush()
         os._exit(EXIT_REFUSED)
     except Exception as exc:  # noqa: BLE001 - ufbx raises its own classes; all become one line
-        text = " ".join(str(exc).split()) or type(exc).__name__
-        sys.stderr.write(f"{text}\n")
+        # "ClassName: message": the parent words the ufbx error classes it knows.
+        text = " ".join(str(exc).split())
+        sys.stderr.write(f"{type(exc).__name__}: {text}\n")
         sys.stderr.flush()
         os._exit(EXIT_REFUSED)
     import numpy as np  # noqa: PLC0415
