@@ -179,6 +179,7 @@ _BLOCK_QT = textwrap.dedent(
     (["check", str(ROOT / "tests" / "data" / "bvh" / "test_mocapbank.bvh")], 1),
     (["check", str(ROOT / "tests" / "data" / "bvh"), "--jobs", "2"], 1),
     (["pose", str(ROOT / "tests" / "data" / "gltf" / "CesiumMilkTruck.glb"), "--time", "1"], 0),
+    (["check", str(ROOT / "tests" / "data" / "fbx" / "maya_dq_weights_7500_ascii.fbx")], 1),
 ])
 def test_headless_commands_run_without_qt(argv, status):
     proc = _run(["-c", _BLOCK_QT, *argv], cwd=ROOT)
@@ -198,6 +199,10 @@ def test_fix_runs_without_qt(tmp_path):
 @pytest.mark.parametrize("argv", [
     ["fix", str(ROOT / "tests" / "data" / "bvh" / "test_mocapbank.bvh"), "{out}/fixed.bvh"],
     ["export-quats", str(ROOT / "tests" / "data" / "bvh" / "test_mocapbank.bvh"), "{out}/q.npy"],
+    ["fix", str(ROOT / "tests" / "data" / "fbx" / "maya_dq_weights_7500_ascii.fbx"),
+     "{out}/dq.bvh"],
+    ["export-quats", str(ROOT / "tests" / "data" / "fbx" / "maya_dq_weights_7500_ascii.fbx"),
+     "{out}/dq.csv"],
 ])
 def test_bvh_commands_run_without_qt(tmp_path, argv):
     argv = [a.format(out=tmp_path) for a in argv]

@@ -24,18 +24,22 @@ PROG = "quatlab export-quats"
 def add_parser(subparsers):
     p = subparsers.add_parser(
         "export-quats",
-        help=_("export a BVH's rotations as sign-continuous (w, x, y, z) tracks (.csv or .npy)"),
+        help=_("export a BVH's or FBX's rotations as sign-continuous (w, x, y, z) tracks (.csv "
+               "or .npy)"),
         description=_(
-            "Convert every joint's rotation channels of IN (a BVH file) to quaternions "
+            "Convert every joint's rotation channels of IN (a BVH file; or an FBX clip, "
+            "sampled at the file's frame rate) to quaternions "
             "(w, x, y, z), make each joint's track sign-continuous (no key in the opposite "
             "hemisphere of the previous frame's) and write OUT: .csv with named columns, or "
             ".npy of shape (frames, joints, 4) with a .json sidecar naming the joints and the "
             "order. Exit status 2 when IN cannot be read or OUT cannot be written."
         ),
     )
-    p.add_argument("input", metavar="IN", help=_("BVH file (.bvh)"))
+    p.add_argument("input", metavar="IN", help=_("BVH (.bvh) or FBX (.fbx) file"))
     p.add_argument("output", metavar="OUT", help=_("new .csv or .npy file"))
     p.add_argument("--force", action="store_true", help=_("replace OUT (and its .json) if present"))
+    p.add_argument("--animation", default=None, metavar="NAME|INDEX",
+                   help=_("FBX: the clip to export (default: the first)"))
     p.set_defaults(func=run)
     return p
 
@@ -53,11 +57,23 @@ def run(args) -> int:
     from quatlab.math.euler_track import continuous_quaternions
 
     src, out = Path(args.input), Path(args.output)
+    suffix = out.suffix.lower()
+    if src.suffix.lower() == ".fbx":
+        if suffix not in (".csv", ".npy"):
+            return fail(PROG, _("{file}: the output must end in .csv or .npy").format(file=out))
+        from quatlab.app.commands.fix_fbx import _load, write_frame_tracks
+
+        loaded, status = _load(args, PROG)
+        if loaded is None:
+            return status
+        return write_frame_tracks(*loaded, out, force=args.force, prog=PROG)
+    if args.animation is not None:
+        return fail(PROG, _("{file}: --animation applies to FBX files (a BVH holds one "
+                            "motion)").format(file=src))
     if src.suffix.lower() != ".bvh":
         return fail(PROG, _("{file}: export-quats reads BVH files (.bvh): their joints share "
                             "one frame clock, so the tracks make one (frames, joints, 4) "
                             "array").format(file=src))
-    suffix = out.suffix.lower()
     if suffix not in (".csv", ".npy"):
         return fail(PROG, _("{file}: the output must end in .csv or .npy").format(file=out))
     try:

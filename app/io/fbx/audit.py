@@ -41,15 +41,22 @@ __all__ = ["euler_findings", "frame_findings", "frame_times", "FBX_KINDS"]
 FBX_KINDS = {"wrap": "euler_wrap", "flip": "euler_flip", "gimbal": "gimbal_lock",
              "range": "euler_range"}
 
-# What the two kinds of player do with each Euler finding (appended to the finding).
-_PLAYERS = {
-    "wrap": N_("The FBX player (Maya, ufbx) follows the curve the long way: that is the "
-               "authored motion. A runtime that converts the keys to quaternions and SLERPs "
-               "takes the short way unless the export inserts keys."),
-    "flip": N_("The FBX player swings through the in-between angles; a quaternion runtime "
-               "does not."),
-    "gimbal": N_("Both players pass the pose, but the curves are unstable here: resampling or "
-                 "filtering them is risky."),
+# Each Euler finding in FBX's words (keys, not frames; the FBX player is per channel), with
+# the parameters of quatlab.math.euler_track.audit_euler's finding.
+_TEMPLATES = {
+    "wrap": N_("{channel} goes from {v0:.6g} to {v1:.6g} deg between keys {i} and {j}: the FBX "
+               "player (Maya, ufbx) follows the curve {long:.6g} deg the long way, as "
+               "authored; a runtime that converts the keys to quaternions and SLERPs turns "
+               "{short:.6g} deg the short way unless the export inserts keys"),
+    "flip": N_("the Euler triple jumps between keys {i} and {j} ({before} -> {after} deg, a "
+               "channel moves {jump:.4g} deg) while the rotation turns only {turn:.3g} deg; the "
+               "key's other triple is within {other:.4g} deg of the previous one: the FBX "
+               "player swings through poses that are in neither key, a quaternion runtime "
+               "does not"),
+    "gimbal": N_("key {i}: {middle} is {angle:.6g} deg, within {tol:g} deg of +-90 (gimbal "
+                 "lock): the first and third axes nearly coincide, so the curves need large "
+                 "changes of {first} and {third} for small turns; resampling or filtering "
+                 "them is risky"),
 }
 
 
@@ -66,12 +73,10 @@ def euler_findings(euler: np.ndarray, order: int, node_name: str) -> list[Findin
     if len(listed) == 0:
         return out
     for f in E.audit_euler(listed, order_string(order), channel_names=names):
-        if f.kind not in _PLAYERS:        # sign_flip: the quaternion family covers it
+        if f.kind not in _TEMPLATES:      # sign_flip: the quaternion family covers it
             continue
         keys = (f.frame,) if f.kind == "gimbal" else (f.frame - 1, f.frame)
-        message = LazyText(N_("{finding}. {players}"), finding=LazyText(f.template, **f.params),
-                           players=LazyText(_PLAYERS[f.kind]))
-        out.append(Finding(FBX_KINDS[f.kind], keys, message))
+        out.append(Finding(FBX_KINDS[f.kind], keys, LazyText(_TEMPLATES[f.kind], **f.params)))
     for f in E.beyond_half_turn(listed, channel_names=names):
         last, peak = f.values
         message = LazyText(N_(
