@@ -151,8 +151,8 @@ _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 #: Words that stay in Latin letters inside a Chinese text: names of methods, formats,
 #: libraries, assets and keys, formula variables, HTML of rich texts.
 _KEPT_WORDS = {
-    "SLERP", "NLERP", "SQUAD", "QuatLab", "glTF", "GLB", "BVH", "CSV", "JSON", "PNG", "SVG",
-    "GIF", "MP4", "XYZ", "float32", "float64", "Gram", "Schmidt", "atan", "atan2", "dot", "exp",
+    "SLERP", "NLERP", "SQUAD", "QuatLab", "glTF", "GLB", "BVH", "FBX", "CSV", "JSON", "PNG",
+    "SVG", "GIF", "MP4", "XYZ", "float32", "float64", "Gram", "Schmidt", "atan", "atan2", "dot", "exp",
     "log", "cos", "sin", "tan", "English", "Esc", "Ctrl", "Shift", "Alt", "Space", "Home", "End",
     "Left", "Right", "fps", "Hz", "Okabe", "Ito", "Khronos", "Cesium", "CC0", "AnimatedTriangle",
     "BoxAnimated", "LeftHip", "Zrotation", "Marco", "Hutter", "Sample", "Assets", "LINEAR",

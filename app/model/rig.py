@@ -216,15 +216,21 @@ def load_rig(path) -> Rig:
 
 
 def rig_of(keyframes) -> Rig:
-    """The :class:`Rig` of a file already read for its tracks: a ``GltfFile`` or a BVH file.
+    """The :class:`Rig` of a file already read for its tracks: a ``GltfFile``, BVH or FBX file.
 
-    A ``BvhKeyframeFile`` gives its skeleton (:func:`quatlab.app.model.bvh_rig.rig_of_bvh`).
+    A ``BvhKeyframeFile`` gives its skeleton (:func:`quatlab.app.model.bvh_rig.rig_of_bvh`), an
+    ``FbxKeyframeFile`` its nodes, skins and clips (:func:`quatlab.app.model.fbx_rig.rig_of_fbx`).
     """
     from quatlab.app.io.bvh.keyframes import BvhKeyframeFile  # noqa: PLC0415 - bvh_rig imports us
+    from quatlab.app.io.fbx.keyframes import FbxKeyframeFile  # noqa: PLC0415
     from quatlab.app.model.bvh_rig import rig_of_bvh  # noqa: PLC0415
 
     if isinstance(keyframes, BvhKeyframeFile):
         return rig_of_bvh(keyframes.bvh)
+    if isinstance(keyframes, FbxKeyframeFile):
+        from quatlab.app.model.fbx_rig import rig_of_fbx  # noqa: PLC0415 - it imports us
+
+        return rig_of_fbx(keyframes)
     return Rig.from_scene(scene_of(keyframes))
 
 

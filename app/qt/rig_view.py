@@ -44,7 +44,7 @@ from quatlab.rendering.series import Series
 __all__ = ["RigPanel", "RigLoader", "RIG_FORMATS", "PLAYER_LABELS"]
 
 #: Keyframe file formats that carry a rig (a scene graph to draw).
-RIG_FORMATS = ("gltf", "glb", "bvh")
+RIG_FORMATS = ("gltf", "glb", "bvh", "fbx")
 #: Narrower than this many text lines, the components plot moves beside the
 #: scene (see RigPanel._arrange_plots).
 _STACK_BELOW_LINES = 40
@@ -74,7 +74,7 @@ class RigLoader(QtCore.QThread):
             start = rig.animations[0].start if rig.animations else 0.0
             pose = evaluate(rig, anim, start)
             bounds = scene_bounds(rig, pose, skin_meshes(rig, pose))
-            if getattr(self.source, "format", None) == "bvh" and rig.animations:
+            if getattr(self.source, "format", None) in ("bvh", "fbx") and rig.animations:
                 # Motion capture walks about: frame the whole motion, not the first frame.
                 anim = rig.animations[0]
                 for t in np.linspace(anim.start, anim.end, 48):

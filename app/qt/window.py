@@ -243,7 +243,8 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         bar = self.menuBar()
         f = bar.addMenu(_("&File"))
         self._action(f, _("Open keyframes…"), self.open_keyframes_dialog, "Ctrl+K",
-                     _("Open a glTF, GLB, BVH, CSV or JSON keyframe file and audit its rotations"))
+                     _("Open a glTF, GLB, BVH, FBX, CSV or JSON keyframe file and audit its "
+                       "rotations"))
         self._action(f, _("Open session…"), self.open_session, "Ctrl+O",
                      _("Restore endpoints, t and options from a session JSON file"))
         self._action(f, _("Save session as…"), self.save_session, "Ctrl+S",
@@ -439,7 +440,7 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         start = str(loaded.path.parent) if loaded is not None else ""
         path, _filter = QtWidgets.QFileDialog.getOpenFileName(
             self, _("Open keyframes"), start,
-            _("Keyframes") + " (*.gltf *.glb *.bvh *.csv *.json);;" + _("All files") + " (*)")
+            _("Keyframes") + " (*.gltf *.glb *.bvh *.fbx *.csv *.json);;" + _("All files") + " (*)")
         if path:
             self._open_keyframes_reporting(path)
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["evaluate_curve", "KTIME_SECOND"]
+__all__ = ["evaluate_curve", "CurveBank", "KTIME_SECOND"]
 
 #: FBX time ticks per second (FBX 7.x files; the file's own value is passed when known).
 KTIME_SECOND = 46186158000
@@ -52,58 +52,145 @@ def evaluate_curve(keys, times, *, default: float = 0.0, extrapolation=(0, -1, 0
     without keys.
     """
     keys = np.asarray(keys, dtype=np.float64).reshape(-1, 7)
-    times = np.asarray(times, dtype=np.float64).reshape(-1)
-    if len(keys) == 0:
-        return np.full(times.shape, float(default))
-    if len(keys) == 1:
-        return np.full(times.shape, keys[0, 1])
-    out = _inside(keys, times)
-    lo, hi = keys[0, 0], keys[-1, 0]
-    for pre, mask in ((True, times < lo), (False, times > hi)):
-        if mask.any():
-            mode, count = (extrapolation[0], extrapolation[1]) if pre else extrapolation[2:4]
-            out[mask] = _extrapolate(keys, times[mask], pre, int(mode), int(count), ktime_second)
-    return out
+    bank = CurveBank(np.array([0, len(keys)]), keys,
+                     np.asarray(extrapolation, dtype=np.int64).reshape(1, 4), ktime_second)
+    return bank.evaluate(np.array([0]), times, np.array([float(default)]))[0]
 
 
-def _inside(keys: np.ndarray, times: np.ndarray) -> np.ndarray:
-    """Values with the curve clamped to its keys (ufbx's evaluation without extrapolation)."""
-    kt, kv = keys[:, 0], keys[:, 1]
-    nxt = np.searchsorted(kt, times, side="right")   # first key later than the time
-    out = np.empty(times.shape)
-    before = nxt == 0
-    after = nxt >= len(keys)
-    out[before] = kv[0]
-    out[after] = kv[-1]
-    mid = ~(before | after)
-    if not mid.any():
+class CurveBank:
+    """Many curves (keys packed end to end) evaluated together: ``(C, T)`` values at once.
+
+    ``key_start`` ``(C + 1,)`` gives each curve's keys in ``keys`` ``(K, 7)``;
+    ``extrapolation`` is ``(C, 4)``. One ``searchsorted`` per curve, the rest
+    vectorized over every (curve, time) pair, with ufbx's arithmetic.
+    """
+
+    def __init__(self, key_start, keys, extrapolation, ktime_second: int = KTIME_SECOND):
+        self.key_start = np.asarray(key_start, dtype=np.int64)
+        self.keys = np.asarray(keys, dtype=np.float64)
+        self.extrapolation = np.asarray(extrapolation, dtype=np.int64).reshape(-1, 4)
+        self.scale = float(ktime_second)
+
+    def evaluate(self, curves, times, defaults) -> np.ndarray:
+        """Curves ``curves`` ``(C,)`` at ``times`` ``(T,)``; ``defaults`` for keyless curves."""
+        curves = np.asarray(curves, dtype=np.int64).reshape(-1)
+        times = np.asarray(times, dtype=np.float64).reshape(-1)
+        C, T = len(curves), len(times)
+        out = np.empty((C, T))
+        start = self.key_start[curves]
+        count = self.key_start[curves + 1] - start
+        none = count == 0
+        out[none] = np.asarray(defaults, dtype=np.float64).reshape(-1)[none][:, None]
+        one = count == 1
+        out[one] = self.keys[start[one], 1][:, None]
+        many = np.flatnonzero(count > 1)
+        if not len(many):
+            return out
+        s, e = start[many], start[many] + count[many]          # (M,)
+        lo, hi = self.keys[s, 0], self.keys[e - 1, 0]
+        tt = np.broadcast_to(times, (len(many), T)).copy()     # effective time per pair
+        val = np.full((len(many), T), np.nan)                  # set where extrapolation decides
+        shift = np.zeros((len(many), T))                       # repeat_relative offsets
+        for pre, mask in ((True, tt < lo[:, None]), (False, tt > hi[:, None])):
+            if mask.any():
+                self._extrapolate(mask, pre, many, curves, s, e, lo, hi, tt, val, shift)
+        inside = self._inside(s, e, tt)
+        out[many] = np.where(np.isnan(val), inside + shift, val)
         return out
-    i1 = nxt[mid]
-    i0 = i1 - 1
-    t = times[mid]
-    t0, t1, v0, v1 = kt[i0], kt[i1], kv[i0], kv[i1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rcp = 1.0 / (t1 - t0)
-        u = (t - t0) * rcp
-    mode = keys[i0, 2].astype(np.int64)
-    val = np.where(mode == _CONSTANT_NEXT, v1, v0)
-    lin = mode == _LINEAR
-    val[lin] = v0[lin] * (1.0 - u[lin]) + v1[lin] * u[lin]
-    cub = mode == _CUBIC
-    if cub.any():
-        x1 = keys[i0[cub], 5] * rcp[cub]
-        x2 = 1.0 - keys[i1[cub], 3] * rcp[cub]
-        s = _bezier_parameter(x1, x2, u[cub])
-        s2, s3 = s * s, s * s * s
-        r = 1.0 - s
-        r2, r3 = r * r, r * r * r
-        y0, y3 = v0[cub], v1[cub]
-        y1 = y0 + keys[i0[cub], 6]
-        y2 = y3 - keys[i1[cub], 4]
-        val[cub] = r3 * y0 + 3.0 * (r2 * s * y1 + r * s2 * y2) + s3 * y3
-    val[t0 == t] = v0[t0 == t]                         # exactly on a key
-    out[mid] = val
-    return out
+
+    def _extrapolate(self, mask, pre, many, curves, s, e, lo, hi, tt, val, shift) -> None:
+        """Fill ``val`` (a value) or remap ``tt`` (a time inside) where ``mask``, as ufbx does."""
+        k = self.keys
+        m_idx, t_idx = np.nonzero(mask)
+        ex = self.extrapolation[curves[many[m_idx]]]
+        mode = ex[:, 0] if pre else ex[:, 2]
+        count = ex[:, 1] if pre else ex[:, 3]
+        key = s[m_idx] if pre else e[m_idx] - 1
+        t = tt[m_idx, t_idx]
+        kval, ktime = k[key, 1], k[key, 0]
+        direct = np.full(len(t), np.nan)
+        const = (mode == _EX_CONSTANT) | ((mode != _EX_SLOPE) & (count == 0))
+        direct[const] = kval[const]
+        slope = mode == _EX_SLOPE
+        if slope.any():
+            dx = k[key[slope], 5] if pre else k[key[slope], 3]
+            dy = k[key[slope], 6] if pre else k[key[slope], 4]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                direct[slope] = kval[slope] + dy * ((t[slope] - ktime[slope]) / dx)
+        rep = ~(const | slope)
+        if rep.any():
+            lo_k = np.rint(lo[m_idx[rep]] * self.scale)
+            hi_k = np.rint(hi[m_idx[rep]] * self.scale)
+            time = t[rep] * self.scale
+            delta = lo_k - time if pre else time - hi_k
+            duration = hi_k - lo_k
+            short = ~(duration >= 1.0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                rep_n = np.floor(delta / duration)
+            rep_d = delta - rep_n * duration
+            c = count[rep]
+            over = (c > 0) & (rep_n >= c)
+            rep_n = np.where(over, c - 1, rep_n)
+            rep_d = np.where(over, duration, rep_d)
+            mirror = mode[rep] == _EX_MIRROR
+            parity = rep_n * 0.5 - np.floor(rep_n * 0.5)
+            rep_d = np.where(mirror & (parity <= 0.25), duration - rep_d, rep_d)
+            if pre:
+                rep_d = duration - rep_d
+            new_time = (lo_k + rep_d) / self.scale
+            rows, cols = m_idx[rep], t_idx[rep]
+            tt[rows, cols] = np.where(short, tt[rows, cols], new_time)
+            relative = (mode[rep] == _EX_REPEAT_RELATIVE) & ~short
+            step = k[e[rows] - 1, 1] - k[s[rows], 1]
+            shift[rows, cols] = np.where(relative, (-step if pre else step) * (rep_n + 1.0), 0.0)
+            d = direct[rep]
+            d[short] = kval[rep][short]
+            direct[rep] = d
+        val[m_idx, t_idx] = direct
+
+    def _inside(self, s, e, tt) -> np.ndarray:
+        """Values at times ``tt`` ``(M, T)`` with each curve clamped to its keys (no
+        extrapolation): ufbx's search for the first later key, then its segment."""
+        k = self.keys
+        kt, kv = k[:, 0], k[:, 1]
+        nxt = np.empty(tt.shape, dtype=np.int64)
+        for i in range(len(s)):       # one search per curve; the rest is vectorized
+            nxt[i] = s[i] + np.searchsorted(kt[s[i]:e[i]], tt[i], side="right")
+        first = s[:, None]
+        last = e[:, None]
+        before = nxt == first
+        after = nxt >= last
+        out = np.where(before, kv[np.broadcast_to(first, tt.shape)],
+                       kv[np.broadcast_to(last - 1, tt.shape)])
+        mid = ~(before | after)
+        if not mid.any():
+            return out
+        i1 = nxt[mid]
+        i0 = i1 - 1
+        t = tt[mid]
+        t0, t1, v0, v1 = kt[i0], kt[i1], kv[i0], kv[i1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rcp = 1.0 / (t1 - t0)
+            u = (t - t0) * rcp
+        mode = k[i0, 2].astype(np.int64)
+        val = np.where(mode == _CONSTANT_NEXT, v1, v0)
+        lin = mode == _LINEAR
+        val[lin] = v0[lin] * (1.0 - u[lin]) + v1[lin] * u[lin]
+        cub = mode == _CUBIC
+        if cub.any():
+            x1 = k[i0[cub], 5] * rcp[cub]
+            x2 = 1.0 - k[i1[cub], 3] * rcp[cub]
+            sp = _bezier_parameter(x1, x2, u[cub])
+            s2, s3 = sp * sp, sp * sp * sp
+            r = 1.0 - sp
+            r2, r3 = r * r, r * r * r
+            y0, y3 = v0[cub], v1[cub]
+            y1 = y0 + k[i0[cub], 6]
+            y2 = y3 - k[i1[cub], 4]
+            val[cub] = r3 * y0 + 3.0 * (r2 * sp * y1 + r * s2 * y2) + s3 * y3
+        val[t0 == t] = v0[t0 == t]                         # exactly on a key
+        out[mid] = val
+        return out
 
 
 def _bezier_parameter(p1: np.ndarray, p2: np.ndarray, x0: np.ndarray) -> np.ndarray:
@@ -135,39 +222,3 @@ def _bezier_parameter(p1: np.ndarray, p2: np.ndarray, x0: np.ndarray) -> np.ndar
         t, x1 = step(t, active)
         active &= ~(np.abs(x1) <= _NEWTON_EPS)
     return t
-
-
-def _extrapolate(keys, times, pre: bool, mode: int, count: int, ktime_second: int):
-    key = keys[0] if pre else keys[-1]
-    if mode == _EX_CONSTANT:
-        return np.full(times.shape, key[1])
-    if mode == _EX_SLOPE:
-        dx, dy = (key[5], key[6]) if pre else (key[3], key[4])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return key[1] + dy * ((times - key[0]) / dx)
-    if count == 0:
-        return np.full(times.shape, key[1])
-    scale = float(ktime_second)
-    lo = np.rint(keys[0, 0] * scale)
-    hi = np.rint(keys[-1, 0] * scale)
-    tt = times * scale
-    delta = lo - tt if pre else tt - hi
-    duration = hi - lo
-    if not duration >= 1.0:
-        return np.full(times.shape, key[1])
-    rep_n = np.floor(delta / duration)
-    rep_d = delta - rep_n * duration
-    if count > 0:
-        over = rep_n >= count
-        rep_n = np.where(over, count - 1, rep_n)
-        rep_d = np.where(over, duration, rep_d)
-    if mode == _EX_MIRROR:
-        parity = rep_n * 0.5 - np.floor(rep_n * 0.5)
-        rep_d = np.where(parity <= 0.25, duration - rep_d, rep_d)
-    if pre:
-        rep_d = duration - rep_d
-    value = _inside(keys, (lo + rep_d) / scale)
-    if mode == _EX_REPEAT_RELATIVE:
-        step = keys[-1, 1] - keys[0, 1]
-        value = value + (-step if pre else step) * (rep_n + 1.0)
-    return value

@@ -40,7 +40,7 @@ import dataclasses
 
 import numpy as np
 
-from quatlab.app.io.fbx.curves import evaluate_curve
+from quatlab.app.io.fbx.curves import CurveBank
 from quatlab.app.io.fbx.scene import PROP_NAMES, ROTATION_ORDERS, FbxScene
 from quatlab.math import quaternion as Q
 
@@ -236,21 +236,38 @@ class ClipEvaluator:
             v.sort()
         self._weight_rows = {p: r for (target, prop), lst in self.rows.items()
                              if target == -2 and prop == _WEIGHT for p, r in lst}
+        self.bank = CurveBank(scene.curve_key_start, scene.keys, scene.curve_extrapolation,
+                              scene.ktime_second)
+        # Per property: the nodes whose value is one layer-0 row (no blending: most files),
+        # with that row; the other animated nodes go through _blend.
+        self._simple: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        for k in (_T, _R, _S):
+            nodes, rows = [], []
+            for (target, prop), lst in self.rows.items():
+                if prop == k and target >= 0 and len(lst) == 1 and lst[0][0] == 0:
+                    nodes.append(target)
+                    rows.append(lst[0][1])
+            self._simple[k] = (np.array(nodes, dtype=np.int64), np.array(rows, dtype=np.int64))
+        self._levels = _levels(scene.node_parent)
+        self._last = None   # the blended properties of the last times asked for
 
     # ------------------------------------------------------------------ properties
+    def _values(self, rows, times: np.ndarray) -> np.ndarray:
+        """Animated properties' values ``(R, T, 3)`` in their own layers (rows of ``prop_rows``)."""
+        sc = self.scene
+        rows = np.asarray(rows, dtype=np.int64).reshape(-1)
+        ids = sc.prop_curves[rows]                          # (R, 3)
+        out = np.empty((len(rows), len(times), 3))
+        out[...] = sc.prop_default[rows][:, None, :]
+        have = ids >= 0
+        if have.any():
+            vals = self.bank.evaluate(ids[have], times, sc.prop_default[rows][have])
+            out.transpose(0, 2, 1)[have] = vals
+        return out
+
     def _value(self, row: int, times: np.ndarray) -> np.ndarray:
         """One animated property's value ``(T, 3)`` in its own layer."""
-        sc = self.scene
-        out = np.empty((len(times), 3))
-        for k in range(3):
-            c = int(sc.prop_curves[row, k])
-            if c < 0:
-                out[:, k] = sc.prop_default[row, k]
-            else:
-                out[:, k] = evaluate_curve(sc.curve_keys(c), times, default=sc.prop_default[row, k],
-                                           extrapolation=sc.curve_extrapolation[c],
-                                           ktime_second=sc.ktime_second)
-        return out
+        return self._values([row], times)[0]
 
     def layer_weight(self, position: int, times: np.ndarray) -> np.ndarray:
         """The weight ``(T,)`` (0..1) of the clip's ``position``-th layer at ``times``."""
@@ -279,6 +296,7 @@ class ClipEvaluator:
         """``prop`` (a name of :data:`PROP_NAMES` but ``Weight``) of ``node``, layers blended."""
         k = PROP_NAMES.index(prop)
         sc = self.scene
+        times = np.asarray(times, dtype=np.float64).reshape(-1)
         if k == _ORDER:
             return self.rotation_order(node, times).astype(np.float64)[:, None].repeat(3, 1)
         static = np.broadcast_to(sc.node_props[node, k], (len(times), 3)).copy()
@@ -317,29 +335,57 @@ class ClipEvaluator:
                 result = v
         return result
 
+    def _blended(self, k: int, nodes: np.ndarray, times: np.ndarray,
+                 order: np.ndarray | None) -> np.ndarray:
+        """Property ``k`` of ``nodes`` at ``times``, ``(T, n, 3)``: one batched evaluation for
+        the nodes with a single layer-0 curve set, :meth:`_blend` for the others."""
+        sc = self.scene
+        T = len(times)
+        out = np.empty((T, len(nodes), 3))
+        out[...] = sc.node_props[nodes, k][None]
+        simple_nodes, simple_rows = self._simple[k]
+        at = {int(nd): j for j, nd in enumerate(nodes.tolist())}
+        pick = [i for i, nd in enumerate(simple_nodes.tolist()) if nd in at]
+        if pick:
+            cols = [at[int(simple_nodes[i])] for i in pick]
+            out[:, cols] = self._values(simple_rows[pick], times).transpose(1, 0, 2)
+        simple = set(simple_nodes.tolist())
+        for j, nd in enumerate(nodes.tolist()):
+            if nd not in simple and (nd, k) in self.rows:
+                out[:, j] = self._blend(nd, k, times, out[:, j].copy(),
+                                        None if order is None else order[:, j])
+        return out
+
     # ------------------------------------------------------------------ transforms
-    def local(self, times, nodes=None, *, euler=None) -> LocalTransforms:
+    def local(self, times, nodes=None, *, euler=None, rotation=None) -> LocalTransforms:
         """Local transforms of ``nodes`` (default: all) at ``times``.
 
         ``euler`` ``(T, n, 3)``, if given, replaces the blended ``Lcl
-        Rotation`` (the naive players of :mod:`quatlab.app.model.fbx_rig`
-        interpolate it their own way); everything else is the clip's.
+        Rotation``; ``rotation`` ``(T, n, 4)`` replaces the whole local
+        rotation ``Rpre R Rpost^-1`` (NaN rows: keep the clip's). The naive
+        players of :mod:`quatlab.app.model.fbx_rig` interpolate these their
+        own way; pivots, translation and scale are the clip's.
         """
         sc = self.scene
         times = np.asarray(times, dtype=np.float64).reshape(-1)
         nodes = np.arange(sc.n_nodes) if nodes is None else np.asarray(nodes, dtype=np.int64)
-        T, n = len(times), len(nodes)
-        tr = np.empty((T, n, 3))
-        rot = np.empty((T, n, 3))
-        sca = np.empty((T, n, 3))
-        order = np.empty((T, n), dtype=np.int64)
-        for j, node in enumerate(nodes):
-            node = int(node)
-            tr[:, j] = self.property(node, "Lcl Translation", times)
-            order[:, j] = self.rotation_order(node, times)
-            rot[:, j] = (self.property(node, "Lcl Rotation", times) if euler is None
-                         else euler[:, j])
-            sca[:, j] = self.property(node, "Lcl Scaling", times)
+        key = (times.tobytes(), nodes.tobytes())
+        last = self._last
+        if last is not None and last[0] == key:
+            tr, rot_clip, sca, order = last[1]           # the spec and naive poses of one time
+        else:
+            order = np.empty((len(times), len(nodes)), dtype=np.int64)
+            order[...] = sc.node_order[nodes][None]
+            for j, node in enumerate(nodes.tolist()):
+                if (node, _ORDER) in self.rows:
+                    order[:, j] = self.rotation_order(node, times)
+            tr = self._blended(_T, nodes, times, None)
+            rot_clip = self._blended(_R, nodes, times, order)
+            sca = self._blended(_S, nodes, times, None)
+            for a in (tr, rot_clip, sca, order):
+                a.flags.writeable = False                 # shared by the next call
+            self._last = (key, (tr, rot_clip, sca, order))
+        rot = rot_clip if euler is None else euler
         props = sc.node_props[nodes]                        # (n, 9, 3)
         pre = euler_to_quat(props[:, 3], 0)                 # (n, 4), XYZ
         post_inv = Q.conjugate(euler_to_quat(props[:, 4], 0))
@@ -348,9 +394,14 @@ class ClipEvaluator:
         rp, roff, sp, soff = props[:, 5], props[:, 6], props[:, 7], props[:, 8]
         # The chain of ufbx's transform builder, from the scale pivot outwards.
         v = (-sp) * sca + sp + soff - rp                    # (T, n, 3)
+        v0 = v
         v = _rotate(post_inv, v)
         v = _rotate(r, v)
         v = _rotate(pre, v)
+        if rotation is not None:
+            given = ~np.isnan(rotation[..., 0])
+            q = np.where(given[..., None], rotation, q)
+            v = np.where(given[..., None], _rotate(np.where(given[..., None], rotation, q), v0), v)
         translation = v + rp + roff + tr
         return LocalTransforms(times, translation, q, sca, rot, order)
 
@@ -358,7 +409,7 @@ class ClipEvaluator:
         """World matrices ``(T, N, 4, 4)`` of all nodes from :meth:`local` of all nodes."""
         sc = self.scene
         return compose_matrices(sc.node_parent, sc.node_inherit, sc.node_scale_node,
-                                local.translation, local.rotation, local.scale)
+                                local.translation, local.rotation, local.scale, self._levels)
 
 
 def _rotate(q: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -377,40 +428,50 @@ def _trs(t, q, s) -> np.ndarray:
     return m
 
 
-def compose_matrices(parent, inherit, scale_node, t, q, s) -> np.ndarray:
+def compose_matrices(parent, inherit, scale_node, t, q, s, levels=None) -> np.ndarray:
     """World matrices ``(T, N, 4, 4)`` from local TRS ``(T, N, ...)`` with ufbx's inherit modes.
 
     Mode 0 composes ``parent_world @ local``; the others start from the
     parent's world matrix without its scale, scale the translation by the
     parent's inherited scale and the scale by that of ``scale_node``.
+    Composed one depth level at a time (``levels``: :func:`_levels` of
+    ``parent``, made when not given).
     """
     T, n = t.shape[:2]
+    parent = np.asarray(parent, dtype=np.int64)
+    normal = np.asarray(inherit) == 0
     world = np.empty((T, n, 4, 4))
     unscaled = np.empty((T, n, 4, 4))
     inherit_scale = np.ones((T, n, 3))
-    ones = np.ones((T, 3))
-    done = np.zeros(n, dtype=bool)
-    order = _parents_first(parent)
-    for i in order:
-        p = int(parent[i])
-        ti, qi, si = t[:, i], q[:, i], s[:, i]
-        if p >= 0 and int(inherit[i]) != 0:
-            sn = int(scale_node[i])
-            si = si * (inherit_scale[:, sn] if sn >= 0 else ones)
-            ti = ti * inherit_scale[:, p]
-        m = _trs(ti, qi, si)
-        u = _trs(ti, qi, ones)
-        inherit_scale[:, i] = si
-        if p < 0:
-            world[:, i], unscaled[:, i] = m, u
-        elif int(inherit[i]) == 0:
-            world[:, i] = world[:, p] @ m
-            unscaled[:, i] = world[:, p] @ u
-        else:
-            world[:, i] = unscaled[:, p] @ m
-            unscaled[:, i] = unscaled[:, p] @ u
-        done[i] = True
+    for level in (_levels(parent) if levels is None else levels):
+        p = parent[level]
+        ti, qi, si = t[:, level], q[:, level], s[:, level]
+        if p[0] < 0:                                  # the roots
+            world[:, level] = _trs(ti, qi, si)
+            unscaled[:, level] = _trs(ti, qi, np.ones_like(si))
+            inherit_scale[:, level] = si
+            continue
+        odd = ~normal[level]
+        if odd.any():
+            sn = np.asarray(scale_node)[level]
+            from_node = np.where((sn >= 0)[None, :, None], inherit_scale[:, np.maximum(sn, 0)],
+                                 1.0)
+            si = np.where(odd[None, :, None], si * from_node, si)
+            ti = np.where(odd[None, :, None], ti * inherit_scale[:, p], ti)
+        base = np.where(odd[None, :, None, None], unscaled[:, p], world[:, p])
+        world[:, level] = base @ _trs(ti, qi, si)
+        unscaled[:, level] = base @ _trs(ti, qi, np.ones_like(si))
+        inherit_scale[:, level] = si
     return world
+
+
+def _levels(parent) -> list[np.ndarray]:
+    """Nodes by depth, roots first (each level's parents are in earlier levels)."""
+    order = _parents_first(parent)
+    depth = np.zeros(len(parent), dtype=np.int64)
+    for i in order:
+        depth[i] = depth[int(parent[i])] + 1 if parent[i] >= 0 else 0
+    return [np.flatnonzero(depth == d) for d in range(int(depth.max()) + 1)] if len(depth) else []
 
 
 def _parents_first(parent) -> list[int]:

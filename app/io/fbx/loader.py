@@ -235,6 +235,7 @@ def _scene(path: Path, blob: bytes) -> FbxScene:
         influence_start=a["influence_start"], influence_cluster=a["influence_cluster"],
         influence_weight=a["influence_weight"], vertex_dq_weight=a["vertex_dq_weight"],
         eval_local=a.get("eval_local"), eval_world=a.get("eval_world"),
+        eval_skinned=a.get("eval_skinned"),
     )
 
 

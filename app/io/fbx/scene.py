@@ -99,6 +99,9 @@ class FbxScene:
         scale) at the times asked for (tests).
     eval_world : ndarray (S, T, N, 4, 4) or None
         The loader's world matrices of its evaluated scene at those times.
+    eval_skinned : ndarray (S, T, V, 3) or None
+        The loader's skinned vertex positions (world space; NaN where it keeps
+        a mesh in its own space) at those times.
     """
 
     path: Path
@@ -142,6 +145,7 @@ class FbxScene:
     vertex_dq_weight: np.ndarray
     eval_local: np.ndarray | None = None
     eval_world: np.ndarray | None = None
+    eval_skinned: np.ndarray | None = None
 
     @property
     def n_nodes(self) -> int:

@@ -26,6 +26,7 @@ scene and leaves with ``os._exit``.
 from __future__ import annotations
 
 import ctypes
+import gc
 import io
 import json
 import os
@@ -197,6 +198,7 @@ def extract(data: bytes, opts: dict) -> dict:
 
     # ---- meshes placed at nodes, and their skins
     mesh_rows = []       # node, first vertex, first triangle, skin deformer (-1), method
+    mesh_order = []      # (mesh element id, first vertex) of each row, for the evaluation
     positions, triangles = [], []
     clusters = []        # mesh row, bone node, geometry_to_bone (16)
     influence_start, influence_cluster, influence_weight, dq_weight = [0], [], [], []
@@ -245,6 +247,7 @@ def extract(data: bytes, opts: dict) -> dict:
             else:
                 influence_start.extend([influence_start[-1]] * len(verts))
                 dq_weight.append(np.zeros(len(verts)))
+            mesh_order.append((mesh.element_id, first_v))
             mesh_rows.append((index[inst.element_id], first_v,
                               sum(len(t) for t in triangles), method))
             positions.append(verts)
@@ -280,7 +283,8 @@ def extract(data: bytes, opts: dict) -> dict:
     info["layer_names"] = [str(lay.name) for lay in layers]
     times = opts.get("eval_times")
     if times:
-        arrays["eval_local"], arrays["eval_world"] = _evaluate(scene, stacks, nodes, times, np)
+        arrays["eval_local"], arrays["eval_world"], arrays["eval_skinned"] = _evaluate(
+            scene, stacks, nodes, times, np, mesh_order, len(arrays["mesh_positions"]))
     arrays["info"] = np.frombuffer(json.dumps(info).encode("utf-8"), dtype=np.uint8)
     return arrays
 
@@ -302,15 +306,17 @@ def _fan(faces, corner, np):
     return corner[tri]
 
 
-def _evaluate(scene, stacks, nodes, times, np):
+def _evaluate(scene, stacks, nodes, times, np, mesh_order, n_vertices):
     """The loader's own evaluation at ``times`` in every clip, for tests.
 
     ``(S, T, N, 10)`` local transforms (translation, rotation x y z w, scale)
-    from ``evaluate_transform`` and ``(S, T, N, 4, 4)`` world matrices of the
-    scene ufbx evaluates.
+    from ``evaluate_transform``, ``(S, T, N, 4, 4)`` world matrices of the
+    scene ufbx evaluates, and ``(S, T, V, 3)`` its skinned vertex positions
+    in world space (NaN for meshes ufbx leaves in their own space).
     """
     local = np.zeros((len(stacks), len(times), len(nodes), 10))
     world = np.zeros((len(stacks), len(times), len(nodes), 4, 4))
+    skinned = np.full((len(stacks), len(times), n_vertices, 3), np.nan)
     ids = [n.element_id for n in nodes]
     for si, stack in enumerate(stacks):
         anim = pin(stack.anim)
@@ -318,14 +324,25 @@ def _evaluate(scene, stacks, nodes, times, np):
             for ni, n in enumerate(nodes):
                 tr = n.evaluate_transform(anim, float(t))
                 local[si, ti, ni] = (*tr.translation, *tr.rotation, *tr.scale)
-            state = pin(scene.evaluate(anim, float(t)))
+            state = pin(scene.evaluate(anim, float(t), evaluate_skinning=True))
             by_id = {m.element_id: m for m in _items(state.nodes)}
             for ni, eid in enumerate(ids):
                 world[si, ti, ni] = _matrix(by_id[eid].node_to_world, np)
-    return local, world
+            meshes = {m.element_id: m for m in _items(state.meshes)}
+            for eid, first in mesh_order:
+                m = meshes.get(eid)
+                if m is None or m.skinned_is_local:
+                    continue
+                values = np.array(pin(m.skinned_position).values, dtype=np.float64)
+                skinned[si, ti, first:first + len(values)] = values.reshape(-1, 3)
+    return local, world, skinned
 
 
 def main(argv: list[str]) -> None:
+    # The binding's objects may hold references it never counted; the cyclic
+    # collector would walk them (a segfault seen after evaluating skinned
+    # scenes). Reference counting alone frees what this short process drops.
+    gc.disable()
     opts = json.loads(argv[1]) if len(argv) > 1 else {}
     _set_memory_limit(int(opts.get("memory_bytes", 2 << 30)))
     data = sys.stdin.buffer.read()
