@@ -151,14 +151,15 @@ _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 #: Words that stay in Latin letters inside a Chinese text: names of methods, formats,
 #: libraries, assets and keys, formula variables, HTML of rich texts.
 _KEPT_WORDS = {
-    "SLERP", "NLERP", "SQUAD", "QuatLab", "glTF", "GLB", "BVH", "FBX", "CSV", "JSON", "PNG",
-    "SVG", "GIF", "MP4", "XYZ", "float32", "float64", "Gram", "Schmidt", "atan", "atan2", "dot", "exp",
+    "SLERP", "NLERP", "SQUAD", "QuatLab", "glTF", "GLB", "BVH", "CSV", "JSON", "PNG", "SVG",
+    "GIF", "MP4", "XYZ", "float32", "float64", "Gram", "Schmidt", "atan", "atan2", "dot", "exp",
     "log", "cos", "sin", "tan", "English", "Esc", "Ctrl", "Shift", "Alt", "Space", "Home", "End",
     "Left", "Right", "fps", "Hz", "Okabe", "Ito", "Khronos", "Cesium", "CC0", "AnimatedTriangle",
     "BoxAnimated", "LeftHip", "Zrotation", "Marco", "Hutter", "Sample", "Assets", "LINEAR",
     "scipy", "numpy", "quaternion", "squad", "yaw", "pitch", "roll", "nbsp", "span", "style",
     "color", "font", "size", "div", "table", "cellspacing", "align", "right", "colspan", "small",
     "xyzw", "wxyz", "gltf", "glb", "bvh", "csv", "json",   # format keys as files declare them
+    "FBX",  # the format (docs/formats.md, "FBX")
 }
 
 

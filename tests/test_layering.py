@@ -180,6 +180,9 @@ _BLOCK_QT = textwrap.dedent(
     (["check", str(ROOT / "tests" / "data" / "bvh"), "--jobs", "2"], 1),
     (["pose", str(ROOT / "tests" / "data" / "gltf" / "CesiumMilkTruck.glb"), "--time", "1"], 0),
     (["check", str(ROOT / "tests" / "data" / "fbx" / "maya_dq_weights_7500_ascii.fbx")], 1),
+    (["compare", str(ROOT / "tests" / "data" / "fbx" / "maya_extrapolate_cube_7700_binary.fbx"),
+      str(ROOT / "tests" / "data" / "fbx" / "converted"
+          / "maya_extrapolate_cube_7700_binary.fbx2gltf.glb")], 1),
 ])
 def test_headless_commands_run_without_qt(argv, status):
     proc = _run(["-c", _BLOCK_QT, *argv], cwd=ROOT)

@@ -11,8 +11,8 @@ FBX is never written back (docs/formats.md, "FBX"). For one clip:
 * :func:`long_turns`: the key segments along which a node turns more than
   180 deg, each classified: an **intended turn** (a keyframed spin: the keys
   are more than a frame and a half apart) must keep its way round in a
-  quaternion export, so keys are inserted (a per-frame export has one every
-  frame); a **per-frame wrap** (the keys are a frame apart, the curve jumps
+  quaternion export, so keys are inserted: the exports here have one every
+  frame; a **per-frame wrap** (the keys are a frame apart, the curve jumps
   through +-180 deg) is an artefact of the angles, and a quaternion export
   takes the short way.
 
@@ -38,8 +38,7 @@ import numpy as np
 from quatlab.app.io.fbx.evaluate import _parents_first, euler_columns, quat_to_euler
 from quatlab.math import euler_track as E
 
-__all__ = ["LongTurn", "frame_rotations", "long_turns", "bvh_bytes", "clip_index",
-           "insert_turn_keys"]
+__all__ = ["LongTurn", "frame_rotations", "long_turns", "bvh_bytes", "clip_index"]
 
 #: Keys closer than this many frames apart are a per-frame wrap, not an intended turn.
 WRAP_FRAMES = 1.5
@@ -124,31 +123,6 @@ def long_turns(kf, stack: int) -> list[LongTurn]:
             out.append(LongTurn(i, kf.scene.node_names[node], (k, k + 1), t0, t1,
                                 float(turns[k]), frames, frames > WRAP_FRAMES))
     return out
-
-
-def insert_turn_keys(kf, track: int, turns: list[LongTurn]) -> tuple[np.ndarray, np.ndarray]:
-    """Track ``track``'s keys with keys inserted in its intended turns: ``(times, q)``.
-
-    Each intended turn gets keys at the frames inside it (and more when a
-    frame step would exceed 90 deg), so every step is short and any
-    quaternion player (SLERP or NLERP, with or without a hemisphere check
-    once made sign-continuous) turns the way the source does. Per-frame
-    wraps get none: there the short way is the motion.
-    """
-    stack, node = kf.entries[track]
-    key_times = kf.tracks[track].times
-    _turns, samples = _segment_turns(kf, stack, node, key_times) if len(key_times) > 1 else (
-        None, key_times)
-    times = [key_times]
-    for t in turns:
-        if t.track != track or not t.intended:
-            continue
-        n = max(int(np.ceil(t.turn / 90.0)), 2)
-        inside = samples[(samples >= t.start) & (samples <= t.end)]
-        times.append(np.union1d(inside, np.linspace(t.start, t.end, n + 1)))
-    all_times = np.unique(np.concatenate(times))
-    q = kf.evaluator(stack).local(all_times, [node]).rotation[:, 0]
-    return all_times, q
 
 
 def _bvh_translations(sc, local, world) -> np.ndarray:
