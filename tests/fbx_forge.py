@@ -109,3 +109,52 @@ def ascii_fbx(joints: list[Joint], curves: dict, *, fps: float = 30.0,
 def chain(n: int, *, order: int = 0) -> list[Joint]:
     """``n`` joints, each the child of the one before, one unit up +Y."""
     return [Joint(f"j{i}", i - 1, (0.0, 0.0 if i == 0 else 1.0, 0.0), order) for i in range(n)]
+
+
+# ------------------------------------------------------------- binary, for hostile files
+
+BINARY_MAGIC = b"Kaydara FBX Binary  \x00\x1a\x00"
+
+
+def binary_record(name: bytes, props: bytes = b"", n_props: int = 0, children: bytes = b"",
+                  at: int = 0) -> bytes:
+    """One FBX 7.4 node record at offset ``at`` (32-bit offsets): header, properties, children.
+
+    ``children`` must already hold their own absolute offsets (see :func:`binary_fbx`).
+    """
+    head = 13 + len(name)
+    body = props + children + (b"\x00" * 13 if children else b"")
+    end = at + head + len(body)
+    return (end.to_bytes(4, "little") + n_props.to_bytes(4, "little")
+            + len(props).to_bytes(4, "little") + bytes([len(name)]) + name + body)
+
+
+def binary_fbx(records, version: int = 7400) -> bytes:
+    """A binary FBX file from ``records(at) -> bytes`` callables laid one after another."""
+    out = BINARY_MAGIC + version.to_bytes(4, "little")
+    for make in records:
+        out += make(len(out))
+    return out + b"\x00" * 13
+
+
+def nested(depth: int, name: bytes = b"N"):
+    """A record nested ``depth`` levels deep (each level one child), as a ``records`` callable.
+
+    Written in one pass: all headers, then the null records closing each level.
+    """
+    def make(at: int) -> bytes:
+        head = 13 + len(name)
+        innermost_end = at + depth * head
+        parts = []
+        for k in range(depth):
+            # Level k closes after the levels inside it and their null records.
+            end = innermost_end + 13 * (depth - 1 - k)
+            parts.append(end.to_bytes(4, "little") + b"\x00" * 8 + bytes([len(name)]) + name)
+        return b"".join(parts) + b"\x00" * 13 * (depth - 1)
+    return make
+
+
+def array_property(kind: bytes, length: int, payload: bytes, encoding: int = 0) -> bytes:
+    """An array property (``d``, ``f``, ``i``, ``l``) declaring ``length`` elements."""
+    return (kind + length.to_bytes(4, "little") + encoding.to_bytes(4, "little")
+            + len(payload).to_bytes(4, "little") + payload)

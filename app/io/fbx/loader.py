@@ -154,6 +154,8 @@ def _refused(detail: str) -> str:
             "keys": lambda: _("{n} keyframes, more than the {limit} allowed").format(**values),
             "vertices": lambda: _("more than {limit} mesh vertices").format(**values),
             "face": lambda: _("a face points past the mesh's index list"),
+            "version": lambda: _("FBX version {version} does not exist (QuatLab reads 6.x and "
+                                 "7.x files)").format(**values),
         }[code]()
     except (ValueError, KeyError, TypeError):
         return detail

@@ -33,6 +33,8 @@ import os
 import sys
 
 EXIT_REFUSED = 3
+#: FBX versions read (6.0 to 7.x; ufbx reads both, and the 7.x files of 2011-2020 exporters).
+MIN_VERSION, MAX_VERSION = 6000, 7999
 
 #: Node properties read as vectors, in the order of the ``node_props`` array.
 VECTOR_PROPS = ("Lcl Translation", "Lcl Rotation", "Lcl Scaling", "PreRotation",
@@ -93,6 +95,9 @@ def extract(data: bytes, opts: dict) -> dict:
     scene = pin(ufbx.load_memory(data, **load))
     meta = pin(scene.metadata)
     settings = pin(scene.settings)
+    if not MIN_VERSION <= int(meta.version) <= MAX_VERSION:
+        # ufbx reads a header of 9999 as a 7.x file; no such FBX exists.
+        raise Refused("version", {"version": int(meta.version)})
     info = {
         "version": int(meta.version), "ascii": bool(meta.ascii), "creator": str(meta.creator),
         "fps": float(settings.frames_per_second), "ktime_second": int(meta.ktime_second),
