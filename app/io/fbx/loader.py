@@ -55,24 +55,32 @@ def ufbx_available() -> bool:
     return importlib.util.find_spec("ufbx") is not None
 
 
-def read_fbx(path, *, eval_times=None, limits: dict | None = None) -> FbxScene:
+def read_fbx(path, *, eval_times=None, limits: dict | None = None,
+             slow_keys: bool = False) -> FbxScene:
     """Read the FBX file at ``path`` (module docs); ``KeyframeFileError`` on any problem.
 
     ``eval_times`` (seconds) asks the loader for its own evaluation of every
     node's local transform at those times in every clip
     (:attr:`FbxScene.eval_local`), for tests. ``limits`` overrides
-    :data:`LIMITS`.
+    :data:`LIMITS`. Linear and constant curves are read from their raw
+    arrays, with the tangents ufbx gives them (see ``slow_keys`` in
+    :func:`parse_fbx`).
     """
     path = Path(path)
     try:
         data = read_regular(path, limit=MAX_BYTES)
     except FileRefused as exc:
         raise KeyframeFileError(path, exc.problem) from None
-    return parse_fbx(path, data, eval_times=eval_times, limits=limits)
+    return parse_fbx(path, data, eval_times=eval_times, limits=limits, slow_keys=slow_keys)
 
 
-def parse_fbx(path, data: bytes, *, eval_times=None, limits: dict | None = None) -> FbxScene:
-    """Read FBX ``data`` (the bytes of ``path``) in the child process (see :func:`read_fbx`)."""
+def parse_fbx(path, data: bytes, *, eval_times=None, limits: dict | None = None,
+              slow_keys: bool = False) -> FbxScene:
+    """Read FBX ``data`` (the bytes of ``path``) in the child process (see :func:`read_fbx`).
+
+    ``slow_keys`` reads every key through the binding's key objects, never
+    from the raw arrays (tests compare the two).
+    """
     path = Path(path)
     lim = dict(LIMITS, **(limits or {}))
     if not ufbx_available():
@@ -85,6 +93,7 @@ def parse_fbx(path, data: bytes, *, eval_times=None, limits: dict | None = None)
         "node_depth": int(lim["node_depth"]), "max_keys": int(lim["max_keys"]),
         "max_vertices": int(lim["max_vertices"]),
         "eval_times": [float(t) for t in eval_times] if eval_times is not None else None,
+        "slow_keys": bool(slow_keys),
     }
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
                MKL_NUM_THREADS="1")

@@ -90,7 +90,7 @@ def extract(data: bytes, opts: dict) -> dict:
     import numpy as np  # noqa: PLC0415
     import ufbx  # noqa: PLC0415
 
-    load = {"ignore_embedded": True, "load_external_files": False,
+    load = {"ignore_embedded": True, "load_external_files": False, "retain_dom": True,
             "node_depth_limit": int(opts.get("node_depth", 256))}
     scene = pin(ufbx.load_memory(data, **load))
     meta = pin(scene.metadata)
@@ -192,7 +192,12 @@ def extract(data: bytes, opts: dict) -> dict:
     key_start = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)]).astype(np.int64)
     keys = np.zeros((int(key_start[-1]), 7))  # time, value, interpolation, left dx dy, right
     extrap = np.zeros((len(curves), 4), dtype=np.int64)  # pre mode, count, post mode, count
+    ktime = float(meta.ktime_second)
     for ci, c in enumerate(curves):
+        fast = None if opts.get("slow_keys") else _linear_keys(c, ktime, np)
+        if fast is not None and len(fast) == counts[ci]:
+            keys[key_start[ci]:key_start[ci + 1]] = fast
+            continue
         rows = [(k.time, k.value, int(k.interpolation), k.left.dx, k.left.dy, k.right.dx,
                  k.right.dy) for k in c.keyframes]
         if rows:
@@ -292,6 +297,62 @@ def extract(data: bytes, opts: dict) -> dict:
             scene, stacks, nodes, times, np, mesh_order, len(arrays["mesh_positions"]))
     arrays["info"] = np.frombuffer(json.dumps(info).encode("utf-8"), dtype=np.uint8)
     return arrays
+
+
+# ufbx's key attribute flags (ufbx.c, UFBXI_KEY_*).
+_KEY_CONSTANT, _KEY_LINEAR, _KEY_CUBIC, _KEY_CONSTANT_NEXT = 0x2, 0x4, 0x8, 0x100
+
+
+def _linear_keys(curve, ktime: float, np):
+    """A curve's keys ``(k, 7)`` read from its raw arrays when every key is linear or constant.
+
+    The binding builds three Python objects per key (most of a large file's
+    reading time); the raw arrays come as buffers. The tangents follow
+    ufbx's reader (``ufbxi_read_animation_curve``) for these two modes:
+    weights of 0.333333, slopes of the linear segments (0 for constant
+    ones), in float32 as ufbx stores them. None when a key is cubic or the
+    arrays are not as ufbx requires: the caller then reads the keys one by one.
+    """
+    dom = pin(curve.dom_node)
+    if dom is None:
+        return None
+    parts = [pin(dom.find(name)) for name in ("KeyTime", "KeyValueFloat", "KeyAttrFlags",
+                                              "KeyAttrRefCount")]
+    if any(p is None for p in parts):
+        return None
+    ticks = np.array(list(parts[0].as_int64_list()), dtype=np.int64)
+    values = np.array(parts[1].as_real_list(), dtype=np.float64)
+    flags = np.array(parts[2].as_int32_list(), dtype=np.int64)
+    refs = np.array(parts[3].as_int32_list(), dtype=np.int64)
+    n = len(ticks)
+    if (n == 0 or len(values) != n or len(flags) != len(refs) or (refs <= 0).any()
+            or refs.sum() < n):
+        return None
+    per_key = np.repeat(flags, refs)[:n]
+    constant = (per_key & _KEY_CONSTANT) != 0
+    if ((per_key & _KEY_CUBIC) != 0)[~constant].any():
+        return None
+    f32 = np.float32
+    t = ticks.astype(np.float64) / ktime
+    nxt = np.append(t[1:], t[-1])                  # ufbx keeps the last key's own time
+    gap = nxt - t
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = np.where(gap > 0.0, (np.append(values[1:], values[-1]) - values) / gap, 0.0)
+    slope_right = np.where(constant, 0.0, slope).astype(f32)
+    slope_left = np.concatenate([[0.0], slope_right[:-1]]).astype(f32)
+    weight = f32(0.333333)
+    prev = np.concatenate([[0.0], t[:-1]])         # ufbx starts with a previous time of 0
+    left_dx = np.where(t > prev, (np.float64(weight) * (t - prev)).astype(f32), f32(0.0))
+    right_dx = np.where(gap > 0.0, (np.float64(weight) * gap).astype(f32), f32(0.0))
+    out = np.empty((n, 7))
+    out[:, 0] = t
+    out[:, 1] = values
+    out[:, 2] = np.where(constant, np.where((per_key & _KEY_CONSTANT_NEXT) != 0, 1, 0), 2)
+    out[:, 3] = left_dx
+    out[:, 4] = (left_dx * slope_left).astype(f32)
+    out[:, 5] = right_dx
+    out[:, 6] = (right_dx * slope_right).astype(f32)
+    return out
 
 
 def _fan(faces, corner, np):
