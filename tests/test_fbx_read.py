@@ -243,3 +243,22 @@ def test_a_loader_that_hangs_is_stopped(tmp_path, monkeypatch):
     p.write_bytes(b"x" * 100)
     with pytest.raises(KeyframeFileError, match="took more than 1 s"):
         loader.read_fbx(p, limits={"timeout": 1.0})
+
+
+@pytest.mark.parametrize("name", [p.name for p in FILES])
+def test_raw_array_keys_are_the_bindings_keys_bit_for_bit(scenes, name):
+    """Linear and constant curves are read from their raw arrays; the binding's own key
+    objects (slow_keys) must give exactly the same numbers."""
+    slow = loader.read_fbx(DATA / name, slow_keys=True)
+    assert np.array_equal(scenes[name].keys, slow.keys)
+
+
+@pytest.mark.parametrize("interpolation", ["linear", "constant"])
+def test_raw_array_keys_of_written_curves(interpolation):
+    times = [0.5, 0.75, 1.0, 1.0, 2.0]          # a repeated time too
+    text = ascii_fbx(chain(2), {("j1", "R", a): (times, [10.0 * a, 30.0, -50.0, 7.0, 400.0])
+                                for a in range(3)}, interpolation=interpolation)
+    fast = loader.parse_fbx("w.fbx", text.encode())
+    slow = loader.parse_fbx("w.fbx", text.encode(), slow_keys=True)
+    assert np.array_equal(fast.keys, slow.keys)
+    assert set(fast.keys[:, 2].tolist()) == {2.0 if interpolation == "linear" else 0.0}
