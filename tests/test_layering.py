@@ -132,7 +132,8 @@ MUST_HAVE_EXAMPLES = set(MATH_MODULES) | {
                  "io.atomic", "io.animation_io", "i18n", "io.bvh.keyframes",
                  "model.wrap_lesson", "model.bvh_pose", "io.bvh.file", "io.quat_export",
                  "io.gltf.scene", "model.rig", "model.rig_players", "model.skinning",
-                 "model.pose_report")
+                 "model.pose_report", "io.fbx.curves", "io.fbx.evaluate", "io.fbx.audit",
+                 "io.fbx.keyframes", "io.fbx.export", "model.fbx_rig", "model.rig_compare")
 }
 
 
