@@ -8,43 +8,27 @@ what the model flags) and not where they agree (a key).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PyQt6 import QtGui, QtWidgets
 
-from quatlab.app.model.state import LessonState
 from quatlab.app.qt import keyframes_view as KV
-from quatlab.app.qt import window as window_module
-from quatlab.app.qt.window import MainWindow
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_bvh_rig_view import open_in_keyframes_view, scene_rgb  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "fbx"
 
 
 def _open(qtbot, monkeypatch, path) -> KV.KeyframesView:
-    monkeypatch.setattr(window_module, "_view_modules", lambda: [KV], raising=False)
-    win = MainWindow(LessonState.from_preset("negated-20", t=0.25))
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    qtbot.waitExposed(win)
-    win.show_view("keyframes")
+    view = open_in_keyframes_view(qtbot, monkeypatch, path)
+    assert view.rig_panel.wait_loaded()
+    assert view.playback.rig is not None
     QtWidgets.QApplication.processEvents()
-    v = win.views["keyframes"]
-    v.open(path)
-    assert v.rig_panel.wait_loaded()
-    assert v.playback.rig is not None
-    QtWidgets.QApplication.processEvents()
-    return v
-
-
-def scene_rgb(view) -> np.ndarray:
-    img = view.rig_panel.scene.grabFramebuffer().convertToFormat(QtGui.QImage.Format.Format_RGB888)
-    ptr = img.constBits()
-    ptr.setsize(img.sizeInBytes())
-    rows = np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine())
-    return rows[:, : 3 * img.width()].reshape(img.height(), img.width(), 3).astype(int)
+    return view
 
 
 def test_the_skinned_character_is_drawn_and_selection_runs_both_ways(qtbot, monkeypatch):

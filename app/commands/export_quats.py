@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from quatlab.app.i18n import _
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "run", "write_tracks"]
 
 PROG = "quatlab export-quats"
 
@@ -51,7 +51,6 @@ def run(args) -> int:
 
     from quatlab.app.commands.common import fail
     from quatlab.app.io import bvh as B
-    from quatlab.app.io import quat_export as X
     from quatlab.app.io.bvh.keyframes import load_bvh_keyframes
     from quatlab.app.io.tracks import KeyframeFileError
     from quatlab.math.euler_track import continuous_quaternions
@@ -82,20 +81,9 @@ def run(args) -> int:
         return fail(PROG, str(exc))
     q = B.local_rotations(bvh)
     negated = int(np.count_nonzero(np.any(continuous_quaternions(q) != q, axis=-1)))
-    try:
-        if suffix == ".csv":
-            X.write_csv(out, bvh.names, q, frame_time=bvh.frame_time, force=args.force)
-            written = [out]
-        else:
-            X.write_npy(out, bvh.names, q, frame_time=bvh.frame_time, force=args.force)
-            written = [out, X.sidecar_path(out)]
-    except FileExistsError as exc:
-        return fail(PROG, _("{file}: exists; pass --force to replace it").format(
-            file=exc.filename))
-    except (OSError, ValueError) as exc:
-        where = getattr(exc, "filename", None) or out
-        return fail(PROG, _("{file}: cannot write: {error}").format(
-            file=where, error=getattr(exc, "strerror", None) or exc))
+    written = write_tracks(PROG, out, bvh.names, q, bvh.frame_time, args.force)
+    if isinstance(written, int):
+        return written
     print((_("{file}: {frames} frames x {joints} joints, quaternions (w, x, y, z); "
              "{n} key negated to make the tracks sign-continuous") if negated == 1 else
            _("{file}: {frames} frames x {joints} joints, quaternions (w, x, y, z); "
@@ -104,3 +92,28 @@ def run(args) -> int:
     for path in written:
         print(_("wrote {file}").format(file=path))
     return 0
+
+
+def write_tracks(prog: str, out, names, q, frame_time: float, force: bool):
+    """Write tracks ``q`` ``(frames, joints, 4)`` to ``out`` (``.csv``, or ``.npy`` and its
+    ``.json``) through :mod:`quatlab.app.io.quat_export`: the files written, or the exit
+    status after a one-line error."""
+    from pathlib import Path
+
+    from quatlab.app.commands.common import fail
+    from quatlab.app.io import quat_export as X
+
+    out = Path(out)
+    try:
+        if out.suffix.lower() == ".csv":
+            X.write_csv(out, names, q, frame_time=frame_time, force=force)
+            return [out]
+        X.write_npy(out, names, q, frame_time=frame_time, force=force)
+        return [out, X.sidecar_path(out)]
+    except FileExistsError as exc:
+        return fail(prog, _("{file}: exists; pass --force to replace it").format(
+            file=exc.filename))
+    except (OSError, ValueError) as exc:
+        where = getattr(exc, "filename", None) or out
+        return fail(prog, _("{file}: cannot write: {error}").format(
+            file=where, error=getattr(exc, "strerror", None) or exc))

@@ -99,31 +99,20 @@ def write_frame_tracks(kf, clip: int, out: Path, *, force: bool, prog: str) -> i
     import numpy as np
 
     from quatlab.app.commands.common import fail
-    from quatlab.app.io import quat_export as Xq
+    from quatlab.app.commands.export_quats import write_tracks
     from quatlab.app.io.fbx.export import frame_rotations
     from quatlab.app.io.tracks import KeyframeFileError
     from quatlab.math.euler_track import continuous_quaternions
 
     times, names, q = frame_rotations(kf, clip)
     negated = int(np.count_nonzero(np.any(continuous_quaternions(q) != q, axis=-1)))
-    frame_time = 1.0 / kf.scene.fps
     try:
         kf.check_output_path(out)
-        if out.suffix.lower() == ".csv":
-            Xq.write_csv(out, names, q, frame_time=frame_time, force=force)
-            written = [out]
-        else:
-            Xq.write_npy(out, names, q, frame_time=frame_time, force=force)
-            written = [out, Xq.sidecar_path(out)]
     except KeyframeFileError as exc:
         return fail(prog, str(exc))
-    except FileExistsError as exc:
-        return fail(prog, _("{file}: exists; pass --force to replace it").format(
-            file=exc.filename))
-    except (OSError, ValueError) as exc:
-        where = getattr(exc, "filename", None) or out
-        return fail(prog, _("{file}: cannot write: {error}").format(
-            file=where, error=getattr(exc, "strerror", None) or exc))
+    written = write_tracks(prog, out, names, q, 1.0 / kf.scene.fps, force)
+    if isinstance(written, int):
+        return written
     print((_("{file}: clip {clip!r}, {frames} frames x {joints} nodes from {start:g} s, "
              "quaternions (w, x, y, z); {n} key negated to make the tracks sign-continuous")
            if negated == 1 else

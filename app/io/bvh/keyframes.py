@@ -44,9 +44,8 @@ import numpy as np
 
 from quatlab.app.i18n import N_, LazyText, _
 from quatlab.app.io import bvh as B
-from quatlab.app.io.track_audit import audit_file, audit_track
+from quatlab.app.io.track_audit import FileFindings, audit_file
 from quatlab.app.io.tracks import (
-    FINDING_KINDS,
     Finding,
     KeyframeFile,
     KeyframeFileError,
@@ -88,7 +87,7 @@ def bvh_error_to_keyframe_error(exc: B.BvhError, path) -> KeyframeFileError:
     return KeyframeFileError(path, text[len(prefix):] if text.startswith(prefix) else text)
 
 
-class BvhKeyframeFile(KeyframeFile):
+class BvhKeyframeFile(FileFindings, KeyframeFile):
     """A BVH file as rotation tracks, one per joint with rotation channels (module docs)."""
 
     format = "bvh"
@@ -136,20 +135,9 @@ class BvhKeyframeFile(KeyframeFile):
             self._euler = {j: tuple(fs) for j, fs in per_joint.items()}
         return self._euler.get(self.joints[track], ())
 
-    def audit_track(self, track: int, current: Track | None = None) -> list[Finding]:
-        """Both families for one track, sorted by key and :data:`FINDING_KINDS` order.
-
-        ``current`` replaces the loaded track for the quaternion audit (e.g.
-        after sign fixes); the Euler findings are the file's.
-        """
-        t = self.tracks[track] if current is None else current
-        found = audit_track(t) + list(self.euler_findings(track))
-        found.sort(key=lambda f: (f.keys[0], FINDING_KINDS.index(f.kind)))
-        return found
-
-    def audit(self) -> list[TrackReport]:
-        """A :class:`TrackReport` per track with both families (see :meth:`audit_track`)."""
-        return [TrackReport(t, tuple(self.audit_track(i))) for i, t in enumerate(self.tracks)]
+    def file_findings(self, track: int) -> tuple[Finding, ...]:
+        """The Euler findings (:meth:`euler_findings`): the file's, whatever the keys become."""
+        return self.euler_findings(track)
 
     def filtered_motion(self) -> np.ndarray:
         """The Euler-filtered motion ``(F, C)`` that :meth:`write_copy` writes."""

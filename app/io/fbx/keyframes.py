@@ -10,7 +10,8 @@ union over its layers and components), keys the node's whole local rotation
 signs), interpolation ``LINEAR`` (a quaternion runtime's view of the keys),
 storage ``euler XYZ`` (the node's rotation order), ``animation`` the clip.
 
-:meth:`FbxKeyframeFile.audit` reports both families
+:meth:`FbxKeyframeFile.audit` (:class:`~quatlab.app.io.track_audit.FileFindings`) reports both
+families
 (:mod:`quatlab.app.io.fbx.audit`). FBX cannot be written back (no maintained
 library writes it): :meth:`~FbxKeyframeFile.write_copy` refuses in one line
 naming what QuatLab writes instead (:data:`WRITE_INSTEAD`).
@@ -39,15 +40,8 @@ from quatlab.app.io.fbx import audit as A
 from quatlab.app.io.fbx.evaluate import ClipEvaluator
 from quatlab.app.io.fbx.loader import parse_fbx, read_fbx
 from quatlab.app.io.fbx.scene import ROTATION_ORDERS, FbxScene
-from quatlab.app.io.track_audit import audit_track
-from quatlab.app.io.tracks import (
-    FINDING_KINDS,
-    Finding,
-    KeyframeFile,
-    KeyframeFileError,
-    Track,
-    TrackReport,
-)
+from quatlab.app.io.track_audit import FileFindings
+from quatlab.app.io.tracks import Finding, KeyframeFile, KeyframeFileError, Track
 
 __all__ = ["FbxKeyframeFile", "load_fbx_keyframes", "load_fbx_bytes", "WRITE_INSTEAD"]
 
@@ -62,7 +56,7 @@ def refusal() -> str:
              "sign-continuous tracks as CSV or NPY (quatlab fix IN.fbx OUT.csv|OUT.npy)")
 
 
-class FbxKeyframeFile(KeyframeFile):
+class FbxKeyframeFile(FileFindings, KeyframeFile):
     """An FBX file as rotation tracks, one per clip and rotated node (module docs)."""
 
     format = "fbx"
@@ -123,21 +117,6 @@ class FbxKeyframeFile(KeyframeFile):
                                       frames=self.frame_times(stack))
             self._findings[track] = tuple(found)
         return self._findings[track]
-
-    def audit_track(self, track: int, current: Track | None = None) -> list[Finding]:
-        """Both families for one track, sorted by key and :data:`FINDING_KINDS` order.
-
-        ``current`` replaces the loaded track for the key audit (e.g. after
-        sign fixes); the Euler and frame-rate findings are the file's.
-        """
-        t = self.tracks[track] if current is None else current
-        found = audit_track(t) + list(self.file_findings(track))
-        found.sort(key=lambda f: (f.keys[0], FINDING_KINDS.index(f.kind)))
-        return found
-
-    def audit(self) -> list[TrackReport]:
-        """A :class:`TrackReport` per track with both families (see :meth:`audit_track`)."""
-        return [TrackReport(t, tuple(self.audit_track(i))) for i, t in enumerate(self.tracks)]
 
     def _encode(self, out: Path, tracks: list[Track]) -> list[tuple[Path, bytes]]:
         raise KeyframeFileError(out, refusal())
