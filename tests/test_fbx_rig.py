@@ -176,3 +176,17 @@ def test_rotation_override_keeps_pivots_consistent():
     moved = ev.local([1.0], rotation=half[None, None])
     np.testing.assert_allclose(moved.translation[0, 0],
                                [1 - np.cos(np.pi / 4), -np.sin(np.pi / 4), 0.0], atol=1e-12)
+
+
+def test_the_keyframes_tab_says_in_one_line_how_to_get_fbx(monkeypatch, tmp_path):
+    """Without ufbx the tab's message (what the window shows) names the pip command."""
+    from quatlab.app.io.fbx import loader
+    from quatlab.app.io.tracks import KeyframeFileError
+    from quatlab.app.model.keyframes_model import KeyframesModel
+
+    monkeypatch.setattr(loader, "ufbx_available", lambda: False)
+    model = KeyframesModel()
+    with pytest.raises(KeyframeFileError):
+        model.load(DATA / "maya_dq_weights_7500_ascii.fbx")
+    assert "pip install 'quatlab[fbx]'" in model.message.text
+    assert "\n" not in model.message.text
