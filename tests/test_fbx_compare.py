@@ -79,7 +79,7 @@ def test_the_real_fbx2gltf_chain_names_the_conversion_as_the_step_that_flips(cap
     glb = audit_keyframes(load_keyframes(KENNEY_GLB))
     flips = {(r.track.node_name, f.keys) for r in glb for f in r.findings
              if f.kind == "sign_flip"}
-    assert found <= flips
+    assert found == flips and len(found) == 8          # every flip, each named
     fbx = audit_keyframes(load_keyframes(KENNEY))
     assert not [f for r in fbx for f in r.findings if f.kind in ("sign_flip", "frame_sign_flip")]
     assert all(j.max_spec < 5.0 for j in report.joints)

@@ -67,3 +67,19 @@ def test_the_naive_ghost_shows_where_the_players_part(qtbot, monkeypatch):
     pb.set_players("spec")
     changed = np.abs(scene_rgb(view) - both).max(axis=2) > 40
     assert changed.sum() > 200
+
+
+def test_file_compare_with_shows_the_report(qtbot, monkeypatch):
+    """File > Compare with…: the open FBX against its FBX2glTF conversion, the conversion named."""
+    from quatlab.app.qt.compare_dialog import compare_with
+
+    view = _open(qtbot, monkeypatch, DATA / "maya_kenney_character_7700_binary.fbx")
+    win = view.window()
+    actions = [a.text() for a in win.menuBar().actions()[0].menu().actions()]
+    assert actions[:2] == ["Open keyframes…", "Compare with…"]
+    dialog = compare_with(win, DATA / "converted" /
+                          "maya_kenney_character_7700_binary.fbx2gltf.glb")
+    qtbot.waitExposed(dialog)
+    text = dialog.text.toPlainText()
+    assert "LeftHeelRoll" in text and "a sign flip introduced by the conversion" in text
+    assert text.splitlines()[-1].startswith("8 departures: 8 introduced by the conversion")
