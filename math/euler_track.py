@@ -51,6 +51,7 @@ __all__ = [
     "BLOCK",
     "euler_filter",
     "continuous_quaternions",
+    "beyond_half_turn",
 ]
 
 _AXES = "xyz"
@@ -60,7 +61,8 @@ _AXES = "xyz"
 class EulerFinding:
     """One finding of :func:`audit_euler`.
 
-    ``kind`` is ``"wrap"``, ``"flip"``, ``"gimbal"`` or ``"sign_flip"``.
+    ``kind`` is ``"wrap"``, ``"flip"``, ``"gimbal"``, ``"sign_flip"`` or (from
+    :func:`beyond_half_turn`) ``"range"``.
     ``frame`` is the frame the problem lands on: for the kinds that compare
     neighbours (all but ``"gimbal"``) it is the later frame of the pair
     ``(frame - 1, frame)``. ``channel`` is 0, 1 or 2 (position in the
@@ -489,3 +491,45 @@ def continuous_quaternions(q) -> np.ndarray:
     # A key is negated when an odd number of sign changes precede it.
     odd = (np.cumsum(flips, axis=0) % 2).astype(bool)
     return np.where(odd[..., None], -arr, arr)
+
+
+def beyond_half_turn(angles, *, channel_names=None) -> list[EulerFinding]:
+    """Runs of frames where a channel of an Euler track ``(F, 3)`` lies outside [-180, 180] deg.
+
+    Such a curve is legal (an animation curve may turn any number of times),
+    but a tool that clamps or re-exports the angle into [-180, 180] puts a
+    jump of 360 deg into it at the first frame outside, which a per-channel
+    player then spins through. One ``"range"`` finding per channel and run:
+    ``frame`` is the first frame of the run, ``values`` its last frame and
+    the largest ``|angle|``. ``channel_names`` name the channels in messages.
+
+    Examples
+    --------
+    >>> track = np.array([[0.0, 0, 170], [0, 0, 190], [0, 0, 200], [0, 0, 150]])
+    >>> [(f.kind, f.frame, f.channel, f.values) for f in beyond_half_turn(track)]
+    [('range', 1, 2, (2, 200.0))]
+    """
+    a = _as_track(angles)
+    if a.ndim != 2:
+        raise ValueError(f"angles must have shape (F, 3), got {a.shape}")
+    names = ([f"angle {i}" for i in range(3)] if channel_names is None
+             else [str(n) for n in channel_names])
+    out = []
+    for ch in range(3):
+        outside = np.abs(a[:, ch]) > 180.0
+        if not outside.any():
+            continue
+        edges = np.diff(np.concatenate([[0], outside.astype(np.int8), [0]]))
+        for first, end in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1),
+                              strict=True):
+            first, last = int(first), int(end) - 1
+            peak = float(np.max(np.abs(a[first:last + 1, ch])))
+            out.append(_finding(
+                "range", first, ch, (last, peak),
+                N_("{channel} lies outside [-180, 180] deg from frame {first} to frame {last} (up "
+                   "to {peak:.6g} deg): a tool that clamps or re-exports the angle into that "
+                   "range puts a 360 deg jump at frame {first}, and a per-channel player spins "
+                   "through it"),
+                channel=names[ch], first=first, last=last, peak=peak))
+    out.sort(key=lambda f: (f.frame, f.channel))
+    return out

@@ -23,8 +23,8 @@ MOCAP = Path(__file__).resolve().parent / "data" / "bvh" / "test_mocapbank.bvh"
 FRAME_TIME = 0.033333
 
 
-@pytest.fixture
-def view(qtbot, monkeypatch) -> KV.KeyframesView:
+def open_in_keyframes_view(qtbot, monkeypatch, path) -> KV.KeyframesView:
+    """A shown main window with the Keyframes tab only, ``path`` opened in it."""
     monkeypatch.setattr(window_module, "_view_modules", lambda: [KV], raising=False)
     win = MainWindow(LessonState.from_preset("negated-20", t=0.25))
     qtbot.addWidget(win)
@@ -34,7 +34,13 @@ def view(qtbot, monkeypatch) -> KV.KeyframesView:
     win.show_view("keyframes")
     QtWidgets.QApplication.processEvents()
     v = win.views["keyframes"]
-    v.open(MOCAP)
+    v.open(path)
+    return v
+
+
+@pytest.fixture
+def view(qtbot, monkeypatch) -> KV.KeyframesView:
+    v = open_in_keyframes_view(qtbot, monkeypatch, MOCAP)
     assert v.rig_panel.wait_loaded()
     assert v.playback.rig is not None
     QtWidgets.QApplication.processEvents()

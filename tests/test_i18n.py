@@ -163,6 +163,7 @@ _KEPT_WORDS = {
     # Engines and assets by their names (docs/runtimes.md).
     "three", "js", "Babylon", "PlayCanvas", "glTFast", "Unity", "Unreal", "Engine", "Godot",
     "CesiumMilkTruck",
+    "FBX",  # the format (docs/formats.md, "FBX")
 }
 
 

@@ -133,7 +133,8 @@ MUST_HAVE_EXAMPLES = set(MATH_MODULES) | {
                  "io.atomic", "io.animation_io", "i18n", "io.bvh.keyframes",
                  "model.wrap_lesson", "model.bvh_pose", "io.bvh.file", "io.quat_export",
                  "io.gltf.scene", "model.rig", "model.rig_players", "model.skinning",
-                 "model.pose_report")
+                 "model.pose_report", "io.fbx.curves", "io.fbx.evaluate", "io.fbx.audit",
+                 "io.fbx.keyframes", "io.fbx.export", "model.fbx_rig", "model.rig_compare")
 }
 
 
@@ -182,6 +183,10 @@ _BLOCK_QT = textwrap.dedent(
     (["pose", str(ROOT / "tests" / "data" / "gltf" / "CesiumMilkTruck.glb"), "--time", "1"], 0),
     (["check", str(ROOT / "tests" / "data" / "gltf" / "CesiumMilkTruck.glb"), "--after",
       "quantize:16,resample:30"], 1),
+    (["check", str(ROOT / "tests" / "data" / "fbx" / "maya_dq_weights_7500_ascii.fbx")], 1),
+    (["compare", str(ROOT / "tests" / "data" / "fbx" / "maya_extrapolate_cube_7700_binary.fbx"),
+      str(ROOT / "tests" / "data" / "fbx" / "converted"
+          / "maya_extrapolate_cube_7700_binary.fbx2gltf.glb")], 1),
 ])
 def test_headless_commands_run_without_qt(argv, status):
     proc = _run(["-c", _BLOCK_QT, *argv], cwd=ROOT)
@@ -203,6 +208,10 @@ def test_fix_runs_without_qt(tmp_path):
 @pytest.mark.parametrize("argv", [
     ["fix", str(ROOT / "tests" / "data" / "bvh" / "test_mocapbank.bvh"), "{out}/fixed.bvh"],
     ["export-quats", str(ROOT / "tests" / "data" / "bvh" / "test_mocapbank.bvh"), "{out}/q.npy"],
+    ["fix", str(ROOT / "tests" / "data" / "fbx" / "maya_dq_weights_7500_ascii.fbx"),
+     "{out}/dq.bvh"],
+    ["export-quats", str(ROOT / "tests" / "data" / "fbx" / "maya_dq_weights_7500_ascii.fbx"),
+     "{out}/dq.csv"],
 ])
 def test_bvh_commands_run_without_qt(tmp_path, argv):
     argv = [a.format(out=tmp_path) for a in argv]

@@ -1,4 +1,5 @@
-"""``quatlab check``: audit the rotation keyframes of a glTF, BVH, USD, CSV or JSON file or folder.
+"""``quatlab check``: audit the rotation keyframes of a glTF, BVH, FBX, USD, CSV or JSON file or
+folder.
 
 Exit status: 0 when there are no findings, 1 when there are, 2 when the file
 cannot be read (one line on stderr).
@@ -26,15 +27,17 @@ def add_parser(subparsers):
         "check",
         help=_("audit rotation keyframes: sign flips, half turns, bad keys, time order"),
         description=_(
-            "Audit every rotation track of FILE (glTF .gltf/.glb, or CSV/JSON tracks) and "
+            "Audit every rotation track of FILE (glTF .gltf/.glb, BVH, FBX, or CSV/JSON tracks) "
+            "and "
             "say, for each finding, what a spec-conforming SLERP player and a naive NLERP "
             "runtime do with it. Keys are counted from 0. Exit status: 0 no findings, "
             "1 findings, 2 the file cannot be read."
         ),
     )
     p.add_argument("file", metavar="FILE", nargs="*",
-                   help=_("keyframe file (.gltf, .glb, .csv, .json, .bvh, .usda, .usdc, .usdz, "
-                          ".usd) or a folder of them; several are reported as a folder is"))
+                   help=_("keyframe file (.gltf, .glb, .csv, .json, .bvh, .fbx, .usda, .usdc, "
+                          ".usdz, .usd) or a folder of them; several are reported as a folder "
+                          "is"))
     p.add_argument("--sample", metavar="NAME",
                    help=_("check a sample file shipped with QuatLab instead (e.g. "
                           "AnimatedTriangle; --sample list lists them)"))

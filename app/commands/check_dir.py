@@ -1,6 +1,6 @@
 """``quatlab check DIR``: audit every keyframe file in a folder tree, one line each, then a summary.
 
-The folder is walked recursively for ``.gltf``, ``.glb``, ``.bvh``, ``.csv``,
+The folder is walked recursively for ``.gltf``, ``.glb``, ``.bvh``, ``.fbx``, ``.csv``,
 ``.json`` and USD (``.usda``, ``.usdc``, ``.usdz``, ``.usd``) files
 (docs/formats.md, "quatlab check DIR"). The walk never
 leaves the folder: symlinked folders are not entered, and a symlinked file
@@ -45,7 +45,8 @@ __all__ = [
 PROG = "quatlab check"
 
 #: Suffixes (lower case) that ``quatlab check DIR`` reads.
-SUFFIXES = (".gltf", ".glb", ".bvh", ".csv", ".json", ".usda", ".usdc", ".usdz", ".usd")
+SUFFIXES = (".gltf", ".glb", ".bvh", ".fbx", ".csv", ".json", ".usda", ".usdc", ".usdz",
+            ".usd")
 
 # Files per chunk sent to a worker: big enough that the round trip is
 # small next to the work, small enough to keep every worker busy to the end.
@@ -160,6 +161,7 @@ def _symlink_reason(path: Path, real_root: str) -> str | None:
 def _preload() -> None:
     """Import what :func:`check_one` needs (numpy, readers, audits) once per process."""
     import quatlab.app.io.bvh.keyframes  # noqa: F401
+    import quatlab.app.io.fbx.keyframes  # noqa: F401
     import quatlab.app.io.keyframe_files  # noqa: F401
 
 

@@ -22,7 +22,7 @@ __all__ = ["main", "build_parser", "COMMANDS"]
 
 #: Subcommand modules, in ``--help`` order.
 COMMANDS = ("curves", "presets", "screenshot", "record", "check", "fix", "pose",
-            "export-quats")
+            "export-quats", "compare")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -27,7 +27,9 @@ def add_parser(subparsers):
             "lies in the hemisphere of the previous one (CUBICSPLINE tangents with their "
             "key), optionally normalize them, and write the result to OUT, a new file with "
             "the same extension; everything else is kept (USD with --as-layer: OUT is a small "
-            "override layer over IN). Prints what changed and what the "
+            "override layer over IN). A BVH gets the Euler filter; an FBX "
+            "file is written as OUT.bvh (Euler-filtered motion) or OUT.csv/OUT.npy "
+            "(sign-continuous tracks), never as FBX. Prints what changed and what the "
             "fix cannot repair. Exit status 2 when IN cannot be read or OUT cannot be written."
         ),
     )
@@ -45,6 +47,8 @@ def add_parser(subparsers):
         "--force", action="store_true",
         help=_("replace OUT (and its companion .bin) if it exists; never IN or IN's files"),
     )
+    p.add_argument("--animation", default=None, metavar="NAME|INDEX",
+                   help=_("FBX: the clip to write (default: the first)"))
     add_order_argument(p)
     p.set_defaults(func=run)
     return p
@@ -67,6 +71,10 @@ def run(args) -> int:
             prog=PROG, message=_("the following arguments are required: %s") % missing)),
             file=sys.stderr)
         return 2
+    if str(args.input).lower().endswith(".fbx"):   # FBX is never written (docs/formats.md)
+        from quatlab.app.commands.fix_fbx import run_fbx
+
+        return run_fbx(args)
     if args.euler_filter or str(args.input).lower().endswith(".bvh"):
         from quatlab.app.commands.fix_bvh import run_euler_filter
 

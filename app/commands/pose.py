@@ -28,21 +28,22 @@ def add_parser(subparsers):
         "pose",
         help=_("world matrices of every node (and skin joint positions) at a time"),
         description=_(
-            "Pose a glTF (.gltf/.glb), BVH or USD (.usda/.usdc/.usdz) file at time S of an "
-            "animation, as a spec-conforming player (glTF 2.0 interpolation, shortest-arc "
-            "SLERP, which is also USD's) or as a naive runtime "
-            "(rotation keys blended as stored) plays it, and print every node's world "
-            "transform and each skin joint's world position."
+            "Pose a glTF (.gltf/.glb), BVH, FBX or USD (.usda/.usdc/.usdz) file at time S of "
+            "an animation, as a spec-conforming player (glTF 2.0 interpolation, shortest-arc "
+            "SLERP, which is also USD's; for FBX the file's own curves and layers) or as a "
+            "naive runtime (rotation keys blended as stored) plays it, and print every node's "
+            "world transform and each skin joint's world position."
         ),
     )
-    p.add_argument("file", metavar="FILE", help=_("glTF (.gltf, .glb), BVH or USD file"))
+    p.add_argument("file", metavar="FILE", help=_("glTF (.gltf, .glb), BVH, FBX or USD file"))
     p.add_argument("--animation", default=None, metavar="NAME|INDEX",
                    help=_("animation by name or index (default: the first)"))
     p.add_argument("--time", required=True, type=float, metavar="S",
                    help=_("time in seconds, inside the animation's key range"))
-    p.add_argument("--player", choices=("spec", "naive"), default="spec",
-                   help=_("spec (glTF 2.0, default) or naive (rotation keys blended as "
-                          "stored)"))
+    p.add_argument("--player", choices=("spec", "naive", "euler"), default="spec",
+                   help=_("spec (glTF 2.0 or the FBX evaluation, default), naive (rotation "
+                          "keys blended as stored) or, for FBX, euler (each Euler channel "
+                          "lerped between keys)"))
     p.add_argument("--json", action="store_true", help=_("print the pose as JSON"))
     p.set_defaults(func=run)
     return p

@@ -2,7 +2,8 @@
 
 The format is chosen by content and extension: glTF (``.gltf``, ``.glb``)
 through :mod:`quatlab.app.io.gltf.read`, CSV and JSON tracks through
-:mod:`quatlab.app.io.tables.table_io`, BVH through :mod:`quatlab.app.io.bvh`, USD
+:mod:`quatlab.app.io.tables.table_io`, BVH through :mod:`quatlab.app.io.bvh.keyframes`, FBX
+(``.fbx`` or the binary FBX magic) through :mod:`quatlab.app.io.fbx.keyframes`, USD
 (``.usda``, ``.usdc``, ``.usdz``, ``.usd``) through :mod:`quatlab.app.io.usd`
 (docs/formats.md).
 """
@@ -13,6 +14,8 @@ from pathlib import Path
 
 from quatlab.app.i18n import _
 from quatlab.app.io.bvh import keyframes as bvh_keyframes
+from quatlab.app.io.fbx import keyframes as fbx_keyframes
+from quatlab.app.io.fbx.loader import BINARY_MAGIC as FBX_MAGIC
 from quatlab.app.io.gltf import read as gltf_read
 from quatlab.app.io.safe_read import FileRefused, read_regular
 from quatlab.app.io.tables import table_io
@@ -36,7 +39,7 @@ def read_file(path) -> bytes:
 
 
 def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
-    """Load the rotation tracks of a glTF (``.gltf``, ``.glb``), CSV or JSON file.
+    """Load the rotation tracks of a glTF (``.gltf``, ``.glb``), BVH, FBX, CSV or JSON file.
 
     ``order`` (``"wxyz"`` or ``"xyzw"``) is the component order of CSV and
     JSON tracks when the file does not declare it; glTF always stores
@@ -51,6 +54,8 @@ def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
         return load_usd_keyframes(path)
     data = read_file(path)
     suffix = path.suffix.lower()
+    if suffix == ".fbx" or data.startswith(FBX_MAGIC):   # docs/formats.md, "FBX"
+        return fbx_keyframes.load_fbx_bytes(path, data)
     if data[:4] == gltf_read.GLB_MAGIC:
         return gltf_read.load_glb(path, data, order=order)
     if suffix == ".glb":
@@ -66,7 +71,7 @@ def load_keyframes(path, *, order: str | None = None) -> KeyframeFile:
         return table_io.load_json(path, data, order=order, doc=doc)
     raise KeyframeFileError(
         path, _("unsupported file type {suffix!r} (expected .gltf, .glb, .csv, .json, .bvh, "
-                ".usda, .usdc, .usdz or .usd)").format(suffix=path.suffix)
+                ".fbx, .usda, .usdc, .usdz or .usd)").format(suffix=path.suffix)
     )
 
 

@@ -41,7 +41,8 @@ from quatlab.app.io.tracks import (
 )
 from quatlab.math import audit as A
 
-__all__ = ["audit_track", "audit_file", "format_keys", "fix_track", "MAX_FINDINGS"]
+__all__ = ["audit_track", "audit_file", "format_keys", "fix_track", "MAX_FINDINGS",
+           "FileFindings"]
 
 #: Findings described one by one per track; the rest are counted in one
 #: summary finding (kind ``"more"``), so a huge broken track cannot exhaust memory.
@@ -308,6 +309,44 @@ def _last_true(mask: np.ndarray) -> int:
 def audit_file(keyframes: KeyframeFile) -> list[TrackReport]:
     """:func:`audit_track` for every track of a loaded file."""
     return [TrackReport(t, tuple(audit_track(t))) for t in keyframes.tracks]
+
+
+def both_families(keys: Iterable[Finding], own: Iterable[Finding]) -> list[Finding]:
+    """The keys' findings and a file's own (Euler, per frame) for one track, in one order.
+
+    Sorted by first key and :data:`FINDING_KINDS` order; the ``"more"``
+    summaries (what is past :data:`MAX_FINDINGS` of a family) come last, after
+    every finding they do not describe.
+    """
+    found = list(keys) + list(own)
+    found.sort(key=lambda f: (f.kind == "more", f.keys[0], FINDING_KINDS.index(f.kind)
+                              if f.kind in FINDING_KINDS else len(FINDING_KINDS)))
+    return found
+
+
+class FileFindings:
+    """A keyframe file whose tracks have findings of the file's own beside the keys' audit.
+
+    Mixed into a :class:`KeyframeFile` (BVH, FBX) that defines
+    ``file_findings(track) -> tuple[Finding, ...]`` (its Euler channels, its
+    per-frame evaluation): these are the file's, whatever the keys become.
+    """
+
+    def file_findings(self, track: int) -> tuple[Finding, ...]:
+        raise NotImplementedError
+
+    def audit_track(self, track: int, current: Track | None = None) -> list[Finding]:
+        """Both families for one track, sorted by key and :data:`FINDING_KINDS` order.
+
+        ``current`` replaces the loaded track for the keys' audit (e.g. after
+        sign fixes); the file's own findings stay.
+        """
+        t = self.tracks[track] if current is None else current
+        return both_families(audit_track(t), self.file_findings(track))
+
+    def audit(self) -> list[TrackReport]:
+        """A :class:`TrackReport` per track with both families (see :meth:`audit_track`)."""
+        return [TrackReport(t, tuple(self.audit_track(i))) for i, t in enumerate(self.tracks)]
 
 
 def format_keys(indices: Iterable[int] | np.ndarray, limit: int = 20) -> str:

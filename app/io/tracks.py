@@ -45,7 +45,8 @@ INTERPOLATIONS = ("LINEAR", "STEP", "CUBICSPLINE")
 
 #: Finding kinds, in the order a report lists them for the same key.
 FINDING_KINDS = ("time_order", "zero", "non_finite", "non_unit", "sign_flip", "half_turn",
-                 "euler_wrap", "euler_flip", "gimbal_lock")  # the last three: BVH channels
+                 "euler_wrap", "euler_flip", "gimbal_lock",  # these three: BVH and FBX Euler
+                 "euler_range", "frame_sign_flip")  # FBX only (docs/formats.md, "FBX")
 
 #: Every kind a report can list: :data:`FINDING_KINDS` and ``"more"``, the one finding
 #: that counts a track's findings past the first thousand (docs/report.md; the report's

@@ -273,7 +273,7 @@ class KeyframesModel:
         self._segments: dict[Track, Segments] = {}
         self.selected_track: int | None = None
         self.selected_segment: int | None = None
-        self.message = Message(_("Open a glTF, GLB, BVH, CSV or JSON keyframe file to audit "
+        self.message = Message(_("Open a glTF, GLB, BVH, FBX, CSV or JSON keyframe file to audit "
                                  "its rotation tracks."))
 
     # ------------------------------------------------------------------ loading

@@ -1,6 +1,8 @@
-"""The pose of a glTF file at one time as plain JSON data: what ``quatlab pose`` prints. No Qt.
+"""The pose of a glTF or FBX file at one time as plain JSON data: what ``quatlab pose`` prints.
 
-The format is described in docs/formats.md ("quatlab pose").
+The format is described in docs/formats.md ("quatlab pose"). An FBX file
+(docs/formats.md, "FBX") has a third player, ``"euler"``, and its node
+indices are the loader's (:mod:`quatlab.app.model.fbx_rig`). No Qt.
 
 Examples
 --------
@@ -31,7 +33,7 @@ __all__ = ["pose_report"]
 
 
 def pose_report(path, animation=None, time: float = 0.0, player: str = "spec") -> dict:
-    """A JSON-serializable pose of a glTF file: what ``quatlab pose`` prints.
+    """A JSON-serializable pose of a glTF (or FBX) file: what ``quatlab pose`` prints.
 
     Parameters
     ----------
@@ -41,7 +43,7 @@ def pose_report(path, animation=None, time: float = 0.0, player: str = "spec") -
         the file has none).
     time : float
         Seconds; must lie in the animation's ``[start, end]``.
-    player : {"spec", "naive"}
+    player : {"spec", "naive"}, or for FBX also "euler"
 
     Returns
     -------
@@ -57,10 +59,17 @@ def pose_report(path, animation=None, time: float = 0.0, player: str = "spec") -
         One line naming the file: unreadable or invalid file, unknown
         animation, time outside the animation, unknown player.
     """
-    rig = load_rig(path)
-    if player not in PLAYERS:
+    players = PLAYERS
+    if os.fspath(path).lower().endswith(".fbx"):
+        from quatlab.app.io.fbx.keyframes import load_fbx_keyframes  # noqa: PLC0415
+        from quatlab.app.model.fbx_rig import FBX_PLAYERS, rig_of_fbx  # noqa: PLC0415
+
+        rig, players = rig_of_fbx(load_fbx_keyframes(path)), FBX_PLAYERS
+    else:
+        rig = load_rig(path)
+    if player not in players:
         raise KeyframeFileError(path, _("player must be one of {players}, got {player!r}")
-                                .format(players=", ".join(PLAYERS), player=player))
+                                .format(players=", ".join(players), player=player))
     anim = None
     if animation is not None or rig.animations:
         anim = rig.animation(0 if animation is None else animation)

@@ -222,12 +222,15 @@ def load_rig(path) -> Rig:
 
 
 def rig_of(keyframes) -> Rig:
-    """The :class:`Rig` of a file already read for its tracks: a ``GltfFile``, BVH or USD file.
+    """The :class:`Rig` of a file already read for its tracks: a ``GltfFile``, BVH, FBX or USD
+    file.
 
-    A ``BvhKeyframeFile`` gives its skeleton (:func:`quatlab.app.model.bvh_rig.rig_of_bvh`),
+    A ``BvhKeyframeFile`` gives its skeleton (:func:`quatlab.app.model.bvh_rig.rig_of_bvh`), an
+    ``FbxKeyframeFile`` its nodes, skins and clips (:func:`quatlab.app.model.fbx_rig.rig_of_fbx`),
     a ``UsdKeyframeFile`` its stage (:func:`quatlab.app.model.usd_rig.rig_of_usd`).
     """
     from quatlab.app.io.bvh.keyframes import BvhKeyframeFile  # noqa: PLC0415 - bvh_rig imports us
+    from quatlab.app.io.fbx.keyframes import FbxKeyframeFile  # noqa: PLC0415
     from quatlab.app.io.usd.keyframes import UsdKeyframeFile  # noqa: PLC0415
     from quatlab.app.model.bvh_rig import rig_of_bvh  # noqa: PLC0415
     from quatlab.app.model.usd_rig import rig_of_usd  # noqa: PLC0415
@@ -236,6 +239,10 @@ def rig_of(keyframes) -> Rig:
         return rig_of_bvh(keyframes.bvh)
     if isinstance(keyframes, UsdKeyframeFile):
         return rig_of_usd(keyframes)
+    if isinstance(keyframes, FbxKeyframeFile):
+        from quatlab.app.model.fbx_rig import rig_of_fbx  # noqa: PLC0415 - it imports us
+
+        return rig_of_fbx(keyframes)
     return Rig.from_scene(scene_of(keyframes))
 
 

@@ -56,8 +56,13 @@ class TrackCurves:
 
 
 def track_curves(track: Track, start: float, end: float, *, before: Track | None = None,
-                 samples: int = SAMPLES) -> TrackCurves:
-    """Sample ``track`` on ``[start, end]`` for both players (see the module docstring)."""
+                 samples: int = SAMPLES, channel: Channel | None = None) -> TrackCurves:
+    """Sample ``track`` on ``[start, end]`` for both players (see the module docstring).
+
+    ``channel``: the rig's channel of the track when it plays itself (an FBX
+    node, :class:`quatlab.app.model.fbx_rig.FbxChannel`): the spec curve is
+    then its own evaluation, and the naive one blends ``track``'s keys.
+    """
     key_times = np.asarray(track.times, dtype=np.float64)
     keys = np.asarray(track.values, dtype=np.float64)
     finite = np.isfinite(key_times) & np.all(np.isfinite(keys), axis=1)
@@ -69,8 +74,11 @@ def track_curves(track: Track, start: float, end: float, *, before: Track | None
     angle, speed = {}, {}
     ordered = usable.all() and np.all(np.diff(key_times) > 0)
     if ordered and len(keys):
-        channel = Channel(track.node_index or 0, "rotation", track.interpolation, key_times, keys,
-                          track.in_tangents, track.out_tangents, 0, 0)
+        if channel is not None and hasattr(channel, "sample"):
+            channel = dataclasses.replace(channel, times=key_times, values=keys)
+        else:
+            channel = Channel(track.node_index or 0, "rotation", track.interpolation, key_times,
+                              keys, track.in_tangents, track.out_tangents, 0, 0)
         first = keys[0] / np.linalg.norm(keys[0])
         for player in PLAYERS:
             q = sample_channel(channel, t, player)

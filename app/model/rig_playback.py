@@ -68,6 +68,9 @@ def sampling_rate(animation: Animation | None) -> float:
     """
     if animation is None:
         return 30.0
+    own = getattr(animation, "fps", None)    # the file's own rate (FBX)
+    if own:
+        return float(own)
     gaps = np.concatenate([np.diff(np.unique(c.times)) for c in animation.channels] or [[]])
     gaps = gaps[gaps > 1e-6]
     if not gaps.size:

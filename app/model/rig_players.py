@@ -26,6 +26,9 @@ the converted quaternions, so the spec player is as above, but the naive
 player lerps each stored Euler channel on its own and converts the result,
 the per-channel runtime of docs/formats.md ("BVH") that spins a joint across
 a +-180 deg wrap. glTF channels are plain :class:`Channel` and play as above.
+An animation with a ``pose_at(rig, time, player)`` method, and a channel
+with a ``sample(times, player)`` method, play themselves: an FBX clip is
+played as ufbx evaluates it (:mod:`quatlab.app.model.fbx_rig`).
 
 Quaternions are (w, x, y, z), Hamilton product, active rotation; matrices
 ``(..., 4, 4)`` act on column vectors, ``world = parent_world @ local`` and
@@ -191,6 +194,11 @@ def evaluate(rig: Rig, animation=None, time: float = 0.0, player: str = "spec") 
     >>> pose.world[2, :3, 3].tolist()
     [0.0, 2.0, 0.0]
     """
+    if animation is not None:
+        own = getattr(rig.animation(animation), "pose_at", None)
+        if own is not None:
+            # An animation that plays itself (an FBX clip: quatlab.app.model.fbx_rig).
+            return own(rig, float(time), player)
     if player not in PLAYERS:
         raise ValueError(f"player must be one of {PLAYERS}, got {player!r}")
     t = rig.rest_translation.copy()
@@ -297,6 +305,10 @@ def sample_channel(channel: Channel, times, player: str = "spec") -> np.ndarray:
     >>> np.round(sample_channel(ch, [0.5], "naive"), 4) + 0.0  # 135 deg about -Z
     array([[ 0.3827,  0.    ,  0.    , -0.9239]])
     """
+    own = getattr(channel, "sample", None)
+    if own is not None:
+        # A channel that plays itself (an FBX node's rotation: quatlab.app.model.fbx_rig).
+        return own(np.asarray(times, dtype=np.float64).reshape(-1), player)
     if player not in PLAYERS:
         raise ValueError(f"player must be one of {PLAYERS}, got {player!r}")
     times = np.asarray(times, dtype=np.float64).reshape(-1)

@@ -20,7 +20,7 @@ from quatlab.app.model.skinning import scene_bounds, skin_meshes
 __all__ = ["RigLoader", "RigLoading", "RIG_FORMATS"]
 
 #: Keyframe file formats that carry a rig (a scene graph to draw).
-RIG_FORMATS = ("gltf", "glb", "bvh", "usda", "usdc", "usdz", "usd")
+RIG_FORMATS = ("gltf", "glb", "bvh", "fbx", "usda", "usdc", "usdz", "usd")
 
 
 class RigLoader(QtCore.QThread):
@@ -45,7 +45,7 @@ class RigLoader(QtCore.QThread):
             start = rig.animations[0].start if rig.animations else 0.0
             pose = evaluate(rig, anim, start)
             bounds = scene_bounds(rig, pose, skin_meshes(rig, pose))
-            if getattr(self.source, "format", None) == "bvh" and rig.animations:
+            if getattr(self.source, "format", None) in ("bvh", "fbx") and rig.animations:
                 # Motion capture walks about: frame the whole motion, not the first frame.
                 anim = rig.animations[0]
                 for t in np.linspace(anim.start, anim.end, 48):

@@ -25,6 +25,7 @@ from quatlab.app.model import presets
 from quatlab.app.model.explain import explain, explain_at_t
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt import language_menu, theme_menu
+from quatlab.app.qt.compare_dialog import add_compare_action
 from quatlab.app.qt.endpoint_editor import EndpointEditor
 from quatlab.app.qt.export_animation import add_export_action
 from quatlab.app.qt.lesson_view import LessonView
@@ -244,7 +245,9 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         bar = self.menuBar()
         f = bar.addMenu(_("&File"))
         self._action(f, _("Open keyframes…"), self.open_keyframes_dialog, "Ctrl+K",
-                     _("Open a glTF, GLB, BVH, CSV or JSON keyframe file and audit its rotations"))
+                     _("Open a glTF, GLB, BVH, FBX, CSV or JSON keyframe file and audit its "
+                       "rotations"))
+        add_compare_action(self, f)
         self._action(f, _("Open session…"), self.open_session, "Ctrl+O",
                      _("Restore endpoints, t and options from a session JSON file"))
         self._action(f, _("Save session as…"), self.save_session, "Ctrl+S",
@@ -440,7 +443,7 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         start = str(loaded.path.parent) if loaded is not None else ""
         path, _filter = QtWidgets.QFileDialog.getOpenFileName(
             self, _("Open keyframes"), start,
-            _("Keyframes") + " (*.gltf *.glb *.bvh *.csv *.json *.usda *.usdc *.usdz *.usd);;"
+            _("Keyframes") + " (*.gltf *.glb *.bvh *.fbx *.csv *.json *.usda *.usdc *.usdz *.usd);;"
             + _("All files") + " (*)")
         if path:
             self._open_keyframes_reporting(path)

@@ -45,9 +45,8 @@ import numpy as np
 
 from quatlab.app.i18n import N_, LazyText, _
 from quatlab.app.io import bvh as B
-from quatlab.app.io.track_audit import MAX_FINDINGS, audit_file, audit_track
+from quatlab.app.io.track_audit import MAX_FINDINGS, FileFindings, audit_file
 from quatlab.app.io.tracks import (
-    FINDING_KINDS,
     Finding,
     KeyframeFile,
     KeyframeFileError,
@@ -62,7 +61,6 @@ __all__ = [
     "audit_keyframes",
     "bvh_error_to_keyframe_error",
     "euler_finding",
-    "both_families",
 ]
 
 #: :class:`~quatlab.math.euler_track.EulerFinding` kinds and the report's names for them.
@@ -91,7 +89,7 @@ def bvh_error_to_keyframe_error(exc: B.BvhError, path) -> KeyframeFileError:
     return KeyframeFileError(path, text[len(prefix):] if text.startswith(prefix) else text)
 
 
-class BvhKeyframeFile(KeyframeFile):
+class BvhKeyframeFile(FileFindings, KeyframeFile):
     """A BVH file as rotation tracks, one per joint with rotation channels (module docs)."""
 
     format = "bvh"
@@ -166,18 +164,9 @@ class BvhKeyframeFile(KeyframeFile):
                 self._euler[j] = tuple(out)
         return self._euler.get(self.joints[track], ())
 
-    def audit_track(self, track: int, current: Track | None = None) -> list[Finding]:
-        """Both families for one track, sorted by key and :data:`FINDING_KINDS` order.
-
-        ``current`` replaces the loaded track for the quaternion audit (e.g.
-        after sign fixes); the Euler findings are the file's.
-        """
-        t = self.tracks[track] if current is None else current
-        return both_families(audit_track(t), self.euler_findings(track))
-
-    def audit(self) -> list[TrackReport]:
-        """A :class:`TrackReport` per track with both families (see :meth:`audit_track`)."""
-        return [TrackReport(t, tuple(self.audit_track(i))) for i, t in enumerate(self.tracks)]
+    def file_findings(self, track: int) -> tuple[Finding, ...]:
+        """The Euler findings (:meth:`euler_findings`): the file's, whatever the keys become."""
+        return self.euler_findings(track)
 
     def filtered_motion(self) -> np.ndarray:
         """The Euler-filtered motion ``(F, C)`` that :meth:`write_copy` writes.
@@ -235,18 +224,6 @@ def euler_finding(f, after: str) -> Finding | None:
     return Finding(kind, keys, message)
 
 
-def both_families(quaternion, euler) -> list[Finding]:
-    """Quaternion and Euler findings of one track, sorted by key and :data:`FINDING_KINDS`.
-
-    The ``"more"`` summaries (what is past :data:`~quatlab.app.io.track_audit.MAX_FINDINGS`
-    of a family) come last, after every finding they do not describe.
-    """
-    found = list(quaternion) + list(euler)
-    found.sort(key=lambda f: (f.kind == "more", f.keys[0], FINDING_KINDS.index(f.kind)
-                              if f.kind in FINDING_KINDS else len(FINDING_KINDS)))
-    return found
-
-
 def load_bvh_keyframes(path) -> BvhKeyframeFile:
     """Read a BVH file (:func:`quatlab.app.io.bvh.read_bvh`) as a :class:`BvhKeyframeFile`.
 
@@ -262,7 +239,7 @@ def load_bvh_keyframes(path) -> BvhKeyframeFile:
 
 
 def audit_keyframes(keyframes: KeyframeFile) -> list[TrackReport]:
-    """The full audit of any loaded keyframe file: its own (BVH, USD: both families), else
-    ``audit_file``."""
+    """The full audit of any loaded keyframe file: its own ``audit()`` (both families for BVH,
+    FBX and USD) where it has one, else ``audit_file``."""
     own = getattr(keyframes, "audit", None)
     return own() if callable(own) else audit_file(keyframes)

@@ -37,14 +37,13 @@ import numpy as np
 
 from quatlab.app.i18n import N_, LazyText, _
 from quatlab.app.io.atomic import write_files
-from quatlab.app.io.bvh.keyframes import both_families, euler_finding
-from quatlab.app.io.track_audit import audit_track
+from quatlab.app.io.bvh.keyframes import euler_finding
+from quatlab.app.io.track_audit import FileFindings
 from quatlab.app.io.tracks import (
     Finding,
     KeyframeFile,
     KeyframeFileError,
     Track,
-    TrackReport,
     _would_replace,
 )
 from quatlab.app.io.usd import euler_ops, isolate
@@ -75,7 +74,7 @@ def _storage(type_name: str) -> tuple[str, float]:
     return _STORAGE.get(type_name.rstrip("[]"), ("float", 0.0))
 
 
-class UsdKeyframeFile(KeyframeFile):
+class UsdKeyframeFile(FileFindings, KeyframeFile):
     """A USD file as rotation tracks (module docs); :attr:`scene` is everything read."""
 
     def __init__(self, path: Path, scene: UsdScene):
@@ -147,14 +146,9 @@ class UsdKeyframeFile(KeyframeFile):
         self._euler[track] = tuple(found)
         return self._euler[track]
 
-    def audit_track(self, track: int, current: Track | None = None) -> list[Finding]:
-        """Both families for one track, sorted by key and :data:`FINDING_KINDS` order."""
-        t = self.tracks[track] if current is None else current
-        return both_families(audit_track(t), self.euler_findings(track))
-
-    def audit(self) -> list[TrackReport]:
-        """A :class:`TrackReport` per track (see :meth:`audit_track`)."""
-        return [TrackReport(t, tuple(self.audit_track(i))) for i, t in enumerate(self.tracks)]
+    def file_findings(self, track: int) -> tuple[Finding, ...]:
+        """The Euler findings (:meth:`euler_findings`): the file's, whatever the keys become."""
+        return self.euler_findings(track)
 
     # ------------------------------------------------------------------ writing
     def _edits(self, tracks: list[Track], out: Path) -> tuple[dict, dict]:
