@@ -73,7 +73,7 @@ def test_existing_output_is_kept_unless_forced(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("src, dst, needle", [
-    ("tests/data/gltf/AnimatedTriangle.gltf", "q.csv", "reads BVH files"),
+    ("tests/data/gltf/AnimatedTriangle.gltf", "q.csv", "reads BVH, FBX and USD files"),
     (str(MOCAPBANK), "q.txt", "must end in .csv or .npy"),
     ("missing.bvh", "q.csv", "missing.bvh"),
 ])

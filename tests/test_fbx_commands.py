@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import report_schema
 
 from quatlab.app.commands.cli import main
 from quatlab.app.io import bvh as B
@@ -36,7 +37,7 @@ def _one_line(err: str, prog: str) -> str:
 
 def test_check_json_names_clips_nodes_and_both_families(capsys):
     assert main(["check", str(DQ), "--json"]) == 1
-    doc = json.loads(capsys.readouterr().out)
+    doc = report_schema.file_report(capsys.readouterr().out)
     tracks = {t["node"]: t for t in doc["tracks"]}
     assert len(tracks) == 6 and {t["animation"] for t in doc["tracks"]} == {"Take 001"}
     kinds = [(f["kind"], f["keys"]) for f in tracks["joint2"]["findings"]]
