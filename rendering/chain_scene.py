@@ -112,6 +112,7 @@ from quatlab.rendering.labels import Label, LabelLayer, label_font
 from quatlab.rendering.scene_marks import (
     cross3,
     fit_view,
+    last_turn_axis,
     turn_arc,
     turn_of,
 )
@@ -796,11 +797,7 @@ class ChainScene(UserCamera, GLWindowView):
         chain.turn_axis = None
         if chain.path is None or self._turn_reference is None:
             return
-        for q in chain.path[::-1]:
-            axis, _angle = turn_of(self._turn_reference, q)
-            if axis is not None:
-                chain.turn_axis = axis
-                return
+        chain.turn_axis = last_turn_axis(self._turn_reference, chain.path)
 
     def set_root_only(self, root_only: bool) -> None:
         """Turn only the root joint (True) or every joint by the local rotation (False)."""
