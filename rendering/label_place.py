@@ -23,6 +23,8 @@ from quatlab.rendering.box_grid import Grid, meeting_pairs
 __all__ = ["Segments", "polyline_segments", "pair_segments", "covered", "overlaps", "costs",
            "best", "cheapest", "LABEL_COST", "OUTSIDE_COST"]
 
+#: Rectangles whose pairs with the segments are clipped at once (bounds the memory).
+_BLOCK = 128
 #: Cost of a candidate that overlaps a label placed before it, and of one leaving the view.
 LABEL_COST = 1000.0
 OUTSIDE_COST = 500.0
@@ -123,14 +125,18 @@ def covered(rects, segs) -> tuple[np.ndarray, np.ndarray]:
     if not len(found) or not len(rects):
         return hits, length
     # Only the pairs whose bounding boxes meet are clipped, found through a
-    # grid (box_grid): the work follows the pairs near each other, not K x S.
-    k, i = meeting_pairs(rects[:, :2], rects[:, 2:], found.lo, found.hi)
-    if not len(k):
-        return hits, length
-    a = found.segs[i, 0]
-    ok, frac = _clip(a, found.segs[i, 1] - a, rects[k, :2], rects[k, 2:])
-    hits = np.bincount(k, weights=ok, minlength=len(rects)).astype(np.int64)
-    length = np.bincount(k, weights=frac * found.norms[i], minlength=len(rects))
+    # grid (box_grid): the work follows the pairs near each other, not K x S;
+    # a block of rectangles at a time, so neither does the memory.
+    for start in range(0, len(rects), _BLOCK):
+        block = rects[start:start + _BLOCK]
+        k, i = meeting_pairs(block[:, :2], block[:, 2:], found.lo, found.hi)
+        if not len(k):
+            continue
+        a = found.segs[i, 0]
+        ok, frac = _clip(a, found.segs[i, 1] - a, block[k, :2], block[k, 2:])
+        hits[start:start + len(block)] = np.bincount(k, weights=ok, minlength=len(block))
+        length[start:start + len(block)] = np.bincount(k, weights=frac * found.norms[i],
+                                                       minlength=len(block))
     return hits, length
 
 
@@ -149,15 +155,18 @@ def overlaps(rects, taken) -> np.ndarray:
             & (r[..., 1] < t[..., 3]) & (t[..., 1] < r[..., 3])).sum(axis=1)
 
 
-def costs(rects, segs, taken=(), view=None, *, by_length: bool = False) -> np.ndarray:
+def costs(rects, segs, taken=(), view=None, *, by_length: bool = False,
+          cover: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """``(K,)`` cost of each candidate rectangle (module docstring).
 
     ``by_length`` weighs the lines covered by their length in pixels (plot
     curves, sampled densely) instead of by the number of segments met (3D
-    outlines, a few long segments each).
+    outlines, a few long segments each). ``cover`` is ``covered(rects,
+    segs)`` when the caller has it already (the same candidates scored
+    against other labels ``taken``): the segments are then not clipped again.
     """
     rects = np.asarray(rects, dtype=np.float64).reshape(-1, 4)
-    hits, length = covered(rects, segs)
+    hits, length = covered(rects, segs) if cover is None else cover
     cost = (length + hits * 1e-3) if by_length else hits.astype(np.float64)
     cost = cost + LABEL_COST * overlaps(rects, taken)
     if view is not None:
