@@ -31,7 +31,9 @@ from pathlib import Path
 
 from gui_window import open_window  # benchmarks/ runs as scripts: a sibling module
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/preset_tour.py
+# tests/preset_tour.py, by its bare name as the tests import it (a package called
+# ``tests`` that another distribution installs would shadow ``tests.preset_tour``).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 TARGET_MS = 100.0
 
@@ -56,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     opened = open_window(args.size)
     if opened is None:
         return 2
-    from tests.preset_tour import measure, routes, walk
+    from preset_tour import measure, routes, walk
 
     app, win = opened
     win.activateWindow()   # the Alt+N shortcuts go to the active window

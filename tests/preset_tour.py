@@ -105,7 +105,7 @@ class Block(NamedTuple):
     cpu: float
 
 
-def measure(action: Callable[[], None], settle_ms: int = 60) -> Block:
+def measure(action: Callable[[], None], settle_ms: int = 30) -> Block:
     """Heartbeats (every 2 ms) while ``action`` runs and for ``settle_ms`` after it returns.
 
     The event loop runs ``action`` at once and goes on ``settle_ms`` after
@@ -132,7 +132,7 @@ def measure(action: Callable[[], None], settle_ms: int = 60) -> Block:
     return Block(1e3 * float(np.max(np.diff(beats))), 1e3 * cpu)
 
 
-def walk(win, route: Route, settle_ms: int = 60) -> dict[tuple[str, str], Block]:
+def walk(win, route: Route, settle_ms: int = 30) -> dict[tuple[str, str], Block]:
     """Every ordered pair of ``route``'s presets in turn: ``{(from, to): Block}``."""
     win.show_view(route.tab)
     route.choose(route.keys[0])

@@ -15,11 +15,11 @@ reports them against the ~100 ms target.
 from __future__ import annotations
 
 import pytest
+from preset_tour import routes, walk
 from PyQt6 import QtWidgets
 
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt.window import MainWindow
-from tests.preset_tour import routes, walk
 
 pytestmark = pytest.mark.gl
 

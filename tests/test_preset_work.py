@@ -36,7 +36,7 @@ from quatlab.math import gimbal as G
 from quatlab.math import quaternion as Q
 from quatlab.rendering import label_place, plot_label
 from quatlab.rendering.plot_label import BoxedLabel
-from quatlab.rendering.scene_marks import last_turn_axis, turn_of
+from quatlab.rendering.scene_marks import turn_of
 
 pytestmark = pytest.mark.gl
 
@@ -124,6 +124,8 @@ def test_a_path_that_never_turns_is_not_searched_sample_by_sample(main_window, m
 
 
 def test_the_last_turn_axis_is_turn_of_at_the_last_sample_with_one(rng):
+    from quatlab.rendering.scene_marks import last_turn_axis
+
     q0 = Q.normalize(rng.normal(size=4))
     for path in (Q.normalize(rng.normal(size=(50, 4))),
                  np.vstack([Q.multiply(Q.from_axis_angle([0, 0, 1], 0.4), q0), np.tile(q0, (5, 1)),
