@@ -62,6 +62,7 @@ __all__ = [
     "PRESETS",
     "GimbalReadout",
     "gimbal_readout",
+    "gimbal_locked",
     "GimbalRings",
     "gimbal_rings",
     "lerp_angles",
@@ -146,12 +147,15 @@ PRESETS = {
 # --------------------------------------------------------------------------- validation
 
 
-def _as_angles(angles, name: str) -> np.ndarray:
+def _as_angles(angles, name: str, *, rows: bool = False) -> np.ndarray:
+    """``angles`` as floats of shape (3,), or (..., 3) with ``rows``, finite."""
     try:
         a = np.asarray(angles, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{name} must be three numbers (radians), got {angles!r}") from exc
-    if a.shape != (3,):
+    if rows and (a.ndim == 0 or a.shape[-1] != 3):
+        raise ValueError(f"{name} must have shape (..., 3) (radians), got shape {a.shape}")
+    if not rows and a.shape != (3,):
         raise ValueError(f"{name} must have shape (3,) (radians), got shape {a.shape}")
     if not np.all(np.isfinite(a)):
         raise ValueError(f"{name} must be finite")
@@ -216,19 +220,11 @@ def gimbal_readout(
     (False, 45.0)
     """
     a = _as_angles(angles, "angles")
-    axes = _axes(order)
     if len(names) != 3 or not all(isinstance(n, str) for n in names):
         raise ValueError(f"names must be three strings, got {names!r}")
     if not np.isfinite(tol) or tol < 0:
         raise ValueError(f"tol must be a non-negative number of radians, got {tol!r}")
-    if order.isupper():
-        first, third = axes[0], axes[2]
-    else:
-        # Extrinsic "abc" = intrinsic "CBA" on reversed angles: the roles of
-        # the first and third axes swap, the combination keeps its form.
-        first, third = axes[2], axes[0]
-    turned = rotate_vector(from_axis_angle(axes[1], a[1]), third)
-    s = float(first @ turned)
+    s = float(_lock_cosine(a, order))
     closeness = min(abs(s), 1.0)
     sign = -1 if s < 0 else 1
     combined = float(_wrap(a[0] + sign * a[2]))
@@ -247,6 +243,33 @@ def gimbal_readout(
     )
 
 
+def _lock_cosine(a: np.ndarray, order: str) -> np.ndarray:
+    """``s`` of the module docstring for angles ``a`` (..., 3): ``|s| = 1`` at the lock."""
+    axes = _axes(order)
+    if order.isupper():
+        first, third = axes[0], axes[2]
+    else:
+        # Extrinsic "abc" = intrinsic "CBA" on reversed angles: the roles of
+        # the first and third axes swap, the combination keeps its form.
+        first, third = axes[2], axes[0]
+    turned = rotate_vector(from_axis_angle(axes[1], a[..., 1]), third)
+    return turned @ first
+
+
+def gimbal_locked(angles, order: str = DEFAULT_ORDER, *, tol: float = 1e-6) -> np.ndarray:
+    """Whether each pose of ``angles`` (..., 3) is locked: :attr:`GimbalReadout.locked` at once.
+
+    Examples
+    --------
+    >>> gimbal_locked(np.radians([[30.0, 90.0, 10.0], [0.0, 45.0, 0.0]]), "YXZ").tolist()
+    [True, False]
+    """
+    a = _as_angles(angles, "angles", rows=True)
+    if not np.isfinite(tol) or tol < 0:
+        raise ValueError(f"tol must be a non-negative number of radians, got {tol!r}")
+    return np.arccos(np.minimum(np.abs(_lock_cosine(a, order)), 1.0)) <= tol
+
+
 # --------------------------------------------------------------------------- rings
 
 
@@ -262,7 +285,8 @@ class GimbalRings:
     holds its own pivot and the bearings of the ring inside it), for drawing.
     ``angle_index`` ``(3,)``: which Euler angle turns each ring (outer = the
     first angle of an intrinsic order, the last of an extrinsic one).
-    ``axis_letters``: each ring's local axis.
+    ``axis_letters``: each ring's local axis. Rings of several poses at once
+    (angles ``(..., 3)``) have the poses' shape in front of every array.
     """
 
     order: str
@@ -292,8 +316,14 @@ def gimbal_rings(angles, order: str = DEFAULT_ORDER) -> GimbalRings:
            [ 0., -1.,  0.]])
     >>> rings.angle_index, rings.axis_letters
     ((0, 1, 2), ('Y', 'X', 'Z'))
+
+    Several poses at once, ``angles`` ``(..., 3)``: the same rings, stacked.
+
+    >>> many = gimbal_rings(np.radians([[0.0, 90.0, 0.0], [10.0, 20.0, 30.0]]), "YXZ")
+    >>> many.pivots.shape, bool(np.array_equal(many.pivots[0], rings.pivots))
+    ((2, 3, 3), True)
     """
-    a = _as_angles(angles, "angles")
+    a = _as_angles(angles, "angles", rows=True)
     axes = _axes(order)
     letters = tuple(order.upper())
     if order.isupper():
@@ -302,14 +332,15 @@ def gimbal_rings(angles, order: str = DEFAULT_ORDER) -> GimbalRings:
         index = (2, 1, 0)
     local = axes[list(index)]
     ring_letters = tuple(letters[i] for i in index)
-    steps = from_axis_angle(local, a[list(index)])
-    orientations = np.empty((3, 4))
-    orientations[0] = steps[0]
-    orientations[1] = multiply(orientations[0], steps[1])
-    orientations[2] = multiply(orientations[1], steps[2])
+    steps = from_axis_angle(local, a[..., list(index)])
+    orientations = np.empty(a.shape[:-1] + (3, 4))
+    orientations[..., 0, :] = steps[..., 0, :]
+    orientations[..., 1, :] = multiply(orientations[..., 0, :], steps[..., 1, :])
+    orientations[..., 2, :] = multiply(orientations[..., 1, :], steps[..., 2, :])
     # A ring's own pivot is fixed in the frame it hangs from (the ring
     # outside it, or the base); its rotation does not move the axis.
-    frames = np.stack([np.array([1.0, 0.0, 0.0, 0.0]), orientations[0], orientations[1]])
+    frames = np.concatenate([np.broadcast_to([1.0, 0.0, 0.0, 0.0], a.shape[:-1] + (1, 4)),
+                             orientations[..., :2, :]], axis=-2)
     pivots = rotate_vector(frames, local)
     # Plane normals in each ring's own frame: outer holds (p0, p1), middle
     # (p1, p2); the inner ring's plane holds p2 and is perpendicular to p1,

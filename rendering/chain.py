@@ -47,6 +47,8 @@ Examples
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -147,6 +149,13 @@ def bone_lengths(n_bones: int = DEFAULT_BONES, bone_length=1.0) -> np.ndarray:
     return lengths
 
 
+#: How many answers of :func:`chain_frames` are kept, and up to how many values of input.
+_MEMO_SIZE = 64
+_MEMO_VALUES = 4 * 1024
+_MEMO: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+_MEMO_LOCK = threading.Lock()  # the lessons' worker threads may pose chains too
+
+
 def chain_reach(n_bones: int = DEFAULT_BONES, bone_length=1.0) -> float:
     """Distance from the root to the tip of the straight chain (its largest reach).
 
@@ -191,11 +200,37 @@ def chain_frames(local_q, n_bones: int = DEFAULT_BONES, bone_length=1.0, *,
     ((2, 3, 3), (2, 2, 4))
     >>> bool(np.isnan(pos[1]).all())
     True
+
+    The last few answers are kept (:data:`_MEMO_SIZE`): a camera fit asks
+    for the same poses of every framed chain again, once for the joints and
+    once for the hand's marker, and a lesson sets several framed chains in a
+    row, each re-fitting the camera (the blending lesson fitted it eight
+    times per preset). The caller gets its own copies.
     """
     q = np.asarray(local_q, dtype=np.float64)
     if q.ndim == 0 or q.shape[-1] != 4:
         raise ValueError(f"local_q must have shape (..., 4) in (w, x, y, z) order, got {q.shape}")
     lengths = bone_lengths(n_bones, bone_length)
+    if q.size > _MEMO_VALUES:
+        return _chain_frames(q, lengths, root_only)
+    key = (q.shape, q.tobytes(), lengths.tobytes(), bool(root_only))
+    with _MEMO_LOCK:
+        found = _MEMO.get(key)
+        if found is not None:
+            _MEMO.move_to_end(key)
+    if found is None:
+        found = _chain_frames(q, lengths, root_only)
+        with _MEMO_LOCK:
+            _MEMO[key] = found
+            while len(_MEMO) > _MEMO_SIZE:
+                _MEMO.popitem(last=False)
+    return found[0].copy(), found[1].copy()
+
+
+def _chain_frames(q: np.ndarray, lengths: np.ndarray, root_only: bool
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`chain_frames` worked out, for bone ``lengths`` already checked."""
+    n_bones = len(lengths)
     undefined = ~np.all(np.isfinite(q), axis=-1)
     # Undefined rows get the identity so the quaternion functions (which
     # reject NaN) can run on the whole batch; their outputs are blanked below.

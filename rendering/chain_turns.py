@@ -15,7 +15,7 @@ from quatlab.math import quaternion as Q
 from quatlab.rendering.chain_items import _ORDER_GIZMO, _as_local, _Chain
 from quatlab.rendering.gl_items import OVERLAY
 from quatlab.rendering.label_place import pair_segments
-from quatlab.rendering.scene_marks import cross3, turn_arc, turn_of
+from quatlab.rendering.scene_marks import cross3, last_turn_axis, turn_arc, turn_of
 
 __all__ = ["ChainTurns"]
 
@@ -111,11 +111,7 @@ class ChainTurns:
         chain.turn_axis = None
         if chain.path is None or self._turn_reference is None:
             return
-        for q in chain.path[::-1]:
-            axis, _angle = turn_of(self._turn_reference, q)
-            if axis is not None:
-                chain.turn_axis = axis
-                return
+        chain.turn_axis = last_turn_axis(self._turn_reference, chain.path)
 
     def angle_label(self, key: str) -> str | None:
         """The angle label of chain ``key`` if shown (see :meth:`set_turn_reference`)."""

@@ -65,7 +65,7 @@ _SEGMENTS, _SIDES = 96, 10    # torus resolution: round at the lesson's zoom
 
 
 def ring_frames(rings: GimbalRings) -> np.ndarray:
-    """Rotation matrices ``(3, 3, 3)`` taking each ring's local frame to the world.
+    """Rotation matrices ``(..., 3, 3, 3)`` taking each ring's local frame to the world.
 
     Columns: the ring's pivot, ``normal x pivot``, the ring's plane normal.
     The pivot lies in the ring's plane (a ring hangs on its own axle), so
@@ -78,11 +78,11 @@ def ring_frames(rings: GimbalRings) -> np.ndarray:
 
 
 def ring_points(rings: GimbalRings, radii=RADII, center=ROOT, samples: int = 97) -> np.ndarray:
-    """World points ``(3, samples, 3)`` on each ring's centre line, outer ring first."""
+    """World points ``(..., 3, samples, 3)`` on each ring's centre line, outer ring first."""
     a = np.linspace(0.0, 2 * np.pi, samples)
     circle = np.stack([np.cos(a), np.sin(a), np.zeros_like(a)], axis=-1)
     frames = ring_frames(rings)
-    return np.asarray(center) + np.einsum("kij,sj->ksi", frames, circle) * np.asarray(
+    return np.asarray(center) + np.einsum("...kij,sj->...ksi", frames, circle) * np.asarray(
         radii, dtype=np.float64)[:, None, None]
 
 
@@ -137,23 +137,21 @@ class GimbalItems:
         """How far the lock axis runs from the centre, either way."""
         return self.radii[0] + 2 * _STUB
 
-    def reach(self, poses, locked) -> tuple[np.ndarray, float]:
-        """World points the gimbal covers in ``poses`` (GimbalRings), and a pad for each.
+    def reach(self, poses: GimbalRings, locked) -> tuple[np.ndarray, float]:
+        """World points the gimbal covers in ``poses``, and a pad for each.
 
-        Points on each ring's centre line, the ends of the axle stubs and,
-        where ``locked`` (one bool per pose), of the shared lock axis; the pad
-        is the ring tube's radius. For the camera fit
-        (:meth:`~quatlab.rendering.chain_scene.ChainScene.set_framed_body`).
+        ``poses``: the rings of P poses at once (:func:`gimbal_rings` of
+        angles ``(P, 3)``), ``locked`` one bool per pose. Points on each
+        ring's centre line, the ends of the axle stubs and, where locked, of
+        the shared lock axis; the pad is the ring tube's radius. For the
+        camera fit (:meth:`~quatlab.rendering.chain_scene.ChainScene.set_framed_body`).
         """
-        pts = []
-        for rings, lock in zip(poses, locked, strict=True):
-            pts.append(ring_points(rings, self.radii, self.center, samples=33).reshape(-1, 3))
-            p = ring_frames(rings)[0, :, 0]
-            ends = self._lock_reach if lock else self.radii[0] + _STUB
-            pts.append(self.center + np.outer([ends, -ends], p))
-        if not pts:
-            return np.empty((0, 3)), _TUBE
-        return np.vstack(pts), _TUBE
+        rings = ring_points(poses, self.radii, self.center, samples=33).reshape(-1, 3)
+        pivot = ring_frames(poses)[..., 0, :, 0].reshape(-1, 3)   # the outer ring's
+        ends = np.where(np.asarray(locked, dtype=bool).reshape(-1), self._lock_reach,
+                        self.radii[0] + _STUB)
+        stubs = self.center + np.stack([ends, -ends], axis=1)[..., None] * pivot[:, None]
+        return np.vstack([rings, stubs.reshape(-1, 3)]), _TUBE
 
     def items(self) -> list:
         return [*self.rings, self.axles, self.lock_axis]

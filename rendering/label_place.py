@@ -18,9 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Segments", "polyline_segments", "pair_segments", "covered", "overlaps", "costs",
-           "best", "LABEL_COST", "OUTSIDE_COST"]
+from quatlab.rendering.box_grid import Grid, meeting_pairs
 
+__all__ = ["Segments", "polyline_segments", "pair_segments", "covered", "overlaps", "costs",
+           "best", "cheapest", "LABEL_COST", "OUTSIDE_COST"]
+
+#: Rectangles whose pairs with the segments are clipped at once (bounds the memory).
+_BLOCK = 128
 #: Cost of a candidate that overlaps a label placed before it, and of one leaving the view.
 LABEL_COST = 1000.0
 OUTSIDE_COST = 500.0
@@ -120,17 +124,19 @@ def covered(rects, segs) -> tuple[np.ndarray, np.ndarray]:
     length = np.zeros(len(rects))
     if not len(found) or not len(rects):
         return hits, length
-    # Only the pairs whose bounding boxes meet are clipped.
-    k, i = np.nonzero((found.hi[None, :, 0] >= rects[:, None, 0])
-                      & (found.lo[None, :, 0] <= rects[:, None, 2])
-                      & (found.hi[None, :, 1] >= rects[:, None, 1])
-                      & (found.lo[None, :, 1] <= rects[:, None, 3]))
-    if not len(k):
-        return hits, length
-    a = found.segs[i, 0]
-    ok, frac = _clip(a, found.segs[i, 1] - a, rects[k, :2], rects[k, 2:])
-    hits = np.bincount(k, weights=ok, minlength=len(rects)).astype(np.int64)
-    length = np.bincount(k, weights=frac * found.norms[i], minlength=len(rects))
+    # Only the pairs whose bounding boxes meet are clipped, found through a
+    # grid (box_grid): the work follows the pairs near each other, not K x S;
+    # a block of rectangles at a time, so neither does the memory.
+    for start in range(0, len(rects), _BLOCK):
+        block = rects[start:start + _BLOCK]
+        k, i = meeting_pairs(block[:, :2], block[:, 2:], found.lo, found.hi)
+        if not len(k):
+            continue
+        a = found.segs[i, 0]
+        ok, frac = _clip(a, found.segs[i, 1] - a, block[k, :2], block[k, 2:])
+        hits[start:start + len(block)] = np.bincount(k, weights=ok, minlength=len(block))
+        length[start:start + len(block)] = np.bincount(k, weights=frac * found.norms[i],
+                                                       minlength=len(block))
     return hits, length
 
 
@@ -149,15 +155,18 @@ def overlaps(rects, taken) -> np.ndarray:
             & (r[..., 1] < t[..., 3]) & (t[..., 1] < r[..., 3])).sum(axis=1)
 
 
-def costs(rects, segs, taken=(), view=None, *, by_length: bool = False) -> np.ndarray:
+def costs(rects, segs, taken=(), view=None, *, by_length: bool = False,
+          cover: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """``(K,)`` cost of each candidate rectangle (module docstring).
 
     ``by_length`` weighs the lines covered by their length in pixels (plot
     curves, sampled densely) instead of by the number of segments met (3D
-    outlines, a few long segments each).
+    outlines, a few long segments each). ``cover`` is ``covered(rects,
+    segs)`` when the caller has it already (the same candidates scored
+    against other labels ``taken``): the segments are then not clipped again.
     """
     rects = np.asarray(rects, dtype=np.float64).reshape(-1, 4)
-    hits, length = covered(rects, segs)
+    hits, length = covered(rects, segs) if cover is None else cover
     cost = (length + hits * 1e-3) if by_length else hits.astype(np.float64)
     cost = cost + LABEL_COST * overlaps(rects, taken)
     if view is not None:
@@ -197,3 +206,89 @@ def best(rects, segs, taken=(), view=None, *, by_length: bool = False) -> tuple[
     cost = np.concatenate(parts)
     i = int(np.argmin(cost))  # argmin takes the first of equals: the preferred one
     return i, float(cost[i])
+
+
+#: Cells a side of a typical candidate in the grid that bounds the candidates' costs.
+_BOUND_SPLIT = 32.0
+#: Candidates clipped at once while looking for the cheapest (then four times as many).
+_FIRST_BATCH = 16
+
+
+def _cost_bounds(rects: np.ndarray, segs: Segments) -> tuple[np.ndarray, np.ndarray]:
+    """Per rectangle: whether a segment may meet it, and a length it covers at least.
+
+    The segments are clipped against the cells of a grid finer than the
+    rectangles (:class:`quatlab.rendering.box_grid.Grid`, half-open cells:
+    no length counts twice): a rectangle meets no segment when none comes
+    into a cell it touches, and covers at least the length in the cells
+    wholly inside it. Both read from summed-area tables, so this is
+    O(K + S + the cells the segments cross).
+    """
+    k = len(rects)
+    grid = Grid(rects[:, :2], rects[:, 2:], _BOUND_SPLIT)
+    lo, hi = rects[:, :2].min(axis=0), rects[:, 2:].max(axis=0)
+    near = np.flatnonzero(np.all((segs.hi >= lo) & (segs.lo <= hi), axis=1))
+    first, last = grid.cell(segs.lo[near]), grid.cell(segs.hi[near])
+    if np.prod(last - first + 1, axis=1).sum() > 16 * (k + len(segs)):
+        return np.ones(k, dtype=bool), np.zeros(k)   # long segments everywhere: no bound
+    owner, cx, cy, cid = grid.spread(first, last)
+    own = near[owner]
+    a = segs.segs[own, 0]
+    _, frac = _clip(a, segs.segs[own, 1] - a, *grid.bounds(cx, cy))
+    reached = grid.table(cid, np.ones(len(cid)))
+    length = grid.table(cid, frac * segs.norms[own])
+    may = Grid.total(reached, grid.cell(rects[:, :2]), grid.cell(rects[:, 2:])) > 0.0
+    # Shaved by a billionth: the pieces' lengths carry rounding the whole's does not.
+    least = (1.0 - 1e-9) * Grid.total(length, *grid.inside(rects[:, :2], rects[:, 2:]))
+    return may, np.where(may, np.maximum(least, 0.0), 0.0)
+
+
+def cheapest(rects, segs, ties, taken=(), *, decimals: int = 1) -> int:
+    """Index of the candidate whose cost by length (:func:`costs`), rounded, is least.
+
+    Equal rounded costs go to the least of ``ties``, keys as
+    :func:`numpy.lexsort` takes them (the last one first), then to the
+    earlier candidate. The same answer as sorting every candidate by its
+    cost, without clipping every candidate against every segment: each
+    candidate gets a cost it has at least (its overlaps with the labels
+    ``taken``, and a length of line it covers for sure), exact for one no
+    segment comes near; the candidates are clipped in the order of those
+    bounds, and the search stops at the first whose bound cannot beat the
+    best found.
+
+    >>> segs = [[(0, 5), (100, 5)]]                    # a horizontal line at y = 5
+    >>> rects = [(0, 0, 10, 10), (0, 10, 10, 20), (50, 10, 60, 20)]
+    >>> cheapest(rects, segs, (np.array([0.0, 2.0, 1.0]),))
+    2
+    """
+    rects = np.asarray(rects, dtype=np.float64).reshape(-1, 4)
+    if not len(rects):
+        raise ValueError("no candidate rectangle")
+    segs = _as_segments(segs)
+    ties = [np.asarray(key) for key in ties]
+    # Every candidate costs at least its overlaps with the labels placed
+    # before, plus the line it surely covers; exactly that if no line is near.
+    labels = 0.0 + LABEL_COST * overlaps(rects, taken)
+    may, length = _cost_bounds(rects, segs) if len(segs) else (np.zeros(len(rects), bool), 0.0)
+    least = np.round(labels + length, decimals)
+    order = np.lexsort((np.arange(len(rects)), *ties, least))
+
+    def key(i: int, cost: float) -> tuple:
+        return (cost, *(float(t[i]) for t in reversed(ties)), i)
+
+    best = None
+    start, size = 0, _FIRST_BATCH
+    while start < len(order):
+        if best is not None and key(order[start], least[order[start]]) >= best:
+            break  # this one and all after it cost at least the best found
+        batch = order[start:start + size]
+        cost = least[batch].copy()
+        clip = may[batch]
+        if clip.any():
+            cost[clip] = np.round(costs(rects[batch[clip]], segs, taken, by_length=True),
+                                  decimals)
+        for i, c in zip(batch.tolist(), cost.tolist(), strict=True):
+            if best is None or key(i, c) < best:
+                best = key(i, c)
+        start, size = start + len(batch), 4 * size
+    return best[-1]

@@ -36,7 +36,7 @@ import numpy as np
 import pyqtgraph as pg
 from PyQt6 import QtCore, QtGui, QtWidgets
 
-from quatlab.rendering.label_place import costs, polyline_segments
+from quatlab.rendering.label_place import cheapest, polyline_segments
 
 __all__ = ["BoxedLabel"]
 
@@ -48,6 +48,8 @@ _MIN_WIDTH = 40.0
 _CLEARANCE = 2.0
 #: Vertical step (px) between the heights tried for a label.
 _STEP = 4.0
+#: Heights tried at most (a plot over 2,000 px tall: the step grows).
+_HEIGHTS = 512
 #: Horizontal spots tried across the view box, at most.
 _SPOTS = 24
 #: An arrow this close (px) to the label's x points at it without a leader.
@@ -125,8 +127,20 @@ class BoxedLabel(pg.TextItem):
         return self.mapRectFromScene(vb.sceneBoundingRect())
 
     def updateTextPos(self) -> None:  # noqa: N802 - pyqtgraph API
-        if self._placing:
+        if not self._place_alone():
             return
+        # Those hanging below depend on this one's height: each is placed once,
+        # in stack order, so it sees the final heights of all above it. (When
+        # each re-placed those below it in turn, the n-th label of a stack was
+        # placed 2**(n-2) times per layout.)
+        for later in self._stack[self._stack.index(self) + 1:] if self in self._stack else ():
+            if later.scene() is not None:
+                later._place_alone()
+
+    def _place_alone(self) -> bool:
+        """Place this label, not those below it; whether it was placed."""
+        if self._placing:
+            return False
         self._placing = True
         try:
             placed = self._place()
@@ -134,13 +148,18 @@ class BoxedLabel(pg.TextItem):
             self._placing = False
         if not placed:
             super().updateTextPos()
-            return
-        # Those hanging below depend on this one's height.
-        for later in self._stack[self._stack.index(self) + 1:] if self in self._stack else ():
-            if later.scene() is not None:
-                later.updateTextPos()
+        return placed
 
     def _place(self) -> bool:
+        # A label above this one in the stack re-places it as soon as its own
+        # transform follows a new view range, before pyqtgraph has got to this
+        # one's: with the old scale, the view box maps to a box of the wrong
+        # size (67,000 px tall after a y range change, and 420,000 spots).
+        # Catch up first (a no-op when current; its own re-place is the one
+        # running now, so _placing makes it return at once). Off a scene
+        # (being built) there is nothing to place.
+        if self.scene() is not None:
+            self.updateTransform()
         box = self.box()
         text = self.textItem
         if box is None or box.width() <= 0 or self.transform().isIdentity():
@@ -231,7 +250,9 @@ class BoxedLabel(pg.TextItem):
         lefts = [-offset if offset is not None else left, left, -0.5 * w, 0.0, -w, lo_x, hi_x,
                  *np.linspace(lo_x, hi_x, _SPOTS)]
         lefts = list(dict.fromkeys(round(max(min(x, hi_x), lo_x), 1) for x in lefts))
-        tops = [top, *np.arange(lo_y, hi_y + 0.5, _STEP)] if hi_y > lo_y else [top]
+        # Every _STEP px; on a plot taller than _HEIGHTS steps, that many evenly.
+        step = max(_STEP, (hi_y - lo_y) / _HEIGHTS)
+        tops = [top, *np.arange(lo_y, hi_y + 0.5, step)] if hi_y > lo_y else [top]
         corners = np.array([(x, y) for y in dict.fromkeys(round(float(y), 1) for y in tops)
                             for x in lefts])
         c = _CLEARANCE
@@ -240,9 +261,8 @@ class BoxedLabel(pg.TextItem):
         for other in earlier:
             r = self.mapRectFromScene(other.textItem.sceneBoundingRect())
             taken.append((r.left(), r.top(), r.right(), r.bottom()))
-        cost = np.round(costs(rects, segs, taken, by_length=True), 1)
-        # lexsort: the last key first; argmin of the order keeps the earliest of equals.
-        order = np.lexsort((np.arange(len(corners)), corners[:, 1],
-                            np.round(self._distance(corners[:, 0]), 1), cost))
-        x, y = corners[order[0]]
+        # Least curve covered (to 0.1 px), then nearest x, then highest, then earliest.
+        best = cheapest(rects, segs, (corners[:, 1], np.round(self._distance(corners[:, 0]), 1)),
+                        taken)
+        x, y = corners[best]
         return float(x), float(y)

@@ -4,7 +4,8 @@
   NLERP's uneven speed shows as uneven tick spacing and the direction of
   travel (naive and shortest turning opposite ways) as arrows;
 * :func:`turn_of`: the rotation a chain's root has turned since t = 0, as
-  an axis and an angle in [0, 360°] (docs/conventions.md: the path angle);
+  an axis and an angle in [0, 360°] (docs/conventions.md: the path angle),
+  and :func:`last_turn_axis`, the axis of a whole path's last turned sample;
 * :func:`turn_arc`: that turn drawn at the root, as the axis with an arrow
   and an arc around it from the t = 0 direction to the current one;
 * :func:`fit_distance`: how far a camera must back off for a set of balls
@@ -22,8 +23,8 @@ import numpy as np
 
 from quatlab.math import quaternion as Q
 
-__all__ = ["TICKS", "cross3", "trail_marks", "turn_of", "turn_arc", "fit_distance", "fit_view",
-           "perpendicular", "plane_normal"]
+__all__ = ["TICKS", "cross3", "trail_marks", "turn_of", "last_turn_axis", "turn_arc",
+           "fit_distance", "fit_view", "perpendicular", "plane_normal"]
 
 #: Ticks at t = 1/10, 2/10, ..., 9/10.
 TICKS = 10
@@ -138,6 +139,14 @@ def trail_marks(points, size: float) -> tuple[np.ndarray, np.ndarray]:
     return np.array(verts), np.array(samples, dtype=int)
 
 
+def _turns(q_start, q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Vector part, its length and the angle of ``q * conj(q_start)`` for finite ``q`` (..., 4)."""
+    d = Q.multiply(Q.as_quaternion(q, "q"), Q.conjugate(Q.as_quaternion(q_start, "q_start")))
+    vec = d[..., 1:]
+    s = np.sqrt(np.einsum("...i,...i->...", vec, vec))
+    return vec, s, 2.0 * np.arctan2(s, d[..., 0])
+
+
 def turn_of(q_start, q) -> tuple[np.ndarray | None, float]:
     """Axis (world, unit) and angle (radians, [0, 2 pi]) turned from ``q_start`` to ``q``.
 
@@ -155,11 +164,33 @@ def turn_of(q_start, q) -> tuple[np.ndarray | None, float]:
     q = np.asarray(q, dtype=np.float64)
     if not np.all(np.isfinite(q)):
         return None, float("nan")
-    d = Q.multiply(Q.as_quaternion(q, "q"), Q.conjugate(Q.as_quaternion(q_start, "q_start")))
-    vec = d[1:]
-    s = float(np.linalg.norm(vec))
-    angle = 2.0 * float(np.arctan2(s, d[0]))
-    return (vec / s if s > 1e-12 else None), angle
+    vec, s, angle = _turns(q_start, q)
+    s = float(s)
+    return (vec / s if s > 1e-12 else None), float(angle)
+
+
+def last_turn_axis(q_start, path) -> np.ndarray | None:
+    """The axis of :func:`turn_of` at the last sample of ``path`` (N, 4) that has one, or None.
+
+    One vectorized pass: a path that never turns (the shortest methods
+    between q and -q stand still) has no sample with an axis, and asking
+    :func:`turn_of` sample by sample walked all of them.
+
+    Examples
+    --------
+    >>> path = [Q.from_axis_angle([0, 1, 0], 0.3), [1, 0, 0, 0], [np.nan] * 4]
+    >>> last_turn_axis([1, 0, 0, 0], path).round(6).tolist()
+    [0.0, 1.0, 0.0]
+    >>> last_turn_axis([1, 0, 0, 0], [[-1, 0, 0, 0], [1, 0, 0, 0]]) is None
+    True
+    """
+    path = np.asarray(path, dtype=np.float64).reshape(-1, 4)
+    path = path[np.all(np.isfinite(path), axis=-1)]
+    if not len(path):
+        return None
+    vec, s, _angle = _turns(q_start, path)
+    has = np.flatnonzero(s > 1e-12)
+    return vec[has[-1]] / s[has[-1]] if len(has) else None
 
 
 def turn_arc(root, axis, start, angle: float, radius: float, axis_length: float,

@@ -149,10 +149,10 @@ class EulerView(LessonPanel):
         if not self.show_gimbal.isChecked():
             self.scene.set_framed_body("gimbal", None, 0.0)
             return
+        # Every sample at once: pose by pose cost ~100 ms a preset change.
         angles = m.angles_at(np.linspace(0.0, 1.0, _GIMBAL_FIT_SAMPLES))
-        poses = [gimbal_rings(a, m.order) for a in angles]
-        locked = [G.gimbal_readout(a, m.order).locked for a in angles]
-        points, pad = self.gimbal.reach(poses, locked)
+        points, pad = self.gimbal.reach(gimbal_rings(angles, m.order),
+                                        G.gimbal_locked(angles, m.order))
         self.scene.set_framed_body("gimbal", points, pad)
 
     def on_param(self) -> None:

@@ -85,12 +85,37 @@ class LessonView(QtWidgets.QWidget):
 
         self.plots.cursorMoved.connect(state.set_t)
         self.plots.visibilityChanged.connect(state.set_visible)
-        state.events.connect("endpoints", self.on_endpoints)
-        state.events.connect("t", self.on_t)
-        state.events.connect("options", self.on_options)
+        # Behind another tab of a shown window, changes only mark the views
+        # stale and showing the tab catches up (as the S3 tab does): a preset
+        # chosen from the Presets menu on the S3 tab redrew all of this too.
+        self._stale: set[str] = set()
+        state.events.connect("endpoints", lambda: self._follow("endpoints"))
+        state.events.connect("t", lambda: self._follow("t"))
+        state.events.connect("options", lambda: self._follow("options"))
         self._framed_preset: object = None
         self.on_options()
         self.on_endpoints()
+
+    def _follow(self, change: str) -> None:
+        window = self.window()
+        if window is not self and window.isVisible() and not self.isVisible():
+            self._stale.add(change)
+            return
+        {"endpoints": self.on_endpoints, "t": self.on_t, "options": self.on_options}[change]()
+
+    def catch_up(self) -> None:
+        """Draw what changed while the tab was hidden (each redraw below also moves t)."""
+        stale, self._stale = self._stale, set()
+        if "options" in stale:
+            self.on_options()
+        if "endpoints" in stale:
+            self.on_endpoints()
+        elif "t" in stale and "options" not in stale:
+            self.on_t()
+
+    def showEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().showEvent(ev)
+        self.catch_up()
 
     # ------------------------------------------------------------------ model -> views
     def _families(self) -> tuple[str, str]:

@@ -18,7 +18,13 @@ from PyQt6 import QtCore, QtWidgets
 from quatlab.app.i18n import _
 from quatlab.math import s3
 from quatlab.math.curves import METHODS
-from quatlab.rendering.label_place import Segments, costs, pair_segments, polyline_segments
+from quatlab.rendering.label_place import (
+    Segments,
+    costs,
+    covered,
+    pair_segments,
+    polyline_segments,
+)
 from quatlab.rendering.plot_items import method_pen
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED
 
@@ -334,13 +340,16 @@ class GreatCircleView(QtWidgets.QWidget):
         # together one order can box the last label in (off the plot), so
         # every order is tried and the cheapest in total taken (the first of equals).
         # Each spot costs what label_place.costs says plus its distance and turn.
+        # The lines a spot covers are the same in every order: clipped once.
+        cover = [covered(rects, segs) for rects, _penalty in cands]
+        guide = [_GUIDE_COST * costs(rects, guides, by_length=True) for rects, _penalty in cands]
         chosen, least = None, np.inf
         for order in itertools.permutations(range(len(labels))):
             boxes, total, placed = {}, 0.0, list(taken)
             for k in order:
                 rects, penalty = cands[k]
-                cost = (costs(rects, segs, placed, view, by_length=True)
-                        + _GUIDE_COST * costs(rects, guides, by_length=True) + penalty)
+                cost = (costs(rects, segs, placed, view, by_length=True, cover=cover[k])
+                        + guide[k] + penalty)
                 i = int(np.argmin(cost))  # the first of equals: the preferred spot
                 left, top, right, bottom = boxes[k] = rects[i]
                 total += float(cost[i])

@@ -114,9 +114,10 @@ class S3View(QtWidgets.QWidget):
             # Also after a theme switch (it announces "endpoints"): the
             # legend names a colour the theme may have changed.
             self.legend.setText(_legend_html())
+            # Each redraws its t too: once more here placed the circle's labels twice.
             self.great_circle.on_endpoints()
             self.stereo.on_endpoints()
-        if self._stale:
+        elif self._stale:
             self.great_circle.on_t()
             self.stereo.on_t()
         self._stale.clear()

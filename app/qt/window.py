@@ -393,6 +393,7 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         if not path:
             return
         try:
+            self.lesson.catch_up()  # the plots wait while their tab is hidden
             self.lesson.plots.export(path)
         except (OSError, ValueError) as exc:
             self._error(_("Could not export the plots"), exc)

@@ -1,0 +1,236 @@
+"""What a preset change computes, counted (not timed): each piece done once, none per pair.
+
+Leaving ``q-to-minus-q`` froze the window for 2-15 s. Counted here, so a
+loaded machine cannot hide or fake it:
+
+* the plot callouts were placed with a stale transform: a label re-placed by
+  the one above it before pyqtgraph had given it the new view scale saw a
+  box 67,000 px tall, 420,000 spots, each scored against 2,000 curve
+  segments (845 million rectangle-segment pairs in one change);
+* each label of a stack re-placed every label below it, and each of those
+  again: the n-th label of a stack was placed 2**(n-2) times per layout;
+* the turn axis of a path that never turns (q to -q, shortest) was looked
+  for sample by sample, 1,000 quaternion products;
+* the S3 tab placed its labels twice, the two-key lesson behind it redrew
+  its plots and scene, the blending lesson fitted the camera to every pose
+  of every chain eight times, and the Euler lesson built its gimbal pose by
+  pose to frame it.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+from types import SimpleNamespace
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PyQt6 import QtGui, QtWidgets
+
+import quatlab.app.qt.window as window_module
+import quatlab.rendering.chain as chain_module
+from quatlab.app.model.state import LessonState
+from quatlab.app.qt import blend_view, euler_view, s3_circle, s3_view
+from quatlab.app.qt.window import MainWindow
+from quatlab.math import gimbal as G
+from quatlab.math import quaternion as Q
+from quatlab.rendering import label_place, plot_label, scene_marks
+from quatlab.rendering.plot_label import BoxedLabel
+from quatlab.rendering.scene_marks import turn_of
+
+pytestmark = pytest.mark.gl
+
+
+def _settle():
+    for _ in range(3):
+        QtWidgets.QApplication.processEvents()
+
+
+def _preset(win, name):
+    win.findChild(QtGui.QAction, f"preset_{name}").trigger()
+    _settle()
+
+
+class _Count:
+    """Wraps ``owner.name``; counts the calls (and keeps what ``note`` makes of each)."""
+
+    def __init__(self, monkeypatch, owner, name, note=None):
+        self.calls, self.notes = 0, []
+        real = getattr(owner, name)
+
+        def counted(*args, **kwargs):
+            self.calls += 1
+            if note is not None:
+                self.notes.append(note(*args, **kwargs))
+            return real(*args, **kwargs)
+        monkeypatch.setattr(owner, name, counted)
+
+
+def test_leaving_q_to_minus_q_scores_few_spots_in_boxes_of_the_view_size(main_window, monkeypatch):
+    win = main_window("q-to-minus-q", 0.5)
+    speed = win.lesson.plots.plots["speed"].getViewBox()
+    shown = [lb for lb in speed.childGroup.childItems() if isinstance(lb, BoxedLabel)]
+    assert shown, "q-to-minus-q labels its speed plot's gaps"
+    pairs = _Count(monkeypatch, label_place, "covered",
+                   lambda rects, segs: len(np.reshape(rects, (-1, 4))) * len(segs))
+    spans = _Count(monkeypatch, BoxedLabel, "_clear_spot",
+                   lambda self, left, top, w, h, limits, *rest: limits[3] - limits[2] + h)
+    for name in ("half-turn", "q-to-minus-q", "negated-20", "q-to-minus-q", "large-170"):
+        _preset(win, name)
+    # Every placement searched a box no taller than its plot (in pixels).
+    tallest = max(vb.sceneBoundingRect().height()
+                  for vb in (p.getViewBox() for p in win.lesson.plots.plots.values()))
+    assert spans.notes and max(spans.notes) <= tallest + 1.0, (max(spans.notes), tallest)
+    # Rectangle-segment pairs looked at, all five changes together (was 845 million
+    # for q-to-minus-q -> half-turn alone).
+    assert sum(pairs.notes) < 3_000_000, sum(pairs.notes)
+
+
+def test_a_stack_of_labels_is_placed_once_per_layout(qtbot, monkeypatch):
+    plot = pg.PlotWidget()
+    qtbot.addWidget(plot)
+    plot.resize(600, 500)
+    plot.show()
+    qtbot.waitExposed(plot)
+    stack: list[BoxedLabel] = []
+    x = np.linspace(0.0, 1.0, 200)
+    plot.plot(x, np.sin(6 * x))
+    for k in range(7):
+        label = BoxedLabel(f"label {k}\nsecond line", fraction=k / 7, stack=stack,
+                           obstacles=lambda: [np.column_stack([x, np.sin(6 * x)])])
+        plot.addItem(label, ignoreBounds=True)
+        label.setPos(k / 7, 1.0)
+    _settle()
+    placed = _Count(monkeypatch, plot_label.BoxedLabel, "_place")
+    plot.setYRange(-3.0, 2.0, padding=0)
+    _settle()
+    # Each change of the view transform (pyqtgraph makes a few for one range)
+    # places each label once: re-placing the ones below from each one placed
+    # made it 2**(n-1) - 1 placements for a stack of n, 127 here, a change.
+    assert len(stack) <= placed.calls <= 4 * len(stack), placed.calls
+    box = plot.getViewBox().sceneBoundingRect()
+    rects = [lb.textItem.sceneBoundingRect() for lb in stack]
+    assert all(box.contains(r) for r in rects)
+    assert not any(a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+
+
+def test_a_path_that_never_turns_is_not_searched_sample_by_sample(main_window, monkeypatch):
+    win = main_window("half-turn", 0.5)
+    calls = []
+    # Wherever the scene's modules took turn_of from scene_marks (the scene's
+    # turn marks may live in a module of their own).
+    for module in [m for name, m in sys.modules.items() if name.startswith("quatlab.rendering")]:
+        if getattr(module, "turn_of", None) is turn_of and module is not scene_marks:
+            monkeypatch.setattr(module, "turn_of",
+                                lambda *a, **k: calls.append(1) or turn_of(*a, **k))
+    assert calls == []
+    turns = SimpleNamespace(calls=0)
+    _preset(win, "q-to-minus-q")
+    turns.calls = len(calls)
+    # A handful per chain (its pose, the turn drawn at its path's widest):
+    # not one per sample of its 500.
+    assert 0 < turns.calls < 120, turns.calls
+
+
+def test_the_last_turn_axis_is_turn_of_at_the_last_sample_with_one(rng):
+    from quatlab.rendering.scene_marks import last_turn_axis
+
+    q0 = Q.normalize(rng.normal(size=4))
+    for path in (Q.normalize(rng.normal(size=(50, 4))),
+                 np.vstack([Q.multiply(Q.from_axis_angle([0, 0, 1], 0.4), q0), np.tile(q0, (5, 1)),
+                            -np.tile(q0, (5, 1)), np.full((3, 4), np.nan)]),
+                 np.tile(-q0, (9, 1))):
+        want = None
+        for q in path[::-1]:
+            axis, _angle = turn_of(q0, q)
+            if axis is not None:
+                want = axis
+                break
+        got = last_turn_axis(q0, path)
+        assert (got is None) == (want is None)
+        if want is not None:
+            np.testing.assert_allclose(got, want, atol=1e-15)
+
+
+def _window_with(qtbot, monkeypatch, module, preset="negated-20"):
+    monkeypatch.setattr(window_module, "_view_modules", lambda: [module], raising=False)
+    win = MainWindow(LessonState.from_preset(preset, t=0.5))
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    qtbot.waitExposed(win)
+    win.show_view(module.VIEW_NAME)
+    _settle()
+    return win
+
+
+def test_a_preset_on_the_s3_tab_places_its_labels_once_and_leaves_the_hidden_lesson(
+        qtbot, monkeypatch):
+    win = _window_with(qtbot, monkeypatch, s3_view)
+    placed = _Count(monkeypatch, s3_circle.GreatCircleView, "_place_labels_now")
+    clipped = _Count(monkeypatch, label_place, "covered")
+    redrawn = _Count(monkeypatch, win.lesson.plots, "set_curves")
+    _preset(win, "large-170")
+    # Its labels placed when it redraws and once more when the new text resizes
+    # the plot, each order of the three labels scored without clipping again.
+    assert placed.calls <= 2 and clipped.calls <= 60, (placed.calls, clipped.calls)
+    assert redrawn.calls == 0   # the two-key tab is hidden: it catches up when shown
+    # Shown again, it draws the state as it is now.
+    win.show_view("main")
+    _settle()
+    assert redrawn.calls == 1
+    shown = win.lesson.plots._series["angle"]["naive_slerp"].y
+    np.testing.assert_array_equal(shown, win.state.curves["naive_slerp"].angle_deg)
+
+
+def test_the_plots_exported_from_another_tab_are_the_current_ones(qtbot, monkeypatch, tmp_path):
+    win = _window_with(qtbot, monkeypatch, s3_view, preset="negated-20")
+    _preset(win, "large-170")
+    out = tmp_path / "plots.csv"
+    win.export_plots(str(out))
+    rows = list(csv.DictReader(out.read_text().splitlines()))
+    column = [float(r["naive_slerp_angle_deg"]) for r in rows]
+    np.testing.assert_allclose(column, win.state.curves["naive_slerp"].angle_deg, rtol=1e-6)
+
+
+def test_a_blend_preset_fits_each_framed_chain_once(qtbot, monkeypatch):
+    win = _window_with(qtbot, monkeypatch, blend_view)
+    view = win.views["blend"]
+    keys = view.model.preset_items()
+    worked = _Count(monkeypatch, chain_module.Q, "as_quaternion",
+                    lambda q, name="q", **kw: name)
+    for key, _label, _tip in [*keys[1:], keys[0]]:
+        view.preset_box.setCurrentIndex(view.preset_box.findData(key))
+        _settle()
+    chains = len(view.scene._chains)
+    poses = sum(n == "local_q" for n in worked.notes) / len(keys)
+    # Each framed chain's poses worked out about once a change (its pose and
+    # its camera fit; the marker reuses the joints), not once per chain per
+    # fit with eight fits a change.
+    assert poses <= 4 * chains, (poses, chains)
+
+
+def test_the_euler_lesson_frames_its_gimbal_in_one_pass(qtbot, monkeypatch):
+    win = _window_with(qtbot, monkeypatch, euler_view)
+    view = win.views["euler"]
+    built = _Count(monkeypatch, euler_view, "gimbal_rings")
+    keys = [k for k, _label, _tip in view.model.preset_items()]
+    for key in [*keys[1:], keys[0]]:
+        view.preset_box.setCurrentIndex(view.preset_box.findData(key))
+        _settle()
+    assert built.calls <= 3 * len(keys), built.calls   # the pose now, and all of t at once
+
+
+def test_gimbal_rings_of_many_poses_are_the_rings_of_each(rng):
+    for order in ("YXZ", "xyz", "ZXZ", "zyx"):
+        angles = rng.uniform(-np.pi, np.pi, (6, 3))
+        angles[2, 1] = np.pi / 2 if order.lower()[0] != order.lower()[2] else 0.0
+        many = G.gimbal_rings(angles, order)
+        for k, a in enumerate(angles):
+            one = G.gimbal_rings(a, order)
+            for field in ("orientations", "pivots", "normals"):
+                assert np.array_equal(getattr(many, field)[k], getattr(one, field)), field
+        assert (G.gimbal_locked(angles, order).tolist()
+                == [G.gimbal_readout(a, order).locked for a in angles])
+        assert G.gimbal_locked(angles, order)[2]
