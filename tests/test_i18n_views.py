@@ -199,7 +199,7 @@ def test_check_dir_prints_a_chinese_summary_table(tmp_path, capsys, zh):
     from quatlab.app.commands.check_dir import run_dir
 
     shutil.copy(TRIANGLE, tmp_path / "tri.gltf")    # buffers embedded: one file
-    status = run_dir(SimpleNamespace(file=str(tmp_path), json=False, order=None, jobs=1))
+    status = run_dir(SimpleNamespace(file=[str(tmp_path)], json=False, order=None, jobs=1))
     out = capsys.readouterr().out.splitlines()
     assert status == 1
     assert any(line.endswith("：1 条旋转轨道，1 个问题（1 sign_flip）") for line in out)
