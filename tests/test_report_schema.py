@@ -47,6 +47,16 @@ def test_the_kinds_are_the_codes_kinds():
     assert set(FINDING_KINDS) | set(EULER_KINDS.values()) | {"more"} == set(enum)
 
 
+def test_a_runtime_rows_kinds_are_the_findings_and_the_runtime_row():
+    from quatlab.app.io.runtime_check import RUNTIME_KIND  # noqa: PLC0415
+
+    defs = S.load_schema()["$defs"]
+    assert defs["runtime_table"]["properties"]["rows"]["items"]["properties"]["kind"] == {
+        "$ref": "#/$defs/runtime_row_kind"}
+    assert defs["runtime_row_kind"]["anyOf"] == [{"$ref": "#/$defs/finding_kind"},
+                                                 {"const": RUNTIME_KIND}]
+
+
 def test_the_schema_is_shipped_as_package_data():
     """The file is read through importlib.resources, and pyproject's package-data takes it."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
