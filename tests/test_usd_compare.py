@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import report_schema
 from scipy.spatial.transform import Rotation
 
 pytest.importorskip("pxr")
@@ -68,7 +69,7 @@ def test_cesium_man_compare_on_the_command_line_both_ways(capsys):
     assert "19 joints matched" in out and "the conversion introduced no departure" in out
     # The USD file as the source: the same pairs, the same figures.
     assert main(["compare", str(CESIUM_USDZ), str(CESIUM_GLB), "--json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    doc = report_schema.compare_report(capsys.readouterr().out)
     assert doc["introduced"] == 0 and len(doc["joints"]) == 19
     assert doc["source_clip"]["name"] == "stage"
     assert max(j["max_spec_deg"] for j in doc["joints"]) < 2e-4

@@ -61,8 +61,10 @@ from quatlab.app.model.rig_players import sample_channel
 from quatlab.math.quaternion import angle_between
 
 __all__ = ["compare_files", "compare_rigs", "CompareReport", "JointReport", "Departure",
-           "TurnNote", "read_mapping", "format_report", "THRESHOLD_DEG"]
+           "TurnNote", "read_mapping", "format_report", "THRESHOLD_DEG", "CAUSES"]
 
+#: A departure's causes (module docs), as ``--json`` writes them.
+CAUSES = ("source", "conversion", "motion")
 #: Degrees beyond a joint's constant offset at which a player "departs" from the source.
 THRESHOLD_DEG = 5.0
 #: Samples per frame of the faster clip (a departure inside one frame is still seen).
@@ -150,7 +152,10 @@ class CompareReport:
         return sum(s.cause != "source" for j in self.joints for s in j.segments)
 
     def as_dict(self) -> dict:
-        return {"source": self.source, "converted": self.converted,
+        """What ``quatlab compare --json`` prints (its schema: docs/report.md)."""
+        from quatlab.app.io.reports.schema import COMPARE, schema_id  # noqa: PLC0415
+
+        return {"schema": schema_id(COMPARE), "source": self.source, "converted": self.converted,
                 "introduced": self.introduced,
                 "source_clip": self.source_clip, "converted_clip": self.converted_clip,
                 "overlap": self.overlap, "rate": self.rate, "threshold_deg": self.threshold,
@@ -397,7 +402,7 @@ def format_report(report: CompareReport) -> str:
             lines.append("  " + _("animated joints of {file} without a match: {names}").format(
                 file=where, names=", ".join(names[:20]) + (" ..." if len(names) > 20
                                                                    else "")))
-    counts = {"source": 0, "conversion": 0, "motion": 0}
+    counts = dict.fromkeys(CAUSES, 0)
     for j in report.joints:
         if not j.segments and j.max_spec <= report.threshold and not j.constant_offset:
             continue
