@@ -1,4 +1,5 @@
-"""Read what ``quatlab check --json`` prints and hold it to the shipped schema (docs/report.md).
+"""Read what ``quatlab check --json`` (and ``compare --json``) prints and hold it to the shipped
+schemas (docs/report.md).
 
 Every test that parses check's JSON goes through :func:`file_report` (one
 file) or :func:`folder_report` (JSON Lines), so any output the suite
@@ -12,7 +13,7 @@ import json
 
 from jsonschema import Draft202012Validator
 
-from quatlab.app.io.reports.schema import load_schema
+from quatlab.app.io.reports.schema import COMPARE, load_schema
 
 
 @functools.cache
@@ -27,9 +28,13 @@ def validator(definition: str) -> Draft202012Validator:
 
 def validate(doc, definition: str) -> None:
     """Raise (with every error listed) unless ``doc`` is a valid ``definition``."""
-    errors = sorted(validator(definition).iter_errors(doc), key=lambda e: list(e.path))
+    _held_to(validator(definition), doc, definition)
+
+
+def _held_to(check: Draft202012Validator, doc, what: str) -> None:
+    errors = sorted(check.iter_errors(doc), key=lambda e: list(e.path))
     if errors:
-        raise AssertionError(f"not a valid {definition}:\n" + "\n".join(
+        raise AssertionError(f"not a valid {what}:\n" + "\n".join(
             f"  at {'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message[:300]}"
             for e in errors))
 
@@ -55,3 +60,18 @@ def folder_report(text: str) -> list[dict]:
     summaries = [i for i, line in enumerate(lines) if "summary" in line]
     assert summaries == [len(lines) - 1], f"summary lines at {summaries} of {len(lines)}"
     return lines
+
+
+@functools.cache
+def compare_validator() -> Draft202012Validator:
+    """A validator for ``quatlab compare --json`` (its schema checked first)."""
+    schema = load_schema(COMPARE)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def compare_report(text: str) -> dict:
+    """``quatlab compare SOURCE CONVERTED --json``'s output, parsed and validated."""
+    doc = json.loads(text)
+    _held_to(compare_validator(), doc, "compare report")
+    return doc

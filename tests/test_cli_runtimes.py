@@ -59,6 +59,19 @@ def test_truck_json_carries_the_table(capsys):
     assert all(r["degrees"]["nlerp"] > 179.999 and r["degrees"]["gltf"] == 0.0 for r in flips)
 
 
+def test_runtime_rows_no_finding_names_are_in_the_report(capsys):
+    # CesiumMan has no finding, but its keys written as Unity Euler curves wrap: the table has
+    # rows of kind "runtime" there (schema 1.2), and the report is valid.
+    status, out, _err = call(capsys, "check", str(DATA / "gltf/CesiumMan.glb"), "--runtimes",
+                             "gltf,unity_euler", "--json")
+    assert status == 1
+    doc = report_schema.file_report(out)
+    assert all(not t["findings"] for t in doc["tracks"])
+    rows = doc["runtimes"]["rows"]
+    assert rows and {r["kind"] for r in rows} == {"runtime"}
+    assert all(r["degrees"]["unity_euler"] > 170 and r["degrees"]["gltf"] == 0.0 for r in rows)
+
+
 def _write_csv(path: Path, times, keys_wxyz):
     rows = ["time,w,x,y,z"] + [",".join(repr(float(v)) for v in (t, *q))
                                for t, q in zip(times, keys_wxyz, strict=True)]

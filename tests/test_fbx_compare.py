@@ -10,11 +10,11 @@ glTF and not in the FBX.
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
+import report_schema
 
 from quatlab.app.commands.cli import main
 from quatlab.app.io.bvh.keyframes import audit_keyframes
@@ -96,7 +96,7 @@ def test_a_lost_intended_turn_is_a_motion_departure(capsys):
     causes = {(s.cause, s.intended_turn) for s in joint.segments}
     assert ("motion", True) in causes
     assert main(["compare", str(CUBE), str(CUBE_GLB), "--json"]) == 1
-    doc = json.loads(capsys.readouterr().out)
+    doc = report_schema.compare_report(capsys.readouterr().out)
     assert doc["long_turns"][0]["treated_as"] == "intended_turn" and doc["introduced"] >= 1
 
 

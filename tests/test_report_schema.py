@@ -47,15 +47,60 @@ def test_the_kinds_are_the_codes_kinds():
     assert set(FINDING_KINDS) | set(EULER_KINDS.values()) | {"more"} == set(enum)
 
 
+def test_a_runtime_rows_kinds_are_the_findings_and_the_runtime_row():
+    from quatlab.app.io.runtime_check import RUNTIME_KIND  # noqa: PLC0415
+
+    defs = S.load_schema()["$defs"]
+    assert defs["runtime_table"]["properties"]["rows"]["items"]["properties"]["kind"] == {
+        "$ref": "#/$defs/runtime_row_kind"}
+    assert defs["runtime_row_kind"]["anyOf"] == [{"$ref": "#/$defs/finding_kind"},
+                                                 {"const": RUNTIME_KIND}]
+
+
 def test_the_schema_is_shipped_as_package_data():
     """The file is read through importlib.resources, and pyproject's package-data takes it."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     globs = config["package-data"]["quatlab.assets"]
     folder = ROOT / config["package-dir"]["quatlab.assets"]
-    shipped = [p.relative_to(folder).as_posix() for p in folder.rglob("*.schema.json")]
-    assert shipped == ["schema/check-report.schema.json"]
+    shipped = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.schema.json"))
+    assert shipped == ["schema/check-report.schema.json", "schema/compare-report.schema.json"]
     assert all(any(fnmatch.fnmatch(name, g) for g in globs) for name in shipped)
-    assert json.loads(S.schema_text()) == json.loads((folder / shipped[0]).read_text())
+    for name, path in zip((S.CHECK, S.COMPARE), shipped, strict=True):
+        assert json.loads(S.schema_text(name)) == json.loads((folder / path).read_text())
+
+
+def test_the_compare_schema_is_draft_2020_12_versioned_and_holds_the_codes_values():
+    from quatlab.app.model.rig_compare import CAUSES  # noqa: PLC0415
+
+    schema = S.load_schema(S.COMPARE)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    Draft202012Validator.check_schema(schema)
+    assert schema["$defs"]["schema_id"]["const"] == schema["$id"] == S.schema_id(S.COMPARE)
+    assert schema["$id"].startswith("urn:quatlab:compare-report:")
+    assert schema["$defs"]["cause"]["enum"] == list(CAUSES)
+
+
+def _compare_doc(capsys) -> dict:
+    truck = ROOT / "tests" / "data" / "gltf" / "CesiumMilkTruck.glb"
+    assert main(["compare", str(truck), str(truck), "--json"]) == 0
+    return report_schema.compare_report(capsys.readouterr().out)
+
+
+def test_a_compare_report_keeps_its_contract_and_a_broken_one_is_refused(capsys):
+    doc = _compare_doc(capsys)
+    # A file against itself: the truck's flips are the source's own (rig_compare's doctest).
+    assert doc["schema"] == S.schema_id(S.COMPARE) and doc["introduced"] == 0
+    segment = doc["joints"][0]["segments"][0]
+    assert segment["cause"] == "source" and segment["converted_keys"] == [14, 15]
+    for mutate in (lambda d: d.update(extra=1),
+                   lambda d: d["joints"][0]["segments"][0].update(cause="flip"),
+                   lambda d: d["joints"][0].update(max_spec_deg=-1.0),
+                   lambda d: d["source_clip"].pop("name"),
+                   lambda d: d.update(schema="urn:quatlab:compare-report:0.9")):
+        bad = copy.deepcopy(doc)
+        mutate(bad)
+        with pytest.raises(AssertionError, match="not a valid compare report"):
+            report_schema.compare_report(json.dumps(bad))
 
 
 def test_check_schema_prints_the_shipped_schema(capsys):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import report_schema
 
 pytest.importorskip("pxr")
 from pxr import Usd, UsdSkel  # noqa: E402
@@ -28,7 +29,7 @@ def test_check_exit_codes_and_json(capsys):
     assert cli.main(["check", str(DATA / "CesiumMan.usdz")]) == 0
     assert "19 rotation tracks" in capsys.readouterr().out
     assert cli.main(["check", str(ELEPHANT), "--json"]) == 1
-    doc = json.loads(capsys.readouterr().out)
+    doc = report_schema.file_report(capsys.readouterr().out)
     tracks = doc["tracks"]
     assert len(tracks) == 29
     flips = [t for t in tracks if t["findings"]]
@@ -44,7 +45,7 @@ def test_check_a_folder_with_usd_beside_gltf(tmp_path, capsys):
     shutil.copyfile(DATA.parent / "gltf" / "CesiumMilkTruck.glb", tmp_path / "truck.glb")
     (tmp_path / "broken.usda").write_text("#usda 1.0\ndef {\n")
     assert cli.main(["check", str(tmp_path), "--json"]) == 2
-    lines = [json.loads(ln) for ln in capsys.readouterr().out.splitlines()]
+    lines = report_schema.folder_report(capsys.readouterr().out)
     by_file = {Path(d["file"]).name: d for d in lines if "file" in d}
     assert by_file["CesiumMan.usdz"]["status"] == "ok"
     assert by_file["SoC-ElephantWithMonochord.usdc"]["kinds"] == {"sign_flip": 84}

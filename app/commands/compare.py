@@ -29,7 +29,7 @@ def add_parser(subparsers):
         "compare",
         help=_("compare a source animation with its conversion: where and why it departs"),
         description=_(
-            "Compare the animation of SOURCE (FBX, glTF, BVH) with its conversion CONVERTED: "
+            "Compare the animation of SOURCE (FBX, glTF, BVH, USD) with its conversion CONVERTED: "
             "match joints by name or by --map, align the clips at their starts, and report "
             "per joint the largest angle between the two spec poses and the spans where the "
             "converted file's naive playback departs from the source, with the step that "

@@ -44,12 +44,16 @@ from quatlab.app.io.tracks import KeyframeFile, TrackReport
 from quatlab.math import key_pipeline as KP
 from quatlab.math import runtimes as R
 
-__all__ = ["GLITCH_DEG", "RuntimeRow", "RuntimeMatrix", "runtime_matrix", "segment_errors"]
+__all__ = ["GLITCH_DEG", "RUNTIME_KIND", "RuntimeRow", "RuntimeMatrix", "runtime_matrix",
+           "segment_errors"]
 
 #: A runtime this many degrees or more off the reference glitches (the
 #: threshold of ``"runtime"`` rows and of :meth:`RuntimeMatrix.glitching`);
 #: NLERP's uneven speed stays under it for segments up to about 150 degrees.
 GLITCH_DEG = 10.0
+
+#: The kind of a row no finding names: a run of segments where some runtime glitches.
+RUNTIME_KIND = "runtime"
 
 #: Samples per segment (both ends included), and fewer for very long tracks.
 _SAMPLES = 16
@@ -218,7 +222,7 @@ def _track_rows(index, report, errors, times, runtimes):
         edges = np.flatnonzero(np.diff(np.concatenate([[0], glitch.astype(np.int8), [0]])))
         for start, stop in list(zip(edges[::2], edges[1::2], strict=True))[:MAX_RUNTIME_ROWS]:
             degrees = tuple(float(d) for d in errors[:, start:stop].max(axis=1))
-            rows.append(RuntimeRow(index, "runtime", (int(start), int(stop)),
+            rows.append(RuntimeRow(index, RUNTIME_KIND, (int(start), int(stop)),
                                    float(times[start]), float(times[stop]), degrees))
     rows.sort(key=lambda r: (r.start, r.keys))
     return rows

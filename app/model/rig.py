@@ -32,7 +32,11 @@ from quatlab.app.io.gltf.scene import Animation, GltfScene, load_scene, scene_of
 from quatlab.app.io.tracks import KeyframeFileError
 from quatlab.math import quaternion as Q
 
-__all__ = ["Rig", "RigSkin", "MeshInstance", "load_rig", "rig_of", "compose_trs"]
+__all__ = ["Rig", "RigSkin", "MeshInstance", "load_rig", "rig_of", "compose_trs", "RIG_FORMATS"]
+
+#: ``KeyframeFile.format`` values whose files have a rig (:func:`rig_of`): a scene graph
+#: with animations, not a bare table of tracks.
+RIG_FORMATS = ("gltf", "glb", "bvh", "fbx", "usda", "usdc", "usdz", "usd")
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

@@ -1,6 +1,6 @@
 """A source animation against its conversion: which joints part, when, which step flipped.
 
-:func:`compare_files` reads two keyframe files with a rig (FBX, glTF, BVH),
+:func:`compare_files` reads two keyframe files with a rig (FBX, glTF, BVH, USD),
 matches their joints by name (or a mapping), aligns the two clips at their
 starts over the time both cover, samples every matched joint's local
 rotation at the faster frame rate (and at every key), and reports per joint
@@ -56,13 +56,15 @@ from quatlab.app.i18n import _
 from quatlab.app.io.gltf.scene import Channel
 from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.io.tracks import KeyframeFileError
-from quatlab.app.model.rig import rig_of
+from quatlab.app.model.rig import RIG_FORMATS, rig_of
 from quatlab.app.model.rig_players import sample_channel
 from quatlab.math.quaternion import angle_between
 
 __all__ = ["compare_files", "compare_rigs", "CompareReport", "JointReport", "Departure",
-           "TurnNote", "read_mapping", "format_report", "THRESHOLD_DEG"]
+           "TurnNote", "read_mapping", "format_report", "THRESHOLD_DEG", "CAUSES"]
 
+#: A departure's causes (module docs), as ``--json`` writes them.
+CAUSES = ("source", "conversion", "motion")
 #: Degrees beyond a joint's constant offset at which a player "departs" from the source.
 THRESHOLD_DEG = 5.0
 #: Samples per frame of the faster clip (a departure inside one frame is still seen).
@@ -150,7 +152,10 @@ class CompareReport:
         return sum(s.cause != "source" for j in self.joints for s in j.segments)
 
     def as_dict(self) -> dict:
-        return {"source": self.source, "converted": self.converted,
+        """What ``quatlab compare --json`` prints (its schema: docs/report.md)."""
+        from quatlab.app.io.reports.schema import COMPARE, schema_id  # noqa: PLC0415
+
+        return {"schema": schema_id(COMPARE), "source": self.source, "converted": self.converted,
                 "introduced": self.introduced,
                 "source_clip": self.source_clip, "converted_clip": self.converted_clip,
                 "overlap": self.overlap, "rate": self.rate, "threshold_deg": self.threshold,
@@ -189,14 +194,27 @@ def read_mapping(path) -> dict[str, str]:
     return out
 
 
-def _match(names_s, names_c, nodes_s, nodes_c, mapping: dict | None):
-    """Pairs ``(source rig node, converted rig node)``, and the names left over."""
-    by_name = {n: i for i, n in enumerate(names_c) if n is not None}
+def _match(names_s, names_c, animated_s, animated_c, mapping: dict | None):
+    """Pairs ``(source rig node, converted rig node)``, and the animated names left over.
+
+    A joint animated in one file only is matched too, against the other file's
+    node of that name at rest (a conversion may key every joint of a skeleton,
+    UsdSkel always does, where the source keyed a few): the report then says
+    whether the conversion kept that joint's pose. Animated nodes are matched
+    first, so a name held by two nodes goes to the animated one.
+    """
+    animated_s, animated_c = set(animated_s), set(animated_c)
+
+    def order(names, animated):
+        return sorted(animated) + [i for i, n in enumerate(names) if n and i not in animated]
+
+    by_name: dict[str, int] = {}
     by_norm: dict[str, int] = {}
-    for i, n in enumerate(names_c):
-        by_norm.setdefault(_normalized(n), i)
+    for i in order(names_c, animated_c):
+        by_name.setdefault(names_c[i], i)
+        by_norm.setdefault(_normalized(names_c[i]), i)
     pairs, used = [], set()
-    for i in nodes_s:
+    for i in order(names_s, animated_s):
         name = names_s[i]
         j = None
         if mapping and name in mapping:
@@ -205,12 +223,12 @@ def _match(names_s, names_c, nodes_s, nodes_c, mapping: dict | None):
             j = by_name[name]
         elif _normalized(name) in by_norm:
             j = by_norm[_normalized(name)]
-        if j is not None and j not in used:
+        if j is not None and j not in used and (i in animated_s or j in animated_c):
             pairs.append((int(i), int(j)))
             used.add(j)
     matched_s = {i for i, _j in pairs}
-    left_s = tuple(str(names_s[i]) for i in nodes_s if i not in matched_s)
-    left_c = tuple(str(names_c[j]) for j in nodes_c if j not in used)
+    left_s = tuple(str(names_s[i]) for i in sorted(animated_s) if i not in matched_s)
+    left_c = tuple(str(names_c[j]) for j in sorted(animated_c) if j not in used)
     return pairs, left_s, left_c
 
 
@@ -267,9 +285,9 @@ def compare_files(source, converted, *, mapping=None, source_animation=None,
 
 
 def _rig(kf):
-    if getattr(kf, "format", None) not in ("gltf", "glb", "bvh", "fbx"):
+    if getattr(kf, "format", None) not in RIG_FORMATS:
         raise KeyframeFileError(kf.path, _("has no rig (a scene graph with animations) to "
-                                           "compare: give an FBX, glTF or BVH file"))
+                                           "compare: give an FBX, glTF, BVH or USD file"))
     try:
         return rig_of(kf)
     except (KeyframeFileError, ValueError) as exc:
@@ -287,7 +305,7 @@ def compare_rigs(kf_s, kf_c, *, mapping=None, source_animation=None, converted_a
     anim_s = rig_s.animation(0 if source_animation is None else source_animation)
     anim_c = rig_c.animation(0 if converted_animation is None else converted_animation)
     by_s, by_c = _channels_by_node(rig_s, anim_s), _channels_by_node(rig_c, anim_c)
-    pairs, left_s, left_c = _match(rig_s.names, rig_c.names, sorted(by_s), sorted(by_c), mapping)
+    pairs, left_s, left_c = _match(rig_s.names, rig_c.names, by_s, by_c, mapping)
     if not pairs and by_s and by_c:
         raise KeyframeFileError(kf_c.path, _("no animated joint of {source} has a joint of the "
                                              "same name here; give a mapping (--map "
@@ -330,14 +348,16 @@ def compare_rigs(kf_s, kf_c, *, mapping=None, source_animation=None, converted_a
                 cause = "motion"
             else:
                 cause = "conversion"
-            ch = by_c[j]
-            k = np.searchsorted(ch.times, [t_c[a], t_c[b]], side="right") - 1
-            k0 = int(np.clip(k[0], 0, len(ch.times) - 1))
-            k1 = int(np.clip(k[1] + 1, 0, len(ch.times) - 1))
+            ch = by_c.get(j)
+            keys = None                          # the converted joint is not animated
+            if ch is not None:
+                k = np.searchsorted(ch.times, [t_c[a], t_c[b]], side="right") - 1
+                keys = (int(np.clip(k[0], 0, len(ch.times) - 1)),
+                        int(np.clip(k[1] + 1, 0, len(ch.times) - 1)))
             start, end = float(t_s[a]), float(t_s[b])
             intended = any(t.joint == rig_s.names[i] and t.intended and t.start < end
                            and t.end > start for t in turns)
-            segments.append(Departure(start, end, float(far_c[span].max()), cause, (k0, k1),
+            segments.append(Departure(start, end, float(far_c[span].max()), cause, keys,
                                       intended))
         at = int(np.argmax(spec))
         joints.append(JointReport(str(rig_s.names[i]), str(rig_c.names[j]), float(spec.max()),
@@ -382,7 +402,7 @@ def format_report(report: CompareReport) -> str:
             lines.append("  " + _("animated joints of {file} without a match: {names}").format(
                 file=where, names=", ".join(names[:20]) + (" ..." if len(names) > 20
                                                                    else "")))
-    counts = {"source": 0, "conversion": 0, "motion": 0}
+    counts = dict.fromkeys(CAUSES, 0)
     for j in report.joints:
         if not j.segments and j.max_spec <= report.threshold and not j.constant_offset:
             continue

@@ -71,7 +71,8 @@ def _ask(window) -> None:
     source = _source(window)
     path, _filter = QtWidgets.QFileDialog.getOpenFileName(
         window, _("Compare with its conversion"), str(source.parent) if source else "",
-        _("Keyframes") + " (*.gltf *.glb *.bvh *.fbx);;" + _("All files") + " (*)")
+        _("Keyframes") + " (*.gltf *.glb *.bvh *.fbx *.usda *.usdc *.usdz *.usd);;"
+        + _("All files") + " (*)")
     if path:
         compare_with(window, path)
 

@@ -37,13 +37,15 @@ import numpy as np
 
 from quatlab.app.i18n import _
 from quatlab.app.io.fbx import audit as A
-from quatlab.app.io.fbx.evaluate import ClipEvaluator
+from quatlab.app.io.fbx.evaluate import ClipEvaluator, euler_columns, order_string
 from quatlab.app.io.fbx.loader import parse_fbx, read_fbx
-from quatlab.app.io.fbx.scene import ROTATION_ORDERS, FbxScene
+from quatlab.app.io.fbx.scene import ROTATION_ORDERS, VECTOR_PROPS, FbxScene
 from quatlab.app.io.track_audit import FileFindings
 from quatlab.app.io.tracks import Finding, KeyframeFile, KeyframeFileError, Track
 
 __all__ = ["FbxKeyframeFile", "load_fbx_keyframes", "load_fbx_bytes", "WRITE_INSTEAD"]
+
+_PRE, _POST = VECTOR_PROPS.index("PreRotation"), VECTOR_PROPS.index("PostRotation")
 
 #: What ``quatlab fix`` writes for an FBX input (the refusal names it).
 WRITE_INSTEAD = ("bvh", "csv", "npy")
@@ -68,6 +70,8 @@ class FbxKeyframeFile(FileFindings, KeyframeFile):
         self.entries: list[tuple[int, int]] = []
         self._euler: list[np.ndarray] = []
         self._orders: list[int] = []
+        #: Whether the track's rotation order is the same at every key (it may be animated).
+        self._one_order: list[bool] = []
         tracks = []
         for stack, name in enumerate(scene.stack_names):
             ev = self.evaluator(stack)
@@ -85,6 +89,7 @@ class FbxKeyframeFile(FileFindings, KeyframeFile):
                 self.entries.append((stack, node))
                 self._euler.append(local.euler[:, 0])
                 self._orders.append(order)
+                self._one_order.append(bool(np.all(local.order[:, 0] == order)))
         super().__init__(path, tracks)
         self._findings: dict[int, tuple[Finding, ...]] = {}
 
@@ -97,6 +102,26 @@ class FbxKeyframeFile(FileFindings, KeyframeFile):
     def euler(self, track: int) -> np.ndarray:
         """Track ``track``'s blended ``Lcl Rotation`` at its keys, ``(K, 3)`` X, Y, Z degrees."""
         return self._euler[track]
+
+    def euler_channels(self, track: int) -> tuple[np.ndarray, str] | None:
+        """The node's blended ``Lcl Rotation`` at the track's keys, in its rotation order.
+
+        ``(degrees (K, 3), order)``: the columns in the order the axes apply and
+        ``order`` the extrinsic string of :func:`~quatlab.app.io.fbx.evaluate.order_string`
+        (FBX ``ZXY`` is ``"zxy"``, angles Z, X, Y), so ``from_euler`` of a row is the
+        key's rotation. None when the channels alone are not the track's rotation
+        or not one Euler order: a node with pre- or post-rotation (its key is
+        ``Rpre R Rpost^-1``; the FBX SDK resamples such curves into quaternion
+        curves for Unity, docs/runtimes.md), a rotation order that changes
+        during the clip, or the spheric order.
+        """
+        stack, node = self.entries[track]
+        order = self._orders[track]
+        props = self.scene.node_props[node]
+        if (not self._one_order[track] or ROTATION_ORDERS[order] == "SPHERIC"
+                or np.any(props[[_PRE, _POST]] != 0.0)):
+            return None
+        return self._euler[track][:, euler_columns(order)], order_string(order)
 
     def rotation_order(self, track: int) -> int:
         """Track ``track``'s rotation order at its first key (:data:`ROTATION_ORDERS`)."""

@@ -1,10 +1,14 @@
-"""The JSON Schema of ``quatlab check --json``, shipped in the package (docs/report.md).
+"""The JSON Schemas of QuatLab's reports, shipped in the package (docs/report.md).
 
-The schema file is ``quatlab/assets/schema/check-report.schema.json``; every
-report names it by its ``$id`` (the ``schema`` field), read from the file, so
-the version is written in one place.
+``quatlab check --json`` follows ``quatlab/assets/schema/check-report.schema.json``
+(:data:`CHECK`, the default), ``quatlab compare --json``
+``compare-report.schema.json`` (:data:`COMPARE`). Every report names its schema
+by the ``$id`` (the ``schema`` field), read from the file, so the version is
+written in one place.
 
 >>> schema_id().startswith("urn:quatlab:check-report:")
+True
+>>> schema_id(COMPARE).startswith("urn:quatlab:compare-report:")
 True
 """
 
@@ -14,21 +18,25 @@ import functools
 import json
 from importlib import resources
 
-__all__ = ["load_schema", "schema_id", "schema_text"]
+__all__ = ["load_schema", "schema_id", "schema_text", "CHECK", "COMPARE"]
+
+#: The schemas by name (the file is ``NAME.schema.json``).
+CHECK = "check-report"
+COMPARE = "compare-report"
 
 
-def schema_text() -> str:
-    """The schema as shipped (JSON text)."""
+def schema_text(name: str = CHECK) -> str:
+    """The schema ``name`` as shipped (JSON text)."""
     folder = resources.files("quatlab.assets").joinpath("schema")
-    return folder.joinpath("check-report.schema.json").read_text(encoding="utf-8")
+    return folder.joinpath(f"{name}.schema.json").read_text(encoding="utf-8")
 
 
 @functools.cache
-def load_schema() -> dict:
-    """The schema as a dict (parsed once per process)."""
-    return json.loads(schema_text())
+def load_schema(name: str = CHECK) -> dict:
+    """The schema ``name`` as a dict (parsed once per process)."""
+    return json.loads(schema_text(name))
 
 
-def schema_id() -> str:
-    """The ``$id`` of the shipped schema: what a report's ``schema`` field says."""
-    return load_schema()["$id"]
+def schema_id(name: str = CHECK) -> str:
+    """The ``$id`` of the shipped schema ``name``: what a report's ``schema`` field says."""
+    return load_schema(name)["$id"]

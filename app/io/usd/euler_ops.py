@@ -31,7 +31,8 @@ import numpy as np
 from quatlab.math import euler_track as E
 from quatlab.math import quaternion as Q
 
-__all__ = ["rotations", "sequence", "audit", "filtered_values", "single_axis_wraps"]
+__all__ = ["rotations", "sequence", "channels", "audit", "filtered_values",
+           "single_axis_wraps"]
 
 _COMPONENT = {"x": 0, "y": 1, "z": 2}
 _AXIS = {"x": np.array([1.0, 0, 0]), "y": np.array([0, 1.0, 0]), "z": np.array([0, 0, 1.0])}
@@ -56,6 +57,34 @@ def rotations(values: np.ndarray, order: str, inverse: bool = False) -> np.ndarr
     if inverse:
         q = q * np.array([1.0, -1.0, -1.0, -1.0])
     return q
+
+
+def channels(values: np.ndarray, order: str, inverse: bool = False) -> tuple[np.ndarray, str]:
+    """The op as three Euler channels: ``(degrees (S, 3), order)`` with ``from_euler`` of a row
+    the sample's rotation (``order`` extrinsic, the angles listed in it).
+
+    What a player that blends each channel on its own needs, and what usd-core
+    does (it interpolates the stored components, then builds the op). A
+    single-axis op is that channel with the two others at 0; an inverse op
+    ``R^-1`` is the reversed order with the angles negated
+    (``(Rz Ry Rx)^-1 = Rx^-1 Ry^-1 Rz^-1``), so a blend of its channels is the
+    inverse of the blend of the stored ones.
+
+    >>> channels(np.array([[10.0, 20.0, 30.0]]), "zxy")[0].tolist(), channels([[5.0]], "y")
+    ([[30.0, 10.0, 20.0]], (array([[0., 5., 0.]]), 'xyz'))
+    >>> channels(np.array([[10.0, 20.0, 30.0]]), "xyz", inverse=True)
+    (array([[-30., -20., -10.]]), 'zyx')
+    """
+    seq = sequence(values, order)
+    if len(order) == 1:
+        angles = np.zeros((len(seq), 3))
+        angles[:, _COMPONENT[order]] = seq[:, 0]
+        order = "xyz"
+    else:
+        angles = seq
+    if inverse:
+        angles, order = -angles[:, ::-1], order[::-1]
+    return angles, order
 
 
 def single_axis_wraps(values: np.ndarray) -> np.ndarray:

@@ -119,6 +119,18 @@ class UsdKeyframeFile(FileFindings, KeyframeFile):
         folder = self.path.parent
         return tuple(folder / name for name in self.scene.meta.get("layers", ())) or (self.path,)
 
+    def euler_channels(self, track: int) -> tuple[np.ndarray, str] | None:
+        """An Euler rotate op's stored angles as channels (:func:`euler_ops.channels`), else None.
+
+        The Euler-curve players (docs/runtimes.md) then blend the file's own
+        angles, as usd-core itself interpolates a rotate op.
+        """
+        kind, x, _j = self.sources[track]
+        xf = self.scene.xforms[x] if kind == "xform" else None
+        if xf is None or xf.kind != "euler":
+            return None
+        return euler_ops.channels(xf.values, xf.order, xf.inverse)
+
     # ------------------------------------------------------------------ audit
     def euler_findings(self, track: int) -> tuple[Finding, ...]:
         """The Euler family of track ``track`` (an Euler op's stored angles), else ()."""
