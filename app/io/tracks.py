@@ -338,6 +338,14 @@ class KeyframeFile:
         """Every file this document was read from (the file and, for glTF, its resources)."""
         return (self.path,)
 
+    def node_parents(self) -> dict[int, int]:
+        """The parent of each node (by the tracks' ``node_index``) that has one; ``{}``: flat.
+
+        The Keyframes tab's dope sheet groups a file's tracks by this hierarchy;
+        a format without one (CSV and JSON tracks) lists them in file order.
+        """
+        return {}
+
     def write_copy(self, out, tracks: Sequence[Track], *, force: bool = False) -> list[Path]:
         """Write the file to ``out`` with ``tracks``' keys in place of the loaded ones.
 

@@ -50,6 +50,7 @@ from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.io.track_audit import audit_track, fix_track, format_keys
 from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, Track
 from quatlab.app.model.explain import sentences
+from quatlab.app.model.finding_families import is_key_mark, primary
 from quatlab.app.model.history import History
 from quatlab.app.model.state import Events, LessonState
 from quatlab.math import audit as A
@@ -165,6 +166,10 @@ class Segments:
     #: :func:`severity` of each segment, ``""`` for none: an array, so views
     #: can pick the highlighted segments of a long track without a loop.
     levels: np.ndarray
+    #: The most important finding family (:mod:`~quatlab.app.model.finding_families`) of
+    #: each segment's own findings, and of each key's, ``""`` for none: what colour they take.
+    families: np.ndarray = None
+    key_families: np.ndarray = None
 
     def __len__(self) -> int:
         return len(self.t0)
@@ -174,9 +179,9 @@ class Segments:
 
     def flag_text(self, i: int) -> str:
         """Human flags of segment ``i``, e.g. ``"sign flip; non unit q3"``."""
-        own = [kind_name(f.kind) for f in self.findings[i] if f.kind in SEGMENT_KINDS]
+        own = [kind_name(f.kind) for f in self.findings[i] if not is_key_mark(f.kind, f.keys)]
         keys = [f"{kind_name(f.kind)} q{f.keys[0]}" for f in self.findings[i]
-                if f.kind in KEY_KINDS]
+                if is_key_mark(f.kind, f.keys)]
         return "; ".join(own + keys)
 
 
@@ -197,22 +202,34 @@ def _segments(track: Track, findings) -> Segments:
         short[valid] = np.degrees(angle_between(a, b))
     per_segment: list[list] = [[] for _ in range(count)]
     key_flagged = np.zeros(n, dtype=bool)
+    key_kinds: dict[int, list[str]] = {}
     for f in findings:
-        if f.kind in SEGMENT_KINDS:
-            per_segment[f.keys[0]].append(f)
+        if not 0 <= f.keys[0] < max(n, 1):
+            continue
+        if not is_key_mark(f.kind, f.keys):
+            # A segment's (also a BVH Euler wrap or triple switch between two frames,
+            # and the first segment of a "more" range).
+            if count:
+                per_segment[min(f.keys[0], count - 1)].append(f)
         else:
             k = f.keys[0]
             key_flagged[k] = True
+            key_kinds.setdefault(k, []).append(f.kind)
             # A key finding concerns both segments that use the key.
             for s in (k - 1, k):
                 if 0 <= s < count:
                     per_segment[s].append(f)
     levels = np.full(count, "", dtype=object)
+    families = np.full(count, "", dtype=object)
     for i, fs in enumerate(per_segment):
         if fs:
             # The segment's own findings first, then its keys', as flag_text lists them.
-            fs.sort(key=lambda f: (f.kind not in SEGMENT_KINDS, f.keys))
+            fs.sort(key=lambda f: (is_key_mark(f.kind, f.keys), f.keys))
             levels[i] = severity(f.kind for f in fs) or ""
+            families[i] = primary(f.kind for f in fs if not is_key_mark(f.kind, f.keys)) or ""
+    key_families = np.full(n, "", dtype=object)
+    for k, kinds in key_kinds.items():
+        key_families[k] = primary(kinds)
     return Segments(
         t0=track.times[:-1].copy(),
         t1=track.times[1:].copy(),
@@ -223,6 +240,8 @@ def _segments(track: Track, findings) -> Segments:
         findings=tuple(tuple(fs) for fs in per_segment),
         key_flagged=key_flagged,
         levels=levels.astype(str) if count else np.zeros(0, dtype=str),
+        families=families.astype(str) if count else np.zeros(0, dtype=str),
+        key_families=key_families.astype(str) if n else np.zeros(0, dtype=str),
     )
 
 
@@ -530,6 +549,10 @@ class KeyframesModel:
         return written
 
     # ------------------------------------------------------------------ messages
+    def say(self, text: str) -> None:
+        """Put ``text`` on the status line (a view's news: "back to the first finding")."""
+        self._say(text)
+
     def _say(self, text: str, *, error: bool = False) -> None:
         self.message = Message(text, error)
         self.events.emit("message")

@@ -33,9 +33,12 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 from quatlab.app.i18n import N_, _
 from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.model.explain import glue_formulas
-from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, kind_name, severity
+from quatlab.app.model.finding_families import FAMILIES, FAMILY_NAMES, primary
+from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, kind_name
 from quatlab.app.qt.background import run_off_thread
 from quatlab.app.qt.details_fit import fit_text_below_table
+from quatlab.app.qt.dope_sheet import DopeSheetView
+from quatlab.app.qt.finding_navigation import NEXT_KEY, PREVIOUS_KEY, FindingNavigator
 from quatlab.app.qt.flow_legend import FlowLegend
 from quatlab.app.qt.keyframe_tables import (
     CellTable,
@@ -47,7 +50,7 @@ from quatlab.app.qt.keyframe_tables import (
 )
 from quatlab.app.qt.lesson_panel import swatch
 from quatlab.app.qt.rig_view import RigPanel
-from quatlab.app.qt.timeline import HIGHLIGHT, KEY_TICK, OK_BAR, ROW_TINT, Timeline
+from quatlab.app.qt.timeline import FAMILY_COLOURS, HIGHLIGHT, KEY_TICK, OK_BAR, ROW_TINT, Timeline
 
 __all__ = ["VIEW_NAME", "TITLE", "KeyframesView", "create"]
 
@@ -58,8 +61,42 @@ ORDER_CHOICES = ((N_("as declared"), None), ("wxyz", "wxyz"), ("xyzw", "xyzw"))
 #: Findings explained in full below the table; a long track's thousand sign
 #: flips would bury the first ones (the table and timeline still show all).
 DETAILS_LIMIT = 30
+#: What each family's legend entry explains in its tooltip.
+FAMILY_TIPS = {
+    "sign_flip": N_("Keys stored in opposite hemispheres: a spec player takes the short arc, "
+                    "a naive runtime turns the long way (more than 180°)"),
+    "half_turn": N_("Keys half a turn apart: both ways are equally long, and the direction "
+                    "hangs on rounding"),
+    "euler_wrap": N_("An Euler channel jumps by about 360° between frames: a per-channel "
+                     "blend spins a whole turn (files of Euler angles, such as BVH)"),
+    "euler_flip": N_("The channels switch to the other angle triple of the same rotation "
+                     "(other triple): a per-channel blend swings through other poses"),
+    "gimbal": N_("The middle angle at ±90°: the other two channels are unstable"),
+    "broken": N_("Key times out of order, or a key that is zero, not finite or not unit "
+                 "length"),
+    "other": N_("Findings counted past a track's first thousand, or of a kind this version "
+                "does not name"),
+}
+
+
+def family_legend() -> FlowLegend:
+    """The legend of the finding families, the key ticks and the unflagged bars, with tooltips."""
+    entries = [(("◆" if f == "gimbal" else "■"), FAMILY_COLOURS[f], _(FAMILY_NAMES[f]),
+                _(FAMILY_TIPS[f])) for f in FAMILIES if f != "other"]
+    entries += [("■", OK_BAR, _("no finding"), _("Segments without findings (timeline)")),
+                ("│", KEY_TICK, _("key"), _("A key of the track"))]
+    legend = FlowLegend([f"{swatch(c, mark)}&nbsp;{text}" for mark, c, text, _tip in entries])
+    for label, (_mark, _c, _text, tip) in zip(legend.entries, entries, strict=True):
+        label.setToolTip(tip)
+    return legend
+
+
 class KeyframesView(QtWidgets.QWidget):
     """Shows a :class:`KeyframesModel`; ``jump`` switches to the two-key lesson."""
+
+    #: Keys this tab takes from the window's menus while it is shown (the next and
+    #: previous finding; View > Chains: NLERP belongs to the two-key lesson).
+    CLAIMED_KEYS = (NEXT_KEY, PREVIOUS_KEY)
 
     TRACK_HEADERS = [
         (N_("animation"), N_("glTF animation (name and index)")),
@@ -131,17 +168,28 @@ class KeyframesView(QtWidgets.QWidget):
         self.track_model = CellTable(self.TRACK_HEADERS, {3}, self)
         self.track_table = table_view(self.track_model, "kf_tracks")
         self.track_table.selectionModel().currentRowChanged.connect(self._track_chosen)
+        # A click on a track's findings goes to its first finding.
+        self.track_table.clicked.connect(self._track_cell_clicked)
+        # The file-wide dope sheet and the track table, one tab each.
+        self.dope_sheet = DopeSheetView()
+        self.file_tabs = QtWidgets.QTabWidget()
+        self.file_tabs.setObjectName("kf_file_tabs")
+        self.file_tabs.setDocumentMode(True)
+        self.file_tabs.addTab(self.dope_sheet, _("Dope sheet"))
+        self.file_tabs.addTab(self.track_table, _("Tracks"))
+        self.file_tabs.setTabToolTip(0, _("Every animated joint along time, with every finding "
+                                          "marked; {next} / {previous} go to the next / "
+                                          "previous finding").format(next=NEXT_KEY,
+                                                                     previous=PREVIOUS_KEY))
+        self.file_tabs.setTabToolTip(1, _("The file's rotation tracks, one row each"))
+        # The finding walk beside the tabs: it serves both.
+        self.file_tabs.setCornerWidget(self.dope_sheet.walk_bar, QtCore.Qt.Corner.TopRightCorner)
 
         # Only the swatches are coloured: the pale "ok" colour is unreadable as text.
         # Each entry (a swatch and its words) one unbreakable unit; the legend
         # wraps between entries only, so the tab can give the rig panel the room.
-        self.legend = FlowLegend([
-            f"{swatch(c, mark)}&nbsp;{t}" for mark, c, t in (
-                ("■", HIGHLIGHT["sign_flip"], _("sign flip (naive turns the long way)")),
-                ("■", HIGHLIGHT["warning"], _("half turn, time order or broken key")),
-                ("■", OK_BAR, _("ok")),
-                ("│", KEY_TICK, _("key")),
-            )] + ["<i>" + _("click a segment to load it") + "</i>"])
+        # One legend for the dope sheet, the timeline and the tables' tints.
+        self.legend = family_legend()
         self.legend.setObjectName("kf_legend")
         self.timeline = Timeline(self)
         self.timeline.segmentClicked.connect(self._timeline_clicked)
@@ -169,19 +217,24 @@ class KeyframesView(QtWidgets.QWidget):
         ml = QtWidgets.QVBoxLayout(middle)
         ml.setContentsMargins(0, 0, 0, 0)
         ml.setSpacing(2)
-        ml.addWidget(self.legend)
         ml.addWidget(self.timeline)
         ml.addWidget(self.segment_table, 1)
         split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
-        split.addWidget(self.track_table)
+        split.addWidget(self.file_tabs)
         split.addWidget(middle)
         split.addWidget(self.details)
         split.setChildrenCollapsible(False)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 4)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 3)
         split.setStretchFactor(2, 1)
-        split.setSizes([130, 420, 110])
+        split.setSizes([360, 270, 80])
         self._split = split
+        left = QtWidgets.QWidget()
+        left_layout = QtWidgets.QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.setSpacing(2)
+        left_layout.addWidget(self.legend)
+        left_layout.addWidget(split, 1)
         # The explanation gets the height its text needs (see fit_text_below_table),
         # refitted when its text, the panel's size, the fonts or the legend's
         # height (the table's size then) change.
@@ -199,7 +252,7 @@ class KeyframesView(QtWidgets.QWidget):
         self.playback.events.connect("rig", self._show_time)
         sides = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         sides.setObjectName("kf_sides")
-        sides.addWidget(split)
+        sides.addWidget(left)
         sides.addWidget(self.rig_panel)
         sides.setChildrenCollapsible(False)
         sides.setStretchFactor(0, 2)
@@ -271,6 +324,8 @@ class KeyframesView(QtWidgets.QWidget):
         model.events.connect("tracks", self.on_tracks)
         model.events.connect("selection", self.on_selection)
         model.events.connect("message", self.on_message)
+        # After the tab's own subscriptions: the navigator follows what they showed.
+        self.navigator = FindingNavigator(self)
         self.on_file()
         self.on_message()
 
@@ -366,10 +421,19 @@ class KeyframesView(QtWidgets.QWidget):
         if not self._syncing and current.isValid():
             self.model.select_track(current.row())
 
+    def _track_cell_clicked(self, index: QtCore.QModelIndex) -> None:
+        if index.column() == len(self.TRACK_HEADERS) - 1:  # the findings
+            self.navigator.go_to_track(index.row())
+
     def _timeline_clicked(self, segment: int) -> None:
         # With the rig playing this track, a click moves the time to the
         # segment's middle and stays here; otherwise it loads the lesson.
         plays = self.rig_panel.plays_selected()
+        track = self.model.selected_track
+        if track is not None and self.navigator.go_to_segment(track, segment):
+            if not plays:
+                self._segment_chosen(segment, jump=True)
+            return
         self._segment_chosen(segment, jump=not plays)
         if plays:
             self.rig_panel.show_segment(segment)
@@ -379,6 +443,13 @@ class KeyframesView(QtWidgets.QWidget):
 
     def _segment_chosen(self, row: int, *, jump: bool) -> None:
         if self._syncing or row < 0:
+            return
+        track = self.model.selected_track
+        if jump and track is not None and self.navigator.go_to_segment(track, row):
+            # A flagged row clicked: its finding is shown everywhere (time, joint,
+            # dope sheet) before the lesson takes over, as the box asks.
+            if self.jump_box.isChecked() and self._jump is not None:
+                self._jump()
             return
         shown = self.model.select_segment(row)
         if shown and jump and self.jump_box.isChecked() and self._jump is not None:
@@ -417,8 +488,8 @@ class KeyframesView(QtWidgets.QWidget):
             return describe_kinds(kinds) if kinds else _("none")
 
         def tint(r: int) -> str | None:
-            level = severity(f.kind for f in m.findings(r))
-            return ROW_TINT.get(level) if level else None
+            family = primary(f.kind for f in m.findings(r))
+            return ROW_TINT.get(family) if family else None
 
         def tip(r: int) -> str:
             return "\n\n".join(_("keys {keys}: {message}").format(
@@ -472,8 +543,8 @@ class KeyframesView(QtWidgets.QWidget):
             )[c]
 
         def tint(r: int) -> str | None:
-            level = seg.severity(r)
-            return ROW_TINT[level] if level else None
+            family = primary(f.kind for f in seg.findings[r])
+            return ROW_TINT[family] if family else None
 
         def tip(r: int) -> str:
             # The columns hidden to make room (see FittedTable), then the findings.

@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from PyQt6 import QtCore, QtWidgets
+from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import N_, _
 from quatlab.app.model.keyframes_model import KeyframesModel
@@ -34,10 +34,12 @@ from quatlab.app.model.rig_playback import DIFFERENCE_DEG, SHOWN_PLAYERS, RigPla
 from quatlab.app.model.rig_players import evaluate
 from quatlab.app.model.skinning import scene_bounds, skin_meshes
 from quatlab.app.qt import theme_menu
+from quatlab.app.qt.joint_tree import JointTree, node_tracks
 from quatlab.app.qt.lesson_panel import swatch
 from quatlab.app.qt.scrubber import BoundParameter, Scrubber
 from quatlab.rendering.component_plot import ComponentPlot
 from quatlab.rendering.curve_plots import CurvePlots
+from quatlab.rendering.rig_meshes import to_view
 from quatlab.rendering.rig_scene import NAIVE_COLOR, SPEC_COLOR, RigScene
 from quatlab.rendering.series import Series
 
@@ -204,10 +206,8 @@ class RigPanel(QtWidgets.QWidget):
         self.scene.widget.setObjectName("rig_scene")
         self.scene.widget.setMinimumSize(320, 150)
         self.scene.nodeClicked.connect(self._node_clicked)
-        self.node_list = QtWidgets.QListWidget()
-        self.node_list.setObjectName("rig_nodes")
-        self.node_list.setToolTip(_("Joints and animated nodes; choose one to select its track"))
-        self.node_list.currentRowChanged.connect(self._node_row_chosen)
+        self.node_list = JointTree()
+        self.node_list.nodeChosen.connect(self._node_clicked)
         self.status = QtWidgets.QLabel(_("Open a glTF or GLB file to see its rig here."))
         self.status.setObjectName("rig_status")
         self.status.setWordWrap(True)
@@ -221,7 +221,7 @@ class RigPanel(QtWidgets.QWidget):
         view_split.addWidget(self.node_list)
         view_split.addWidget(scene_box)
         view_split.setStretchFactor(1, 1)
-        view_split.setSizes([130, 700])
+        view_split.setSizes([self.node_list.preferred_width(), 700])
         view_split.setChildrenCollapsible(False)
 
         self.time_param = _time_parameter(self.playback)
@@ -416,7 +416,7 @@ class RigPanel(QtWidgets.QWidget):
             self._plots.setStretchFactor(0, 2)
             self._plots.setStretchFactor(1, 3)
             self._plots.setSizes([400, 600])
-            self._view_split.setSizes([130, 700])
+            self._view_split.setSizes([self.node_list.preferred_width(), 700])
 
     def on_rig(self) -> None:
         pb = self.playback
@@ -482,35 +482,19 @@ class RigPanel(QtWidgets.QWidget):
     def on_node_selection(self) -> None:
         pb = self.playback
         self.scene.set_selected(pb.selected_node)
-        self._syncing = True
-        try:
-            rows = np.flatnonzero(self._nodes == pb.selected_node) if pb.selected_node is not None \
-                else []
-            self.node_list.setCurrentRow(int(rows[0]) if len(rows) else -1)
-        finally:
-            self._syncing = False
+        self.node_list.select_node(pb.selected_node)
 
     def _fill_nodes(self) -> None:
+        """The joint tree (app/qt/joint_tree.py): the pickable nodes, those with findings marked."""
         pb, rig = self.playback, self.playback.rig
-        self._syncing = True
-        try:
-            self.node_list.clear()
-            if rig is None:
-                self._nodes = np.zeros(0, dtype=np.int64)
-                return
-            self._nodes = self.scene.pickable()
-            animated = set(pb.animated_nodes().tolist())
-            depth = np.zeros(len(rig), dtype=int)
-            for i in range(len(rig)):
-                depth[i] = depth[rig.parents[i]] + 1 if rig.parents[i] >= 0 else 0
-            for i in self._nodes:
-                name = rig.names[i] or _("node #{index}").format(index=int(rig.gltf_index[i]))
-                mark = "◆ " if i in animated else "· "
-                self.node_list.addItem(" " * min(int(depth[i]), 8) + mark + name)
-            rows = np.flatnonzero(self._nodes == pb.selected_node)
-            self.node_list.setCurrentRow(int(rows[0]) if len(rows) else -1)
-        finally:
-            self._syncing = False
+        self._nodes = self.scene.pickable() if rig is not None else np.zeros(0, dtype=np.int64)
+        tracks = node_tracks(rig, self.model.tracks, pb.animation_index, self._animation_of)
+        self.node_list.fill(rig, self._nodes, pb.animated_nodes(), tracks, self.model.findings)
+        self.node_list.select_node(pb.selected_node)
+        sizes = self._view_split.sizes()
+        want = self.node_list.preferred_width()
+        if rig is not None and len(sizes) > 1 and sizes[0] < want:
+            self._view_split.setSizes([want, max(sizes[1] - (want - sizes[0]), 1), *sizes[2:]])
 
     # ------------------------------------------------------------------ curves
     def _fill_curves(self) -> None:
@@ -585,10 +569,6 @@ class RigPanel(QtWidgets.QWidget):
             if mine:
                 m.select_track((flagged or mine)[0])
 
-    def _node_row_chosen(self, row: int) -> None:
-        if not self._syncing and 0 <= row < len(self._nodes):
-            self._node_clicked(int(self._nodes[row]))
-
     def _node_clicked(self, node: int) -> None:
         pb = self.playback
         pb.select_node(node)
@@ -606,6 +586,7 @@ class RigPanel(QtWidgets.QWidget):
     # ------------------------------------------------------------------ keyframes model -> rig
     def on_tracks(self) -> None:
         self.playback.use_tracks(self._rig_tracks())
+        self._fill_nodes()  # the findings the joint tree marks
         self._fill_curves()
 
     def on_track_selection(self) -> None:
@@ -643,6 +624,25 @@ class RigPanel(QtWidgets.QWidget):
         i = m.selected_track
         return (i is not None and pb.rig is not None
                 and self._animation_of(m.tracks[i]) == pb.animation_index)
+
+    def frame_joint(self, node: int | None = None) -> bool:
+        """Centre the 3D view on joint ``node`` (a rig index; default: the selected) as posed now.
+
+        The one call the Keyframes tab's finding navigation makes into the
+        camera: a thin wrapper that points the scene's camera at the joint's
+        world position, keeping its distance and direction (the scene owns the
+        camera and its framing).
+        """
+        pb = self.playback
+        node = pb.selected_node if node is None else node
+        frame = pb.frame()
+        if frame is None or node is None or not 0 <= node < len(frame.spec.world):
+            return False
+        centre = to_view(frame.spec.world[node, :3, 3])
+        if not np.all(np.isfinite(centre)):
+            return False
+        self.scene.setCameraParams(center=QtGui.QVector3D(*(float(v) for v in centre)))
+        return True
 
     def show_segment(self, segment: int) -> bool:
         """Move the time to the middle of ``segment`` of the selected track, if the rig plays it."""

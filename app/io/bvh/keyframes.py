@@ -136,6 +136,10 @@ class BvhKeyframeFile(KeyframeFile):
             self._euler = {j: tuple(fs) for j, fs in per_joint.items()}
         return self._euler.get(self.joints[track], ())
 
+    def node_parents(self) -> dict[int, int]:
+        """Each joint's parent joint (tracks' ``node_index`` is the joint index)."""
+        return {j: int(p) for j, p in enumerate(self.bvh.parents.tolist()) if p >= 0}
+
     def audit_track(self, track: int, current: Track | None = None) -> list[Finding]:
         """Both families for one track, sorted by key and :data:`FINDING_KINDS` order.
 
