@@ -149,9 +149,9 @@ LIGHT = Theme(
     background=style.BACKGROUND, foreground=style.FOREGROUND, scene=style.SCENE_BACKGROUND,
     grid="#000000", muted="#555555", faint="#888888", ghost="#34343A", cursor="#333333",
     accent="#E69F00", error="#B00020", sky="#56B4E9",
-    # Okabe-Ito hues, the orange, purple and green deepened to 3:1 on the shaded rows;
+    # Okabe-Ito hues, the yellow, purple and green deepened to 3:1 on the shaded rows;
     # a sign flip is naive NLERP's vermillion (the long way), a broken key the text's ink.
-    findings={"sign_flip": "#D55E00", "half_turn": "#A86F00", "euler_wrap": "#0072B2",
+    findings={"sign_flip": "#D55E00", "half_turn": "#8C7A00", "euler_wrap": "#0072B2",
               "euler_flip": "#B5509A", "gimbal": "#00876A", "broken": "#202020",
               "other": "#707070"},
     # Ghosts: a dark grey at a little over half opacity, 3.1:1 on the scene as

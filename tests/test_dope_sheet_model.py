@@ -88,9 +88,9 @@ def test_the_walk_is_animation_by_animation_then_time_then_row(capsys):
     row_of = {(sheet.tracks[r.track].animation_index, sheet.tracks[r.track].node_index): n
               for n, r in enumerate(sheet.rows) if r.track is not None}
     # The animations in file order; within one, the first key's time, then the row.
-    want = sorted(((t["animation_index"], f["times"][0],
+    want = sorted((t["animation_index"], f["times"][0],
                     row_of[t["animation_index"], t["node_index"]], t["node"])
-                   for t in report["tracks"] for f in t["findings"]))
+                   for t in report["tracks"] for f in t["findings"])
     got = [(sheet.tracks[m.track].animation_index, m.t0, sheet.row_of_track[m.track],
             sheet.tracks[m.track].node_name) for m in sheet.marks]
     assert got == want
@@ -223,7 +223,7 @@ def test_fox_has_sixty_rows_in_three_animations():
 
 def test_group_and_file_spans_cover_their_tracks():
     sheet, _m = sheet_of(ROBOT)
-    for r, row in enumerate(sheet.rows):
+    for row in sheet.rows:
         if row.track is None:
             under = [sheet.rows[c] for c in range(len(sheet.rows))
                      if sheet.rows[c].group == row.group and sheet.rows[c].track is not None]

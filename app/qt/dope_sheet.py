@@ -231,7 +231,9 @@ class _Delegate(QtWidgets.QStyledItemDelegate):
         axis = owner.axis
         row = sheet.rows[r]
         painter.setClipRect(rect)
-        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
+        # Crisp: a key tick is one pixel column, a bar's edges whole pixels (the
+        # diamonds alone are smoothed).
+        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
         left, width = rect.left(), rect.width()
         if math.isfinite(row.start):
             # The clip's span: a faint base line from its first to its last key.
@@ -245,7 +247,7 @@ class _Delegate(QtWidgets.QStyledItemDelegate):
             painter.setPen(QtGui.QPen(QtGui.QColor(theme.muted), 1))
             h = max(rect.height() * 0.3, 3)
             lines = [QtCore.QLineF(x, rect.bottom() - h, x, rect.bottom() - 1)
-                     for x in (axis.x(float(t), left, width) for t in keys)]
+                     for x in (round(axis.x(float(t), left, width)) for t in keys)]
             painter.drawLines(lines)
         current = owner.current_mark
         for k in owner.drawn_marks(r):
@@ -259,11 +261,13 @@ class _Delegate(QtWidgets.QStyledItemDelegate):
             if m.key_mark:
                 c = shape.center()
                 half = shape.width() / 2
+                painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, True)
                 painter.drawPolygon(QtGui.QPolygonF([
                     QtCore.QPointF(c.x(), c.y() - half), QtCore.QPointF(c.x() + half, c.y()),
                     QtCore.QPointF(c.x(), c.y() + half), QtCore.QPointF(c.x() - half, c.y())]))
+                painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
             else:
-                painter.fillRect(shape, colour)
+                painter.fillRect(shape.toAlignedRect(), colour)
             if k == current:
                 painter.setBrush(QtCore.Qt.BrushStyle.NoBrush)
                 painter.setPen(QtGui.QPen(QtGui.QColor(theme.foreground), 2))

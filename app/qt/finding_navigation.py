@@ -12,7 +12,7 @@ and outline the mark in the dope sheet.
 
 N and Shift+N (and the dope sheet's buttons) walk the findings in the
 sheet's order: animation by animation, in time order across all joints
-(docs/keyframes.md); from a segment without a finding, the walk continues
+(docs/keyframes.md, "Finding the findings"); from a segment without a finding, the walk continues
 from the rig's time. A click on a finding does the same: a mark in the dope
 sheet, a flagged row of the segment table or its bar in the timeline, the
 findings cell of the track table, the count of a joint in the joint tree.
@@ -26,6 +26,7 @@ from PyQt6 import QtCore, QtGui
 
 from quatlab.app.i18n import _
 from quatlab.app.model.dope_sheet import DopeSheet, node_parents
+from quatlab.app.model.explain import sentences
 
 __all__ = ["FindingNavigator", "NEXT_KEY", "PREVIOUS_KEY"]
 
@@ -141,10 +142,11 @@ class FindingNavigator(QtCore.QObject):
         current = self.current if self._current_matches() else None
         walk = sheet.following if direction > 0 else sheet.preceding
         k = walk(current, track=m.selected_track, time=self._time())
-        if current is not None and (k < current) == (direction > 0):
-            m.say(_("Back to the first finding.") if direction > 0
-                   else _("Back to the last finding."))
+        wrapped = current is not None and (k < current) == (direction > 0)
         self.go_to(k)
+        if wrapped:  # said with what showing the finding said
+            m.say(sentences(_("Back to the first finding.") if direction > 0
+                            else _("Back to the last finding."), m.message.text))
 
     def _time(self) -> float | None:
         """Where the walk continues from without a finding shown: the rig's time, if it plays."""

@@ -28,7 +28,7 @@ FAMILY_COLOURS = dict(LIGHT.findings)
 #: Message colours: an error in naive NLERP's vermillion (a sign flip's), a warning orange.
 HIGHLIGHT = {"sign_flip": METHOD_COLORS["naive_nlerp"], "warning": "#E69F00"}
 #: Table row tints per finding family: light enough to read black text on.
-ROW_TINT = {"sign_flip": "#FBE1D3", "half_turn": "#F3E6CC", "euler_wrap": "#D8E8F4",
+ROW_TINT = {"sign_flip": "#FBE1D3", "half_turn": "#EEEACC", "euler_wrap": "#D8E8F4",
             "euler_flip": "#F3DDEC", "gimbal": "#D5EEE7", "broken": "#E2E2E2",
             "other": "#EBEBEB"}
 #: Unflagged segments: a quiet grey-blue that no highlight can be mistaken for.
@@ -48,6 +48,8 @@ class Timeline(pg.PlotWidget):
     #: Bars are drawn in [0, 1] on a hidden y axis; flagged ones are taller.
     _OK_BAR = (0.35, 0.3)
     _FLAG_BAR = (0.2, 0.6)
+    #: A key's finding: two caps, (y0, y1) pairs, clear of the flagged bars.
+    _KEY_CAPS = (0.02, 0.19, 0.81, 0.98)
     #: A click this close (in pixels) to a very short segment still selects it.
     _CLICK_SLOP_PX = 4
     #: Key ticks are drawn only while the visible keys are at least this many
@@ -140,7 +142,10 @@ class Timeline(pg.PlotWidget):
             finite = np.isfinite(times)
             for family, ticks in self._bad_ticks.items():
                 bad = np.flatnonzero((segments.key_families == family) & finite)
-                ticks.setData(np.repeat(times[bad], 2), np.tile([0.05, 0.95], len(bad)))
+                # A cap above and one below the bars: a key's finding never hides the
+                # colour of the segments beside it (gimbal lock at both ends of a
+                # BVH triple switch).
+                ticks.setData(np.repeat(times[bad], 4), np.tile(self._KEY_CAPS, len(bad)))
         else:
             self._index = np.zeros(0, dtype=int)
             self._lo = self._hi = families = np.zeros(0)
