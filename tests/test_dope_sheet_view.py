@@ -365,3 +365,20 @@ def test_the_marks_take_the_themes_colours(window, view, theme):
     r = dope.mark_rect(k)
     box = grab_rgb(dope)[r.top():r.bottom() + 1, r.left():r.right() + 1]
     assert colour_mask(box, themes.THEMES[theme].findings["sign_flip"]).mean() > 0.5
+
+
+def test_n_leaves_the_lesson_alone_until_it_is_opened(window, view):
+    # Redrawing the hidden two-key lesson at every N blocked the window; the lesson
+    # gets the finding's keys, as stored, when it is opened.
+    view.open(ROBOT)
+    QtWidgets.QApplication.processEvents()
+    lesson = window.state
+    before = lesson.endpoints
+    view.navigator.step(1)
+    mark = view.dope_sheet.sheet.marks[view.navigator.current]
+    assert lesson.endpoints is before and view.model.lesson_pending
+    window.show_view("main")
+    track = view.model.tracks[mark.track]
+    assert np.array_equal(lesson.entered(0), track.values[mark.segment])
+    assert np.array_equal(lesson.entered(1), track.values[mark.segment + 1])
+    assert lesson.t == 0.5 and not view.model.lesson_pending

@@ -49,6 +49,7 @@ from quatlab.app.i18n import N_, _
 from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.io.track_audit import audit_track, fix_track, format_keys
 from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, Track
+from quatlab.app.model.dope_sheet import DopeSheet, node_parents
 from quatlab.app.model.explain import sentences
 from quatlab.app.model.finding_families import is_key_mark, primary
 from quatlab.app.model.history import History
@@ -253,7 +254,8 @@ def _audit(file: KeyframeFile | None, index: int, track: Track) -> tuple:
     return tuple(own(index, track) if own else audit_track(track))
 
 
-def _read_audited(read, path, order) -> tuple[KeyframeFile, list[tuple], Segments | None]:
+def _read_audited(read, path, order) -> tuple[KeyframeFile, list[tuple], Segments | None,
+                                              DopeSheet]:
     """``read(path, order=order)``, every track's findings, and the first shown one's segments.
 
     All a freshly opened file needs before the tab can show it: made in one
@@ -263,7 +265,8 @@ def _read_audited(read, path, order) -> tuple[KeyframeFile, list[tuple], Segment
     findings = [_audit(keyframes, i, t) for i, t in enumerate(keyframes.tracks)]
     shown = _first_shown(findings)
     first = _segments(keyframes.tracks[shown], findings[shown]) if shown is not None else None
-    return keyframes, findings, first
+    sheet = DopeSheet(keyframes.tracks, findings, node_parents(keyframes))
+    return keyframes, findings, first, sheet
 
 
 def _first_shown(findings) -> int | None:
@@ -290,8 +293,11 @@ class KeyframesModel:
         # compare by identity), so undo and redo never recompute them.
         self._findings: dict[Track, tuple] = {}
         self._segments: dict[Track, Segments] = {}
+        self._sheet: tuple | None = None  # (the tracks it shows, the dope sheet)
         self.selected_track: int | None = None
         self.selected_segment: int | None = None
+        #: The selected segment waits to be shown in the lesson (select_segment(lesson=False)).
+        self.lesson_pending = False
         self.message = Message(_("Open a glTF, GLB, BVH, CSV or JSON keyframe file to audit "
                                  "its rotation tracks."))
 
@@ -308,7 +314,7 @@ class KeyframesModel:
         """
         work = run if run is not None else (lambda fn, *args: fn(*args))
         try:
-            keyframes, findings, first = work(_read_audited, read, path, order)
+            keyframes, findings, first, sheet = work(_read_audited, read, path, order)
         except (KeyframeFileError, OSError) as exc:
             text = (_("Not opened: {error}. Still showing {file}.") if self.file
                     else _("Not opened: {error}."))
@@ -316,7 +322,7 @@ class KeyframesModel:
                       error=True)
             raise
         self.file = keyframes
-        self._install(keyframes.tracks, findings, first)
+        self._install(keyframes.tracks, findings, first, sheet)
         self._say(_("Opened {file}: {summary}").format(file=keyframes.path.name,
                                                       summary=self.summary()))
         return keyframes
@@ -327,8 +333,10 @@ class KeyframesModel:
         self._install(tuple(tracks))
         self._say(self.summary())
 
-    def _install(self, tracks, findings=None, first: Segments | None = None) -> None:
+    def _install(self, tracks, findings=None, first: Segments | None = None,
+                 sheet: DopeSheet | None = None) -> None:
         self._tracks = tuple(tracks)
+        self._sheet = (self._tracks, sheet) if sheet is not None else None
         self._history.clear()
         self._findings.clear()
         self._segments.clear()
@@ -364,6 +372,17 @@ class KeyframesModel:
             self._segments[t] = _segments(t, self.findings(track))
         return self._segments[t]
 
+    def dope_sheet(self) -> DopeSheet | None:
+        """The :class:`~quatlab.app.model.dope_sheet.DopeSheet` of the current tracks (None: no
+        tracks); made with the file on the loading thread, else when first asked for."""
+        if not self._tracks:
+            return None
+        if self._sheet is None or self._sheet[0] != self._tracks:
+            findings = [self.findings(i) for i in range(len(self._tracks))]
+            self._sheet = (self._tracks, DopeSheet(self._tracks, findings,
+                                                   node_parents(self.file)))
+        return self._sheet[1]
+
     def summary(self) -> str:
         """One line: how many tracks, how many with findings, findings by kind."""
         n = len(self._tracks)
@@ -384,6 +403,7 @@ class KeyframesModel:
         if index != self.selected_track:
             self.selected_track = index
             self.selected_segment = None
+            self.lesson_pending = False
             self.events.emit("selection")
 
     def segment_keys(self, segment: int, track: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -393,13 +413,16 @@ class KeyframesModel:
             raise IndexError(f"segment {segment} out of range (0..{len(t) - 2})")
         return t.values[segment].copy(), t.values[segment + 1].copy()
 
-    def select_segment(self, index: int | None) -> bool:
+    def select_segment(self, index: int | None, *, lesson: bool = True) -> bool:
         """Select a segment of the selected track and show its keys in the lesson.
 
         The lesson gets ``q0, q1 = key i, key i + 1`` as stored (sign
         included: that is the point) and ``t = TROUBLE_T``. Returns True when
         the lesson shows the segment; False (with an error message, the
         selection kept) when a key has no rotation, or when there is no lesson.
+        With ``lesson=False`` only the selection changes, and the lesson waits
+        (:attr:`lesson_pending`) until :meth:`show_in_lesson` (walking the
+        findings with N does not redraw a lesson nobody is looking at).
         """
         if self.selected_track is None:
             return False
@@ -408,7 +431,18 @@ class KeyframesModel:
         if index != self.selected_segment:
             self.selected_segment = index
             self.events.emit("selection")
-        if index is None or self.lesson is None:
+        self.lesson_pending = not lesson and index is not None and self.lesson is not None
+        if not lesson:
+            self._say(self._segment_message(index, shown=False) if index is not None
+                      else self.summary())
+            return False
+        return self.show_in_lesson()
+
+    def show_in_lesson(self) -> bool:
+        """Load the selected segment's keys into the lesson (see :meth:`select_segment`)."""
+        self.lesson_pending = False
+        index = self.selected_segment
+        if self.selected_track is None or index is None or self.lesson is None:
             return False
         q0, q1 = self.segment_keys(index)
         lesson = self.lesson
@@ -425,9 +459,12 @@ class KeyframesModel:
         self._say(self._segment_message(index))
         return True
 
-    def _segment_message(self, i: int) -> str:
+    def _segment_message(self, i: int, *, shown: bool = True) -> str:
         track = self._tracks[self.selected_track]
         seg = self.segments(self.selected_track)
+        if not shown:
+            return _("Segment {i}→{j} of {track} (dot {dot:.4g}); the two-key lesson shows it "
+                     "when you open it.").format(i=i, j=i + 1, track=track.label, dot=seg.dot[i])
         text = _("Segment {i}→{j} of {track} is in the lesson: q0 = key {i}, q1 = key {j} as "
                  "stored (dot {dot:.4g}), t = {t}.").format(
             i=i, j=i + 1, track=track.label, dot=seg.dot[i], t=TROUBLE_T)

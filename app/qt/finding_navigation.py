@@ -5,7 +5,8 @@
 its keys change) and which finding is shown. Showing a finding
 (:meth:`FindingNavigator.go_to`) does, in this order: select its track (the
 rig switches to its animation and selects its joint), select its segment (the
-segment table scrolls to the row, the two-key lesson gets the keys), put the
+segment table scrolls to the row; the two-key lesson gets the keys when it is
+opened: redrawing a hidden lesson at every N blocked the window), put the
 rig's time in the middle of the segment (on the key, for a key's finding),
 centre the 3D view on the joint (:meth:`~quatlab.app.qt.rig_view.RigPanel.frame_joint`),
 and outline the mark in the dope sheet.
@@ -25,7 +26,7 @@ import math
 from PyQt6 import QtCore, QtGui
 
 from quatlab.app.i18n import _
-from quatlab.app.model.dope_sheet import DopeSheet, node_parents
+from quatlab.app.model.dope_sheet import DopeSheet
 from quatlab.app.model.explain import sentences
 
 __all__ = ["FindingNavigator", "NEXT_KEY", "PREVIOUS_KEY"]
@@ -67,10 +68,7 @@ class FindingNavigator(QtCore.QObject):
     # ------------------------------------------------------------------ the sheet
     def rebuild(self) -> None:
         """The sheet of the current tracks and findings (another file, or keys fixed)."""
-        m = self.model
-        tracks = m.tracks
-        self.sheet = DopeSheet(tracks, [m.findings(i) for i in range(len(tracks))],
-                               node_parents(m.file)) if tracks else None
+        self.sheet = self.model.dope_sheet()
         self.current = None
         self.view.dope_sheet.set_sheet(self.sheet)
         self.on_selection()
@@ -107,7 +105,8 @@ class FindingNavigator(QtCore.QObject):
             self.current = k
             m.select_track(mark.track)
             if mark.segment is not None:
-                m.select_segment(mark.segment)
+                # The two-key lesson gets the keys when it is opened, not at every N.
+                m.select_segment(mark.segment, lesson=False)
         finally:
             self._going = False
         panel = view.rig_panel

@@ -431,8 +431,8 @@ class KeyframesView(QtWidgets.QWidget):
         plays = self.rig_panel.plays_selected()
         track = self.model.selected_track
         if track is not None and self.navigator.go_to_segment(track, segment):
-            if not plays:
-                self._segment_chosen(segment, jump=True)
+            if not plays and self.jump_box.isChecked() and self._jump is not None:
+                self._jump()
             return
         self._segment_chosen(segment, jump=not plays)
         if plays:
@@ -531,16 +531,20 @@ class KeyframesView(QtWidgets.QWidget):
         seg = m.segments(i)
         times = f".{time_decimals(track.times)}f"
 
+        # One function per column: a cell formats its own number only (fitting the
+        # columns reads 200 rows of each, at every change of track).
+        columns = (
+            lambda r: f"{r} → {r + 1}",
+            lambda r: format_number(seg.t0[r], times),
+            lambda r: format_number(seg.t1[r], times),
+            lambda r: format_dot(seg.dot[r]),
+            lambda r: format_number(seg.naive_deg[r], ".1f"),
+            lambda r: format_number(seg.shortest_deg[r], ".1f"),
+            seg.flag_text,
+        )
+
         def cell(r: int, c: int) -> str:
-            return (
-                f"{r} → {r + 1}",
-                format_number(seg.t0[r], times),
-                format_number(seg.t1[r], times),
-                format_dot(seg.dot[r]),
-                format_number(seg.naive_deg[r], ".1f"),
-                format_number(seg.shortest_deg[r], ".1f"),
-                seg.flag_text(r),
-            )[c]
+            return columns[c](r)
 
         def tint(r: int) -> str | None:
             family = primary(f.kind for f in seg.findings[r])
@@ -648,6 +652,12 @@ def create(window) -> QtWidgets.QWidget:
         window.views["squad"].load_track(times, keys, name)
         window.show_view("squad")
 
+    def lesson_opened(index: int) -> None:
+        # A finding shown with N waits for the lesson to be opened to load its keys.
+        if model.lesson_pending and window.tabs.widget(index).objectName() == "main":
+            model.show_in_lesson()
+
+    window.tabs.currentChanged.connect(lesson_opened)
     return KeyframesView(model, jump=lambda: window.show_view("main"),
                          open_file=lambda: window.open_keyframes_dialog(),
                          open_track=open_track)

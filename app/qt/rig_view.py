@@ -455,7 +455,7 @@ class RigPanel(QtWidgets.QWidget):
         finally:
             self._syncing = False
         self.scrubber.refresh()
-        self._fill_curves()
+        self._fill_curves_staged()
         self.on_time()
 
     def on_time(self) -> None:
@@ -505,6 +505,18 @@ class RigPanel(QtWidgets.QWidget):
         self._curves_pending = False
         for _step in self._curve_steps():
             pass
+
+    def _fill_curves_staged(self) -> None:
+        """Fill the curves over the next event-loop passes, a plot each (another track or clip).
+
+        All three plots at once blocked the window for 100 to 300 ms at every
+        step of the Keyframes tab's finding walk (N), which changes track and clip.
+        """
+        if self._curves_later:
+            return
+        self._staged = self._curve_steps()
+        self._curves_pending = True
+        self._steps_timer.start(0)
 
     def _curve_steps(self):
         """Fill the curves of the selected track; yields between the plots (see _curves_due)."""
@@ -604,7 +616,7 @@ class RigPanel(QtWidgets.QWidget):
         if track is not None and track.node_index is not None \
                 and 0 <= track.node_index < len(pb.rig):
             pb.select_node(int(pb.rig.rig_index[track.node_index]))
-        self._fill_curves()
+        self._fill_curves_staged()
 
     def _animation_of(self, track) -> int | None:
         """The rig animation a track belongs to: its own, or 0 (the motion) for a BVH joint."""
