@@ -150,7 +150,8 @@ def test_n_walks_all_fifteen_findings_in_order_and_shows_each(window, view, qtbo
         scene = view.rig_panel.scene
         x, y = scene.project(view.playback.frame().spec.world[[node], :3, 3])[0]
         assert abs(x - scene.width() / 2) < 2 and abs(y - scene.height() / 2) < 2
-        assert view.dope_sheet.position_label.text() == f"finding {len(seen)} of 15"
+        assert view.dope_sheet.position_label.text() == f"{len(seen)} / 15"
+        assert view.dope_sheet.position_label.toolTip() == f"finding {len(seen)} of 15"
     assert sorted(seen) == list(range(15))
     # The sixteenth press goes round to the first; Shift+N back to the last.
     qtbot.keyClick(view.dope_sheet.tree, QtCore.Qt.Key.Key_N)

@@ -45,6 +45,9 @@ MIN_MARK_PX = 3
 CLICK_SLOP_PX = 5
 #: Key ticks are drawn while keys are at least this many pixels apart.
 TICK_SPACING_PX = 3
+#: Files with more tracks than this get the filter row (a few rows need no filtering,
+#: and a small window zoomed in needs the height).
+FILTER_FROM_TRACKS = 12
 
 
 def mix(a: str, b: str, f: float) -> QtGui.QColor:
@@ -318,13 +321,15 @@ class DopeSheetView(QtWidgets.QWidget):
 
     Signals: :attr:`findingChosen` (a mark index of :attr:`sheet`),
     :attr:`trackChosen` (a track index), :attr:`timeChosen` (a track and a time in it),
-    :attr:`stepRequested` (+1 next finding, -1 previous).
+    :attr:`stepRequested` (+1 next finding, -1 previous), :attr:`rowsChanged`.
     """
 
     findingChosen = QtCore.pyqtSignal(int)
     trackChosen = QtCore.pyqtSignal(int)
     timeChosen = QtCore.pyqtSignal(int, float)
     stepRequested = QtCore.pyqtSignal(int)
+    #: The number of rows on screen changed (another file, the filter, a row collapsed).
+    rowsChanged = QtCore.pyqtSignal()
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -346,7 +351,9 @@ class DopeSheetView(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(3)
-        bar = QtWidgets.QHBoxLayout()
+        self.filter_row = QtWidgets.QWidget()
+        bar = QtWidgets.QHBoxLayout(self.filter_row)
+        bar.setContentsMargins(0, 0, 0, 0)
         bar.setSpacing(6)
         self.filter_box = QtWidgets.QLineEdit()
         self.filter_box.setObjectName("dope_filter")
@@ -364,12 +371,16 @@ class DopeSheetView(QtWidgets.QWidget):
         bar.addWidget(self.only_box)
         self.previous_button = QtWidgets.QToolButton()
         self.previous_button.setObjectName("dope_previous")
-        self.previous_button.setText(_("◀ Previous"))
+        # Arrows only, beside the tabs (a narrow window zoomed in has no room for
+        # words there); the tooltips and the accessible names say them.
+        self.previous_button.setText("◀")
+        self.previous_button.setAccessibleName(_("Previous finding"))
         self.previous_button.setToolTip(_("Go to the previous finding in the file (Shift+N)"))
         self.previous_button.clicked.connect(lambda: self.stepRequested.emit(-1))
         self.next_button = QtWidgets.QToolButton()
         self.next_button.setObjectName("dope_next")
-        self.next_button.setText(_("Next ▶"))
+        self.next_button.setText("▶")
+        self.next_button.setAccessibleName(_("Next finding"))
         self.next_button.setToolTip(_("Go to the next finding in the file (N): animation by "
                                       "animation, in time order across all joints"))
         self.next_button.clicked.connect(lambda: self.stepRequested.emit(1))
@@ -383,7 +394,7 @@ class DopeSheetView(QtWidgets.QWidget):
         walk.addWidget(self.position_label)
         walk.addWidget(self.previous_button)
         walk.addWidget(self.next_button)
-        layout.addLayout(bar)
+        layout.addWidget(self.filter_row)
 
         self.item_model = QtGui.QStandardItemModel(0, 3, self)
         self.tree = _Tree(self)
@@ -439,6 +450,10 @@ class DopeSheetView(QtWidgets.QWidget):
         self.only_box.blockSignals(True)
         self.only_box.setChecked(bool(sheet is not None and sheet.marks))
         self.only_box.blockSignals(False)
+        self.filter_box.blockSignals(True)
+        self.filter_box.clear()
+        self.filter_box.blockSignals(False)
+        self.filter_row.setVisible(sheet is not None and sheet.track_rows > FILTER_FROM_TRACKS)
         self._refill()
 
     def _refill(self) -> None:
@@ -480,6 +495,7 @@ class DopeSheetView(QtWidgets.QWidget):
         self._say_position()
         self.next_button.setEnabled(bool(sheet is not None and sheet.marks))
         self.previous_button.setEnabled(bool(sheet is not None and sheet.marks))
+        self.rowsChanged.emit()
 
     def _number_rows(self) -> None:
         """Each shown row's place on screen (alternate rows are shaded)."""
@@ -490,6 +506,15 @@ class DopeSheetView(QtWidgets.QWidget):
             self._visual[index.data(ROW_ROLE)] = n
             n += 1
             index = self.tree.indexBelow(index)
+
+    def shown_rows(self) -> int:
+        """How many rows the tree shows (the expanded ones), scrolled into view or not."""
+        return len(self._visual)
+
+    def row_height(self) -> int:
+        """The height of a row (all rows are alike)."""
+        return max(self.tree.sizeHintForRow(0), self.tree.fontMetrics().height() + 2, 1) \
+            if self._visual else self.tree.fontMetrics().height() + 6
 
     def visual_row(self, index: QtCore.QModelIndex) -> int:
         return self._visual.get(index.data(ROW_ROLE), 0)
@@ -563,16 +588,20 @@ class DopeSheetView(QtWidgets.QWidget):
                                                     n=len(sheet.marks)))
 
     def _say_position(self) -> None:
+        """Where the walk is, "6 / 15" (the tooltip in words)."""
         sheet = self.sheet
         n = len(sheet.marks) if sheet is not None else 0
         if not n:
             self.position_label.setText(_("no findings"))
-        elif self.current_mark is None:
-            self.position_label.setText(ngettext(
-                "{n} finding in the file", "{n} findings in the file", n).format(n=n))
-        else:
-            self.position_label.setText(_("finding {i} of {n}").format(
-                i=self.current_mark + 1, n=n))
+            self.position_label.setToolTip("")
+            return
+        i = "–" if self.current_mark is None else str(self.current_mark + 1)
+        self.position_label.setText(f"{i} / {n}")
+        self.position_label.setToolTip(
+            ngettext("{n} finding in the file", "{n} findings in the file", n).format(n=n)
+            if self.current_mark is None else
+            _("finding {i} of {n}").format(i=self.current_mark + 1, n=n))
+        self.position_label.setAccessibleName(self.position_label.toolTip())
 
     # ------------------------------------------------------------------ state from outside
     def set_current(self, mark: int | None) -> None:
@@ -730,6 +759,7 @@ class DopeSheetView(QtWidgets.QWidget):
             self._collapsed.add(r)
         self._number_rows()
         self.tree.viewport().update()
+        self.rowsChanged.emit()
 
     def changeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().changeEvent(ev)

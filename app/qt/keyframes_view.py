@@ -36,7 +36,7 @@ from quatlab.app.model.explain import glue_formulas
 from quatlab.app.model.finding_families import FAMILIES, FAMILY_NAMES, primary
 from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, kind_name
 from quatlab.app.qt.background import run_off_thread
-from quatlab.app.qt.details_fit import fit_text_below_table
+from quatlab.app.qt.details_fit import MIN_TOP_ROWS, fit_text_below_table
 from quatlab.app.qt.dope_sheet import DopeSheetView
 from quatlab.app.qt.finding_navigation import NEXT_KEY, PREVIOUS_KEY, FindingNavigator
 from quatlab.app.qt.flow_legend import FlowLegend
@@ -50,7 +50,7 @@ from quatlab.app.qt.keyframe_tables import (
 )
 from quatlab.app.qt.lesson_panel import swatch
 from quatlab.app.qt.rig_view import RigPanel
-from quatlab.app.qt.timeline import FAMILY_COLOURS, HIGHLIGHT, KEY_TICK, OK_BAR, ROW_TINT, Timeline
+from quatlab.app.qt.timeline import FAMILY_COLOURS, HIGHLIGHT, KEY_TICK, ROW_TINT, Timeline
 
 __all__ = ["VIEW_NAME", "TITLE", "KeyframesView", "create"]
 
@@ -61,6 +61,8 @@ ORDER_CHOICES = ((N_("as declared"), None), ("wxyz", "wxyz"), ("xyzw", "xyzw"))
 #: Findings explained in full below the table; a long track's thousand sign
 #: flips would bury the first ones (the table and timeline still show all).
 DETAILS_LIMIT = 30
+#: The most of the left splitter's height the dope sheet (or track table) takes for its rows.
+FILE_PANE_SHARE = 0.45
 #: What each family's legend entry explains in its tooltip.
 FAMILY_TIPS = {
     "sign_flip": N_("Keys stored in opposite hemispheres: a spec player takes the short arc, "
@@ -80,11 +82,10 @@ FAMILY_TIPS = {
 
 
 def family_legend() -> FlowLegend:
-    """The legend of the finding families, the key ticks and the unflagged bars, with tooltips."""
+    """The legend of the finding families and the key ticks, with tooltips."""
     entries = [(("◆" if f == "gimbal" else "■"), FAMILY_COLOURS[f], _(FAMILY_NAMES[f]),
                 _(FAMILY_TIPS[f])) for f in FAMILIES if f != "other"]
-    entries += [("■", OK_BAR, _("no finding"), _("Segments without findings (timeline)")),
-                ("│", KEY_TICK, _("key"), _("A key of the track"))]
+    entries += [("│", KEY_TICK, _("key"), _("A key of the track"))]
     legend = FlowLegend([f"{swatch(c, mark)}&nbsp;{text}" for mark, c, text, _tip in entries])
     for label, (_mark, _c, _text, tip) in zip(legend.entries, entries, strict=True):
         label.setToolTip(tip)
@@ -244,6 +245,7 @@ class KeyframesView(QtWidgets.QWidget):
         self._fit_timer.timeout.connect(self._fit_details)
         for watched in (split, self.details, self.segment_table):
             watched.installEventFilter(self)
+        self.dope_sheet.rowsChanged.connect(self._fit_timer.start)
         # The file's own rig, played by both players (glTF files).
         self.rig_panel = RigPanel(model, parent=self)
         self.playback = self.rig_panel.playback
@@ -346,7 +348,24 @@ class KeyframesView(QtWidgets.QWidget):
         return super().eventFilter(obj, ev)
 
     def _fit_details(self) -> None:
-        fit_text_below_table(self._split, self.segment_table, self.details, self.track_table)
+        self._fit_file_pane()
+        fit_text_below_table(self._split, self.segment_table, self.details)
+
+    def _fit_file_pane(self) -> None:
+        """The dope sheet's pane as tall as its rows (a file of two tracks leaves no blank
+        rows), up to :data:`FILE_PANE_SHARE` of the splitter; the rest goes to the segments."""
+        sizes = self._split.sizes()
+        if len(sizes) != 3 or min(sizes) <= 0 or not self.dope_sheet.isVisible():
+            return
+        top, middle, bottom = sizes
+        tree = self.dope_sheet.tree
+        chrome = top - tree.viewport().height()  # the tabs, the filter, the header, frames
+        row = self.dope_sheet.row_height()
+        rows = max(self.dope_sheet.shown_rows(), 1)
+        most = max(int(FILE_PANE_SHARE * sum(sizes)), chrome + MIN_TOP_ROWS * row)
+        want = min(chrome + rows * row, most)
+        if want != top and (want < top or top < most):
+            self._split.setSizes([want, middle + top - want, bottom])
 
     def _arrange_actions(self) -> None:
         """The action rows side by side when they fit the width on offer, else stacked."""
