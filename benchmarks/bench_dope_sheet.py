@@ -108,6 +108,16 @@ def main(argv: list[str] | None = None) -> int:
         panel.wait_loaded()
         settle(app)
 
+    def feed(k: int, t: float, frame) -> None:
+        """A finding's precomputed state into the widgets N changes."""
+        dope.set_current(k)
+        dope.set_cursor(t, 0)
+        scene.set_frame(frame)
+        view.timeline.set_cursor(t)
+        panel.components.set_cursor(t)
+        panel.curves.set_cursor(t)
+        view.segment_table.viewport().update()
+
     steps, step_base, step_blocks, base_blocks, idle_blocks = [], [], [], [], []
     n = len(view.navigator.sheet.marks)
     # The baseline's data: every finding's mark, time and rig frame, computed beforehand.
@@ -128,32 +138,16 @@ def main(argv: list[str] | None = None) -> int:
             steps.append(time.perf_counter() - t0)
             # The baseline: the finding before, precomputed, fed to the same widgets (so
             # that every one of them changes, as with N).
-            k, t, frame = shown[i - 1]
             painted.reset()
             t0 = time.perf_counter()
-            dope.set_current(k)
-            dope.set_cursor(t, 0)
-            scene.set_frame(frame)
-            view.timeline.set_cursor(t)
-            panel.components.set_cursor(t)
-            panel.curves.set_cursor(t)
-            view.segment_table.viewport().update()
+            feed(*shown[i - 1])
             painted.wait(app)
             finish_frame(scene, app, swaps)
             step_base.append(time.perf_counter() - t0)
         step_blocks.append(longest_block_ms(app, lambda: view.navigator.step(1), 600))
 
-        def feed():
-            k, t, frame = shown[len(step_blocks) % n]
-            dope.set_current(k)
-            dope.set_cursor(t, 0)
-            scene.set_frame(frame)
-            view.timeline.set_cursor(t)
-            panel.components.set_cursor(t)
-            panel.curves.set_cursor(t)
-            view.segment_table.viewport().update()
-
-        base_blocks.append(longest_block_ms(app, feed, 600))
+        base_blocks.append(longest_block_ms(
+            app, lambda: feed(*shown[len(step_blocks) % n]), 600))
         idle_blocks.append(longest_block_ms(app, lambda: None, 600))
 
     def ms(values, drop):

@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from bvh_oracle import MOCAPBANK
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from quatlab.app.commands import cli
 from quatlab.app.io.keyframe_files import load_keyframes
@@ -255,3 +257,57 @@ def test_findings_outside_the_track_and_non_finite_times_do_not_break_the_sheet(
     sheet = DopeSheet(tracks, findings)
     assert len(sheet.marks) == 1 and math.isnan(sheet.marks[0].t1)
     assert sheet.start == 0.0 and sheet.end == 2.0
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@st.composite
+def random_files(draw):
+    """Tracks of a few animations and nodes with findings at random keys, and a random forest."""
+    n_tracks = draw(st.integers(1, 8))
+    tracks, findings = [], []
+    for _ in range(n_tracks):
+        keys = draw(st.integers(2, 6))
+        start = draw(st.sampled_from([0.0, 0.5]))
+        times = start + np.arange(keys) / draw(st.sampled_from([2.0, 3.0]))
+        anim = draw(st.integers(0, 2))
+        tracks.append(Track(times, [[1, 0, 0, 0]] * keys, animation_index=anim,
+                            node_index=draw(st.integers(0, 5))))
+        found = []
+        for k in draw(st.lists(st.integers(0, keys - 2), max_size=3)):
+            kind = draw(st.sampled_from(["sign_flip", "euler_wrap", "gimbal_lock", "zero"]))
+            found.append(Finding(kind, (k,) if kind in ("gimbal_lock", "zero") else (k, k + 1),
+                                 ""))
+        findings.append(tuple(found))
+    parents = {c: draw(st.integers(0, 5)) for c in range(6) if draw(st.booleans())}
+    return tracks, findings, parents
+
+
+@settings(max_examples=60)
+@given(random_files())
+def test_the_walk_visits_every_finding_once_in_order_and_back(case):
+    tracks, findings, parents = case
+    sheet = DopeSheet(tracks, findings, parents)
+    assert len(sheet.marks) == sum(len(f) for f in findings)
+    # Every track has exactly one row, whatever cycles the forest has.
+    assert sorted(r.track for r in sheet.rows if r.track is not None) == list(range(len(tracks)))
+    n = len(sheet.marks)
+    if not n:
+        assert sheet.following(None) is None
+        return
+    seen, k = [], sheet.following(None)
+    for _ in range(n):
+        seen.append(k)
+        k = sheet.following(k)
+    assert sorted(seen) == list(range(n)) and k == seen[0]
+    assert all(sheet.preceding(sheet.following(j)) == j for j in range(n))
+    # The order: the animation's group, then time, then the row, never going back.
+    keys = [(sheet.rows[sheet.row_of_track[m.track]].group, m.t0,
+             sheet.row_of_track[m.track]) for m in sheet.marks]
+    assert keys == sorted(keys)
+    # A walk from a time lands on the first mark at or after it in that animation (or wraps).
+    for j, m in enumerate(sheet.marks):
+        before = m.t0 - 1e-9
+        got = sheet.following(None, track=m.track, time=before)
+        assert keys[got] >= (keys[j][0], before, sheet.row_of_track[m.track]) or got == 0

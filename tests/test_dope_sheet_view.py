@@ -17,6 +17,7 @@ import pytest
 from bvh_oracle import MOCAPBANK
 from PyQt6 import QtCore, QtWidgets
 from test_keyframes_view import colour_mask, grab_rgb
+from test_rig_view import open_rig
 
 from quatlab.app.commands import cli
 from quatlab.app.qt import keyframes_view as KV
@@ -31,18 +32,12 @@ TRUCK = DATA / "CesiumMilkTruck.glb"
 
 @pytest.fixture
 def window(keyframes_window):
-    return keyframes_window
+    return keyframes_window  # conftest: the window with the Keyframes tab shown
 
 
 @pytest.fixture
 def view(window) -> KV.KeyframesView:
     return window.views["keyframes"]
-
-
-def open_rig(view, path) -> None:
-    view.open(path)
-    assert view.rig_panel.wait_loaded()
-    QtWidgets.QApplication.processEvents()
 
 
 def check_findings(path, capsys) -> list[dict]:
