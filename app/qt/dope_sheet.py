@@ -238,15 +238,21 @@ class _Delegate(QtWidgets.QStyledItemDelegate):
         # diamonds alone are smoothed).
         painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
         left, width = rect.left(), rect.width()
-        if math.isfinite(row.start):
-            # The clip's span: a faint base line from its first to its last key.
-            x0, x1 = axis.x(row.start, left, width), axis.x(row.end, left, width)
-            painter.setPen(QtGui.QPen(mix(theme.background, theme.foreground, 0.3), 1))
-            y = rect.bottom() - 1.5
-            painter.drawLine(QtCore.QLineF(x0, y, x1, y))
         keys = row.key_times
-        if len(keys) and (len(keys) < 2 or (keys[-1] - keys[0]) / axis.seconds_per_px(width)
-                          >= TICK_SPACING_PX * (len(keys) - 1)):
+        ticks = len(keys) and (len(keys) < 2 or (keys[-1] - keys[0]) / axis.seconds_per_px(width)
+                               >= TICK_SPACING_PX * (len(keys) - 1))
+        if math.isfinite(row.start):
+            # The clip's span along the bottom: a faint line under the key ticks, or,
+            # when the keys are too dense to tick apart, a band in the ticks' colour.
+            x0, x1 = axis.x(row.start, left, width), axis.x(row.end, left, width)
+            y = rect.bottom() - 1.5
+            if ticks or row.track is None:
+                painter.setPen(QtGui.QPen(mix(theme.background, theme.foreground, 0.3), 1))
+                painter.drawLine(QtCore.QLineF(x0, y, x1, y))
+            else:
+                painter.fillRect(QtCore.QRectF(x0, rect.bottom() - 3, max(x1 - x0, 1), 3),
+                                 QtGui.QColor(theme.muted))
+        if ticks:
             painter.setPen(QtGui.QPen(QtGui.QColor(theme.muted), 1))
             h = max(rect.height() * 0.3, 3)
             lines = [QtCore.QLineF(x, rect.bottom() - h, x, rect.bottom() - 1)
@@ -449,11 +455,14 @@ class DopeSheetView(QtWidgets.QWidget):
             self.axis = _Axis(sheet.start, sheet.end)
         self.only_box.blockSignals(True)
         self.only_box.setChecked(bool(sheet is not None and sheet.marks))
+        self.only_box.setEnabled(bool(sheet is not None and sheet.marks))
         self.only_box.blockSignals(False)
         self.filter_box.blockSignals(True)
         self.filter_box.clear()
         self.filter_box.blockSignals(False)
         self.filter_row.setVisible(sheet is not None and sheet.track_rows > FILTER_FROM_TRACKS)
+        # Nothing to count, no count column: the names take its room.
+        self.tree.setColumnHidden(COUNT, not (sheet is not None and sheet.marks))
         self._refill()
 
     def _refill(self) -> None:

@@ -116,6 +116,9 @@ class JointTree(QtWidgets.QTreeWidget):
                              + self.indentation() * (depth + 1))
             self._widest = widest
             self._paint_swatches()
+            # The count column only when there is something to count: its room goes
+            # to the names otherwise.
+            self.setColumnHidden(1, not self._counts)
             self.expandAll()
         finally:
             self._syncing = False
@@ -132,7 +135,7 @@ class JointTree(QtWidgets.QTreeWidget):
     def preferred_width(self) -> int:
         """The width the names ask for (within 7 to 17 text lines' heights), count included."""
         line = self.fontMetrics().height()
-        count = self.fontMetrics().horizontalAdvance("000") + line + 16
+        count = self.fontMetrics().horizontalAdvance("000") + line + 16 if self._counts else 0
         return int(min(max(self._widest + count + 24, _LEAST_LINES * line), _MOST_LINES * line))
 
     def sizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt API
