@@ -378,3 +378,25 @@ def test_n_leaves_the_lesson_alone_until_it_is_opened(window, view):
     assert np.array_equal(lesson.entered(0), track.values[mark.segment])
     assert np.array_equal(lesson.entered(1), track.values[mark.segment + 1])
     assert lesson.t == 0.5 and not view.model.lesson_pending
+
+
+def test_the_keyboard_reaches_findings_from_the_dope_sheet_and_the_joint_tree(view, qtbot):
+    open_rig(view, ROBOT)
+    dope, sheet = view.dope_sheet, view.dope_sheet.sheet
+    arm = next(i for i, t in enumerate(sheet.tracks)
+               if t.animation == "Dance" and t.node_name == "LowerArm.L")
+    dope.tree.setFocus()
+    dope.tree.setCurrentIndex(dope._items[sheet.row_of_track[arm]].index())
+    qtbot.keyClick(dope.tree, QtCore.Qt.Key.Key_Return)
+    assert view.navigator.current == sheet.rows[sheet.row_of_track[arm]].marks[0]
+    # Up a row: the joint above, then Enter on the joint tree's flagged head.
+    qtbot.keyClick(dope.tree, QtCore.Qt.Key.Key_Up)
+    assert view.model.selected_track != arm
+    head = next(i for i, t in enumerate(sheet.tracks)
+                if t.animation == "Dance" and t.node_name == "Head")
+    joints = view.rig_panel.node_list
+    node = int(view.playback.rig.rig_index[sheet.tracks[head].node_index])
+    joints.setFocus()
+    joints.setCurrentItem(joints.item_of(node))
+    qtbot.keyClick(joints, QtCore.Qt.Key.Key_Return)
+    assert view.navigator.current == sheet.rows[sheet.row_of_track[head]].marks[0]

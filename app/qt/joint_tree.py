@@ -9,8 +9,9 @@ flagged joint is seen without opening anything. Names are elided in the middle
 for the width its names need (:meth:`JointTree.preferred_width`); the splitter
 beside it resizes it.
 
-Choosing a row emits :attr:`JointTree.nodeChosen`; clicking a joint's count
-emits :attr:`JointTree.findingClicked` with its track, to go to its first finding.
+Choosing a row emits :attr:`JointTree.nodeChosen`; clicking a joint's count (or
+Enter on its row) emits :attr:`JointTree.findingClicked` with its track, to go to
+its first finding.
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ class JointTree(QtWidgets.QTreeWidget):
         self._counts: dict[int, tuple[int, str | None, int, str]] = {}
         self.currentItemChanged.connect(self._current_changed)
         self.itemClicked.connect(self._clicked)
+        # Enter (or a double click) on a flagged joint: its first finding, from the keyboard.
+        self.itemActivated.connect(lambda item, _column: self._clicked(item, 1))
 
     # ------------------------------------------------------------------ filling
     def fill(self, rig, nodes, animated, tracks_by_node: dict[int, int], findings) -> None:
