@@ -400,3 +400,21 @@ def test_the_keyboard_reaches_findings_from_the_dope_sheet_and_the_joint_tree(vi
     joints.setCurrentItem(joints.item_of(node))
     qtbot.keyClick(joints, QtCore.Qt.Key.Key_Return)
     assert view.navigator.current == sheet.rows[sheet.row_of_track[head]].marks[0]
+
+
+def test_tracks_without_a_rig_walk_too(view, tmp_path):
+    # A CSV track: no rig, no hierarchy; N selects the flagged segment and the dope
+    # sheet's time line stands in the segment's middle.
+    path = tmp_path / "flip.csv"
+    path.write_text("time,w,x,y,z\n0,1,0,0,0\n0.5,0.7071,0,0,0.7071\n1,-0.7071,0,0,-0.7071\n"
+                    "1.5,0,0,0,-1\n")
+    view.open(path, order="wxyz")
+    QtWidgets.QApplication.processEvents()
+    sheet = view.dope_sheet.sheet
+    assert [r.depth for r in sheet.rows] == [0] and not sheet.grouped
+    flips = [m for m in sheet.marks if m.kind == "sign_flip"]
+    assert len(flips) == 1
+    view.navigator.step(1)
+    mark = sheet.marks[view.navigator.current]
+    assert view.model.selected_segment == mark.segment
+    assert view.dope_sheet.cursor_time == pytest.approx(mark.time)
