@@ -100,19 +100,21 @@ class FindingNavigator(QtCore.QObject):
             return
         mark = sheet.marks[k]
         view, m = self.view, self.model
-        self._going = True
-        try:
-            self.current = k
-            m.select_track(mark.track)
-            if mark.segment is not None:
-                # The two-key lesson gets the keys when it is opened, not at every N.
-                m.select_segment(mark.segment, lesson=False)
-        finally:
-            self._going = False
         panel = view.rig_panel
-        if panel.plays_selected() and math.isfinite(mark.time):
-            view.playback.set_time(mark.time)
-            panel.frame_joint()
+        # The 3D view posed once, at the end (a clip, a joint and a time change).
+        with panel.scene.held():
+            self._going = True
+            try:
+                self.current = k
+                m.select_track(mark.track)
+                if mark.segment is not None:
+                    # The two-key lesson gets the keys when it is opened, not at every N.
+                    m.select_segment(mark.segment, lesson=False)
+            finally:
+                self._going = False
+            if panel.plays_selected() and math.isfinite(mark.time):
+                view.playback.set_time(mark.time)
+                panel.frame_joint()
         self.on_selection()
 
     def go_to_track(self, track: int) -> None:
