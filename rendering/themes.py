@@ -75,6 +75,9 @@ class Theme:
     error: str               # error messages
     sky: str                 # the sky blue of a lesson's third curve (SQUAD, align to first)
     disabled: str = "#A0A0A0"  # text and dashed frames of disabled widgets (dark themes)
+    #: The audit's finding families (app/model/finding_families.py) as marks: 3:1 at least
+    #: on ``background`` and on the dope sheet's row shades (tests/test_dope_sheet_theme.py).
+    findings: dict = field(default_factory=dict)
     line_scale: float = 1.0
     grid_alpha: float = 0.15
     ghost_alpha: float = 0.5    # the ghosts' opacity (see ghost_rgba)
@@ -84,6 +87,7 @@ class Theme:
         """Role -> colour of the roles views name in light colours (the grid is set as such)."""
         out = {f"method:{m}": c for m, c in self.methods.items()}
         out.update({f"axis:{k}": c for k, c in enumerate(self.axes)})
+        out.update({f"finding:{k}": c for k, c in self.findings.items()})
         for role in ("background", "foreground", "scene", "muted", "faint", "ghost",
                      "cursor", "accent", "error", "sky"):
             out[role] = getattr(self, role)
@@ -145,6 +149,11 @@ LIGHT = Theme(
     background=style.BACKGROUND, foreground=style.FOREGROUND, scene=style.SCENE_BACKGROUND,
     grid="#000000", muted="#555555", faint="#888888", ghost="#34343A", cursor="#333333",
     accent="#E69F00", error="#B00020", sky="#56B4E9",
+    # Okabe-Ito hues, the yellow, purple and green deepened to 3:1 on the shaded rows;
+    # a sign flip is naive NLERP's vermillion (the long way), a broken key the text's ink.
+    findings={"sign_flip": "#D55E00", "half_turn": "#8C7A00", "euler_wrap": "#0072B2",
+              "euler_flip": "#B5509A", "gimbal": "#00876A", "broken": "#202020",
+              "other": "#707070"},
     # Ghosts: a dark grey at a little over half opacity, 3.1:1 on the scene as
     # drawn (the old grey at 20 % was 2.0:1), two thirds of the chains' 4.6:1.
     ghost_alpha=0.525,
@@ -163,6 +172,9 @@ DARK = Theme(
     # blue, so that both stay apart from the method colours a lesson draws them
     # with, also under deuteranopia.
     accent="#F0C040", error="#FF6B6B", sky="#A0D8FF", disabled="#80868D",
+    findings={"sign_flip": "#FF7B3A", "half_turn": "#F0C040", "euler_wrap": "#4A9FE8",
+              "euler_flip": "#F08BD0", "gimbal": "#33D6A0", "broken": "#E8E8E8",
+              "other": "#A0A0A0"},
     # Ghosts: a near-white at half opacity, 3.5:1 on the scene as drawn (the
     # old grey at 28 % was 1.7:1), two thirds of the opaque, coloured chains' 5.4:1.
     grid_alpha=0.18, ghost_alpha=0.50,
@@ -178,6 +190,9 @@ HIGH_CONTRAST = Theme(
     # Disabled text at a third of the white's luminance: still read from the
     # back row (6:1 on black), plainly not the white of what can be used.
     accent="#FFC020", error="#FF5555", sky="#A0D8FF", disabled="#8C8C8C",
+    findings={"sign_flip": "#FF7A1A", "half_turn": "#FFD020", "euler_wrap": "#3FA9FF",
+              "euler_flip": "#FF8CE0", "gimbal": "#1AF0A8", "broken": "#FFFFFF",
+              "other": "#B0B0B0"},
     # Ghosts 4.0:1 as drawn, against the chains' 7.0:1.
     line_scale=1.8, grid_alpha=0.35, ghost_alpha=0.56,
 )

@@ -91,8 +91,8 @@ def test_joint_and_track_selection_follow_each_other(view):
     assert view.playback.selected_node == hip
     assert view.rig_panel.plays_selected()
     item = view.rig_panel.node_list.currentItem()
-    assert item is not None and item.text().strip().endswith("LeftHip")
+    assert item is not None and item.text(0).strip().endswith("LeftHip")
     knee = rig.names.index("LeftKnee")
-    view.rig_panel.node_list.setCurrentRow(int(np.flatnonzero(view.rig_panel._nodes == knee)[0]))
+    view.rig_panel.node_list.setCurrentItem(view.rig_panel.node_list.item_of(knee))
     QtWidgets.QApplication.processEvents()
     assert view.model.tracks[view.model.selected_track].node_name == "LeftKnee"

@@ -45,7 +45,8 @@ def test_the_skinned_character_is_drawn_and_selection_runs_both_ways(qtbot, monk
     QtWidgets.QApplication.processEvents()
     assert pb.rig.names[pb.selected_node] == "RightLeg"
     arm = pb.rig.names.index("LeftArm")
-    view.rig_panel.node_list.setCurrentRow(int(np.flatnonzero(view.rig_panel._nodes == arm)[0]))
+    tree = view.rig_panel.node_list
+    tree.setCurrentItem(tree.item_of(arm))
     QtWidgets.QApplication.processEvents()
     assert view.model.tracks[view.model.selected_track].node_name == "LeftArm"
 

@@ -462,12 +462,12 @@ def test_timeline_highlights_the_flagged_segment(view):
     assert not colour_mask(grab_rgb(tl), TL.HIGHLIGHT["sign_flip"]).any()
 
 
-def test_timeline_shows_a_half_turn_in_orange(view):
+def test_timeline_shows_a_half_turn_in_its_familys_colour(view):
     view.open(BOX)
     QtWidgets.QApplication.processEvents()
     rgb = grab_rgb(view.timeline)
-    assert colour_mask(rgb, TL.HIGHLIGHT["warning"]).sum() > 200
-    assert not colour_mask(rgb, TL.HIGHLIGHT["sign_flip"]).any()
+    assert colour_mask(rgb, TL.FAMILY_COLOURS["half_turn"]).sum() > 200
+    assert not colour_mask(rgb, TL.FAMILY_COLOURS["sign_flip"]).any()
 
 
 def test_screenshot_command_opens_the_file(qapp, tmp_path):

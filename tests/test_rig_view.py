@@ -176,7 +176,7 @@ def test_choosing_a_track_selects_its_node_in_3d(view):
         assert view.playback.selected_node == rig.rig_index[node]
         assert view.rig_panel.scene.selected == rig.rig_index[node]
         item = view.rig_panel.node_list.currentItem()
-        assert item is not None and item.text().strip().endswith(rig.names[rig.rig_index[node]])
+        assert item is not None and item.text(0).strip().endswith(rig.names[rig.rig_index[node]])
 
 
 def test_clicking_a_joint_in_3d_selects_its_track(qtbot, view):
@@ -207,8 +207,7 @@ def test_the_node_list_selects_the_track(view):
     target = next(k for k, t in enumerate(view.model.tracks)
                   if t.animation_index == anim and t.node_name == "Head")
     node = rig.rig_index[view.model.tracks[target].node_index]
-    row = int(np.flatnonzero(panel._nodes == node)[0])
-    panel.node_list.setCurrentRow(row)
+    panel.node_list.setCurrentItem(panel.node_list.item_of(int(node)))
     assert view.model.selected_track == target
     assert view.playback.selected_node == rig.rig_index[view.model.tracks[target].node_index]
 

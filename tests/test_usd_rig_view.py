@@ -59,7 +59,7 @@ def test_the_stage_plays_skinned_and_the_flip_shows(view):
     QtWidgets.QApplication.processEvents()
     assert pb.selected_node == node and view.rig_panel.plays_selected()
     hips = next(i for i, t in enumerate(model.tracks) if t.node_name == "mixamorig_Hips")
-    view.rig_panel.node_list.setCurrentRow(
-        int(np.flatnonzero(view.rig_panel._nodes == model.tracks[hips].node_index)[0]))
+    tree = view.rig_panel.node_list
+    tree.setCurrentItem(tree.item_of(int(model.tracks[hips].node_index)))
     QtWidgets.QApplication.processEvents()
     assert model.selected_track == hips

@@ -355,6 +355,14 @@ class KeyframeFile:
         """
         return None
 
+    def node_parents(self) -> dict[int, int]:
+        """The parent of each node (by the tracks' ``node_index``) that has one; ``{}``: flat.
+
+        The Keyframes tab's dope sheet groups a file's tracks by this hierarchy;
+        a format without one (CSV and JSON tracks) lists them in file order.
+        """
+        return {}
+
     def write_copy(self, out, tracks: Sequence[Track] | None, *, force: bool = False
                    ) -> list[Path]:
         """Write the file to ``out`` with ``tracks``' keys in place of the loaded ones.

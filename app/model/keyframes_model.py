@@ -49,7 +49,9 @@ from quatlab.app.i18n import N_, _
 from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.io.track_audit import audit_track, fix_track, format_keys
 from quatlab.app.io.tracks import KeyframeFile, KeyframeFileError, Track
+from quatlab.app.model.dope_sheet import DopeSheet, node_parents
 from quatlab.app.model.explain import sentences
+from quatlab.app.model.finding_families import is_key_mark, primary
 from quatlab.app.model.history import History
 from quatlab.app.model.state import Events, LessonState
 from quatlab.math import audit as A
@@ -165,6 +167,10 @@ class Segments:
     #: :func:`severity` of each segment, ``""`` for none: an array, so views
     #: can pick the highlighted segments of a long track without a loop.
     levels: np.ndarray
+    #: The most important finding family (:mod:`~quatlab.app.model.finding_families`) of
+    #: each segment's own findings, and of each key's, ``""`` for none: what colour they take.
+    families: np.ndarray = None
+    key_families: np.ndarray = None
 
     def __len__(self) -> int:
         return len(self.t0)
@@ -174,9 +180,9 @@ class Segments:
 
     def flag_text(self, i: int) -> str:
         """Human flags of segment ``i``, e.g. ``"sign flip; non unit q3"``."""
-        own = [kind_name(f.kind) for f in self.findings[i] if f.kind in SEGMENT_KINDS]
+        own = [kind_name(f.kind) for f in self.findings[i] if not is_key_mark(f.kind, f.keys)]
         keys = [f"{kind_name(f.kind)} q{f.keys[0]}" for f in self.findings[i]
-                if f.kind in KEY_KINDS]
+                if is_key_mark(f.kind, f.keys)]
         return "; ".join(own + keys)
 
 
@@ -197,22 +203,34 @@ def _segments(track: Track, findings) -> Segments:
         short[valid] = np.degrees(angle_between(a, b))
     per_segment: list[list] = [[] for _ in range(count)]
     key_flagged = np.zeros(n, dtype=bool)
+    key_kinds: dict[int, list[str]] = {}
     for f in findings:
-        if f.kind in SEGMENT_KINDS:
-            per_segment[f.keys[0]].append(f)
+        if not 0 <= f.keys[0] < max(n, 1):
+            continue
+        if not is_key_mark(f.kind, f.keys):
+            # A segment's (also a BVH Euler wrap or triple switch between two frames,
+            # and the first segment of a "more" range).
+            if count:
+                per_segment[min(f.keys[0], count - 1)].append(f)
         else:
             k = f.keys[0]
             key_flagged[k] = True
+            key_kinds.setdefault(k, []).append(f.kind)
             # A key finding concerns both segments that use the key.
             for s in (k - 1, k):
                 if 0 <= s < count:
                     per_segment[s].append(f)
     levels = np.full(count, "", dtype=object)
+    families = np.full(count, "", dtype=object)
     for i, fs in enumerate(per_segment):
         if fs:
             # The segment's own findings first, then its keys', as flag_text lists them.
-            fs.sort(key=lambda f: (f.kind not in SEGMENT_KINDS, f.keys))
+            fs.sort(key=lambda f: (is_key_mark(f.kind, f.keys), f.keys))
             levels[i] = severity(f.kind for f in fs) or ""
+            families[i] = primary(f.kind for f in fs if not is_key_mark(f.kind, f.keys)) or ""
+    key_families = np.full(n, "", dtype=object)
+    for k, kinds in key_kinds.items():
+        key_families[k] = primary(kinds)
     return Segments(
         t0=track.times[:-1].copy(),
         t1=track.times[1:].copy(),
@@ -223,6 +241,8 @@ def _segments(track: Track, findings) -> Segments:
         findings=tuple(tuple(fs) for fs in per_segment),
         key_flagged=key_flagged,
         levels=levels.astype(str) if count else np.zeros(0, dtype=str),
+        families=families.astype(str) if count else np.zeros(0, dtype=str),
+        key_families=key_families.astype(str) if n else np.zeros(0, dtype=str),
     )
 
 
@@ -234,7 +254,8 @@ def _audit(file: KeyframeFile | None, index: int, track: Track) -> tuple:
     return tuple(own(index, track) if own else audit_track(track))
 
 
-def _read_audited(read, path, order) -> tuple[KeyframeFile, list[tuple], Segments | None]:
+def _read_audited(read, path, order) -> tuple[KeyframeFile, list[tuple], Segments | None,
+                                              DopeSheet]:
     """``read(path, order=order)``, every track's findings, and the first shown one's segments.
 
     All a freshly opened file needs before the tab can show it: made in one
@@ -244,7 +265,8 @@ def _read_audited(read, path, order) -> tuple[KeyframeFile, list[tuple], Segment
     findings = [_audit(keyframes, i, t) for i, t in enumerate(keyframes.tracks)]
     shown = _first_shown(findings)
     first = _segments(keyframes.tracks[shown], findings[shown]) if shown is not None else None
-    return keyframes, findings, first
+    sheet = DopeSheet(keyframes.tracks, findings, node_parents(keyframes))
+    return keyframes, findings, first, sheet
 
 
 def _first_shown(findings) -> int | None:
@@ -271,8 +293,11 @@ class KeyframesModel:
         # compare by identity), so undo and redo never recompute them.
         self._findings: dict[Track, tuple] = {}
         self._segments: dict[Track, Segments] = {}
+        self._sheet: tuple | None = None  # (the tracks it shows, the dope sheet)
         self.selected_track: int | None = None
         self.selected_segment: int | None = None
+        #: The selected segment waits to be shown in the lesson (select_segment(lesson=False)).
+        self.lesson_pending = False
         self.message = Message(_("Open a glTF, GLB, BVH, FBX, CSV or JSON keyframe file to audit "
                                  "its rotation tracks."))
 
@@ -289,7 +314,7 @@ class KeyframesModel:
         """
         work = run if run is not None else (lambda fn, *args: fn(*args))
         try:
-            keyframes, findings, first = work(_read_audited, read, path, order)
+            keyframes, findings, first, sheet = work(_read_audited, read, path, order)
         except (KeyframeFileError, OSError) as exc:
             text = (_("Not opened: {error}. Still showing {file}.") if self.file
                     else _("Not opened: {error}."))
@@ -297,7 +322,7 @@ class KeyframesModel:
                       error=True)
             raise
         self.file = keyframes
-        self._install(keyframes.tracks, findings, first)
+        self._install(keyframes.tracks, findings, first, sheet)
         text = _("Opened {file}: {summary}").format(file=keyframes.path.name,
                                                    summary=self.summary())
         for note in keyframes.notes:  # what the reader did not refuse the file for
@@ -311,8 +336,10 @@ class KeyframesModel:
         self._install(tuple(tracks))
         self._say(self.summary())
 
-    def _install(self, tracks, findings=None, first: Segments | None = None) -> None:
+    def _install(self, tracks, findings=None, first: Segments | None = None,
+                 sheet: DopeSheet | None = None) -> None:
         self._tracks = tuple(tracks)
+        self._sheet = (self._tracks, sheet) if sheet is not None else None
         self._history.clear()
         self._findings.clear()
         self._segments.clear()
@@ -348,6 +375,17 @@ class KeyframesModel:
             self._segments[t] = _segments(t, self.findings(track))
         return self._segments[t]
 
+    def dope_sheet(self) -> DopeSheet | None:
+        """The :class:`~quatlab.app.model.dope_sheet.DopeSheet` of the current tracks (None: no
+        tracks); made with the file on the loading thread, else when first asked for."""
+        if not self._tracks:
+            return None
+        if self._sheet is None or self._sheet[0] != self._tracks:
+            findings = [self.findings(i) for i in range(len(self._tracks))]
+            self._sheet = (self._tracks, DopeSheet(self._tracks, findings,
+                                                   node_parents(self.file)))
+        return self._sheet[1]
+
     def summary(self) -> str:
         """One line: how many tracks, how many with findings, findings by kind."""
         n = len(self._tracks)
@@ -368,6 +406,7 @@ class KeyframesModel:
         if index != self.selected_track:
             self.selected_track = index
             self.selected_segment = None
+            self.lesson_pending = False
             self.events.emit("selection")
 
     def segment_keys(self, segment: int, track: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -377,13 +416,16 @@ class KeyframesModel:
             raise IndexError(f"segment {segment} out of range (0..{len(t) - 2})")
         return t.values[segment].copy(), t.values[segment + 1].copy()
 
-    def select_segment(self, index: int | None) -> bool:
+    def select_segment(self, index: int | None, *, lesson: bool = True) -> bool:
         """Select a segment of the selected track and show its keys in the lesson.
 
         The lesson gets ``q0, q1 = key i, key i + 1`` as stored (sign
         included: that is the point) and ``t = TROUBLE_T``. Returns True when
         the lesson shows the segment; False (with an error message, the
         selection kept) when a key has no rotation, or when there is no lesson.
+        With ``lesson=False`` only the selection changes, and the lesson waits
+        (:attr:`lesson_pending`) until :meth:`show_in_lesson` (walking the
+        findings with N does not redraw a lesson nobody is looking at).
         """
         if self.selected_track is None:
             return False
@@ -392,7 +434,18 @@ class KeyframesModel:
         if index != self.selected_segment:
             self.selected_segment = index
             self.events.emit("selection")
-        if index is None or self.lesson is None:
+        self.lesson_pending = not lesson and index is not None and self.lesson is not None
+        if not lesson:
+            self._say(self._segment_message(index, shown=False) if index is not None
+                      else self.summary())
+            return False
+        return self.show_in_lesson()
+
+    def show_in_lesson(self) -> bool:
+        """Load the selected segment's keys into the lesson (see :meth:`select_segment`)."""
+        self.lesson_pending = False
+        index = self.selected_segment
+        if self.selected_track is None or index is None or self.lesson is None:
             return False
         q0, q1 = self.segment_keys(index)
         lesson = self.lesson
@@ -409,9 +462,12 @@ class KeyframesModel:
         self._say(self._segment_message(index))
         return True
 
-    def _segment_message(self, i: int) -> str:
+    def _segment_message(self, i: int, *, shown: bool = True) -> str:
         track = self._tracks[self.selected_track]
         seg = self.segments(self.selected_track)
+        if not shown:
+            return _("Segment {i}→{j} of {track} (dot {dot:.4g}); the two-key lesson shows it "
+                     "when you open it.").format(i=i, j=i + 1, track=track.label, dot=seg.dot[i])
         text = _("Segment {i}→{j} of {track} is in the lesson: q0 = key {i}, q1 = key {j} as "
                  "stored (dot {dot:.4g}), t = {t}.").format(
             i=i, j=i + 1, track=track.label, dot=seg.dot[i], t=TROUBLE_T)
@@ -533,6 +589,10 @@ class KeyframesModel:
         return written
 
     # ------------------------------------------------------------------ messages
+    def say(self, text: str) -> None:
+        """Put ``text`` on the status line (a view's news: "back to the first finding")."""
+        self._say(text)
+
     def _say(self, text: str, *, error: bool = False) -> None:
         self.message = Message(text, error)
         self.events.emit("message")

@@ -33,9 +33,12 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 from quatlab.app.i18n import N_, _
 from quatlab.app.io.keyframe_files import load_keyframes
 from quatlab.app.model.explain import glue_formulas
-from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, kind_name, severity
+from quatlab.app.model.finding_families import FAMILIES, FAMILY_NAMES, primary
+from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, kind_name
 from quatlab.app.qt.background import run_off_thread
-from quatlab.app.qt.details_fit import fit_text_below_table
+from quatlab.app.qt.details_fit import MIN_TOP_ROWS, fit_text_below_table
+from quatlab.app.qt.dope_sheet import DopeSheetView
+from quatlab.app.qt.finding_navigation import NEXT_KEY, PREVIOUS_KEY, FindingNavigator
 from quatlab.app.qt.flow_legend import FlowLegend
 from quatlab.app.qt.keyframe_tables import (
     CellTable,
@@ -47,7 +50,7 @@ from quatlab.app.qt.keyframe_tables import (
 )
 from quatlab.app.qt.lesson_panel import swatch
 from quatlab.app.qt.rig_view import RigPanel
-from quatlab.app.qt.timeline import HIGHLIGHT, KEY_TICK, OK_BAR, ROW_TINT, Timeline
+from quatlab.app.qt.timeline import FAMILY_COLOURS, HIGHLIGHT, KEY_TICK, ROW_TINT, Timeline
 
 __all__ = ["VIEW_NAME", "TITLE", "KeyframesView", "create"]
 
@@ -58,8 +61,43 @@ ORDER_CHOICES = ((N_("as declared"), None), ("wxyz", "wxyz"), ("xyzw", "xyzw"))
 #: Findings explained in full below the table; a long track's thousand sign
 #: flips would bury the first ones (the table and timeline still show all).
 DETAILS_LIMIT = 30
+#: The most of the left splitter's height the dope sheet (or track table) takes for its rows.
+FILE_PANE_SHARE = 0.45
+#: What each family's legend entry explains in its tooltip.
+FAMILY_TIPS = {
+    "sign_flip": N_("Keys stored in opposite hemispheres: a spec player takes the short arc, "
+                    "a naive runtime turns the long way (more than 180°)"),
+    "half_turn": N_("Keys half a turn apart: both ways are equally long, and the direction "
+                    "hangs on rounding"),
+    "euler_wrap": N_("An Euler channel jumps by about 360° between frames: a per-channel "
+                     "blend spins a whole turn (files of Euler angles, such as BVH)"),
+    "euler_flip": N_("The channels switch to the other angle triple of the same rotation "
+                     "(other triple): a per-channel blend swings through other poses"),
+    "gimbal": N_("The middle angle at ±90°: the other two channels are unstable"),
+    "broken": N_("Key times out of order, or a key that is zero, not finite or not unit "
+                 "length"),
+    "other": N_("Findings counted past a track's first thousand, or of a kind this version "
+                "does not name"),
+}
+
+
+def family_legend() -> FlowLegend:
+    """The legend of the finding families and the key ticks, with tooltips."""
+    entries = [(("◆" if f == "gimbal" else "■"), FAMILY_COLOURS[f], _(FAMILY_NAMES[f]),
+                _(FAMILY_TIPS[f])) for f in FAMILIES if f != "other"]
+    entries += [("│", KEY_TICK, _("key"), _("A key of the track"))]
+    legend = FlowLegend([f"{swatch(c, mark)}&nbsp;{text}" for mark, c, text, _tip in entries])
+    for label, (_mark, _c, _text, tip) in zip(legend.entries, entries, strict=True):
+        label.setToolTip(tip)
+    return legend
+
+
 class KeyframesView(QtWidgets.QWidget):
     """Shows a :class:`KeyframesModel`; ``jump`` switches to the two-key lesson."""
+
+    #: Keys this tab takes from the window's menus while it is shown (the next and
+    #: previous finding; View > Chains: NLERP belongs to the two-key lesson).
+    CLAIMED_KEYS = (NEXT_KEY, PREVIOUS_KEY)
 
     TRACK_HEADERS = [
         (N_("animation"), N_("glTF animation (name and index)")),
@@ -131,17 +169,28 @@ class KeyframesView(QtWidgets.QWidget):
         self.track_model = CellTable(self.TRACK_HEADERS, {3}, self)
         self.track_table = table_view(self.track_model, "kf_tracks")
         self.track_table.selectionModel().currentRowChanged.connect(self._track_chosen)
+        # A click on a track's findings goes to its first finding.
+        self.track_table.clicked.connect(self._track_cell_clicked)
+        # The file-wide dope sheet and the track table, one tab each.
+        self.dope_sheet = DopeSheetView()
+        self.file_tabs = QtWidgets.QTabWidget()
+        self.file_tabs.setObjectName("kf_file_tabs")
+        self.file_tabs.setDocumentMode(True)
+        self.file_tabs.addTab(self.dope_sheet, _("Dope sheet"))
+        self.file_tabs.addTab(self.track_table, _("Tracks"))
+        self.file_tabs.setTabToolTip(0, _("Every animated joint along time, with every finding "
+                                          "marked; {next} / {previous} go to the next / "
+                                          "previous finding").format(next=NEXT_KEY,
+                                                                     previous=PREVIOUS_KEY))
+        self.file_tabs.setTabToolTip(1, _("The file's rotation tracks, one row each"))
+        # The finding walk beside the tabs: it serves both.
+        self.file_tabs.setCornerWidget(self.dope_sheet.walk_bar, QtCore.Qt.Corner.TopRightCorner)
 
         # Only the swatches are coloured: the pale "ok" colour is unreadable as text.
         # Each entry (a swatch and its words) one unbreakable unit; the legend
         # wraps between entries only, so the tab can give the rig panel the room.
-        self.legend = FlowLegend([
-            f"{swatch(c, mark)}&nbsp;{t}" for mark, c, t in (
-                ("■", HIGHLIGHT["sign_flip"], _("sign flip (naive turns the long way)")),
-                ("■", HIGHLIGHT["warning"], _("half turn, time order or broken key")),
-                ("■", OK_BAR, _("ok")),
-                ("│", KEY_TICK, _("key")),
-            )] + ["<i>" + _("click a segment to load it") + "</i>"])
+        # One legend for the dope sheet, the timeline and the tables' tints.
+        self.legend = family_legend()
         self.legend.setObjectName("kf_legend")
         self.timeline = Timeline(self)
         self.timeline.segmentClicked.connect(self._timeline_clicked)
@@ -169,19 +218,24 @@ class KeyframesView(QtWidgets.QWidget):
         ml = QtWidgets.QVBoxLayout(middle)
         ml.setContentsMargins(0, 0, 0, 0)
         ml.setSpacing(2)
-        ml.addWidget(self.legend)
         ml.addWidget(self.timeline)
         ml.addWidget(self.segment_table, 1)
         split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
-        split.addWidget(self.track_table)
+        split.addWidget(self.file_tabs)
         split.addWidget(middle)
         split.addWidget(self.details)
         split.setChildrenCollapsible(False)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 4)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 3)
         split.setStretchFactor(2, 1)
-        split.setSizes([130, 420, 110])
+        split.setSizes([360, 270, 80])
         self._split = split
+        left = QtWidgets.QWidget()
+        left_layout = QtWidgets.QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.setSpacing(2)
+        left_layout.addWidget(self.legend)
+        left_layout.addWidget(split, 1)
         # The explanation gets the height its text needs (see fit_text_below_table),
         # refitted when its text, the panel's size, the fonts or the legend's
         # height (the table's size then) change.
@@ -191,6 +245,7 @@ class KeyframesView(QtWidgets.QWidget):
         self._fit_timer.timeout.connect(self._fit_details)
         for watched in (split, self.details, self.segment_table):
             watched.installEventFilter(self)
+        self.dope_sheet.rowsChanged.connect(self._fit_timer.start)
         # The file's own rig, played by both players (glTF files).
         self.rig_panel = RigPanel(model, parent=self)
         self.playback = self.rig_panel.playback
@@ -199,7 +254,7 @@ class KeyframesView(QtWidgets.QWidget):
         self.playback.events.connect("rig", self._show_time)
         sides = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         sides.setObjectName("kf_sides")
-        sides.addWidget(split)
+        sides.addWidget(left)
         sides.addWidget(self.rig_panel)
         sides.setChildrenCollapsible(False)
         sides.setStretchFactor(0, 2)
@@ -271,6 +326,8 @@ class KeyframesView(QtWidgets.QWidget):
         model.events.connect("tracks", self.on_tracks)
         model.events.connect("selection", self.on_selection)
         model.events.connect("message", self.on_message)
+        # After the tab's own subscriptions: the navigator follows what they showed.
+        self.navigator = FindingNavigator(self)
         self.on_file()
         self.on_message()
 
@@ -291,7 +348,24 @@ class KeyframesView(QtWidgets.QWidget):
         return super().eventFilter(obj, ev)
 
     def _fit_details(self) -> None:
-        fit_text_below_table(self._split, self.segment_table, self.details, self.track_table)
+        self._fit_file_pane()
+        fit_text_below_table(self._split, self.segment_table, self.details)
+
+    def _fit_file_pane(self) -> None:
+        """The dope sheet's pane as tall as its rows (a file of two tracks leaves no blank
+        rows), up to :data:`FILE_PANE_SHARE` of the splitter; the rest goes to the segments."""
+        sizes = self._split.sizes()
+        if len(sizes) != 3 or min(sizes) <= 0 or not self.dope_sheet.isVisible():
+            return
+        top, middle, bottom = sizes
+        tree = self.dope_sheet.tree
+        chrome = top - tree.viewport().height()  # the tabs, the filter, the header, frames
+        row = self.dope_sheet.row_height()
+        rows = max(self.dope_sheet.shown_rows(), 1)
+        most = max(int(FILE_PANE_SHARE * sum(sizes)), chrome + MIN_TOP_ROWS * row)
+        want = min(chrome + rows * row, most)
+        if want != top and (want < top or top < most):
+            self._split.setSizes([want, middle + top - want, bottom])
 
     def _arrange_actions(self) -> None:
         """The action rows side by side when they fit the width on offer, else stacked."""
@@ -366,10 +440,19 @@ class KeyframesView(QtWidgets.QWidget):
         if not self._syncing and current.isValid():
             self.model.select_track(current.row())
 
+    def _track_cell_clicked(self, index: QtCore.QModelIndex) -> None:
+        if index.column() == len(self.TRACK_HEADERS) - 1:  # the findings
+            self.navigator.go_to_track(index.row())
+
     def _timeline_clicked(self, segment: int) -> None:
         # With the rig playing this track, a click moves the time to the
         # segment's middle and stays here; otherwise it loads the lesson.
         plays = self.rig_panel.plays_selected()
+        track = self.model.selected_track
+        if track is not None and self.navigator.go_to_segment(track, segment):
+            if not plays and self.jump_box.isChecked() and self._jump is not None:
+                self._jump()
+            return
         self._segment_chosen(segment, jump=not plays)
         if plays:
             self.rig_panel.show_segment(segment)
@@ -379,6 +462,13 @@ class KeyframesView(QtWidgets.QWidget):
 
     def _segment_chosen(self, row: int, *, jump: bool) -> None:
         if self._syncing or row < 0:
+            return
+        track = self.model.selected_track
+        if jump and track is not None and self.navigator.go_to_segment(track, row):
+            # A flagged row clicked: its finding is shown everywhere (time, joint,
+            # dope sheet) before the lesson takes over, as the box asks.
+            if self.jump_box.isChecked() and self._jump is not None:
+                self._jump()
             return
         shown = self.model.select_segment(row)
         if shown and jump and self.jump_box.isChecked() and self._jump is not None:
@@ -417,8 +507,8 @@ class KeyframesView(QtWidgets.QWidget):
             return describe_kinds(kinds) if kinds else _("none")
 
         def tint(r: int) -> str | None:
-            level = severity(f.kind for f in m.findings(r))
-            return ROW_TINT.get(level) if level else None
+            family = primary(f.kind for f in m.findings(r))
+            return ROW_TINT.get(family) if family else None
 
         def tip(r: int) -> str:
             return "\n\n".join(_("keys {keys}: {message}").format(
@@ -460,20 +550,24 @@ class KeyframesView(QtWidgets.QWidget):
         seg = m.segments(i)
         times = f".{time_decimals(track.times)}f"
 
+        # One function per column: a cell formats its own number only (fitting the
+        # columns reads 200 rows of each, at every change of track).
+        columns = (
+            lambda r: f"{r} → {r + 1}",
+            lambda r: format_number(seg.t0[r], times),
+            lambda r: format_number(seg.t1[r], times),
+            lambda r: format_dot(seg.dot[r]),
+            lambda r: format_number(seg.naive_deg[r], ".1f"),
+            lambda r: format_number(seg.shortest_deg[r], ".1f"),
+            seg.flag_text,
+        )
+
         def cell(r: int, c: int) -> str:
-            return (
-                f"{r} → {r + 1}",
-                format_number(seg.t0[r], times),
-                format_number(seg.t1[r], times),
-                format_dot(seg.dot[r]),
-                format_number(seg.naive_deg[r], ".1f"),
-                format_number(seg.shortest_deg[r], ".1f"),
-                seg.flag_text(r),
-            )[c]
+            return columns[c](r)
 
         def tint(r: int) -> str | None:
-            level = seg.severity(r)
-            return ROW_TINT[level] if level else None
+            family = primary(f.kind for f in seg.findings[r])
+            return ROW_TINT[family] if family else None
 
         def tip(r: int) -> str:
             # The columns hidden to make room (see FittedTable), then the findings.
@@ -577,6 +671,12 @@ def create(window) -> QtWidgets.QWidget:
         window.views["squad"].load_track(times, keys, name)
         window.show_view("squad")
 
+    def lesson_opened(index: int) -> None:
+        # A finding shown with N waits for the lesson to be opened to load its keys.
+        if model.lesson_pending and window.tabs.widget(index).objectName() == "main":
+            model.show_in_lesson()
+
+    window.tabs.currentChanged.connect(lesson_opened)
     return KeyframesView(model, jump=lambda: window.show_view("main"),
                          open_file=lambda: window.open_keyframes_dialog(),
                          open_track=open_track)

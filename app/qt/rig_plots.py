@@ -71,6 +71,18 @@ class RigPlots:
         for _step in self._curve_steps():
             pass
 
+    def _fill_curves_staged(self) -> None:
+        """Fill the curves over the next event-loop passes, a plot each (another track or clip).
+
+        All three plots at once blocked the window for 100 to 300 ms at every
+        step of the Keyframes tab's finding walk (N), which changes track and clip.
+        """
+        if self._curves_later:
+            return
+        self._staged = self._curve_steps()
+        self._curves_pending = True
+        self._steps_timer.start(0)
+
     def _curve_steps(self):
         """Fill the curves of the selected track; yields between the plots (see _curves_due)."""
         m, pb = self.model, self.playback

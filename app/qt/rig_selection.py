@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+from PyQt6 import QtGui
+
+from quatlab.rendering.rig_meshes import to_view
+
 __all__ = ["RigSelection"]
 
 
@@ -29,10 +34,6 @@ class RigSelection:
             if mine:
                 m.select_track((flagged or mine)[0])
 
-    def _node_row_chosen(self, row: int) -> None:
-        if not self._syncing and 0 <= row < len(self._nodes):
-            self._node_clicked(int(self._nodes[row]))
-
     def _node_clicked(self, node: int) -> None:
         pb = self.playback
         pb.select_node(node)
@@ -50,6 +51,7 @@ class RigSelection:
     # ------------------------------------------------------------------ keyframes model -> rig
     def on_tracks(self) -> None:
         self.playback.use_tracks(self._rig_tracks())
+        self._fill_nodes()  # the findings the joint tree marks
         self._fill_curves()
 
     def on_track_selection(self) -> None:
@@ -67,7 +69,7 @@ class RigSelection:
         if track is not None and track.node_index is not None \
                 and 0 <= track.node_index < len(pb.rig):
             pb.select_node(int(pb.rig.rig_index[track.node_index]))
-        self._fill_curves()
+        self._fill_curves_staged()
 
     def _animation_of(self, track) -> int | None:
         """The rig animation a track belongs to: its own, or 0 (the motion) for a BVH joint."""
@@ -87,6 +89,24 @@ class RigSelection:
         i = m.selected_track
         return (i is not None and pb.rig is not None
                 and self._animation_of(m.tracks[i]) == pb.animation_index)
+
+    def frame_joint(self, node: int | None = None) -> bool:
+        """Centre the 3D view on joint ``node`` (a rig index; default: the selected) as posed now.
+
+        The one call the Keyframes tab's finding navigation makes into the
+        camera: it points the scene's camera at the joint's world position,
+        keeping its distance and direction (the scene owns the camera).
+        """
+        pb = self.playback
+        node = pb.selected_node if node is None else node
+        frame = pb.frame()
+        if frame is None or node is None or not 0 <= node < len(frame.spec.world):
+            return False
+        centre = to_view(frame.spec.world[node, :3, 3])
+        if not np.all(np.isfinite(centre)):
+            return False
+        self.scene.setCameraParams(center=QtGui.QVector3D(*(float(v) for v in centre)))
+        return True
 
     def show_segment(self, segment: int) -> bool:
         """Move the time to the middle of ``segment`` of the selected track, if the rig plays it."""

@@ -34,6 +34,7 @@ from quatlab.app.i18n import N_, _
 from quatlab.app.model.keyframes_model import KeyframesModel
 from quatlab.app.model.rig_playback import DIFFERENCE_DEG, SHOWN_PLAYERS, RigPlayback
 from quatlab.app.qt import theme_menu
+from quatlab.app.qt.joint_tree import JointTree, node_tracks
 from quatlab.app.qt.lesson_panel import swatch
 from quatlab.app.qt.rig_loader import RigLoader, RigLoading
 from quatlab.app.qt.rig_plots import RigPlots
@@ -161,10 +162,8 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
         self.scene.widget.setObjectName("rig_scene")
         self.scene.widget.setMinimumSize(320, 150)
         self.scene.nodeClicked.connect(self._node_clicked)
-        self.node_list = QtWidgets.QListWidget()
-        self.node_list.setObjectName("rig_nodes")
-        self.node_list.setToolTip(_("Joints and animated nodes; choose one to select its track"))
-        self.node_list.currentRowChanged.connect(self._node_row_chosen)
+        self.node_list = JointTree()
+        self.node_list.nodeChosen.connect(self._node_clicked)
         self.status = QtWidgets.QLabel(_("Open a glTF or GLB file to see its rig here."))
         self.status.setObjectName("rig_status")
         self.status.setWordWrap(True)
@@ -178,7 +177,7 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
         view_split.addWidget(self.node_list)
         view_split.addWidget(scene_box)
         view_split.setStretchFactor(1, 1)
-        view_split.setSizes([130, 700])
+        view_split.setSizes([self.node_list.preferred_width(), 700])
         view_split.setChildrenCollapsible(False)
 
         self.time_param = _time_parameter(self.playback)
@@ -263,7 +262,7 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
             self._plots.setStretchFactor(0, 2)
             self._plots.setStretchFactor(1, 3)
             self._plots.setSizes([400, 600])
-            self._view_split.setSizes([130, 700])
+            self._view_split.setSizes([self.node_list.preferred_width(), 700])
 
     def on_rig(self) -> None:
         pb = self.playback
@@ -302,7 +301,7 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
         finally:
             self._syncing = False
         self.scrubber.refresh()
-        self._fill_curves()
+        self._fill_curves_staged()
         self.on_time()
 
     def on_time(self) -> None:
@@ -329,34 +328,18 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
     def on_node_selection(self) -> None:
         pb = self.playback
         self.scene.set_selected(pb.selected_node)
-        self._syncing = True
-        try:
-            rows = np.flatnonzero(self._nodes == pb.selected_node) if pb.selected_node is not None \
-                else []
-            self.node_list.setCurrentRow(int(rows[0]) if len(rows) else -1)
-        finally:
-            self._syncing = False
+        self.node_list.select_node(pb.selected_node)
 
     def _fill_nodes(self) -> None:
+        """The joint tree (app/qt/joint_tree.py): the pickable nodes, those with findings marked."""
         pb, rig = self.playback, self.playback.rig
-        self._syncing = True
-        try:
-            self.node_list.clear()
-            if rig is None:
-                self._nodes = np.zeros(0, dtype=np.int64)
-                return
-            self._nodes = self.scene.pickable()
-            animated = set(pb.animated_nodes().tolist())
-            depth = np.zeros(len(rig), dtype=int)
-            for i in range(len(rig)):
-                depth[i] = depth[rig.parents[i]] + 1 if rig.parents[i] >= 0 else 0
-            for i in self._nodes:
-                name = rig.names[i] or _("node #{index}").format(index=int(rig.gltf_index[i]))
-                mark = "◆ " if i in animated else "· "
-                self.node_list.addItem(" " * min(int(depth[i]), 8) + mark + name)
-            rows = np.flatnonzero(self._nodes == pb.selected_node)
-            self.node_list.setCurrentRow(int(rows[0]) if len(rows) else -1)
-        finally:
-            self._syncing = False
+        self._nodes = self.scene.pickable() if rig is not None else np.zeros(0, dtype=np.int64)
+        tracks = node_tracks(rig, self.model.tracks, pb.animation_index, self._animation_of)
+        self.node_list.fill(rig, self._nodes, pb.animated_nodes(), tracks, self.model.findings)
+        self.node_list.select_node(pb.selected_node)
+        sizes = self._view_split.sizes()
+        want = self.node_list.preferred_width()
+        if rig is not None and len(sizes) > 1 and sizes[0] < want:
+            self._view_split.setSizes([want, max(sizes[1] - (want - sizes[0]), 1), *sizes[2:]])
 
     # ------------------------------------------------------------------ curves

@@ -1,7 +1,10 @@
-"""The Keyframes tab's timeline strip: keys as ticks, segments as bars, flagged ones in colour.
+"""The Keyframes tab's timeline strip: keys as ticks, segments as bars, findings in colour.
 
-The colours (:data:`HIGHLIGHT`, :data:`OK_BAR`, ...) are shared with the
-tab's tables and legend.
+Each flagged segment takes the colour of its most important finding's family
+(:mod:`quatlab.app.model.finding_families`), a key's own finding (a zero key,
+gimbal lock) a coloured tick: the same colours as the dope sheet and the one
+legend above them. The colours are named in the light theme
+(:data:`FAMILY_COLOURS`); the theme walk draws them in the theme's.
 """
 
 from __future__ import annotations
@@ -11,17 +14,23 @@ import pyqtgraph as pg
 from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.i18n import _
+from quatlab.app.model.finding_families import FAMILIES
 from quatlab.app.model.keyframes_model import Segments
+from quatlab.rendering import themes
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS
+from quatlab.rendering.themes import LIGHT
 
-__all__ = ["Timeline", "HIGHLIGHT", "ROW_TINT", "OK_BAR", "KEY_TICK", "SELECTED_OUTLINE"]
+__all__ = ["Timeline", "HIGHLIGHT", "ROW_TINT", "OK_BAR", "KEY_TICK", "SELECTED_OUTLINE",
+           "FAMILY_COLOURS"]
 
-#: Bar colour per segment severity (see :func:`quatlab.app.model.keyframes_model.severity`).
-#: A sign flip takes naive NLERP's vermillion: it is the segment where the
-#: naive methods go the long way. Other trouble is Okabe-Ito orange.
+#: Each finding family's colour, as the light theme names it.
+FAMILY_COLOURS = dict(LIGHT.findings)
+#: Message colours: an error in naive NLERP's vermillion (a sign flip's), a warning orange.
 HIGHLIGHT = {"sign_flip": METHOD_COLORS["naive_nlerp"], "warning": "#E69F00"}
-#: Table row tints for the same severities: light enough to read black text on.
-ROW_TINT = {"sign_flip": "#FBE1D3", "warning": "#FCEFD2"}
+#: Table row tints per finding family: light enough to read black text on.
+ROW_TINT = {"sign_flip": "#FBE1D3", "half_turn": "#EEEACC", "euler_wrap": "#D8E8F4",
+            "euler_flip": "#F3DDEC", "gimbal": "#D5EEE7", "broken": "#E2E2E2",
+            "other": "#EBEBEB"}
 #: Unflagged segments: a quiet grey-blue that no highlight can be mistaken for.
 OK_BAR = "#C5D1DE"
 KEY_TICK = "#404040"
@@ -29,7 +38,7 @@ SELECTED_OUTLINE = "#000000"
 
 
 class Timeline(pg.PlotWidget):
-    """One track along time: keys as ticks, segments as bars, flagged bars highlighted.
+    """One track along time: keys as ticks, segments as bars, flagged ones in their family's colour.
 
     Emits :attr:`segmentClicked` with the segment index under a left click.
     """
@@ -39,6 +48,8 @@ class Timeline(pg.PlotWidget):
     #: Bars are drawn in [0, 1] on a hidden y axis; flagged ones are taller.
     _OK_BAR = (0.35, 0.3)
     _FLAG_BAR = (0.2, 0.6)
+    #: A key's finding: two caps, (y0, y1) pairs, clear of the flagged bars.
+    _KEY_CAPS = (0.02, 0.19, 0.81, 0.98)
     #: A click this close (in pixels) to a very short segment still selects it.
     _CLICK_SLOP_PX = 4
     #: Key ticks are drawn only while the visible keys are at least this many
@@ -67,17 +78,19 @@ class Timeline(pg.PlotWidget):
         self._band = pg.BarGraphItem(x0=[0], x1=[1], y0=[y0], height=[h],
                                      brush=OK_BAR, pen=pg.mkPen(None))
         # Flagged bars get a one-pixel (cosmetic) outline in their own colour,
-        # so a short segment on a long track still shows as a line.
+        # so a short segment on a long track still shows as a line. One bar
+        # item and one tick item per family.
         self._flagged = {
-            level: pg.BarGraphItem(x0=[0], x1=[1], y0=[self._FLAG_BAR[0]],
-                                   height=[self._FLAG_BAR[1]], brush=colour,
-                                   pen=pg.mkPen(colour, width=1))
-            for level, colour in HIGHLIGHT.items()}
+            family: pg.BarGraphItem(x0=[0], x1=[1], y0=[self._FLAG_BAR[0]],
+                                    height=[self._FLAG_BAR[1]], brush=FAMILY_COLOURS[family],
+                                    pen=pg.mkPen(FAMILY_COLOURS[family], width=1))
+            for family in FAMILIES}
         self._ticks = pg.PlotDataItem(connect="pairs", pen=pg.mkPen(KEY_TICK, width=1))
-        self._bad_ticks = pg.PlotDataItem(
-            connect="pairs", pen=pg.mkPen(HIGHLIGHT["warning"], width=3))
+        self._bad_ticks = {family: pg.PlotDataItem(
+            connect="pairs", pen=pg.mkPen(FAMILY_COLOURS[family], width=3))
+            for family in FAMILIES}
         self._outline = pg.PlotDataItem(pen=pg.mkPen(SELECTED_OUTLINE, width=2))
-        for it in (self._band, *self._flagged.values(), self._ticks, self._bad_ticks,
+        for it in (self._band, *self._flagged.values(), self._ticks, *self._bad_ticks.values(),
                    self._outline):
             item.addItem(it)
         self._lo = self._hi = np.zeros(0)
@@ -91,6 +104,15 @@ class Timeline(pg.PlotWidget):
         item.vb.sigXRangeChanged.connect(self._update_ticks)
         item.vb.sigResized.connect(self._update_ticks)
         self.setFixedHeight(96)
+
+    def changeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().changeEvent(ev)
+        if ev.type() == QtCore.QEvent.Type.PaletteChange:
+            # A theme switch: the bars in the theme's colours (the theme walk
+            # re-colours lines, not bar items).
+            colours = themes.current().findings
+            for family, bars in getattr(self, "_flagged", {}).items():  # (none while built)
+                bars.setOpts(brush=colours[family], pen=pg.mkPen(colours[family], width=1))
 
     @staticmethod
     def _set_bars(bars: pg.BarGraphItem, lo: np.ndarray, hi: np.ndarray) -> None:
@@ -116,15 +138,21 @@ class Timeline(pg.PlotWidget):
             self._index = np.flatnonzero(ok)
             self._lo = np.minimum(segments.t0, segments.t1)[ok]
             self._hi = np.maximum(segments.t0, segments.t1)[ok]
-            levels = segments.levels[ok]
-            bad = np.flatnonzero(segments.key_flagged & np.isfinite(times))
-            self._bad_ticks.setData(np.repeat(times[bad], 2), np.tile([0.05, 0.95], len(bad)))
+            families = segments.families[ok]
+            finite = np.isfinite(times)
+            for family, ticks in self._bad_ticks.items():
+                bad = np.flatnonzero((segments.key_families == family) & finite)
+                # A cap above and one below the bars: a key's finding never hides the
+                # colour of the segments beside it (gimbal lock at both ends of a
+                # BVH triple switch).
+                ticks.setData(np.repeat(times[bad], 4), np.tile(self._KEY_CAPS, len(bad)))
         else:
             self._index = np.zeros(0, dtype=int)
-            self._lo = self._hi = levels = np.zeros(0)
-            self._bad_ticks.setData([], [])
-        for level, bars in self._flagged.items():
-            self._set_bars(bars, self._lo[levels == level], self._hi[levels == level])
+            self._lo = self._hi = families = np.zeros(0)
+            for ticks in self._bad_ticks.values():
+                ticks.setData([], [])
+        for family, bars in self._flagged.items():
+            self._set_bars(bars, self._lo[families == family], self._hi[families == family])
         span = (finite_t.min(), finite_t.max()) if len(finite_t) > 1 else ()
         self._set_bars(self._band, np.array(span[:1]), np.array(span[1:]))
         self._outline.setData([], [])

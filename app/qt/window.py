@@ -218,12 +218,14 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         self._settings: QtCore.QSettings | None = None
         self.zoom = 1.0
         self._base_font: QtGui.QFont | None = None
+        self._yielded: set[QtGui.QAction] = set()  # actions off while a tab claims their keys
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self._leave_shortcut = QtGui.QShortcut(QtGui.QKeySequence("Esc"), self)
         self._leave_shortcut.activated.connect(lambda: self.set_presenting(False))
         self._leave_shortcut.setEnabled(False)
 
         self._build_menus()
+        self._yield_keys(self.tabs.currentIndex())
         self.setAcceptDrops(True)
         self.state.events.connect("endpoints", self._on_endpoints)
         self.state.events.connect("t", self._refresh_explanation_t)
@@ -509,6 +511,23 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         for panel in self._side_panels:
             panel.setVisible(bound and not self.presenting)
         self._fit_panels()
+        self._yield_keys(index)
+
+    def _yield_keys(self, index: int) -> None:
+        """Menu shortcuts a tab claims for itself (``CLAIMED_KEYS``: the Keyframes tab's N)
+        are off while it is shown: two shortcuts on one key would fire neither."""
+        page = self.tabs.widget(index)
+        view = page.widget() if isinstance(page, QtWidgets.QScrollArea) else page
+        claimed = {QtGui.QKeySequence(k).toString()
+                   for k in getattr(view, "CLAIMED_KEYS", ())}
+        for act in self.findChildren(QtGui.QAction):
+            keys = {k.toString() for k in act.shortcuts()}
+            if keys & claimed:
+                act.setEnabled(False)
+                self._yielded.add(act)
+            elif act in self._yielded:
+                act.setEnabled(True)
+                self._yielded.discard(act)
 
     # ------------------------------------------------------------------ presentation
     def current_view(self) -> QtWidgets.QWidget:

@@ -168,6 +168,10 @@ class BvhKeyframeFile(FileFindings, KeyframeFile):
         """The Euler findings (:meth:`euler_findings`): the file's, whatever the keys become."""
         return self.euler_findings(track)
 
+    def node_parents(self) -> dict[int, int]:
+        """Each joint's parent joint (tracks' ``node_index`` is the joint index)."""
+        return {j: int(p) for j, p in enumerate(self.bvh.parents.tolist()) if p >= 0}
+
     def filtered_motion(self) -> np.ndarray:
         """The Euler-filtered motion ``(F, C)`` that :meth:`write_copy` writes.
 

@@ -408,6 +408,17 @@ class GltfFile(GltfWriter, KeyframeFile):
         """The parsed glTF JSON (pygltflib objects), for readers of the rest of the scene."""
         return self._gltf
 
+    def node_parents(self) -> dict[int, int]:
+        """Each node's parent, from the nodes' ``children`` (entries that are no node index
+        are left out: the scene graph's own reader reports them)."""
+        nodes = self._gltf.nodes or []
+        parents: dict[int, int] = {}
+        for i, node in enumerate(nodes):
+            for c in getattr(node, "children", None) or []:
+                if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(nodes):
+                    parents.setdefault(c, i)
+        return parents
+
     def read_raw(self, layout: Layout) -> np.ndarray:
         """An accessor's stored values, not normalized (indices, joint numbers)."""
         return layout.read([b.data for b in self._buffers])
