@@ -19,7 +19,7 @@ from PyQt6 import QtCore, QtWidgets
 from quatlab.app.i18n import _
 from quatlab.rendering.style import AXIS_COLORS, BACKGROUND, FOREGROUND, METHOD_COLORS
 
-__all__ = ["ComponentPlot", "COMPONENT_COLORS"]
+__all__ = ["ComponentPlot", "COMPONENT_COLORS", "LegendRow"]
 
 #: w in dark grey, x, y, z in the axis colours.
 COMPONENT_COLORS = ("#505050", *AXIS_COLORS)
@@ -31,7 +31,7 @@ _LEGEND_ROW_LINES = 16
 _CACHE = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
 
 
-class _LegendRow(pg.LegendItem):
+class LegendRow(pg.LegendItem):
     """A legend laid out by its plot's grid, not pinned at the top left of its parent.
 
     pyqtgraph's legend sets its own geometry at (0, 0) whenever an entry
@@ -40,6 +40,27 @@ class _LegendRow(pg.LegendItem):
 
     def updateSize(self) -> None:  # noqa: N802 - pyqtgraph API
         self.updateGeometry()
+
+    @classmethod
+    def into(cls, item: pg.PlotItem, columns: int) -> LegendRow:
+        """A legend in ``item``'s (unused) title row, above the data area, ``columns`` wide.
+
+        Anchored inside the view box, as ``addLegend`` puts it, it sat on the
+        curves. Named curves plotted afterwards enter it.
+        """
+        legend = cls(offset=None, colCount=columns, labelTextColor=FOREGROUND,
+                     verSpacing=0, horSpacing=2)
+        legend.layout.setContentsMargins(0, 0, 0, 0)
+        legend.setSizePolicy(QtWidgets.QSizePolicy.Policy.Maximum,
+                             QtWidgets.QSizePolicy.Policy.Fixed)
+        item.layout.removeItem(item.titleLabel)
+        item.titleLabel.setVisible(False)
+        item.layout.addItem(legend, 0, 0, 1, 3)  # over the axis and the data columns
+        item.layout.setAlignment(legend, QtCore.Qt.AlignmentFlag.AlignCenter)
+        item.legend = legend  # named curves enter it (PlotItem.addItem)
+        for k in range(columns - 1):  # a gap after each label: "━ w   ━ x   ━ y   ━ z"
+            legend.layout.setColumnSpacing(2 * k + 1, 12)
+        return legend
 
 
 class ComponentPlot(pg.PlotWidget):
@@ -59,18 +80,7 @@ class ComponentPlot(pg.PlotWidget):
         item.getAxis("bottom").enableAutoSIPrefix(False)  # never "time (s) (x0.001)"
         item.setLabel("left", _("stored key components"), color=FOREGROUND)
         item.setYRange(-1.05, 1.05, padding=0)
-        # The legend takes the (unused) title row above the data area: anchored
-        # inside the view box, as addLegend puts it, it sat on the curves.
-        self.legend = _LegendRow(offset=None, colCount=len(_NAMES), labelTextColor=FOREGROUND,
-                                 verSpacing=0, horSpacing=2)
-        self.legend.layout.setContentsMargins(0, 0, 0, 0)
-        self.legend.setSizePolicy(QtWidgets.QSizePolicy.Policy.Maximum,
-                                  QtWidgets.QSizePolicy.Policy.Fixed)
-        item.layout.removeItem(item.titleLabel)
-        item.titleLabel.setVisible(False)
-        item.layout.addItem(self.legend, 0, 0, 1, 3)  # over the axis and the data columns
-        item.layout.setAlignment(self.legend, QtCore.Qt.AlignmentFlag.AlignCenter)
-        item.legend = self.legend  # named curves enter it (PlotItem.addItem)
+        self.legend = LegendRow.into(item, len(_NAMES))
         self._before = [item.plot(pen=pg.mkPen(c, width=1.2, style=QtCore.Qt.PenStyle.DashLine))
                         for c in COMPONENT_COLORS]
         for curve in self._before:
@@ -78,8 +88,6 @@ class ComponentPlot(pg.PlotWidget):
         self.curves = [item.plot(pen=pg.mkPen(c, width=2), name=n, symbolSize=5,
                                  symbolBrush=c, symbolPen=None)
                        for c, n in zip(COMPONENT_COLORS, _NAMES, strict=True)]
-        for k in range(len(_NAMES) - 1):  # a gap after each label: "━ w   ━ x   ━ y   ━ z"
-            self.legend.layout.setColumnSpacing(2 * k + 1, 12)
         self._bands = pg.BarGraphItem(x0=[0], x1=[1], y0=[-1.05], height=[2.1],
                                       brush=pg.mkBrush(METHOD_COLORS["naive_nlerp"] + "40"),
                                       pen=pg.mkPen(None))

@@ -5,9 +5,13 @@ legend; the node list beside the 3D view (:class:`~quatlab.rendering.rig_scene.R
 the shared :class:`~quatlab.app.qt.scrubber.Scrubber` in seconds (a spin
 box step is one frame at the file's sampling rate, 1x plays in real time);
 the curves of the selected track: its stored components against time
-(:class:`~quatlab.rendering.component_plot.ComponentPlot`) beside the
-rotation angle from the first key and the angular speed of both players
-(:class:`~quatlab.rendering.curve_plots.CurvePlots`).
+(:class:`~quatlab.rendering.component_plot.ComponentPlot`) or, on the
+second tab beside it, the angular velocity vector of both players
+(:class:`~quatlab.rendering.omega_plot.OmegaPlot`), and the unwrapped
+rotation angle of both players beside the error, the angle between their
+poses that the 3D view labels the joint with
+(:class:`~quatlab.rendering.curve_plots.CurvePlots`; its right-hand plot,
+``"speed"`` by name, holds the error).
 
 The state is the Qt-free :class:`~quatlab.app.model.rig_playback.RigPlayback`
 (time, animation, players, selected node) next to the tab's
@@ -41,6 +45,7 @@ from quatlab.app.qt.rig_selection import RigSelection
 from quatlab.app.qt.scrubber import BoundParameter, Scrubber
 from quatlab.rendering.component_plot import ComponentPlot
 from quatlab.rendering.curve_plots import CurvePlots
+from quatlab.rendering.omega_plot import OmegaPlot
 from quatlab.rendering.rig_scene import NAIVE_COLOR, SPEC_COLOR, RigScene
 
 __all__ = ["RigPanel", "PLAYER_LABELS"]
@@ -193,14 +198,28 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
         self.curves = CurvePlots()
         self.curves.setObjectName("rig_curves")
         self.curves.cursorMoved.connect(self.playback.set_time)
-        self.curves.set_y_axis("angle", _("angle from key 0 (deg)"), (0.0, 185.0))
-        self.curves.set_y_axis("speed", _("angular speed (deg / s)"))
+        self.curves.set_y_axis("angle", _("turn about the key axis, unwrapped (deg)"), "auto")
+        # The right-hand plot holds the error (see the module docstring).
+        self.curves.set_y_axis("speed", _("naive vs spec: angle apart (deg)"), (0.0, 185.0))
+        self.omega = OmegaPlot()
+        self.omega.cursorMoved.connect(self.playback.set_time)
         for plot in self.curves.plots.values():
             # Seconds as seconds: a 0.7 s clip must not read "time (s) (x0.001)".
             plot.getAxis("bottom").enableAutoSIPrefix(False)
         plots = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         plots.setObjectName("rig_plots")
-        plots.addWidget(self.components)
+        # The keys as stored and omega share a place: four plots side by side
+        # left each about 130 px at 1400 x 900.
+        self.plot_tabs = QtWidgets.QTabWidget()
+        self.plot_tabs.setObjectName("rig_plot_tabs")
+        self.plot_tabs.setDocumentMode(True)
+        self.plot_tabs.addTab(self.components, _("stored keys"))
+        self.plot_tabs.addTab(self.omega, _("angular velocity ω"))
+        self.plot_tabs.setTabToolTip(0, _("The track's quaternion components as stored: a sign "
+                                          "flip is a jump of all four"))
+        self.plot_tabs.setTabToolTip(1, _("The angular velocity vector of both players (x, y, z "
+                                          "in the parent's frame) and its length, the speed"))
+        plots.addWidget(self.plot_tabs)
         plots.addWidget(self.curves)
         plots.setStretchFactor(0, 2)
         plots.setStretchFactor(1, 3)
@@ -252,14 +271,14 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
         """
         narrow = self.width() < _STACK_BELOW_LINES * self.fontMetrics().height()
         home = self._view_split if narrow else self._plots
-        if self.components.parentWidget() is home:
+        if self.plot_tabs.parentWidget() is home:
             return
         if narrow:
-            self._view_split.addWidget(self.components)
+            self._view_split.addWidget(self.plot_tabs)
             self._view_split.setStretchFactor(2, 1)
             self._view_split.setSizes([100, 300, 340])  # proportions: scaled to the width
         else:
-            self._plots.insertWidget(0, self.components)
+            self._plots.insertWidget(0, self.plot_tabs)
             self._plots.setStretchFactor(0, 2)
             self._plots.setStretchFactor(1, 3)
             self._plots.setSizes([400, 600])
@@ -311,8 +330,9 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
         t = pb.time
         lo, hi = pb.range
         self.components.set_cursor(t)
+        self.omega.set_cursor(t)
         if hi > lo:
-            self.curves.set_cursor(t)
+            self.curves.set_cursor(t, self._cursor_values())
         self.frame_label.setText(self._frame_text(t) if pb.rig is not None else "")
 
     def _frame_text(self, t: float) -> str:
