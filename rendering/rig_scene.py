@@ -28,9 +28,13 @@ snapshots and never changes the model:
 naive pose is drawn solid, its bones in the naive colour). glTF is Y-up and
 pyqtgraph's camera orbits about Z, so the whole rig is turned by
 :data:`Y_UP` on the way in. The camera frames the asset's bounds on
-:meth:`RigScene.set_rig`; left-drag orbits, Ctrl+left-drag or middle-drag
-pans, the wheel zooms, ``R`` or ``Home`` resets. A click (no drag) on a
-joint emits :attr:`RigScene.nodeClicked` with its rig index.
+:meth:`RigScene.set_rig` and again when a better box arrives
+(:meth:`RigScene.set_bounds`: the box every frame of the animation sweeps)
+unless the user has moved it; :meth:`RigScene.frame_ball` looks at one
+part (a joint and what hangs from it). Left-drag orbits, Ctrl+left-drag
+or middle-drag pans, the wheel zooms, ``R`` or ``Home`` frames the whole
+animation again. A click (no drag) on a joint emits
+:attr:`RigScene.nodeClicked` with its rig index.
 """
 
 from __future__ import annotations
@@ -213,6 +217,30 @@ class RigScene(UserCamera, GLWindowView):
         self._fit(*bounds)
         self._camera_touched = False
         self.reset_camera()
+
+    def set_bounds(self, bounds) -> None:
+        """Frame another box (glTF ``(lo, hi)``), unless the user has moved the camera."""
+        self._fit(*bounds)
+        if not self._camera_touched:
+            self.reset_camera()
+
+    def frame_ball(self, center, radius: float) -> None:
+        """Look at the ball of ``radius`` about ``center`` (glTF world) from the default angles.
+
+        The camera keeps its angles and backs off until the ball fits both
+        fields of view; it then counts as moved by the user (a new box does
+        not take it away; ``R`` frames the whole animation again).
+        """
+        w, h = max(self.width(), 1), max(self.height(), 1)
+        fov = self.opts["fov"]
+        half_x = radians(fov) / 2
+        half_y = atan(tan(half_x) * h / w)
+        radius = max(float(radius), 1e-6)
+        distance = radius / sin(min(half_x, half_y))
+        c = to_view(np.asarray(center, dtype=float).reshape(1, 3))[0]
+        self.setCameraParams(center=QtGui.QVector3D(*c), distance=_FIT_MARGIN * distance)
+        self._camera_touched = True
+        self.update()
 
     def set_markable(self, nodes) -> None:
         """Nodes that get a gizmo and can be clicked besides the skin joints (the animated ones)."""

@@ -214,3 +214,14 @@ def test_load_rig_of_the_truck_plays_the_tracks_channels(truck):
     rig = load_rig(TRUCK)
     nodes = {c.node for c in rig.animations[0].channels if c.path == "rotation"}
     assert {tr.node_index for tr in truck.tracks} <= nodes
+
+
+def test_a_step_track_jumps_without_endless_refinement():
+    # A STEP key turns at once: the samples around the jump stop being split.
+    keys = Rotation.from_euler("z", [[0], [120], [10]], degrees=True).as_quat()
+    tr = Track(times=[0.0, 1.0, 2.0], values=np.roll(keys, 1, axis=1), interpolation="STEP")
+    cv = track_curves(tr, 0.0, 2.0)
+    assert np.all(np.diff(cv.t) > 0) and len(cv.t) < 5000
+    assert np.isfinite(cv.omega["spec"]).all()
+    at = np.interp([0.5, 1.5], cv.t, cv.angle["spec"])
+    assert at == pytest.approx([0.0, 120.0], abs=1e-6)

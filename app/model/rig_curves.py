@@ -244,11 +244,14 @@ def _refined(channel: Channel, t: np.ndarray) -> tuple[np.ndarray, dict[str, np.
     """
     # Unit quaternions turn by more than the step where |dot| < cos(step / 2).
     least = np.cos(np.radians(STEP_DEG) / 2)
+    # A STEP key jumps at once: no interval that short is split again.
+    shortest = 1e-6 * max(float(t[-1] - t[0]), 1e-9)
     rotations = {p: sample_channel(channel, t, p) for p in PLAYERS}
     while True:
         coarse = np.zeros(len(t) - 1, dtype=bool)
         for q in rotations.values():
             coarse |= np.abs(np.einsum("ij,ij->i", q[:-1], q[1:])) < least
+        coarse &= np.diff(t) > shortest
         room = MAX_SAMPLES - len(t)
         if not coarse.any() or room <= 0:
             return t, rotations

@@ -1,10 +1,14 @@
-"""Reading the rig panel's rig off the GUI thread: the loader thread and the panel's side of it.
+"""Reading the rig panel's rig off the GUI thread: the loader threads and the panel's side of them.
 
 :class:`RigLoader` builds a rig from the Keyframes tab's file on a worker
-thread, so opening a big file never freezes the window; :class:`RigLoading`
-is the part of :class:`quatlab.app.qt.rig_view.RigPanel` that starts one
-per file, says "Loading…" meanwhile and hands the rig to the playback
-(a mixin).
+thread, so opening a big file never freezes the window; :class:`SweepLoader`
+then works out, on another, the box the animation sweeps over all its
+frames (:func:`~quatlab.app.model.rig_bounds.animation_bounds`: up to a
+second for a skinned character), which the camera frames once it is there
+(the first frame's box meanwhile). :class:`RigLoading` is the part of
+:class:`quatlab.app.qt.rig_view.RigPanel` that starts them, says
+"Loading…" meanwhile and hands the rig and the box to the playback (a
+mixin).
 """
 
 from __future__ import annotations
@@ -14,10 +18,11 @@ from PyQt6 import QtCore
 
 from quatlab.app.i18n import _
 from quatlab.app.model.rig import load_rig, rig_of
+from quatlab.app.model.rig_bounds import animation_bounds
 from quatlab.app.model.rig_players import evaluate
 from quatlab.app.model.skinning import scene_bounds, skin_meshes
 
-__all__ = ["RigLoader", "RigLoading", "RIG_FORMATS"]
+__all__ = ["RigLoader", "SweepLoader", "RigLoading", "RIG_FORMATS"]
 
 #: Keyframe file formats that carry a rig (a scene graph to draw).
 RIG_FORMATS = ("gltf", "glb", "bvh")
@@ -45,20 +50,32 @@ class RigLoader(QtCore.QThread):
             start = rig.animations[0].start if rig.animations else 0.0
             pose = evaluate(rig, anim, start)
             bounds = scene_bounds(rig, pose, skin_meshes(rig, pose))
-            if getattr(self.source, "format", None) == "bvh" and rig.animations:
-                # Motion capture walks about: frame the whole motion, not the first frame.
-                anim = rig.animations[0]
-                for t in np.linspace(anim.start, anim.end, 48):
-                    lo, hi = scene_bounds(rig, evaluate(rig, 0, t), [])
-                    bounds = (np.minimum(bounds[0], lo), np.maximum(bounds[1], hi))
         except Exception as exc:  # noqa: BLE001 - any failure becomes a message, not a crash
             self.failed.emit(self.generation, str(exc))
             return
         self.loaded.emit(self.generation, (rig, bounds))
 
 
+class SweepLoader(QtCore.QThread):
+    """The box every frame of one animation sweeps, off the GUI thread (``swept`` when done)."""
+
+    swept = QtCore.pyqtSignal(int, int, object)  # generation, animation index, (lo, hi)
+
+    def __init__(self, generation: int, rig, index: int, parent=None) -> None:
+        super().__init__(parent)
+        self.generation, self.rig, self.index = generation, rig, index
+
+    def run(self) -> None:
+        try:
+            bounds = animation_bounds(self.rig, self.index)
+        except Exception:  # noqa: BLE001 - the first frame's box stays framed
+            return
+        if np.all(np.isfinite(bounds[0])) and np.all(np.isfinite(bounds[1])):
+            self.swept.emit(self.generation, self.index, bounds)
+
+
 #: Loaders still running, kept alive until they finish (and waited for on quit).
-_RUNNING: set[RigLoader] = set()
+_RUNNING: set[QtCore.QThread] = set()
 
 
 def _wait_for_loaders() -> None:
@@ -72,7 +89,12 @@ class RigLoading:
     @property
     def loading(self) -> bool:
         """Whether a rig is being read, or its curves wait for its first frame."""
-        return bool(self._loaders) or self._curves_pending
+        return any(isinstance(ld, RigLoader) for ld in self._loaders) or self._curves_pending
+
+    @property
+    def framing(self) -> bool:
+        """Whether the box the chosen animation sweeps is being worked out (the camera waits)."""
+        return any(isinstance(ld, SweepLoader) for ld in self._loaders)
 
     def wait_loaded(self, timeout_ms: int = 20000) -> bool:
         """Process events until the rig being read has arrived, curves and all (scripts, tests)."""
@@ -82,6 +104,18 @@ class RigLoading:
                 QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
             QtCore.QThread.msleep(2)
         return not self.loading
+
+    def wait_framed(self, timeout_ms: int = 20000) -> bool:
+        """:meth:`wait_loaded`, then until the camera frames the whole animation (tests)."""
+        deadline = QtCore.QDeadlineTimer(timeout_ms)
+        if not self.wait_loaded(timeout_ms):
+            return False
+        while self.framing and not deadline.hasExpired():
+            QtCore.QCoreApplication.processEvents(
+                QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
+            QtCore.QThread.msleep(2)
+        QtCore.QCoreApplication.processEvents()
+        return not self.framing
 
     def on_file(self) -> None:
         self._generation += 1
@@ -95,13 +129,16 @@ class RigLoading:
             return
         self.status.setText(_("Loading {file} in 3D…").format(file=f.path.name))
         self.status.setVisible(True)
-        # Not parented to the panel: a running thread must outlive a panel
-        # closed meanwhile (Qt aborts on destroying a running QThread).
         loader = RigLoader(self._generation, f)
-        _RUNNING.add(loader)
-        loader.finished.connect(lambda ld=loader: _RUNNING.discard(ld))
         loader.loaded.connect(self._loaded)
         loader.failed.connect(self._failed)
+        self._start(loader)
+
+    def _start(self, loader: QtCore.QThread) -> None:
+        # Not parented to the panel: a running thread must outlive a panel
+        # closed meanwhile (Qt aborts on destroying a running QThread).
+        _RUNNING.add(loader)
+        loader.finished.connect(lambda ld=loader: _RUNNING.discard(ld))
         loader.finished.connect(lambda ld=loader: self._finished(ld))
         self._loaders.append(loader)
         app = QtCore.QCoreApplication.instance()
@@ -109,6 +146,23 @@ class RigLoading:
             app.setProperty("quatlab_waits_for_rigs", True)
             app.aboutToQuit.connect(_wait_for_loaders)
         loader.start()
+
+    def sweep_animation(self) -> None:
+        """Work out the box the chosen animation sweeps (off the GUI thread), once per animation."""
+        pb = self.playback
+        index = pb.animation_index
+        if pb.rig is None or index is None or pb.swept():
+            return
+        if any(isinstance(ld, SweepLoader) and ld.index == index
+               and ld.generation == self._generation for ld in self._loaders):
+            return
+        loader = SweepLoader(self._generation, pb.rig, index)
+        loader.swept.connect(self._swept)
+        self._start(loader)
+
+    def _swept(self, generation: int, index: int, bounds) -> None:
+        if generation == self._generation:
+            self.playback.set_swept(index, bounds)
 
     def _finished(self, loader: RigLoader) -> None:
         # After loaded/failed: both are queued before finished, in order.

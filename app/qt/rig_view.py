@@ -25,8 +25,10 @@ freezes the window; the panel says "Loading…" meanwhile.
 
 The panel's parts are mixins of :class:`RigPanel`, one module each: loading
 the rig (:mod:`quatlab.app.qt.rig_loader`), filling the plots of the
-selected track (:mod:`quatlab.app.qt.rig_plots`) and keeping the rig's
-selection in step with the tab's (:mod:`quatlab.app.qt.rig_selection`).
+selected track (:mod:`quatlab.app.qt.rig_plots`), keeping the rig's
+selection in step with the tab's (:mod:`quatlab.app.qt.rig_selection`)
+and framing a joint (:mod:`quatlab.app.qt.rig_camera`:
+``RigPanel.frame_joint(node_index)``).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from quatlab.app.model.keyframes_model import KeyframesModel
 from quatlab.app.model.rig_playback import DIFFERENCE_DEG, SHOWN_PLAYERS, RigPlayback
 from quatlab.app.qt import theme_menu
 from quatlab.app.qt.lesson_panel import swatch
+from quatlab.app.qt.rig_camera import RigCamera
 from quatlab.app.qt.rig_loader import RigLoader, RigLoading
 from quatlab.app.qt.rig_plots import RigPlots
 from quatlab.app.qt.rig_selection import RigSelection
@@ -97,7 +100,7 @@ def _time_parameter(playback: RigPlayback) -> BoundParameter:
     return p
 
 
-class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
+class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, QtWidgets.QWidget):
     """See the module docstring. ``playback`` is created when not given."""
 
     def __init__(self, model: KeyframesModel, playback: RigPlayback | None = None,
@@ -245,6 +248,7 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
         ev.connect("players", lambda: self.scene.set_players(self.playback.players))
         ev.connect("selection", self.on_node_selection)
         ev.connect("keys", self.on_keys)
+        ev.connect("bounds", lambda: self.scene.set_bounds(self.playback.bounds()))
         model.events.connect("file", self.on_file)
         model.events.connect("tracks", self.on_tracks)
         model.events.connect("selection", self.on_track_selection)
@@ -310,6 +314,9 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
     def on_animation(self) -> None:
         pb = self.playback
         self.scene.set_markable(pb.animated_nodes())
+        if pb.rig is not None:
+            self.scene.set_bounds(pb.bounds())
+            self.sweep_animation()
         self._fill_nodes()
         self.time_param.step = 1.0 / pb.fps
         # Sized once for the animation's widest frame number, not per frame.
