@@ -131,7 +131,8 @@ class MeshSoups:
     """
 
     def __init__(self, shown: list, *, color: str, ghost_color: str, ghost_alpha: float,
-                 solid_options: dict, ghost_options: dict, order: tuple[int, int]) -> None:
+                 solid_options: dict, ghost_options: dict, order: tuple[int, int],
+                 onion_alpha: float = 0.2) -> None:
         self.shown = shown
         self.rigid = [k for k, m in enumerate(shown) if m.skin is None]
         self.skinned = [k for k, m in enumerate(shown) if m.skin is not None]
@@ -149,11 +150,22 @@ class MeshSoups:
                                   color=rgba(ghost_color, ghost_alpha), glOptions=options)
                 ghost.setDepthValue(order[1])
                 self.ghosts[rigid] = ghost
+        # The naive runtime at a few times of a parted segment, fainter (show_onion).
+        self.onions: dict[bool, GhostItem] = {}
+        for rigid in self.ghosts:
+            # Depth-tested even for rigid parts: a faint copy showing through
+            # the body would only blur the ghost of the present moment.
+            onion = GhostItem(empty, shader=FLAT_LIT_SHADER,
+                              color=rgba(ghost_color, onion_alpha), glOptions=dict(ghost_options))
+            onion.setDepthValue(order[1] - 1)
+            onion.setVisible(False)
+            self.onions[rigid] = onion
+        self._onion_key: tuple = ()
 
     @property
     def items(self) -> list:
         """The GL items, to add to (and remove from) the view."""
-        return [self.solid, *self.ghosts.values()]
+        return [self.solid, *self.ghosts.values(), *self.onions.values()]
 
     def show(self, world: np.ndarray, posed) -> None:
         """Pose the solid soup: the rigid parts by ``world``, the skinned meshes as ``posed``.
@@ -174,9 +186,35 @@ class MeshSoups:
                 ghost.set_geometry(self._soup(keys, [], world, posed) if rigid
                                    else self._soup([], keys, world, posed))
 
+    def show_onion(self, poses, moved, key) -> None:
+        """The onion skin: the meshes ``moved(mesh)`` says, posed as each of ``poses``.
+
+        ``poses`` are ``(world, posed meshes)`` pairs; ``key`` names them: the
+        soups are built again only when it changes (not per time).
+        """
+        if key == self._onion_key:
+            return
+        self._onion_key = key
+        for rigid, onion in self.onions.items():
+            keys = [k for k in (self.rigid if rigid else self.skinned) if moved(self.shown[k])]
+            soups = [self._soup(keys, [], world, lambda m=meshes: m) if rigid
+                     else self._soup([], keys, world, lambda m=meshes: m)
+                     for world, meshes in poses] if keys else []
+            soups = [g for g in soups if len(g.vertexes)]
+            onion.setVisible(bool(soups))
+            if soups:
+                onion.set_geometry(_soup(np.concatenate([g.vertexes for g in soups]),
+                                         np.concatenate([g.normals for g in soups])))
+
+    def hide_onion(self) -> None:
+        self._onion_key = ()
+        for onion in self.onions.values():
+            onion.setVisible(False)
+
     def hide(self) -> None:
         for item in self.items:
             item.setVisible(False)
+        self._onion_key = ()
 
     def _soup(self, rigid: list, skinned: list, world: np.ndarray, posed) -> BoneGeometry:
         """One soup: the rigid meshes ``rigid``, then the skinned ``skinned`` (shown indices)."""

@@ -22,7 +22,14 @@ snapshots and never changes the model:
   players, ringed in the naive colour and labelled with the difference
   angle; labels are placed in screen space so they never overlap
   (:mod:`quatlab.rendering.rig_labels`);
-* the selected node ringed in yellow and labelled with its name.
+* the selected node ringed in yellow and labelled with its name;
+* over a segment where the players part (and a moment around it), the
+  path a marker on the joint sweeps under each player, with ticks and
+  arrows, a spoke to where each player has it now and the turn each makes
+  (:mod:`quatlab.rendering.rig_sweep_items`), and the naive runtime's pose
+  at a few times of the segment as a faint onion skin, so the long way
+  and its direction show even on a symmetric part
+  (:meth:`RigScene.set_sweeps`).
 
 :meth:`RigScene.set_players` shows both players or either alone (alone, the
 naive pose is drawn solid, its bones in the naive colour). glTF is Y-up and
@@ -48,6 +55,7 @@ from OpenGL import GL
 from PyQt6 import QtCore, QtGui
 
 from quatlab.app.i18n import _
+from quatlab.app.model.rig_bounds import descendants
 from quatlab.app.model.rig_playback import DIFFERENCE_DEG
 from quatlab.rendering.bone_mesh import BoneGeometry, bone_geometry
 from quatlab.rendering.gl_items import FLAT_LIT_SHADER, OVERLAY, BoneItem, GhostItem
@@ -63,6 +71,7 @@ from quatlab.rendering.rig_meshes import (
     norm_rows,
     to_view,
 )
+from quatlab.rendering.rig_sweep_items import SweepItems
 from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND, rgba
 
 __all__ = ["RigScene", "Y_UP", "MESH_COLOR", "SPEC_COLOR", "NAIVE_COLOR", "SELECT_COLOR",
@@ -80,6 +89,7 @@ _FIT_MARGIN = 1.08
 
 _ORDER_GRID, _ORDER_MESH, _ORDER_GHOST_MESH = -10, 0, 10
 _ORDER_BONES, _ORDER_GHOST_BONES, _ORDER_GIZMO, _ORDER_MARK, _ORDER_LABEL = 20, 21, 25, 28, 30
+_ORDER_SWEEPS = 26  # .. 28: paths, spokes, dots
 
 _SOLID = {GL.GL_DEPTH_TEST: True, GL.GL_BLEND: False, GL.GL_CULL_FACE: False,
           GL.GL_POLYGON_OFFSET_FILL: False}
@@ -188,6 +198,8 @@ class RigScene(UserCamera, GLWindowView):
         for item in (self.bones, self.ghost_bones, self.joint_dots, self.gizmos,
                      self.ghost_gizmos, self.marks, self.selection_mark, self.label_layer):
             self.addItem(item)
+        self.sweep_items = SweepItems(self, _ORDER_SWEEPS)
+        self.sweeps: list = []
         self._label_font = label_font(10.5, QtGui.QFont.Weight.DemiBold)
         self.reset_camera()
 
@@ -294,9 +306,20 @@ class RigScene(UserCamera, GLWindowView):
         self.selected = node
         self._redraw()
 
-    def set_frame(self, frame) -> None:
-        """Draw a :class:`~quatlab.app.model.rig_playback.RigFrame` (None: nothing)."""
+    def set_frame(self, frame, sweeps=None) -> None:
+        """Draw a :class:`~quatlab.app.model.rig_playback.RigFrame` (None: nothing).
+
+        ``sweeps``: the :class:`~quatlab.app.model.rig_sweeps.SegmentSweep` to
+        show with it (None: those shown so far).
+        """
         self.frame = frame
+        if sweeps is not None:
+            self.sweeps = list(sweeps)
+        self._redraw()
+
+    def set_sweeps(self, sweeps) -> None:
+        """Show these :class:`~quatlab.app.model.rig_sweeps.SegmentSweep` (none: ``[]``)."""
+        self.sweeps = list(sweeps)
         self._redraw()
 
     @contextlib.contextmanager
@@ -322,6 +345,7 @@ class RigScene(UserCamera, GLWindowView):
             for item in (self.bones, self.ghost_bones, self.joint_dots, self.gizmos,
                          self.ghost_gizmos, self.marks, self.selection_mark):
                 item.setVisible(False)
+            self.sweep_items.hide()
             self.label_layer.labels = []
             self.update()
             return
@@ -378,8 +402,40 @@ class RigScene(UserCamera, GLWindowView):
                                        _node_name(rig, self.selected), pos[self.selected],
                                        QtGui.QColor("#202020"), True))
         self.selection_mark.setVisible(self.selected is not None)
+        labels += self._draw_sweeps(frame, ghost)
         self.label_layer.labels = labels
         self.update()
+
+    def _draw_sweeps(self, frame, ghost: bool) -> list:
+        """The sweeps' paths and spokes, and the naive onion skin; their labels."""
+        sweeps = self.sweeps
+        colours = {"spec": SPEC_COLOR, "naive": NAIVE_COLOR}
+        background = np.array(rgba(SCENE_BACKGROUND)[:3])
+        labels = self.sweep_items.draw(sweeps, frame, self.players, colours, background,
+                                       self._label_font, self._scale)
+        if self._meshes is not None:
+            if ghost and sweeps:
+                parts = [self._part(s.node) for s in sweeps]
+
+                def moved(mesh) -> bool:
+                    return any(self._mesh_in(mesh, part) for part in parts)
+
+                poses = [pose for s in sweeps for pose in s.onion]
+                self._meshes.show_onion(poses, moved, tuple(id(s) for s in sweeps))
+            else:
+                self._meshes.hide_onion()
+        return labels
+
+    def _part(self, node: int) -> np.ndarray:
+        """``node`` and the nodes below it, as a mask over the rig's nodes."""
+        inside = np.zeros(len(self.rig), dtype=bool)
+        inside[descendants(self.rig, node)] = True
+        return inside
+
+    def _mesh_in(self, mesh, part: np.ndarray) -> bool:
+        if mesh.skin is None:
+            return bool(part[mesh.node])
+        return bool(part[self.rig.skins[mesh.skin].joints].any())
 
     def _mesh_moved(self, mesh, moved: np.ndarray) -> bool:
         if mesh.skin is None:

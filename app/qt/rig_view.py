@@ -26,7 +26,8 @@ freezes the window; the panel says "Loading…" meanwhile.
 The panel's parts are mixins of :class:`RigPanel`, one module each: loading
 the rig (:mod:`quatlab.app.qt.rig_loader`), filling the plots of the
 selected track (:mod:`quatlab.app.qt.rig_plots`), keeping the rig's
-selection in step with the tab's (:mod:`quatlab.app.qt.rig_selection`)
+selection in step with the tab's (:mod:`quatlab.app.qt.rig_selection`),
+the error paths shown near the time (:mod:`quatlab.app.qt.rig_errors`)
 and framing a joint (:mod:`quatlab.app.qt.rig_camera`:
 ``RigPanel.frame_joint(node_index)``).
 """
@@ -42,6 +43,7 @@ from quatlab.app.model.rig_playback import DIFFERENCE_DEG, SHOWN_PLAYERS, RigPla
 from quatlab.app.qt import theme_menu
 from quatlab.app.qt.lesson_panel import swatch
 from quatlab.app.qt.rig_camera import RigCamera
+from quatlab.app.qt.rig_errors import RigErrors
 from quatlab.app.qt.rig_loader import RigLoader, RigLoading
 from quatlab.app.qt.rig_plots import RigPlots
 from quatlab.app.qt.rig_selection import RigSelection
@@ -100,7 +102,7 @@ def _time_parameter(playback: RigPlayback) -> BoundParameter:
     return p
 
 
-class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, QtWidgets.QWidget):
+class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidgets.QWidget):
     """See the module docstring. ``playback`` is created when not given."""
 
     def __init__(self, model: KeyframesModel, playback: RigPlayback | None = None,
@@ -333,7 +335,7 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, QtWidgets.QWidget)
 
     def on_time(self) -> None:
         pb = self.playback
-        self.scene.set_frame(pb.frame())
+        self.scene.set_frame(pb.frame(), self.sweeps_now())
         t = pb.time
         lo, hi = pb.range
         self.components.set_cursor(t)
@@ -350,7 +352,7 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, QtWidgets.QWidget)
             i=round((t - lo) * fps), n=round((hi - lo) * fps), fps=f"{fps:g}")
 
     def on_keys(self) -> None:
-        self.scene.set_frame(self.playback.frame())
+        self.scene.set_frame(self.playback.frame(), self.sweeps_now())
         self._fill_curves()
 
     def on_node_selection(self) -> None:
