@@ -1,7 +1,9 @@
 """The rig view's meshes as triangle soups: flat shading, rigid parts posed in place, one item.
 
 A rig's meshes are drawn by three GL items whatever their number: every
-mesh of the pose in one solid soup, and the naive runtime's ghost of the
+mesh of the pose in one solid soup (in the file's base colours and textures
+when it has materials, :mod:`quatlab.rendering.rig_textures`; else a
+neutral grey), and the naive runtime's ghost of the
 rigid parts and of the skinned meshes (drawn differently, see
 :class:`MeshSoups`). Every GL item costs a fixed slice of Python and of
 the driver per frame, so the rigid and the skinned meshes share the solid
@@ -19,6 +21,7 @@ from OpenGL import GL
 
 from quatlab.rendering.bone_mesh import BoneGeometry
 from quatlab.rendering.gl_items import FLAT_LIT_SHADER, BoneItem, GhostItem
+from quatlab.rendering.rig_textures import TexturedSoupItem, soup_colours
 from quatlab.rendering.style import rgba
 
 __all__ = ["Y_UP", "flat_soup", "to_view", "empty_geometry", "norm_rows", "cross_rows",
@@ -132,14 +135,24 @@ class MeshSoups:
 
     def __init__(self, shown: list, *, color: str, ghost_color: str, ghost_alpha: float,
                  solid_options: dict, ghost_options: dict, order: tuple[int, int],
-                 onion_alpha: float = 0.2) -> None:
+                 onion_alpha: float = 0.2, materials: tuple = (), images: dict | None = None
+                 ) -> None:
         self.shown = shown
+        self._design_colour = color
         self.rigid = [k for k, m in enumerate(shown) if m.skin is None]
         self.skinned = [k for k, m in enumerate(shown) if m.skin is not None]
         self.parts = RigidParts([shown[k] for k in self.rigid])
         empty = empty_geometry()
-        self.solid = BoneItem(empty, shader=FLAT_LIT_SHADER, color=rgba(color),
-                              glOptions=dict(solid_options))
+        coloured = materials and any(m.materials is not None and (m.materials >= 0).any()
+                                     for m in shown)
+        if coloured:
+            # The asset's own colours (rig_textures): the soup's order, rigid then skinned.
+            ordered = [shown[k] for k in (*self.rigid, *self.skinned)]
+            self.solid = TexturedSoupItem(empty, soup_colours(ordered, materials, color),
+                                          images or {}, glOptions=dict(solid_options))
+        else:
+            self.solid = BoneItem(empty, shader=FLAT_LIT_SHADER, color=rgba(color),
+                                  glOptions=dict(solid_options))
         self.solid.setDepthValue(order[0])
         self.ghosts: dict[bool, GhostItem] = {}  # rigid? -> item
         for rigid, group in ((True, self.rigid), (False, self.skinned)):
@@ -161,6 +174,21 @@ class MeshSoups:
             onion.setVisible(False)
             self.onions[rigid] = onion
         self._onion_key: tuple = ()
+
+    def colour(self) -> str:
+        """The soup's colour at a glance, ``"#RRGGBB"``: its vertices' base colours times their
+        textures' mean texel (a legend swatch for the meshes as drawn)."""
+        solid = self.solid
+        static = getattr(solid, "static", None)
+        if static is None or not len(static):
+            return self._design_colour
+        rgb = static.colours[:, :3].astype(np.float64).copy()
+        for first, count, texture in static.ranges:
+            image = solid._images.get(texture) if texture is not None else None
+            if image is not None:
+                rgb[first:first + count] *= image[0][..., :3].reshape(-1, 3).mean(axis=0) / 255
+        r, g, b = (int(round(255 * float(c))) for c in np.clip(rgb.mean(axis=0), 0, 1))
+        return f"#{r:02X}{g:02X}{b:02X}"
 
     @property
     def items(self) -> list:

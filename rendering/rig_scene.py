@@ -3,7 +3,8 @@
 :class:`RigScene` draws :class:`~quatlab.app.model.rig_playback.RigFrame`
 snapshots and never changes the model:
 
-* every mesh of the scene, flat shaded in a neutral grey: meshes of plain
+* every mesh of the scene, flat shaded in the file's base colours and
+  textures (a neutral grey where it has no material): meshes of plain
   nodes rigidly (shaded once in their node's space, moved by its world
   matrix), skinned meshes deformed by linear blend skinning; all of them
   one vertex array, replaced per frame, because every GL item costs a
@@ -12,7 +13,11 @@ snapshots and never changes the model:
 * the skin joints as octahedral bones from joint to child (a stub at each
   leaf), in the spec player's colour, drawn in front of the meshes; a small
   local-axis gizmo (X red, Y green, Z blue) at every joint and at every node
-  a rotation channel animates (the truck's wheels have no skin);
+  a rotation channel animates (the truck's wheels have no skin). This
+  overlay is off by default (:meth:`RigScene.set_overlay`): then only the
+  selected joint shows its axes and its bones, and the asset is seen as it
+  ships; a rig without meshes (a BVH skeleton) always shows its bones,
+  which are all there is to see;
 * the naive runtime's pose as a translucent ghost in the naive colour
   (docs/curves.md: vermillion) over the correct one, for the parts of the
   rig whose world rotation differs by more than
@@ -160,6 +165,7 @@ class RigScene(UserCamera, GLWindowView):
         self.frame = None
         self.players = "both"
         self.selected: int | None = None
+        self.overlay = False
         self._markable = np.zeros(0, dtype=np.int64)
         self._meshes: MeshSoups | None = None
         self._gizmo_colours: dict[int, tuple] = {}  # id(gizmo item) -> (shades, nodes) uploaded
@@ -215,10 +221,14 @@ class RigScene(UserCamera, GLWindowView):
         if rig is not None:
             shown = [m for m in rig.meshes if rig.in_scene[m.node]]
             if shown:
+                images = {i: (image, rig.textures[i].wrap) for i in range(len(rig.textures))
+                          if (image := rig.texture_image(i)) is not None}
                 self._meshes = MeshSoups(shown, color=MESH_COLOR, ghost_color=NAIVE_COLOR,
                                          ghost_alpha=_GHOST_ALPHA, solid_options=_SOLID,
                                          ghost_options=_GHOST,
-                                         order=(_ORDER_MESH, _ORDER_GHOST_MESH))
+                                         order=(_ORDER_MESH, _ORDER_GHOST_MESH),
+                                         materials=getattr(rig, "materials", ()),
+                                         images=images)
                 for item in self._meshes.items:
                     self.addItem(item)
             joints = np.unique(np.concatenate([sk.joints for sk in rig.skins])) if rig.skins \
@@ -253,6 +263,10 @@ class RigScene(UserCamera, GLWindowView):
         self.setCameraParams(center=QtGui.QVector3D(*c), distance=_FIT_MARGIN * distance)
         self._camera_touched = True
         self.update()
+
+    def spec_colour(self) -> str:
+        """The spec player's colour as drawn (a legend swatch): its meshes', or its bones'."""
+        return self._meshes.colour() if self._meshes is not None else SPEC_COLOR
 
     def set_markable(self, nodes) -> None:
         """Nodes that get a gizmo and can be clicked besides the skin joints (the animated ones)."""
@@ -304,6 +318,11 @@ class RigScene(UserCamera, GLWindowView):
 
     def set_selected(self, node: int | None) -> None:
         self.selected = node
+        self._redraw()
+
+    def set_overlay(self, on: bool) -> None:
+        """Every bone and joint axis (True), or only the selected joint's (module docstring)."""
+        self.overlay = bool(on)
         self._redraw()
 
     def set_frame(self, frame, sweeps=None) -> None:
@@ -361,23 +380,30 @@ class RigScene(UserCamera, GLWindowView):
             # The ghost: only the meshes whose pose differs between the players.
             self._meshes.show_ghost(frame.naive.world, lambda: frame.naive_meshes,
                                     lambda m: ghost and self._mesh_moved(m, moved))
+        # The whole skeleton with the overlay on, or when it is all there is
+        # to see; else the selected joint's bones alone.
+        every_bone = self.overlay or self._meshes is None
+        kept = self._bones_shown(main_bones, every_bone)
         self.bones.opts["color"] = rgba(NAIVE_COLOR if main_naive else SPEC_COLOR)
-        self.bones.set_geometry(bake_bones(self._unit_bone, to_view(main_bones.segments)))
-        self.bones.setVisible(len(main_bones.segments) > 0)
-        if len(main_bones.joints):
+        self.bones.set_geometry(bake_bones(self._unit_bone,
+                                           to_view(main_bones.segments[kept])))
+        self.bones.setVisible(bool(kept.any()))
+        if len(main_bones.joints) and every_bone:
             dark = tuple(0.6 * c for c in rgba(NAIVE_COLOR if main_naive else SPEC_COLOR)[:3])
             self.joint_dots.setData(pos=to_view(main_bones.positions), size=6.0,
                                     color=(*dark, 1.0))
-        self.joint_dots.setVisible(len(main_bones.joints) > 0)
+        self.joint_dots.setVisible(len(main_bones.joints) > 0 and every_bone)
         # Ghost bones: those whose far end moved (a bone follows its child joint).
         g_segments = np.zeros((0, 2, 3))
         if ghost and moved.any() and len(frame.naive_bones.segments):
             nb = frame.naive_bones
-            g_segments = nb.segments[moved[nb.ends]]
+            g_segments = nb.segments[moved[nb.ends] & self._bones_shown(nb, every_bone)]
         self.ghost_bones.set_geometry(bake_bones(self._unit_bone, to_view(g_segments)))
         self.ghost_bones.setVisible(len(g_segments) > 0)
 
         nodes = np.union1d(self._joints, self._markable)
+        if not self.overlay:
+            nodes = nodes[nodes == self.selected] if self.selected is not None else nodes[:0]
         size = 0.2 * self._scale if len(self._joints) == 0 else main_bones.axis_length
         self._set_gizmos(self.gizmos, main, nodes, size, naive=main_naive)
         ghost_nodes = nodes[moved[nodes]] if ghost else nodes[:0]
@@ -436,6 +462,16 @@ class RigScene(UserCamera, GLWindowView):
         if mesh.skin is None:
             return bool(part[mesh.node])
         return bool(part[self.rig.skins[mesh.skin].joints].any())
+
+    def _bones_shown(self, bones, every: bool) -> np.ndarray:
+        """Which of ``bones``' segments to draw: all, or those of the selected joint."""
+        if every:
+            return np.ones(len(bones.segments), dtype=bool)
+        if self.selected is None or not len(bones.ends):
+            return np.zeros(len(bones.segments), dtype=bool)
+        # A joint's bones: the one ending at it and those leaving it (to its
+        # children, or its stub when it is a leaf).
+        return (bones.ends == self.selected) | (self.rig.parents[bones.ends] == self.selected)
 
     def _mesh_moved(self, mesh, moved: np.ndarray) -> bool:
         if mesh.skin is None:

@@ -50,6 +50,9 @@ class RigLoader(QtCore.QThread):
             start = rig.animations[0].start if rig.animations else 0.0
             pose = evaluate(rig, anim, start)
             bounds = scene_bounds(rig, pose, skin_meshes(rig, pose))
+            # The textures the meshes use, decoded here rather than by the view.
+            for m in {m.texture for m in rig.materials if m.texture is not None}:
+                rig.texture_image(m)
         except Exception as exc:  # noqa: BLE001 - any failure becomes a message, not a crash
             self.failed.emit(self.generation, str(exc))
             return

@@ -94,6 +94,15 @@ class _SteadyLabel(QtWidgets.QLabel):
             self._fit()
 
 
+def _legend_text(spec: str) -> str:
+    """The 3D view's legend; ``spec``: the spec player's colour as drawn (its meshes' or bones')."""
+    return (f"{swatch(spec)} " + _("spec player (shortest-arc SLERP)")
+            + f" &nbsp;{swatch(NAIVE_COLOR)} " + _("naive runtime (ghost)")
+            + f" &nbsp;{swatch(NAIVE_COLOR, '●')} "
+            + _("joints differing &gt; {angle}°").format(angle=f"{DIFFERENCE_DEG:g}")
+            + " &nbsp;◉ " + _("selected"))
+
+
 def _time_parameter(playback: RigPlayback) -> BoundParameter:
     p = BoundParameter(lambda: playback.time, playback.set_time, lambda: playback.range,
                        playback.events, "time", name=_("time"), decimals=3, suffix="s",
@@ -154,12 +163,14 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
         self.players_box.currentIndexChanged.connect(
             lambda i: self.playback.set_players(self.players_box.itemData(i)))
         top.addWidget(self.players_box)
-        self.legend = QtWidgets.QLabel(
-            f"{swatch(SPEC_COLOR)} " + _("spec player (shortest-arc SLERP)")
-            + f" &nbsp;{swatch(NAIVE_COLOR)} " + _("naive runtime (ghost)")
-            + f" &nbsp;{swatch(NAIVE_COLOR, '●')} "
-            + _("joints differing &gt; {angle}°").format(angle=f"{DIFFERENCE_DEG:g}")
-            + " &nbsp;◉ " + _("selected"))
+        self.overlay_box = QtWidgets.QCheckBox(_("Bones and axes"))
+        self.overlay_box.setObjectName("rig_overlay")
+        self.overlay_box.setToolTip(_("Draw every bone and joint axis over the meshes; off, only "
+                                      "the selected joint's (a skeleton without meshes always "
+                                      "shows its bones)"))
+        self.overlay_box.toggled.connect(lambda on: self.scene.set_overlay(on))
+        top.addWidget(self.overlay_box)
+        self.legend = QtWidgets.QLabel(_legend_text(SPEC_COLOR))
         self.legend.setObjectName("rig_legend")
         # Wrapping, so that zoomed text cannot widen the panel past the window.
         self.legend.setWordWrap(True)
@@ -294,6 +305,7 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
         pb = self.playback
         rig = pb.rig
         self.scene.set_rig(rig, pb.bounds() if rig is not None else None)
+        self.legend.setText(_legend_text(self.scene.spec_colour()))
         self.status.setVisible(rig is None)
         self.scene.widget.setVisible(rig is not None)
         if rig is not None:
