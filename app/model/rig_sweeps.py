@@ -13,7 +13,7 @@ long way, and which way round each goes.
   their rotations differ by more than :data:`PARTED_DEG`. NLERP and SLERP
   of two keys in one hemisphere meet exactly there, so this finds the
   sign flips of glTF channels and the wraps of a BVH joint's Euler
-  runtime, whatever the cause, and nothing else.
+  runtime, and nothing else.
 * :func:`marker_point`: the point of the joint whose turn reads best: of
   its children, the vertices of the rigid meshes it carries and the skinned
   vertices it leads, the one farthest from the segment's turn axis (a point
@@ -63,6 +63,8 @@ __all__ = ["PartedSegment", "SegmentSweep", "parted_segments", "marker_point", "
 
 #: Players parting by more than this half-way through a segment (degrees) mark it.
 PARTED_DEG = 1.0
+#: A BVH joint's Euler channel stepping more than this (degrees) may part the players.
+_EULER_STEP = 20.0
 #: Samples of each path over a segment (its ends included), evenly in time.
 SAMPLES = 61
 #: Largest turn (degrees) of the joint between two points of a drawn path.
@@ -89,18 +91,38 @@ class PartedSegment:
 
 
 def parted_segments(rig: Rig, animation: Animation) -> list[PartedSegment]:
-    """Every segment of ``animation``'s rotation channels where the players part (module doc)."""
+    """Every segment of ``animation``'s rotation channels where the players part (module doc).
+
+    Only LINEAR channels can part (STEP and CUBICSPLINE play alike). For a
+    glTF channel that is exactly where two keys lie in opposite hemispheres:
+    half-way, NLERP's ``q0 + q1`` and SLERP's ``q0 - q1`` are then
+    perpendicular in 4D, a half turn apart, and otherwise the same. A BVH
+    joint's Euler runtime is sampled half-way in the segments where one of
+    its channels steps more than :data:`_EULER_STEP` degrees (smaller steps
+    part by far less than a degree).
+    """
     out = []
     for ch in animation.channels:
-        if ch.path != "rotation" or len(ch.times) < 2:
+        if ch.path != "rotation" or ch.interpolation != "LINEAR" or len(ch.times) < 2:
             continue
-        mid = 0.5 * (ch.times[:-1] + ch.times[1:])
-        spec, naive = (sample_channel(ch, mid, p) for p in PLAYERS)
-        apart = np.degrees(np.nan_to_num(angle_between(spec, naive)))
+        q = ch.values / np.linalg.norm(ch.values, axis=1, keepdims=True)
+        angles = getattr(ch, "angles", None)
+        if angles is None or getattr(ch, "convert", None) is None:
+            keys = np.flatnonzero(np.einsum("ij,ij->i", q[:-1], q[1:]) < 0)
+            apart = np.full(len(keys), 180.0)
+        else:
+            step = np.abs(np.diff(np.asarray(angles, dtype=float), axis=0)).max(axis=1)
+            keys = np.flatnonzero(step > _EULER_STEP)
+            mid = 0.5 * (ch.times[keys] + ch.times[keys + 1])
+            spec, naive = (sample_channel(ch, mid, p) for p in PLAYERS) if len(keys) \
+                else (np.zeros((0, 4)),) * 2
+            apart = np.degrees(np.nan_to_num(angle_between(spec, naive))) if len(keys) \
+                else np.zeros(0)
+            keys, apart = keys[apart > PARTED_DEG], apart[apart > PARTED_DEG]
         node = int(rig.rig_index[ch.node])
-        for k in np.flatnonzero(apart > PARTED_DEG):
+        for k, a in zip(keys, apart, strict=True):
             out.append(PartedSegment(node, int(k), float(ch.times[k]), float(ch.times[k + 1]),
-                                     float(apart[k])))
+                                     float(a)))
     return sorted(out, key=lambda p: (p.t0, p.node))
 
 

@@ -6,21 +6,43 @@ that finds where the players part in the animation played
 and set of keys: after "Fix signs" there are none) and, at each time, the
 segments whose sweep shows (:func:`~quatlab.app.model.rig_sweeps.active_segments`:
 inside one, or within a moment of it). Their
-:class:`~quatlab.app.model.rig_sweeps.SegmentSweep` are computed the first
-time they show (a few ms: the joint's chain only) and kept (a mixin).
+:class:`~quatlab.app.model.rig_sweeps.SegmentSweep` are worked out with the
+animation's box on the sweep loader's thread (:func:`sweeps_of`, onion
+skins posed), or the first time they show when the keys changed since
+(after an undo of "Fix signs"), and kept (a mixin).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from quatlab.app.model.rig_sweeps import active_segments, parted_segments, segment_sweep
 
-__all__ = ["RigErrors"]
+__all__ = ["RigErrors", "sweeps_of"]
+
+
+def sweeps_of(rig, animation, bounds, segments) -> dict:
+    """The :class:`SegmentSweep` of each of ``segments``, onion skins posed (any thread)."""
+    lo, hi = bounds
+    size = 0.05 * float(np.linalg.norm(np.asarray(hi) - np.asarray(lo)))
+    out = {}
+    for seg in segments:
+        # The fallback is in the joint's units: a fraction of the scene.
+        scale = float(np.abs(rig.rest_scale[seg.node]).max()) or 1.0
+        out[seg] = segment_sweep(rig, animation, seg, fallback=size / scale)
+        _ = out[seg].onion
+    return out
 
 
 class RigErrors:
     """The sweeps of the parted segments near the time shown, for :class:`RigPanel` (a mixin)."""
 
     _errors_of = None  # (animation, parted segments, {segment: sweep})
+
+    def install_errors(self, animation, segments, sweeps: dict) -> None:
+        """Parted segments and sweeps worked out elsewhere (the sweep loader's thread)."""
+        if self.playback.animation is animation:
+            self._errors_of = (animation, list(segments), dict(sweeps))
 
     def parted(self) -> list:
         """The parted segments of the animation played (its current keys)."""
@@ -40,13 +62,8 @@ class RigErrors:
             return []
         pb = self.playback
         anim, _, made = self._errors_of
-        lo, hi = pb.bounds()
-        fallback = 0.05 * float(sum((hi - lo) ** 2) ** 0.5)
-        out = []
-        for seg in active_segments(segments, pb.time):
-            if seg not in made:
-                # The fallback is in the joint's units: a fraction of the scene.
-                scale = float(abs(pb.rig.rest_scale[seg.node]).max()) or 1.0
-                made[seg] = segment_sweep(pb.rig, anim, seg, fallback=fallback / scale)
-            out.append(made[seg])
-        return out
+        active = active_segments(segments, pb.time)
+        missing = [seg for seg in active if seg not in made]
+        if missing:
+            made.update(sweeps_of(pb.rig, anim, pb.bounds(), missing))
+        return [made[seg] for seg in active]

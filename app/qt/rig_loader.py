@@ -13,6 +13,8 @@ mixin).
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from PyQt6 import QtCore
 
@@ -20,7 +22,9 @@ from quatlab.app.i18n import _
 from quatlab.app.model.rig import load_rig, rig_of
 from quatlab.app.model.rig_bounds import animation_bounds
 from quatlab.app.model.rig_players import evaluate
+from quatlab.app.model.rig_sweeps import parted_segments
 from quatlab.app.model.skinning import scene_bounds, skin_meshes
+from quatlab.app.qt.rig_errors import sweeps_of
 
 __all__ = ["RigLoader", "SweepLoader", "RigLoading", "RIG_FORMATS"]
 
@@ -60,25 +64,40 @@ class RigLoader(QtCore.QThread):
 
 
 class SweepLoader(QtCore.QThread):
-    """The box every frame of one animation sweeps, off the GUI thread (``swept`` when done)."""
+    """One animation's box over all its frames, and the paths of its parted segments, off the
+    GUI thread (``swept`` when done: ``(bounds, animation, segments, sweeps)``)."""
 
-    swept = QtCore.pyqtSignal(int, int, object)  # generation, animation index, (lo, hi)
+    swept = QtCore.pyqtSignal(int, int, object)  # generation, animation index, what was made
 
-    def __init__(self, generation: int, rig, index: int, parent=None) -> None:
+    def __init__(self, generation: int, rig, index: int, animation, parent=None) -> None:
         super().__init__(parent)
-        self.generation, self.rig, self.index = generation, rig, index
+        self.generation, self.rig, self.index, self.animation = generation, rig, index, animation
 
     def run(self) -> None:
         try:
             bounds = animation_bounds(self.rig, self.index)
+            if not (np.all(np.isfinite(bounds[0])) and np.all(np.isfinite(bounds[1]))):
+                return
+            segments = parted_segments(self.rig, self.animation)
+            sweeps = sweeps_of(self.rig, self.animation, bounds, segments)
         except Exception:  # noqa: BLE001 - the first frame's box stays framed
             return
-        if np.all(np.isfinite(bounds[0])) and np.all(np.isfinite(bounds[1])):
-            self.swept.emit(self.generation, self.index, bounds)
+        self.swept.emit(self.generation, self.index, (bounds, self.animation, segments, sweeps))
 
 
 #: Loaders still running, kept alive until they finish (and waited for on quit).
 _RUNNING: set[QtCore.QThread] = set()
+
+
+#: The interpreter's switch interval before the first loader started (restored after the last).
+_SWITCH: list[float] = []
+_SWITCH_INTERVAL = 0.001
+
+
+def _done(loader: QtCore.QThread) -> None:
+    _RUNNING.discard(loader)
+    if not _RUNNING and _SWITCH:
+        sys.setswitchinterval(_SWITCH.pop())
 
 
 def _wait_for_loaders() -> None:
@@ -140,8 +159,13 @@ class RigLoading:
     def _start(self, loader: QtCore.QThread) -> None:
         # Not parented to the panel: a running thread must outlive a panel
         # closed meanwhile (Qt aborts on destroying a running QThread).
+        if not _RUNNING:
+            # The GUI thread's callbacks wait for the GIL from a worker busy in
+            # Python: 1 ms turns instead of 5 while one runs (as run_off_thread).
+            _SWITCH.append(sys.getswitchinterval())
+            sys.setswitchinterval(min(_SWITCH[-1], _SWITCH_INTERVAL))
         _RUNNING.add(loader)
-        loader.finished.connect(lambda ld=loader: _RUNNING.discard(ld))
+        loader.finished.connect(lambda ld=loader: _done(ld))
         loader.finished.connect(lambda ld=loader: self._finished(ld))
         self._loaders.append(loader)
         app = QtCore.QCoreApplication.instance()
@@ -159,12 +183,14 @@ class RigLoading:
         if any(isinstance(ld, SweepLoader) and ld.index == index
                and ld.generation == self._generation for ld in self._loaders):
             return
-        loader = SweepLoader(self._generation, pb.rig, index)
+        loader = SweepLoader(self._generation, pb.rig, index, pb.animation)
         loader.swept.connect(self._swept)
         self._start(loader)
 
-    def _swept(self, generation: int, index: int, bounds) -> None:
+    def _swept(self, generation: int, index: int, made) -> None:
         if generation == self._generation:
+            bounds, animation, segments, sweeps = made
+            self.install_errors(animation, segments, sweeps)
             self.playback.set_swept(index, bounds)
 
     def _finished(self, loader: RigLoader) -> None:

@@ -51,7 +51,7 @@ MAX_IMAGE_BYTES = 64 << 20
 MAX_IMAGE_PIXELS = 8192 * 8192
 #: Decoded images are scaled down to at most this many pixels a side: the view
 #: never shows more, and a software rasteriser samples smaller textures faster.
-DISPLAY_SIDE = 1024
+DISPLAY_SIDE = 512
 #: glTF sampler wrap mode REPEAT (the default), and the others.
 REPEAT, CLAMP, MIRROR = 10497, 33071, 33648
 _WRAPS = (REPEAT, CLAMP, MIRROR)
