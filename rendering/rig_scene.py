@@ -438,7 +438,7 @@ class RigScene(UserCamera, GLWindowView):
         colours = {"spec": SPEC_COLOR, "naive": NAIVE_COLOR}
         background = np.array(rgba(SCENE_BACKGROUND)[:3])
         labels = self.sweep_items.draw(sweeps, frame, self.players, colours, background,
-                                       self._label_font, self._scale)
+                                       self._label_font, self._scale, self.selected)
         if self._meshes is not None:
             if ghost and sweeps:
                 parts = [self._part(s.node) for s in sweeps]

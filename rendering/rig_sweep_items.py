@@ -16,7 +16,9 @@ the meshes (a path inside the truck's body still shows):
   axis) to the marker where the player has it now, with a dot at its end,
   so the part's turn reads like a clock hand;
 * labels at each path's middle with the turn it makes about the axis,
-  signed ("spec +11.7°", "naive −348.3°"), given to the scene's label layer.
+  signed ("spec +11.7°", "naive −348.3°"), given to the scene's label layer:
+  for the selected joint's nearest sweep (or the nearest sweep when none is
+  the selected joint's), so several at once do not bury the rig in numbers.
 
 The paths change with the sweeps shown, not with the time: their vertices
 are uploaded again only when the set of sweeps changes; a time change moves
@@ -75,7 +77,7 @@ class SweepItems:
         self._key = ()
 
     def draw(self, sweeps, frame, players: str, colours: dict, background, font: QtGui.QFont,
-             reach: float) -> list[Label]:
+             reach: float, selected: int | None = None) -> list[Label]:
         """Draw ``sweeps`` at ``frame``; the labels for the scene's label layer.
 
         ``players``: which players are shown ("both", "spec", "naive"; only
@@ -111,6 +113,7 @@ class SweepItems:
         self.paths.setVisible(True)
         self.halo.setVisible(True)
         spokes, spoke_cols, dots, dot_cols, labels = [], [], [], [], []
+        named = ([s for s in sweeps if s.node == selected] or sweeps)[:1]
         for sweep in sweeps:
             centre_local = np.append((sweep.marker @ sweep.axis) * sweep.axis, 1.0)
             marker = np.append(sweep.marker, 1.0)
@@ -122,6 +125,8 @@ class SweepItems:
                 spoke_cols += [colour, colour]
                 dots.append(b)
                 dot_cols.append(colour)
+                if not any(sweep is s for s in named):
+                    continue
                 path = getattr(sweep, player)
                 turned = sweep.turned(player)
                 text = (_("spec {turn}°") if player == "spec" else _("naive {turn}°")).format(
@@ -144,7 +149,7 @@ def _path_lines(sweep, player: str, reach: float) -> tuple[np.ndarray, np.ndarra
     The line follows the densely sampled path; ticks and arrows are placed on
     the evenly timed samples (:func:`trail_marks` needs equal steps of time).
     """
-    t, fine = sweep.fine[player]
+    t, fine = sweep.fine[player][:2]
     span = max(float(t[-1] - t[0]), 1e-12)
     index = segment_indices(fine)
     lo, hi = TRAIL_FADE

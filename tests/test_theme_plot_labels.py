@@ -57,11 +57,22 @@ def _settle(n: int = 4) -> None:
         QtWidgets.QApplication.processEvents()
 
 
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
 @pytest.mark.parametrize("size", [(1024, 768), (1280, 720), (1400, 900)])
 @pytest.mark.parametrize("zoom", [1.0, 1.5])
-def test_keyframe_omega_peak_label_stays_inside_the_plot(qtbot, size, zoom):
+def test_keyframe_omega_peak_label_stays_inside_the_plot(qtbot, size, zoom, lang):
     """The truck's naive-runtime peak label ran off both sides of the narrow speed plot
-    (now the omega plot), and covered a third to half of it."""
+    (now the omega plot), covered a third to half of it, and was cut in zh_CN."""
+    from quatlab.app import i18n
+
+    i18n.set_language(lang)
+    try:
+        _omega_label_inside(qtbot, size, zoom)
+    finally:
+        i18n.set_language("en")
+
+
+def _omega_label_inside(qtbot, size, zoom):
     win = MainWindow(LessonState.from_preset("negated-20"))
     qtbot.addWidget(win)
     if zoom != 1.0:

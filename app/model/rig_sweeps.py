@@ -206,7 +206,8 @@ class SegmentSweep:
 
     ``spec`` and ``naive`` are world points ``(SAMPLES, 3)`` at ``times``
     (evenly spaced: equal-time ticks go there); ``fine`` holds each player's
-    path sampled densely enough to draw as a smooth curve (``(t, points)``:
+    path sampled densely enough to draw as a smooth curve (``(t, points,
+    the joint's rotations)``:
     no step turns more than :data:`FINE_DEG` about the marker's circle
     centre, though the naive runtime races round near a flip's middle).
     ``marker`` is the point in the joint's coordinates, ``axis`` the turn
@@ -229,10 +230,21 @@ class SegmentSweep:
         return self.segment.node
 
     def turned(self, player: str) -> float:
-        """Degrees the joint turns about :attr:`axis` over the segment, signed, under ``player``."""
-        q = self.rotations[player]
+        """Degrees the joint turns over the segment under ``player``, + along :attr:`axis`.
+
+        Each sample step counts whole, signed by whether it turns with the
+        axis or against it: about the axis itself (glTF players) that is the
+        turn about it; a BVH joint's Euler runtime, spinning about another
+        axis, still shows its whole spin.
+        """
+        q = self.fine_rotations(player)
         step = to_rotvec(multiply(conjugate(q[:-1]), q[1:]))  # the joint's own frame
-        return float(np.degrees((step @ self.axis).sum()))
+        size = np.linalg.norm(step, axis=1)
+        return float(np.degrees((np.sign(step @ self.axis) * size).sum()))
+
+    def fine_rotations(self, player: str) -> np.ndarray:
+        """The joint's rotations at the densely sampled times of :attr:`fine` (``(N, 4)``)."""
+        return self.fine[player][2] if player in self.fine else self.rotations[player]
 
     @property
     def onion_times(self) -> np.ndarray:
@@ -276,7 +288,8 @@ def segment_sweep(rig: Rig, animation: Animation, segment: PartedSegment, *,
 
 
 def _fine_path(rig, animation, node, point, times, rotations, player):
-    """``(t, points)``: the path resampled until no step turns the joint over :data:`FINE_DEG`."""
+    """``(t, points, rotations)``: the path resampled until no step turns the joint over
+    :data:`FINE_DEG`."""
     least = np.cos(np.radians(FINE_DEG) / 2)
     t, q = times, rotations
     for _ in range(12):
@@ -288,8 +301,8 @@ def _fine_path(rig, animation, node, point, times, rotations, player):
         _, q_new = chain_world(rig, animation, node, new, player)
         order = np.argsort(np.concatenate([t, new]), kind="stable")
         t, q = np.concatenate([t, new])[order], np.concatenate([q, q_new])[order]
-    world, _ = chain_world(rig, animation, node, t, player)
-    return t, (world @ point)[:, :3]
+    world, q = chain_world(rig, animation, node, t, player)
+    return t, (world @ point)[:, :3], q
 
 
 def chain_world(rig: Rig, animation: Animation, node: int, times: np.ndarray,
