@@ -17,7 +17,7 @@ returns a :class:`TrackCurves`:
   spec player (SLERP) and the naive runtime (NLERP of the stored keys) both
   turn about that axis, so each player's curve is its true turn: across a
   sign flip the naive curve drops by 360 - theta while the spec curve rises
-  by theta (docs/curves.md);
+  by theta (docs/curves.md, "The rig view's curves");
 * the **error**: the angle between the two players' rotations (degrees,
   0..180) at each time, the number the 3D view labels a joint with;
 * per player, the **angular velocity** ``omega`` (degrees per second, in the
