@@ -19,7 +19,7 @@ from PyQt6 import QtCore, QtWidgets
 from quatlab.app.i18n import _
 from quatlab.rendering.style import AXIS_COLORS, BACKGROUND, FOREGROUND, METHOD_COLORS
 
-__all__ = ["ComponentPlot", "COMPONENT_COLORS", "LegendRow"]
+__all__ = ["ComponentPlot", "TimePlot", "COMPONENT_COLORS", "LegendRow"]
 
 #: w in dark grey, x, y, z in the axis colours.
 COMPONENT_COLORS = ("#505050", *AXIS_COLORS)
@@ -63,14 +63,19 @@ class LegendRow(pg.LegendItem):
         return legend
 
 
-class ComponentPlot(pg.PlotWidget):
-    """Stored components of one track; see the module docstring."""
+class TimePlot(pg.PlotWidget):
+    """A plot of one track against time, as the rig panel shows them (a base class).
+
+    Grid, "time (s)" (never "(x0.001)"), the y title, a legend row of
+    ``entries`` above the data area (two rows when narrow), cached axes, and
+    the playback cursor, which the user can drag (:attr:`cursorMoved`).
+    """
 
     cursorMoved = QtCore.pyqtSignal(float)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, name: str, y_label: str, entries: int, parent=None) -> None:
         super().__init__(parent, background=BACKGROUND)
-        self.setObjectName("rig_components")
+        self.setObjectName(name)
         item = self.getPlotItem()
         item.hideButtons()
         item.setMenuEnabled(False)
@@ -78,9 +83,45 @@ class ComponentPlot(pg.PlotWidget):
         item.showGrid(x=True, y=True, alpha=0.18)
         item.setLabel("bottom", _("time (s)"), color=FOREGROUND)
         item.getAxis("bottom").enableAutoSIPrefix(False)  # never "time (s) (x0.001)"
-        item.setLabel("left", _("stored key components"), color=FOREGROUND)
+        item.getAxis("left").enableAutoSIPrefix(False)
+        item.setLabel("left", y_label, color=FOREGROUND)
+        self._entries = entries
+        self.legend = LegendRow.into(item, entries)
+        for side in ("left", "bottom"):
+            item.getAxis(side).setCacheMode(_CACHE)
+        self.cursor = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#333333", width=1.5))
+        self.cursor.setZValue(20)
+        self.cursor.sigPositionChanged.connect(self._cursor_dragged)
+        item.addItem(self.cursor, ignoreBounds=True)
+        self._moving = False
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        if "legend" not in self.__dict__:  # pyqtgraph resizes before __init__ is done
+            return
+        # The entries in one row while they fit, else two rows.
+        fits = self.width() >= _LEGEND_ROW_LINES * self.fontMetrics().height()
+        self.legend.setColumnCount(self._entries if fits else (self._entries + 1) // 2)
+
+    def set_cursor(self, t: float) -> None:
+        self._moving = True
+        try:
+            self.cursor.setValue(float(t))
+        finally:
+            self._moving = False
+
+    def _cursor_dragged(self, line) -> None:
+        if not self._moving:
+            self.cursorMoved.emit(float(line.value()))
+
+
+class ComponentPlot(TimePlot):
+    """Stored components of one track; see the module docstring."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__("rig_components", _("stored key components"), len(_NAMES), parent)
+        item = self.getPlotItem()
         item.setYRange(-1.05, 1.05, padding=0)
-        self.legend = LegendRow.into(item, len(_NAMES))
         self._before = [item.plot(pen=pg.mkPen(c, width=1.2, style=QtCore.Qt.PenStyle.DashLine))
                         for c in COMPONENT_COLORS]
         for curve in self._before:
@@ -98,24 +139,10 @@ class ComponentPlot(pg.PlotWidget):
         for curve in (*self.curves, *self._before):
             curve.curve.setCacheMode(_CACHE)
             curve.scatter.setCacheMode(_CACHE)
-        for side in ("left", "bottom"):
-            item.getAxis(side).setCacheMode(_CACHE)
         self._bands.setZValue(-10)
         self._bands.setVisible(False)
         item.addItem(self._bands)
-        self.cursor = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#333333", width=1.5))
-        self.cursor.sigPositionChanged.connect(self._cursor_dragged)
-        item.addItem(self.cursor, ignoreBounds=True)
-        self._moving = False
         self.has_before = False
-
-    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
-        super().resizeEvent(ev)
-        if "legend" not in self.__dict__:  # pyqtgraph resizes before __init__ is done
-            return
-        # The four entries in one row while they fit, else two rows of two.
-        fits = self.width() >= _LEGEND_ROW_LINES * self.fontMetrics().height()
-        self.legend.setColumnCount(len(_NAMES) if fits else 2)
 
     def set_track(self, times, keys, before=None, flagged=None, x_range=None) -> None:
         """Keys ``(K, 4)`` at ``times``; ``before``: keys before a fix; ``flagged``: (lo, hi)."""
@@ -141,14 +168,3 @@ class ComponentPlot(pg.PlotWidget):
         if x_range is not None and x_range[1] > x_range[0]:
             self.getPlotItem().setXRange(*x_range, padding=0.02)
         self.getPlotItem().setYRange(-1.05, 1.05, padding=0)
-
-    def set_cursor(self, t: float) -> None:
-        self._moving = True
-        try:
-            self.cursor.setValue(float(t))
-        finally:
-            self._moving = False
-
-    def _cursor_dragged(self, line) -> None:
-        if not self._moving:
-            self.cursorMoved.emit(float(line.value()))

@@ -20,7 +20,7 @@ import pyqtgraph as pg
 from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import _
-from quatlab.rendering.component_plot import COMPONENT_COLORS, LegendRow
+from quatlab.rendering.component_plot import COMPONENT_COLORS, TimePlot
 from quatlab.rendering.plot_label import BoxedLabel
 from quatlab.rendering.style import BACKGROUND, FOREGROUND
 
@@ -29,8 +29,6 @@ __all__ = ["OmegaPlot", "omega_range"]
 _NAMES = ("x", "y", "z", "|ω|")
 #: x, y, z in the axis colours, the length in the components plot's w grey.
 _COLOURS = (*COMPONENT_COLORS[1:], COMPONENT_COLORS[0])
-#: Narrower than this many text lines, the legend takes two rows.
-_LEGEND_ROW_LINES = 16
 #: The naive runtime is shown whole while its peak is at most this many times the range's.
 _NAIVE_FITS = 1.6
 _HEADROOM = 1.1
@@ -59,24 +57,12 @@ def omega_range(spec: np.ndarray, naive: np.ndarray) -> float:
     return _HEADROOM * top if top > 1e-9 else 1.0
 
 
-class OmegaPlot(pg.PlotWidget):
+class OmegaPlot(TimePlot):
     """omega of one track for both players; see the module docstring."""
 
-    cursorMoved = QtCore.pyqtSignal(float)
-
     def __init__(self, parent=None) -> None:
-        super().__init__(parent, background=BACKGROUND)
-        self.setObjectName("rig_omega")
+        super().__init__("rig_omega", _("ω (deg / s), naive dashed"), len(_NAMES), parent)
         item = self.getPlotItem()
-        item.hideButtons()
-        item.setMenuEnabled(False)
-        item.setMouseEnabled(x=True, y=False)
-        item.showGrid(x=True, y=True, alpha=0.18)
-        item.setLabel("bottom", _("time (s)"), color=FOREGROUND)
-        item.getAxis("bottom").enableAutoSIPrefix(False)
-        item.getAxis("left").enableAutoSIPrefix(False)
-        item.setLabel("left", _("ω (deg / s), naive dashed"), color=FOREGROUND)
-        self.legend = LegendRow.into(item, len(_NAMES))
         dash = QtCore.Qt.PenStyle.DashLine
         self.spec = [item.plot(pen=pg.mkPen(c, width=2), name=n)
                      for c, n in zip(_COLOURS, _NAMES, strict=True)]
@@ -87,23 +73,10 @@ class OmegaPlot(pg.PlotWidget):
             # A spike of 10^5 deg/s far above the view costs a long dashed
             # stroke per repaint: draw it only a little past the view.
             curve.setDynamicRangeLimit(1.1, hysteresis=1.0)
-        for side in ("left", "bottom"):
-            item.getAxis(side).setCacheMode(_CACHE)
         item.getAxis("left").setWidth(58)
-        self.cursor = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#333333", width=1.5))
-        self.cursor.sigPositionChanged.connect(self._cursor_dragged)
-        item.addItem(self.cursor, ignoreBounds=True)
-        self._moving = False
         self._labels: list[BoxedLabel] = []
         self._top = 1.0
         self._x_range = (0.0, 1.0)
-
-    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
-        super().resizeEvent(ev)
-        if "legend" not in self.__dict__:  # pyqtgraph resizes before __init__ is done
-            return
-        fits = self.width() >= _LEGEND_ROW_LINES * self.fontMetrics().height()
-        self.legend.setColumnCount(len(_NAMES) if fits else 2)
 
     def set_curves(self, t=None, spec=None, naive=None, x_range=None) -> None:
         """omega ``(S, 3)`` of each player at times ``t`` ``(S,)`` (deg/s); None: empty."""
@@ -153,14 +126,3 @@ class OmegaPlot(pg.PlotWidget):
     def callouts(self) -> list[BoxedLabel]:
         """The peak labels shown (for tests)."""
         return list(self._labels)
-
-    def set_cursor(self, t: float) -> None:
-        self._moving = True
-        try:
-            self.cursor.setValue(float(t))
-        finally:
-            self._moving = False
-
-    def _cursor_dragged(self, line) -> None:
-        if not self._moving:
-            self.cursorMoved.emit(float(line.value()))
