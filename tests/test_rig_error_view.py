@@ -28,7 +28,7 @@ def view(keyframes_window) -> KV.KeyframesView:
 
 def open_rig(view, path) -> None:
     view.open(path)
-    assert view.rig_panel.wait_loaded()
+    assert view.rig_panel.wait_framed()
     QtWidgets.QApplication.processEvents()
 
 

@@ -37,7 +37,7 @@ def view(window) -> KV.KeyframesView:
 
 def open_rig(view, path) -> None:
     view.open(path)
-    assert view.rig_panel.wait_loaded()
+    assert view.rig_panel.wait_framed()  # the camera on the whole animation, to stay
     assert view.playback.rig is not None
     QtWidgets.QApplication.processEvents()
 

@@ -38,8 +38,8 @@ from quatlab.app.model.rig_playback import sampling_rate
 from quatlab.app.model.rig_players import evaluate
 from quatlab.app.model.skinning import PosedMesh, scene_bounds
 
-__all__ = ["animation_bounds", "sweep_times", "part_bounds", "descendants", "LEAST_SAMPLES",
-           "MAX_SAMPLES"]
+__all__ = ["animation_bounds", "sweep_times", "part_bounds", "descendants", "Stopped",
+           "LEAST_SAMPLES", "MAX_SAMPLES"]
 
 #: Times sampled between the keys at least (a clip of few keys still sweeps in between).
 LEAST_SAMPLES = 61
@@ -63,16 +63,24 @@ def sweep_times(rig: Rig, animation) -> np.ndarray:
     return t
 
 
-def animation_bounds(rig: Rig, animation=None) -> tuple[np.ndarray, np.ndarray]:
+class Stopped(Exception):
+    """Raised when a caller's ``stop()`` asked a long computation to give up."""
+
+
+def animation_bounds(rig: Rig, animation=None, *, stop=None) -> tuple[np.ndarray, np.ndarray]:
     """``(lo, hi)`` of every vertex and joint over ``animation`` (index, name or object).
 
-    None: the rest pose only.
+    None: the rest pose only. ``stop``: a callable asked before each pose;
+    when it answers True, :class:`Stopped` is raised (a worker thread whose
+    result is no longer wanted).
     """
     if animation is None or not rig.animations:
         return scene_bounds(rig, evaluate(rig))
     anim = rig.animation(animation)
     lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
     for t in sweep_times(rig, anim):
+        if stop is not None and stop():
+            raise Stopped
         a, b = scene_bounds(rig, evaluate(rig, anim, float(t)))
         lo, hi = np.minimum(lo, a), np.maximum(hi, b)
     return lo, hi

@@ -16,17 +16,23 @@ from __future__ import annotations
 
 import numpy as np
 
+from quatlab.app.model.rig_bounds import Stopped
 from quatlab.app.model.rig_sweeps import active_segments, parted_segments, segment_sweep
 
 __all__ = ["RigErrors", "sweeps_of"]
 
 
-def sweeps_of(rig, animation, bounds, segments) -> dict:
-    """The :class:`SegmentSweep` of each of ``segments``, onion skins posed (any thread)."""
+def sweeps_of(rig, animation, bounds, segments, *, stop=None) -> dict:
+    """The :class:`SegmentSweep` of each of ``segments``, onion skins posed (any thread).
+
+    ``stop``: asked before each segment; True raises ``Stopped``.
+    """
     lo, hi = bounds
     size = 0.05 * float(np.linalg.norm(np.asarray(hi) - np.asarray(lo)))
     out = {}
     for seg in segments:
+        if stop is not None and stop():
+            raise Stopped
         # The fallback is in the joint's units: a fraction of the scene.
         scale = float(np.abs(rig.rest_scale[seg.node]).max()) or 1.0
         out[seg] = segment_sweep(rig, animation, seg, fallback=size / scale)

@@ -72,15 +72,18 @@ class SweepLoader(QtCore.QThread):
     def __init__(self, generation: int, rig, index: int, animation, parent=None) -> None:
         super().__init__(parent)
         self.generation, self.rig, self.index, self.animation = generation, rig, index, animation
+        #: Set from the GUI thread when the result is no longer wanted (another file).
+        self.cancelled = False
 
     def run(self) -> None:
+        stop = lambda: self.cancelled  # noqa: E731 - read between poses
         try:
-            bounds = animation_bounds(self.rig, self.index)
+            bounds = animation_bounds(self.rig, self.index, stop=stop)
             if not (np.all(np.isfinite(bounds[0])) and np.all(np.isfinite(bounds[1]))):
                 return
             segments = parted_segments(self.rig, self.animation)
-            sweeps = sweeps_of(self.rig, self.animation, bounds, segments)
-        except Exception:  # noqa: BLE001 - the first frame's box stays framed
+            sweeps = sweeps_of(self.rig, self.animation, bounds, segments, stop=stop)
+        except Exception:  # noqa: BLE001 - stopped, or the first frame's box stays framed
             return
         self.swept.emit(self.generation, self.index, (bounds, self.animation, segments, sweeps))
 
@@ -141,6 +144,9 @@ class RigLoading:
 
     def on_file(self) -> None:
         self._generation += 1
+        for loader in self._loaders:  # the last file's animation boxes: not wanted now
+            if isinstance(loader, SweepLoader):
+                loader.cancelled = True
         self._staged = None  # the previous file's curves: no more of them
         f = self.model.file
         if f is None or f.format not in RIG_FORMATS:
@@ -175,11 +181,20 @@ class RigLoading:
         loader.start()
 
     def sweep_animation(self) -> None:
-        """Work out the box the chosen animation sweeps (off the GUI thread), once per animation."""
+        """Work out the box the chosen animation sweeps (off the GUI thread), once per animation.
+
+        Not while a new rig's curves are still to come: the first frame and
+        the curves of a file just opened go first, then this (it shares the
+        machine's cores with them).
+        """
         pb = self.playback
         index = pb.animation_index
         if pb.rig is None or index is None or pb.swept():
             return
+        if self._curves_later or self._curves_pending:
+            self._sweep_due = True
+            return
+        self._sweep_due = False
         if any(isinstance(ld, SweepLoader) and ld.index == index
                and ld.generation == self._generation for ld in self._loaders):
             return

@@ -68,6 +68,8 @@ class RigPlots:
         if next(steps, "done") == "done":
             self._staged = None
             self._curves_pending = False
+            if getattr(self, "_sweep_due", False):
+                self.sweep_animation()  # what waited for the curves (rig_loader)
         else:
             self._steps_timer.start(0)
 
@@ -79,6 +81,8 @@ class RigPlots:
         self._curves_pending = False
         for _step in self._curve_steps():
             pass
+        if getattr(self, "_sweep_due", False):
+            self.sweep_animation()
 
     def _curve_steps(self):
         """Fill the curves of the selected track; yields between the plots (see _curves_due)."""
