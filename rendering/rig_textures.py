@@ -145,9 +145,12 @@ class TexturedSoupItem(BoneItem):
         GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_T, _WRAP.get(wrap[1], GL.GL_REPEAT))
         GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
         try:
+            # Mipmaps against shimmer when the asset is small on screen; the
+            # nearest level, bilinear: trilinear filtering costs a software
+            # rasteriser twice the texel reads.
             GL.glGenerateMipmap(GL.GL_TEXTURE_2D)
             GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER,
-                               GL.GL_LINEAR_MIPMAP_LINEAR)
+                               GL.GL_LINEAR_MIPMAP_NEAREST)
         except GL.GLError:  # no mipmaps on this context: plain linear filtering
             GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER, GL.GL_LINEAR)
         self._textures[index] = name

@@ -225,3 +225,22 @@ def test_a_step_track_jumps_without_endless_refinement():
     assert np.isfinite(cv.omega["spec"]).all()
     at = np.interp([0.5, 1.5], cv.t, cv.angle["spec"])
     assert at == pytest.approx([0.0, 120.0], abs=1e-6)
+
+
+@pytest.mark.parametrize("path, node", [(TRUCK, "Wheels"), (ROBOT, "Head")])
+def test_the_3d_turns_count_as_the_unwrapped_curve_does(path, node):
+    # The 3D labels ("spec +11.7°", "naive −348.3°") and the angle plot agree
+    # on each player's direction over the segment, and on its size.
+    from quatlab.app.model.rig_sweeps import parted_segments, segment_sweep
+
+    kf = load_keyframes(path)
+    rig = rig_of(kf)
+    anim = rig.animations[0]
+    tr = next(t for t in kf.tracks if t.node_name == node and t.animation_index == 0)
+    seg = next(s for s in parted_segments(rig, anim) if rig.names[s.node] == node)
+    sweep = segment_sweep(rig, anim, seg)
+    channel = next(c for c in anim.channels if c.path == "rotation" and c.node == tr.node_index)
+    cv = track_curves(tr, anim.start, anim.end, channel=channel)
+    for player in ("spec", "naive"):
+        change = np.diff(np.interp([seg.t0, seg.t1], cv.t, cv.angle[player]))[0]
+        assert sweep.turned(player) == pytest.approx(change, abs=1.0), player

@@ -53,6 +53,7 @@ import numpy as np
 
 from quatlab.app.io.gltf.scene import Animation, Channel
 from quatlab.app.model.rig import Rig, compose_trs
+from quatlab.app.model.rig_curves import segment_axes
 from quatlab.app.model.rig_players import PLAYERS, evaluate, sample_channel
 from quatlab.app.model.skinning import PosedMesh, skin_meshes
 from quatlab.math.quaternion import angle_between, conjugate, multiply, to_rotvec
@@ -274,6 +275,13 @@ def segment_sweep(rig: Rig, animation: Animation, segment: PartedSegment, *,
     axis = to_rotvec(multiply(conjugate(q0), q1))  # the spec player's short arc, joint frame
     length = np.linalg.norm(axis)
     axis = axis / length if length > 1e-12 else np.array([0.0, 0.0, 1.0])
+    # Turned the way the track's unwrapped angle counts (rig_curves.segment_axes): a
+    # segment that swings back reads negative there and here alike.
+    keys = ch.values / np.linalg.norm(ch.values, axis=1, keepdims=True)
+    chained = segment_axes(keys)[k]
+    short = to_rotvec(multiply(q1, conjugate(q0)))  # the same arc in the parent's frame
+    if chained @ short < 0:
+        axis = -axis
     marker = marker_point(rig, segment.node, axis, fallback)
     times = np.linspace(segment.t0, segment.t1, max(int(samples), 3))
     point = np.append(marker, 1.0)
