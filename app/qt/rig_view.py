@@ -169,14 +169,18 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
                                       "the selected joint's (a skeleton without meshes always "
                                       "shows its bones)"))
         self.overlay_box.toggled.connect(lambda on: self.scene.set_overlay(on))
-        top.addWidget(self.overlay_box)
         self.legend = QtWidgets.QLabel(_legend_text(SPEC_COLOR))
         self.legend.setObjectName("rig_legend")
         # Wrapping, so that zoomed text cannot widen the panel past the window.
         self.legend.setWordWrap(True)
         top.addStretch(1)
         layout.addLayout(top)
-        layout.addWidget(self.legend)
+        # The overlay switch ends the legend's line: a widget more in the top row
+        # widened the panel past a zoomed 1024-px window.
+        legend_row = QtWidgets.QHBoxLayout()
+        legend_row.addWidget(self.legend, 1)
+        legend_row.addWidget(self.overlay_box, 0, QtCore.Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(legend_row)
 
         self.scene = RigScene()
         self.scene.widget.setObjectName("rig_scene")
@@ -214,9 +218,13 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
         self.curves = CurvePlots()
         self.curves.setObjectName("rig_curves")
         self.curves.cursorMoved.connect(self.playback.set_time)
-        self.curves.set_y_axis("angle", _("turn about the key axis, unwrapped (deg)"), "auto")
+        # Short titles: a two-line title takes width from a plot of 160 px.
+        self.curves.set_y_axis("angle", _("unwrapped turn (deg)"), "auto")
         # The right-hand plot holds the error (see the module docstring).
-        self.curves.set_y_axis("speed", _("naive vs spec: angle apart (deg)"), (0.0, 185.0))
+        self.curves.set_y_axis("speed", _("naive vs spec (deg)"), (0.0, 185.0))
+        # Its ticks have at most three digits and no sign (0 to 180): a narrower
+        # axis leaves the curve the room a zoomed 1024-px window has.
+        self.curves.plots["speed"].getAxis("left").setWidth(50)
         self.omega = OmegaPlot()
         self.omega.cursorMoved.connect(self.playback.set_time)
         for plot in self.curves.plots.values():
@@ -290,10 +298,16 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
         home = self._view_split if narrow else self._plots
         if self.plot_tabs.parentWidget() is home:
             return
+        # Beside the scene the height is short: the tabs go to the side, in short words.
+        tabs = self.plot_tabs
+        tabs.setTabPosition(QtWidgets.QTabWidget.TabPosition.West if narrow
+                            else QtWidgets.QTabWidget.TabPosition.North)
+        tabs.setTabText(0, _("stored") if narrow else _("stored keys"))
+        tabs.setTabText(1, "ω" if narrow else _("angular velocity ω"))
         if narrow:
             self._view_split.addWidget(self.plot_tabs)
             self._view_split.setStretchFactor(2, 1)
-            self._view_split.setSizes([100, 300, 340])  # proportions: scaled to the width
+            self._view_split.setSizes([70, 240, 430])  # proportions: scaled to the width
         else:
             self._plots.insertWidget(0, self.plot_tabs)
             self._plots.setStretchFactor(0, 2)
