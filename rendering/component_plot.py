@@ -19,7 +19,7 @@ from PyQt6 import QtCore, QtWidgets
 from quatlab.app.i18n import _
 from quatlab.rendering.style import AXIS_COLORS, BACKGROUND, FOREGROUND, METHOD_COLORS
 
-__all__ = ["ComponentPlot", "COMPONENT_COLORS"]
+__all__ = ["ComponentPlot", "TimePlot", "COMPONENT_COLORS", "LegendRow"]
 
 #: w in dark grey, x, y, z in the axis colours.
 COMPONENT_COLORS = ("#505050", *AXIS_COLORS)
@@ -31,7 +31,7 @@ _LEGEND_ROW_LINES = 16
 _CACHE = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
 
 
-class _LegendRow(pg.LegendItem):
+class LegendRow(pg.LegendItem):
     """A legend laid out by its plot's grid, not pinned at the top left of its parent.
 
     pyqtgraph's legend sets its own geometry at (0, 0) whenever an entry
@@ -41,15 +41,41 @@ class _LegendRow(pg.LegendItem):
     def updateSize(self) -> None:  # noqa: N802 - pyqtgraph API
         self.updateGeometry()
 
+    @classmethod
+    def into(cls, item: pg.PlotItem, columns: int) -> LegendRow:
+        """A legend in ``item``'s (unused) title row, above the data area, ``columns`` wide.
 
-class ComponentPlot(pg.PlotWidget):
-    """Stored components of one track; see the module docstring."""
+        Anchored inside the view box, as ``addLegend`` puts it, it sat on the
+        curves. Named curves plotted afterwards enter it.
+        """
+        legend = cls(offset=None, colCount=columns, labelTextColor=FOREGROUND,
+                     verSpacing=0, horSpacing=2)
+        legend.layout.setContentsMargins(0, 0, 0, 0)
+        legend.setSizePolicy(QtWidgets.QSizePolicy.Policy.Maximum,
+                             QtWidgets.QSizePolicy.Policy.Fixed)
+        item.layout.removeItem(item.titleLabel)
+        item.titleLabel.setVisible(False)
+        item.layout.addItem(legend, 0, 0, 1, 3)  # over the axis and the data columns
+        item.layout.setAlignment(legend, QtCore.Qt.AlignmentFlag.AlignCenter)
+        item.legend = legend  # named curves enter it (PlotItem.addItem)
+        for k in range(columns - 1):  # a gap after each label: "━ w   ━ x   ━ y   ━ z"
+            legend.layout.setColumnSpacing(2 * k + 1, 12)
+        return legend
+
+
+class TimePlot(pg.PlotWidget):
+    """A plot of one track against time, as the rig panel shows them (a base class).
+
+    Grid, "time (s)" (never "(x0.001)"), the y title, a legend row of
+    ``entries`` above the data area (two rows when narrow), cached axes, and
+    the playback cursor, which the user can drag (:attr:`cursorMoved`).
+    """
 
     cursorMoved = QtCore.pyqtSignal(float)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, name: str, y_label: str, entries: int, parent=None) -> None:
         super().__init__(parent, background=BACKGROUND)
-        self.setObjectName("rig_components")
+        self.setObjectName(name)
         item = self.getPlotItem()
         item.hideButtons()
         item.setMenuEnabled(False)
@@ -57,20 +83,45 @@ class ComponentPlot(pg.PlotWidget):
         item.showGrid(x=True, y=True, alpha=0.18)
         item.setLabel("bottom", _("time (s)"), color=FOREGROUND)
         item.getAxis("bottom").enableAutoSIPrefix(False)  # never "time (s) (x0.001)"
-        item.setLabel("left", _("stored key components"), color=FOREGROUND)
+        item.getAxis("left").enableAutoSIPrefix(False)
+        item.setLabel("left", y_label, color=FOREGROUND)
+        self._entries = entries
+        self.legend = LegendRow.into(item, entries)
+        for side in ("left", "bottom"):
+            item.getAxis(side).setCacheMode(_CACHE)
+        self.cursor = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#333333", width=1.5))
+        self.cursor.setZValue(20)
+        self.cursor.sigPositionChanged.connect(self._cursor_dragged)
+        item.addItem(self.cursor, ignoreBounds=True)
+        self._moving = False
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        if "legend" not in self.__dict__:  # pyqtgraph resizes before __init__ is done
+            return
+        # The entries in one row while they fit, else two rows.
+        fits = self.width() >= _LEGEND_ROW_LINES * self.fontMetrics().height()
+        self.legend.setColumnCount(self._entries if fits else (self._entries + 1) // 2)
+
+    def set_cursor(self, t: float) -> None:
+        self._moving = True
+        try:
+            self.cursor.setValue(float(t))
+        finally:
+            self._moving = False
+
+    def _cursor_dragged(self, line) -> None:
+        if not self._moving:
+            self.cursorMoved.emit(float(line.value()))
+
+
+class ComponentPlot(TimePlot):
+    """Stored components of one track; see the module docstring."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__("rig_components", _("stored key components"), len(_NAMES), parent)
+        item = self.getPlotItem()
         item.setYRange(-1.05, 1.05, padding=0)
-        # The legend takes the (unused) title row above the data area: anchored
-        # inside the view box, as addLegend puts it, it sat on the curves.
-        self.legend = _LegendRow(offset=None, colCount=len(_NAMES), labelTextColor=FOREGROUND,
-                                 verSpacing=0, horSpacing=2)
-        self.legend.layout.setContentsMargins(0, 0, 0, 0)
-        self.legend.setSizePolicy(QtWidgets.QSizePolicy.Policy.Maximum,
-                                  QtWidgets.QSizePolicy.Policy.Fixed)
-        item.layout.removeItem(item.titleLabel)
-        item.titleLabel.setVisible(False)
-        item.layout.addItem(self.legend, 0, 0, 1, 3)  # over the axis and the data columns
-        item.layout.setAlignment(self.legend, QtCore.Qt.AlignmentFlag.AlignCenter)
-        item.legend = self.legend  # named curves enter it (PlotItem.addItem)
         self._before = [item.plot(pen=pg.mkPen(c, width=1.2, style=QtCore.Qt.PenStyle.DashLine))
                         for c in COMPONENT_COLORS]
         for curve in self._before:
@@ -78,8 +129,6 @@ class ComponentPlot(pg.PlotWidget):
         self.curves = [item.plot(pen=pg.mkPen(c, width=2), name=n, symbolSize=5,
                                  symbolBrush=c, symbolPen=None)
                        for c, n in zip(COMPONENT_COLORS, _NAMES, strict=True)]
-        for k in range(len(_NAMES) - 1):  # a gap after each label: "━ w   ━ x   ━ y   ━ z"
-            self.legend.layout.setColumnSpacing(2 * k + 1, 12)
         self._bands = pg.BarGraphItem(x0=[0], x1=[1], y0=[-1.05], height=[2.1],
                                       brush=pg.mkBrush(METHOD_COLORS["naive_nlerp"] + "40"),
                                       pen=pg.mkPen(None))
@@ -90,24 +139,10 @@ class ComponentPlot(pg.PlotWidget):
         for curve in (*self.curves, *self._before):
             curve.curve.setCacheMode(_CACHE)
             curve.scatter.setCacheMode(_CACHE)
-        for side in ("left", "bottom"):
-            item.getAxis(side).setCacheMode(_CACHE)
         self._bands.setZValue(-10)
         self._bands.setVisible(False)
         item.addItem(self._bands)
-        self.cursor = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#333333", width=1.5))
-        self.cursor.sigPositionChanged.connect(self._cursor_dragged)
-        item.addItem(self.cursor, ignoreBounds=True)
-        self._moving = False
         self.has_before = False
-
-    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
-        super().resizeEvent(ev)
-        if "legend" not in self.__dict__:  # pyqtgraph resizes before __init__ is done
-            return
-        # The four entries in one row while they fit, else two rows of two.
-        fits = self.width() >= _LEGEND_ROW_LINES * self.fontMetrics().height()
-        self.legend.setColumnCount(len(_NAMES) if fits else 2)
 
     def set_track(self, times, keys, before=None, flagged=None, x_range=None) -> None:
         """Keys ``(K, 4)`` at ``times``; ``before``: keys before a fix; ``flagged``: (lo, hi)."""
@@ -133,14 +168,3 @@ class ComponentPlot(pg.PlotWidget):
         if x_range is not None and x_range[1] > x_range[0]:
             self.getPlotItem().setXRange(*x_range, padding=0.02)
         self.getPlotItem().setYRange(-1.05, 1.05, padding=0)
-
-    def set_cursor(self, t: float) -> None:
-        self._moving = True
-        try:
-            self.cursor.setValue(float(t))
-        finally:
-            self._moving = False
-
-    def _cursor_dragged(self, line) -> None:
-        if not self._moving:
-            self.cursorMoved.emit(float(line.value()))

@@ -322,6 +322,16 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Qt
         self._move_cursor(min(max(self._t, lo), hi))
         self._refresh()
 
+    def set_least_height(self, pixels: int) -> None:
+        """The plots' least height (212 px by default; see ``__init__``).
+
+        A parent that shares a short height with another plot (the rig panel
+        when narrow, docs/curves.md) asks for less.
+        """
+        self._least = int(pixels)
+        self._view.setMinimumHeight(self._least)
+        self.updateGeometry()
+
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt API
         """At least the checkbox row as wrapped at the present width, plus the plots'
         least height: a splitter asks only this, and a row wrapped to two lines

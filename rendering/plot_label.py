@@ -7,7 +7,9 @@ font change from the theme's zoom) it is pushed back inside the view box;
 one wider than the box wraps its words to the box's width, and one that is
 then taller than the room left, or than 40 % of the box, drops its second
 line, then shows its short form (the number alone: the box's colour still
-says whose it is). Labels of one
+says whose it is). A label never covers more than a fifth of its box's
+area, and its text is never cut: when not even the short form fits, the
+label is not drawn until a resize gives it room. Labels of one
 plot share a stack and hang one below the other, each below the heights of
 those before it (labels of different line counts do not overlap).
 
@@ -61,6 +63,8 @@ ARROW = "↑"
 #: Largest share of the view box's height a label may take while a shorter form
 #: is left to try: a narrow plot keeps most of its curves in sight.
 _MAX_SHARE = 0.4
+#: Largest share of the view box's area a label may cover, whatever its form.
+MAX_AREA = 0.2
 
 
 class BoxedLabel(pg.TextItem):
@@ -94,12 +98,26 @@ class BoxedLabel(pg.TextItem):
         self._stack = stack
         self._obstacles = obstacles
         self._placing = False
+        #: No form of the text fits the box (see _place): nothing is drawn.
+        self.squeezed = False
         super().__init__(text, anchor=(0, 0), **kwargs)
         #: From the box to the top of the plot above x, when the box sits away from x.
         self.leader = QtWidgets.QGraphicsLineItem(self)
         self.leader.setPen(QtGui.QPen(self.border))
         self.leader.setVisible(False)
         stack.append(self)
+
+    def paint(self, p, *args) -> None:
+        if not self.squeezed:
+            super().paint(p, *args)
+            return
+        # TextItem.paint also follows the scene's paints: keep that, draw no box.
+        border, fill = self.border, self.fill
+        self.border, self.fill = QtGui.QPen(QtCore.Qt.PenStyle.NoPen), QtGui.QBrush()
+        try:
+            super().paint(p, *args)
+        finally:
+            self.border, self.fill = border, fill
 
     def arrow_offset(self) -> float | None:
         """Pixels from the text box's left edge to the middle of its opening arrow, if any."""
@@ -165,21 +183,33 @@ class BoxedLabel(pg.TextItem):
         if box is None or box.width() <= 0 or self.transform().isIdentity():
             return False  # not in a laid-out view yet: updateTransform comes back
         earlier = [other for other in self._stack[:self._stack.index(self)]
-                   if other.isVisible() and other.scene() is not None] \
+                   if other.isVisible() and not other.squeezed and other.scene() is not None] \
             if self in self._stack else []
         top = box.top() + MARGIN
         for other in earlier:
             top += other.textItem.boundingRect().height() + MARGIN
         room = max(box.width() - 2 * MARGIN, _MIN_WIDTH)
-        for content in self._texts:
+        area = MAX_AREA * box.width() * box.height()
+        fits = False
+        for k, content in enumerate(self._texts):
             if text.toPlainText() != content:
                 text.setPlainText(content)
             text.setTextWidth(-1)
             if text.boundingRect().width() > room:
                 text.setTextWidth(room)
-            height = text.boundingRect().height()
-            if top + height <= box.bottom() - MARGIN and height <= _MAX_SHARE * box.height():
+            rect = text.boundingRect()
+            whole = (top + rect.height() <= box.bottom() - MARGIN
+                     and rect.width() <= box.width() - 2 * MARGIN
+                     and rect.width() * rect.height() <= area)
+            if whole and (rect.height() <= _MAX_SHARE * box.height()
+                          or k == len(self._texts) - 1):
+                fits = True
                 break
+        self.squeezed = not fits
+        text.setVisible(fits)
+        if not fits:
+            self.leader.setVisible(False)
+            return True
         rect = text.boundingRect()
         w, h = rect.width(), rect.height()
         lo_x, hi_x = box.left() + MARGIN, box.right() - MARGIN - w

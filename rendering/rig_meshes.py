@@ -1,7 +1,9 @@
 """The rig view's meshes as triangle soups: flat shading, rigid parts posed in place, one item.
 
 A rig's meshes are drawn by three GL items whatever their number: every
-mesh of the pose in one solid soup, and the naive runtime's ghost of the
+mesh of the pose in one solid soup (in the file's base colours and textures
+when it has materials, :mod:`quatlab.rendering.rig_textures`; else a
+neutral grey), and the naive runtime's ghost of the
 rigid parts and of the skinned meshes (drawn differently, see
 :class:`MeshSoups`). Every GL item costs a fixed slice of Python and of
 the driver per frame, so the rigid and the skinned meshes share the solid
@@ -19,6 +21,7 @@ from OpenGL import GL
 
 from quatlab.rendering.bone_mesh import BoneGeometry
 from quatlab.rendering.gl_items import FLAT_LIT_SHADER, BoneItem, GhostItem
+from quatlab.rendering.rig_textures import TexturedSoupItem, soup_colours
 from quatlab.rendering.style import rgba
 
 __all__ = ["Y_UP", "flat_soup", "to_view", "empty_geometry", "norm_rows", "cross_rows",
@@ -131,14 +134,25 @@ class MeshSoups:
     """
 
     def __init__(self, shown: list, *, color: str, ghost_color: str, ghost_alpha: float,
-                 solid_options: dict, ghost_options: dict, order: tuple[int, int]) -> None:
+                 solid_options: dict, ghost_options: dict, order: tuple[int, int],
+                 onion_alpha: float = 0.2, materials: tuple = (), images: dict | None = None
+                 ) -> None:
         self.shown = shown
+        self._design_colour = color
         self.rigid = [k for k, m in enumerate(shown) if m.skin is None]
         self.skinned = [k for k, m in enumerate(shown) if m.skin is not None]
         self.parts = RigidParts([shown[k] for k in self.rigid])
         empty = empty_geometry()
-        self.solid = BoneItem(empty, shader=FLAT_LIT_SHADER, color=rgba(color),
-                              glOptions=dict(solid_options))
+        coloured = materials and any(m.materials is not None and (m.materials >= 0).any()
+                                     for m in shown)
+        if coloured:
+            # The asset's own colours (rig_textures): the soup's order, rigid then skinned.
+            ordered = [shown[k] for k in (*self.rigid, *self.skinned)]
+            self.solid = TexturedSoupItem(empty, soup_colours(ordered, materials, color),
+                                          images or {}, glOptions=dict(solid_options))
+        else:
+            self.solid = BoneItem(empty, shader=FLAT_LIT_SHADER, color=rgba(color),
+                                  glOptions=dict(solid_options))
         self.solid.setDepthValue(order[0])
         self.ghosts: dict[bool, GhostItem] = {}  # rigid? -> item
         for rigid, group in ((True, self.rigid), (False, self.skinned)):
@@ -149,11 +163,39 @@ class MeshSoups:
                                   color=rgba(ghost_color, ghost_alpha), glOptions=options)
                 ghost.setDepthValue(order[1])
                 self.ghosts[rigid] = ghost
+        # The naive runtime at a few times of a parted segment, fainter (show_onion).
+        self.onions: dict[bool, GhostItem] = {}
+        for rigid in self.ghosts:
+            # Depth-tested even for rigid parts: a faint copy showing through
+            # the body would only blur the ghost of the present moment.
+            onion = GhostItem(empty, shader=FLAT_LIT_SHADER,
+                              color=rgba(ghost_color, onion_alpha), glOptions=dict(ghost_options))
+            onion.setDepthValue(order[1] - 1)
+            onion.setVisible(False)
+            self.onions[rigid] = onion
+        self._onion_key: tuple = ()
+
+    def colour(self) -> str:
+        """The soup's colour at a glance, ``"#RRGGBB"``: its vertices' base colours times their
+        textures' mean texel (a legend swatch for the meshes as drawn)."""
+        solid = self.solid
+        static = getattr(solid, "static", None)
+        if static is None or not len(static):
+            return self._design_colour
+        total = np.zeros(3)
+        for first, count, texture in static.ranges:
+            mean = static.colours[first:first + count, :3].mean(axis=0, dtype=np.float64)
+            image = solid._images.get(texture) if texture is not None else None
+            if image is not None:  # a sparse grid of texels is mean enough
+                mean = mean * image[0][::8, ::8, :3].reshape(-1, 3).mean(axis=0) / 255
+            total += count * mean
+        r, g, b = (int(round(255 * float(c))) for c in np.clip(total / len(static), 0, 1))
+        return f"#{r:02X}{g:02X}{b:02X}"
 
     @property
     def items(self) -> list:
         """The GL items, to add to (and remove from) the view."""
-        return [self.solid, *self.ghosts.values()]
+        return [self.solid, *self.ghosts.values(), *self.onions.values()]
 
     def show(self, world: np.ndarray, posed) -> None:
         """Pose the solid soup: the rigid parts by ``world``, the skinned meshes as ``posed``.
@@ -174,9 +216,35 @@ class MeshSoups:
                 ghost.set_geometry(self._soup(keys, [], world, posed) if rigid
                                    else self._soup([], keys, world, posed))
 
+    def show_onion(self, poses, moved, key) -> None:
+        """The onion skin: the meshes ``moved(mesh)`` says, posed as each of ``poses``.
+
+        ``poses`` are ``(world, posed meshes)`` pairs; ``key`` names them: the
+        soups are built again only when it changes (not per time).
+        """
+        if key == self._onion_key:
+            return
+        self._onion_key = key
+        for rigid, onion in self.onions.items():
+            keys = [k for k in (self.rigid if rigid else self.skinned) if moved(self.shown[k])]
+            soups = [self._soup(keys, [], world, lambda m=meshes: m) if rigid
+                     else self._soup([], keys, world, lambda m=meshes: m)
+                     for world, meshes in poses] if keys else []
+            soups = [g for g in soups if len(g.vertexes)]
+            onion.setVisible(bool(soups))
+            if soups:
+                onion.set_geometry(_soup(np.concatenate([g.vertexes for g in soups]),
+                                         np.concatenate([g.normals for g in soups])))
+
+    def hide_onion(self) -> None:
+        self._onion_key = ()
+        for onion in self.onions.values():
+            onion.setVisible(False)
+
     def hide(self) -> None:
         for item in self.items:
             item.setVisible(False)
+        self._onion_key = ()
 
     def _soup(self, rigid: list, skinned: list, world: np.ndarray, posed) -> BoneGeometry:
         """One soup: the rigid meshes ``rigid``, then the skinned ``skinned`` (shown indices)."""

@@ -3,7 +3,8 @@
 :class:`RigScene` draws :class:`~quatlab.app.model.rig_playback.RigFrame`
 snapshots and never changes the model:
 
-* every mesh of the scene, flat shaded in a neutral grey: meshes of plain
+* every mesh of the scene, flat shaded in the file's base colours and
+  textures (a neutral grey where it has no material): meshes of plain
   nodes rigidly (shaded once in their node's space, moved by its world
   matrix), skinned meshes deformed by linear blend skinning; all of them
   one vertex array, replaced per frame, because every GL item costs a
@@ -12,7 +13,11 @@ snapshots and never changes the model:
 * the skin joints as octahedral bones from joint to child (a stub at each
   leaf), in the spec player's colour, drawn in front of the meshes; a small
   local-axis gizmo (X red, Y green, Z blue) at every joint and at every node
-  a rotation channel animates (the truck's wheels have no skin);
+  a rotation channel animates (the truck's wheels have no skin). This
+  overlay is off by default (:meth:`RigScene.set_overlay`): then only the
+  selected joint shows its axes and its bones, and the asset is seen as it
+  ships; a rig without meshes (a BVH skeleton) always shows its bones,
+  which are all there is to see;
 * the naive runtime's pose as a translucent ghost in the naive colour
   (docs/curves.md: vermillion) over the correct one, for the parts of the
   rig whose world rotation differs by more than
@@ -22,15 +27,26 @@ snapshots and never changes the model:
   players, ringed in the naive colour and labelled with the difference
   angle; labels are placed in screen space so they never overlap
   (:mod:`quatlab.rendering.rig_labels`);
-* the selected node ringed in yellow and labelled with its name.
+* the selected node ringed in yellow and labelled with its name;
+* over a segment where the players part (and a moment around it), the
+  path a marker on the joint sweeps under each player, with ticks and
+  arrows, a spoke to where each player has it now and the turn each makes
+  (:mod:`quatlab.rendering.rig_sweep_items`), and the naive runtime's pose
+  at a few times of the segment as a faint onion skin, so the long way
+  and its direction show even on a symmetric part
+  (:meth:`RigScene.set_sweeps`).
 
 :meth:`RigScene.set_players` shows both players or either alone (alone, the
 naive pose is drawn solid, its bones in the naive colour). glTF is Y-up and
 pyqtgraph's camera orbits about Z, so the whole rig is turned by
 :data:`Y_UP` on the way in. The camera frames the asset's bounds on
-:meth:`RigScene.set_rig`; left-drag orbits, Ctrl+left-drag or middle-drag
-pans, the wheel zooms, ``R`` or ``Home`` resets. A click (no drag) on a
-joint emits :attr:`RigScene.nodeClicked` with its rig index.
+:meth:`RigScene.set_rig` and again when a better box arrives
+(:meth:`RigScene.set_bounds`: the box every frame of the animation sweeps)
+unless the user has moved it; :meth:`RigScene.frame_ball` looks at one
+part (a joint and what hangs from it). Left-drag orbits, Ctrl+left-drag
+or middle-drag pans, the wheel zooms, ``R`` or ``Home`` frames the whole
+animation again. A click (no drag) on a joint emits
+:attr:`RigScene.nodeClicked` with its rig index.
 """
 
 from __future__ import annotations
@@ -44,6 +60,7 @@ from OpenGL import GL
 from PyQt6 import QtCore, QtGui
 
 from quatlab.app.i18n import _
+from quatlab.app.model.rig_bounds import descendants
 from quatlab.app.model.rig_playback import DIFFERENCE_DEG
 from quatlab.rendering.bone_mesh import BoneGeometry, bone_geometry
 from quatlab.rendering.gl_items import FLAT_LIT_SHADER, OVERLAY, BoneItem, GhostItem
@@ -59,6 +76,7 @@ from quatlab.rendering.rig_meshes import (
     norm_rows,
     to_view,
 )
+from quatlab.rendering.rig_sweep_items import SweepItems
 from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND, rgba
 
 __all__ = ["RigScene", "Y_UP", "MESH_COLOR", "SPEC_COLOR", "NAIVE_COLOR", "SELECT_COLOR",
@@ -76,6 +94,7 @@ _FIT_MARGIN = 1.08
 
 _ORDER_GRID, _ORDER_MESH, _ORDER_GHOST_MESH = -10, 0, 10
 _ORDER_BONES, _ORDER_GHOST_BONES, _ORDER_GIZMO, _ORDER_MARK, _ORDER_LABEL = 20, 21, 25, 28, 30
+_ORDER_SWEEPS = 26  # .. 28: paths, spokes, dots
 
 _SOLID = {GL.GL_DEPTH_TEST: True, GL.GL_BLEND: False, GL.GL_CULL_FACE: False,
           GL.GL_POLYGON_OFFSET_FILL: False}
@@ -146,6 +165,7 @@ class RigScene(UserCamera, GLWindowView):
         self.frame = None
         self.players = "both"
         self.selected: int | None = None
+        self.overlay = False
         self._markable = np.zeros(0, dtype=np.int64)
         self._meshes: MeshSoups | None = None
         self._gizmo_colours: dict[int, tuple] = {}  # id(gizmo item) -> (shades, nodes) uploaded
@@ -184,6 +204,8 @@ class RigScene(UserCamera, GLWindowView):
         for item in (self.bones, self.ghost_bones, self.joint_dots, self.gizmos,
                      self.ghost_gizmos, self.marks, self.selection_mark, self.label_layer):
             self.addItem(item)
+        self.sweep_items = SweepItems(self, _ORDER_SWEEPS)
+        self.sweeps: list = []
         self._label_font = label_font(10.5, QtGui.QFont.Weight.DemiBold)
         self.reset_camera()
 
@@ -199,10 +221,14 @@ class RigScene(UserCamera, GLWindowView):
         if rig is not None:
             shown = [m for m in rig.meshes if rig.in_scene[m.node]]
             if shown:
+                images = {i: (image, rig.textures[i].wrap) for i in range(len(rig.textures))
+                          if (image := rig.texture_image(i)) is not None}
                 self._meshes = MeshSoups(shown, color=MESH_COLOR, ghost_color=NAIVE_COLOR,
                                          ghost_alpha=_GHOST_ALPHA, solid_options=_SOLID,
                                          ghost_options=_GHOST,
-                                         order=(_ORDER_MESH, _ORDER_GHOST_MESH))
+                                         order=(_ORDER_MESH, _ORDER_GHOST_MESH),
+                                         materials=getattr(rig, "materials", ()),
+                                         images=images)
                 for item in self._meshes.items:
                     self.addItem(item)
             joints = np.unique(np.concatenate([sk.joints for sk in rig.skins])) if rig.skins \
@@ -213,6 +239,34 @@ class RigScene(UserCamera, GLWindowView):
         self._fit(*bounds)
         self._camera_touched = False
         self.reset_camera()
+
+    def set_bounds(self, bounds) -> None:
+        """Frame another box (glTF ``(lo, hi)``), unless the user has moved the camera."""
+        self._fit(*bounds)
+        if not self._camera_touched:
+            self.reset_camera()
+
+    def frame_ball(self, center, radius: float) -> None:
+        """Look at the ball of ``radius`` about ``center`` (glTF world) from the default angles.
+
+        The camera keeps its angles and backs off until the ball fits both
+        fields of view; it then counts as moved by the user (a new box does
+        not take it away; ``R`` frames the whole animation again).
+        """
+        w, h = max(self.width(), 1), max(self.height(), 1)
+        fov = self.opts["fov"]
+        half_x = radians(fov) / 2
+        half_y = atan(tan(half_x) * h / w)
+        radius = max(float(radius), 1e-6)
+        distance = radius / sin(min(half_x, half_y))
+        c = to_view(np.asarray(center, dtype=float).reshape(1, 3))[0]
+        self.setCameraParams(center=QtGui.QVector3D(*c), distance=_FIT_MARGIN * distance)
+        self._camera_touched = True
+        self.update()
+
+    def spec_colour(self) -> str:
+        """The spec player's colour as drawn (a legend swatch): its meshes', or its bones'."""
+        return self._meshes.colour() if self._meshes is not None else SPEC_COLOR
 
     def set_markable(self, nodes) -> None:
         """Nodes that get a gizmo and can be clicked besides the skin joints (the animated ones)."""
@@ -266,9 +320,25 @@ class RigScene(UserCamera, GLWindowView):
         self.selected = node
         self._redraw()
 
-    def set_frame(self, frame) -> None:
-        """Draw a :class:`~quatlab.app.model.rig_playback.RigFrame` (None: nothing)."""
+    def set_overlay(self, on: bool) -> None:
+        """Every bone and joint axis (True), or only the selected joint's (module docstring)."""
+        self.overlay = bool(on)
+        self._redraw()
+
+    def set_frame(self, frame, sweeps=None) -> None:
+        """Draw a :class:`~quatlab.app.model.rig_playback.RigFrame` (None: nothing).
+
+        ``sweeps``: the :class:`~quatlab.app.model.rig_sweeps.SegmentSweep` to
+        show with it (None: those shown so far).
+        """
         self.frame = frame
+        if sweeps is not None:
+            self.sweeps = list(sweeps)
+        self._redraw()
+
+    def set_sweeps(self, sweeps) -> None:
+        """Show these :class:`~quatlab.app.model.rig_sweeps.SegmentSweep` (none: ``[]``)."""
+        self.sweeps = list(sweeps)
         self._redraw()
 
     @contextlib.contextmanager
@@ -294,6 +364,7 @@ class RigScene(UserCamera, GLWindowView):
             for item in (self.bones, self.ghost_bones, self.joint_dots, self.gizmos,
                          self.ghost_gizmos, self.marks, self.selection_mark):
                 item.setVisible(False)
+            self.sweep_items.hide()
             self.label_layer.labels = []
             self.update()
             return
@@ -309,23 +380,30 @@ class RigScene(UserCamera, GLWindowView):
             # The ghost: only the meshes whose pose differs between the players.
             self._meshes.show_ghost(frame.naive.world, lambda: frame.naive_meshes,
                                     lambda m: ghost and self._mesh_moved(m, moved))
+        # The whole skeleton with the overlay on, or when it is all there is
+        # to see; else the selected joint's bones alone.
+        every_bone = self.overlay or self._meshes is None
+        kept = self._bones_shown(main_bones, every_bone)
         self.bones.opts["color"] = rgba(NAIVE_COLOR if main_naive else SPEC_COLOR)
-        self.bones.set_geometry(bake_bones(self._unit_bone, to_view(main_bones.segments)))
-        self.bones.setVisible(len(main_bones.segments) > 0)
-        if len(main_bones.joints):
+        self.bones.set_geometry(bake_bones(self._unit_bone,
+                                           to_view(main_bones.segments[kept])))
+        self.bones.setVisible(bool(kept.any()))
+        if len(main_bones.joints) and every_bone:
             dark = tuple(0.6 * c for c in rgba(NAIVE_COLOR if main_naive else SPEC_COLOR)[:3])
             self.joint_dots.setData(pos=to_view(main_bones.positions), size=6.0,
                                     color=(*dark, 1.0))
-        self.joint_dots.setVisible(len(main_bones.joints) > 0)
+        self.joint_dots.setVisible(len(main_bones.joints) > 0 and every_bone)
         # Ghost bones: those whose far end moved (a bone follows its child joint).
         g_segments = np.zeros((0, 2, 3))
         if ghost and moved.any() and len(frame.naive_bones.segments):
             nb = frame.naive_bones
-            g_segments = nb.segments[moved[nb.ends]]
+            g_segments = nb.segments[moved[nb.ends] & self._bones_shown(nb, every_bone)]
         self.ghost_bones.set_geometry(bake_bones(self._unit_bone, to_view(g_segments)))
         self.ghost_bones.setVisible(len(g_segments) > 0)
 
         nodes = np.union1d(self._joints, self._markable)
+        if not self.overlay:
+            nodes = nodes[nodes == self.selected] if self.selected is not None else nodes[:0]
         size = 0.2 * self._scale if len(self._joints) == 0 else main_bones.axis_length
         self._set_gizmos(self.gizmos, main, nodes, size, naive=main_naive)
         ghost_nodes = nodes[moved[nodes]] if ghost else nodes[:0]
@@ -350,8 +428,50 @@ class RigScene(UserCamera, GLWindowView):
                                        _node_name(rig, self.selected), pos[self.selected],
                                        QtGui.QColor("#202020"), True))
         self.selection_mark.setVisible(self.selected is not None)
+        labels += self._draw_sweeps(frame, ghost)
         self.label_layer.labels = labels
         self.update()
+
+    def _draw_sweeps(self, frame, ghost: bool) -> list:
+        """The sweeps' paths and spokes, and the naive onion skin; their labels."""
+        sweeps = self.sweeps
+        colours = {"spec": SPEC_COLOR, "naive": NAIVE_COLOR}
+        background = np.array(rgba(SCENE_BACKGROUND)[:3])
+        labels = self.sweep_items.draw(sweeps, frame, self.players, colours, background,
+                                       self._label_font, self._scale, self.selected)
+        if self._meshes is not None:
+            if ghost and sweeps:
+                parts = [self._part(s.node) for s in sweeps]
+
+                def moved(mesh) -> bool:
+                    return any(self._mesh_in(mesh, part) for part in parts)
+
+                poses = [pose for s in sweeps for pose in s.onion]
+                self._meshes.show_onion(poses, moved, tuple(id(s) for s in sweeps))
+            else:
+                self._meshes.hide_onion()
+        return labels
+
+    def _part(self, node: int) -> np.ndarray:
+        """``node`` and the nodes below it, as a mask over the rig's nodes."""
+        inside = np.zeros(len(self.rig), dtype=bool)
+        inside[descendants(self.rig, node)] = True
+        return inside
+
+    def _mesh_in(self, mesh, part: np.ndarray) -> bool:
+        if mesh.skin is None:
+            return bool(part[mesh.node])
+        return bool(part[self.rig.skins[mesh.skin].joints].any())
+
+    def _bones_shown(self, bones, every: bool) -> np.ndarray:
+        """Which of ``bones``' segments to draw: all, or those of the selected joint."""
+        if every:
+            return np.ones(len(bones.segments), dtype=bool)
+        if self.selected is None or not len(bones.ends):
+            return np.zeros(len(bones.segments), dtype=bool)
+        # A joint's bones: the one ending at it and those leaving it (to its
+        # children, or its stub when it is a leaf).
+        return (bones.ends == self.selected) | (self.rig.parents[bones.ends] == self.selected)
 
     def _mesh_moved(self, mesh, moved: np.ndarray) -> bool:
         if mesh.skin is None:

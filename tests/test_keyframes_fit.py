@@ -382,24 +382,28 @@ def test_zoomed_in_the_dope_sheet_keeps_both_tracks(window, qtbot):
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
 def test_the_peak_callout_leaves_most_of_the_narrow_speed_plot_in_sight(qtbot, lang):
-    """At 1024x768 the speed plot is ~110 px wide: its peak callout had wrapped
-    to four or five lines over most of it. It now drops its "at time" line
-    (then its words) while it would take more than 40 % of the plot's height."""
-    from test_plot_callout import _callouts
-
+    """At 1024x768 the speed plot was ~110 px wide: its peak callout had wrapped
+    to four or five lines over most of it. The peak is now the omega plot's
+    (its |omega|), whose callout takes at most a fifth of the plot, 40 % of its
+    height while a shorter form is left, and is drawn whole or not at all."""
     from quatlab.app import i18n
 
     i18n.set_language(lang)
     try:
         win = _truck_window(qtbot)
+        panel = win.views["keyframes"].rig_panel
+        panel.plot_tabs.setCurrentWidget(panel.omega)
         _settle(qtbot, win, (1024, 768))
-        plot = win.findChild(QtWidgets.QWidget, "rig_curves").plots["speed"]
-        labels = [lb for lb in _callouts(plot) if "85,312" in lb.toPlainText()]
-        assert len(labels) == 1, [lb.toPlainText() for lb in _callouts(plot)]
-        box = plot.getViewBox().sceneBoundingRect()
-        label = labels[0].textItem.sceneBoundingRect()
-        assert label.height() <= 0.4 * box.height(), (label.height(), box.height())
-        assert labels[0].toPlainText().startswith("↑")
+        (label,) = panel.omega.callouts
+        box = panel.omega.getPlotItem().getViewBox().sceneBoundingRect()
+        if not label.squeezed:
+            rect = label.textItem.sceneBoundingRect()
+            assert rect.height() <= 0.4 * box.height(), (rect.height(), box.height())
+            assert rect.width() * rect.height() <= 0.2 * box.width() * box.height() + 1
+            assert box.adjusted(-1, -1, 1, 1).contains(rect)
+            assert label.toPlainText().startswith("↑")
+        else:
+            assert not label.textItem.isVisible()
     finally:
         i18n.set_language("en")
 

@@ -155,15 +155,13 @@ def test_rigid_parts_pose_each_part_by_its_nodes_matrix():
 
 
 def test_every_mesh_of_a_rig_is_one_solid_item(view):
-    from quatlab.rendering.rig_scene import MESH_COLOR
-    from quatlab.rendering.style import rgba
+    from quatlab.rendering.rig_textures import TexturedSoupItem
 
-    open_rig(view, ROBOT)  # rigid parts and skinned meshes
+    open_rig(view, ROBOT)  # rigid parts and skinned meshes, in the file's colours
     rig, scene = view.playback.rig, view.rig_panel.scene
     shown = [m for m in rig.meshes if rig.in_scene[m.node]]
     assert {m.skin is None for m in shown} == {True, False}
-    solid = [i for i in scene.items if i.visible() and hasattr(i, "set_geometry")
-             and tuple(i.opts["color"]) == tuple(rgba(MESH_COLOR))]
+    solid = [i for i in scene.items if i.visible() and isinstance(i, TexturedSoupItem)]
     assert len(solid) == 1
     assert len(solid[0]._geometry.vertexes) == 3 * sum(len(m.triangles) for m in shown)
 
@@ -181,6 +179,7 @@ def test_a_rig_without_skins_is_drawn_without_skinning(view):
 
 def test_the_naive_bones_are_laid_out_only_where_their_ghost_is_drawn(view):
     open_rig(view, ROBOT)
+    view.rig_panel.overlay_box.setChecked(True)  # every bone drawn
     pb = view.playback
     pb.set_time(0.1)  # Dance: no flip at the start, no ghost
     QtWidgets.QApplication.processEvents()
@@ -216,6 +215,7 @@ def test_a_time_change_uploads_the_gizmo_lines_not_their_colours(view):
     from quatlab.rendering import theme_apply, themes
 
     open_rig(view, ROBOT)
+    view.rig_panel.overlay_box.setChecked(True)  # every joint's axes
     scene, pb = view.rig_panel.scene, view.playback
     pb.set_time(1.0)
     _settle()  # painted: nothing left to upload

@@ -142,6 +142,7 @@ def _set_keyframes_view(win, args) -> str | None:
             return _("--time {time:g} is outside animation {name!r} [{lo:g}, {hi:g}]").format(
                 time=args.time, name=name, lo=lo, hi=hi)
         pb.set_time(args.time)
+    panel.wait_framed()  # the camera on the box of the whole animation
     return None
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from quatlab.app.io.gltf.materials import decode_image
 from quatlab.app.io.gltf.scene import Animation, GltfScene, load_scene, scene_of
 from quatlab.app.io.tracks import KeyframeFileError
 from quatlab.math import quaternion as Q
@@ -55,7 +56,10 @@ class MeshInstance:
 
     ``joints`` (indices into the skin's joints) and ``weights`` (normalized
     to sum 1; rows that sum to 0 keep the bind position) are ``(V, 4)`` for
-    skinned instances, None for rigid ones.
+    skinned instances, None for rigid ones. ``materials`` ``(T,)`` is each
+    triangle's material index (-1: none); ``uv`` ``(V, 2)`` the texture
+    coordinates each vertex's material reads (its ``texCoord`` set; zeros
+    where the primitive has none), or None when no triangle is textured.
     """
 
     node: int  # rig index
@@ -65,6 +69,8 @@ class MeshInstance:
     triangles: np.ndarray  # (T, 3)
     joints: np.ndarray | None
     weights: np.ndarray | None
+    materials: np.ndarray | None = None
+    uv: np.ndarray | None = None
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -108,6 +114,11 @@ class Rig:
     animations: tuple[Animation, ...]
     notes: tuple[str, ...] = ()
     _compiled: dict = dataclasses.field(default_factory=dict, repr=False)
+    #: The file's materials and textures (:mod:`quatlab.app.io.gltf.materials`).
+    materials: tuple = ()
+    textures: tuple = ()
+    #: Decodes ``images[i]`` of the file (see :meth:`texture_image`).
+    image_reader: object = dataclasses.field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.parents)
@@ -147,10 +158,14 @@ class Rig:
         notes = list(scene.notes)
         meshes = tuple(m for m in (_instance(scene, nd, rig_index, notes) for nd in nodes)
                        if m is not None)
+        reader = getattr(scene, "keyframes", None)
         return cls(scene.path, gltf_index, rig_index, tuple(nd.name for nd in nodes), parents,
                    t, r, s, rest, has_matrix, in_scene,
                    tuple(np.array(rig_index[lev], dtype=np.int64) for lev in levels),
-                   skins, meshes, scene.animations, tuple(notes))
+                   skins, meshes, scene.animations, tuple(notes),
+                   materials=scene.materials, textures=scene.textures,
+                   image_reader=(lambda i: decode_image(reader, i)) if reader is not None
+                   else None)
 
     @classmethod
     def chain(cls, n: int, length: float = 1.0) -> Rig:
@@ -163,6 +178,27 @@ class Rig:
         return cls(None, idx, idx, (None,) * n, idx - 1, t, r, s, compose_trs(t, r, s),
                    np.zeros(n, dtype=bool), np.ones(n, dtype=bool),
                    tuple(np.array([i]) for i in range(n)), (), (), ())
+
+    def texture_image(self, texture: int) -> np.ndarray | None:
+        """The RGBA image ``(H, W, 4)`` of ``textures[texture]``, decoded once; None if unusable.
+
+        Why an image could not be had is kept in :meth:`image_problems`.
+        """
+        image = self.textures[texture].image if 0 <= texture < len(self.textures) else None
+        key = ("image", image)  # textures may share an image: decoded once
+        if key not in self._compiled:
+            out = None
+            if image is not None and self.image_reader is not None:
+                try:
+                    out = self.image_reader(image)
+                except ValueError as exc:  # ImageRefused: one line, the view goes on
+                    self._compiled.setdefault("image problems", []).append(str(exc))
+            self._compiled[key] = out
+        return self._compiled[key]
+
+    def image_problems(self) -> list[str]:
+        """Why images could not be decoded (one line each), so far."""
+        return list(self._compiled.get("image problems", []))
 
     def animation(self, which) -> Animation:
         """An animation by index or name; ``KeyframeFileError`` (or ``ValueError``) if unknown."""
@@ -196,6 +232,9 @@ def _instance(scene: GltfScene, node, rig_index, notes: list[str]) -> MeshInstan
     sizes = np.cumsum([0] + [len(p.positions) for p in prims])
     pos = np.concatenate([p.positions for p in prims])
     tris = np.concatenate([p.triangles + sizes[k] for k, p in enumerate(prims)])
+    materials = np.concatenate([np.full(len(p.triangles), -1 if p.material is None
+                                        else p.material, dtype=np.int64) for p in prims])
+    uv = _texcoords(scene, prims)
     skin = node.skin
     joints = weights = None
     if skin is not None and all(p.joints is not None for p in prims):
@@ -211,7 +250,22 @@ def _instance(scene: GltfScene, node, rig_index, notes: list[str]) -> MeshInstan
     elif skin is not None:
         notes.append(f"nodes[{node.index}]: a primitive lacks JOINTS_0/WEIGHTS_0; drawn rigid")
         skin = None
-    return MeshInstance(int(rig_index[node.index]), node.mesh, skin, pos, tris, joints, weights)
+    return MeshInstance(int(rig_index[node.index]), node.mesh, skin, pos, tris, joints, weights,
+                        materials, uv)
+
+
+def _texcoords(scene: GltfScene, prims) -> np.ndarray | None:
+    """Per vertex, the texture coordinates its primitive's material reads (see MeshInstance)."""
+    rows, textured = [], False
+    for p in prims:
+        uv = np.zeros((len(p.positions), 2))
+        mat = scene.materials[p.material] if p.material is not None and \
+            p.material < len(scene.materials) else None
+        if mat is not None and mat.texture is not None and mat.texcoord < len(p.texcoords):
+            uv = p.texcoords[mat.texcoord]
+            textured = True
+        rows.append(uv)
+    return np.concatenate(rows) if textured else None
 
 
 def load_rig(path) -> Rig:

@@ -12,7 +12,9 @@ The rotation keys come from the Keyframes tab's current tracks
 (:meth:`RigPlayback.use_tracks`): after "Fix signs" the rig plays the fixed
 keys, so the naive runtime's pose coincides with the spec's and the fix
 shows in 3D. Events: ``"rig"`` (another file), ``"animation"``, ``"time"``,
-``"players"``, ``"selection"``, ``"keys"`` (the keys played changed).
+``"players"``, ``"selection"``, ``"keys"`` (the keys played changed),
+``"bounds"`` (the box the whole animation sweeps became known:
+:meth:`RigPlayback.set_swept`).
 
 Examples
 --------
@@ -138,6 +140,7 @@ class RigPlayback:
         self._rates: dict[int | None, float] = {}  # animation index -> frames per second
         self._frame: RigFrame | None = None
         self._bounds = None
+        self._swept: dict[int, tuple] = {}  # animation index -> bounds of every frame
 
     # ------------------------------------------------------------------ loading
     def set_rig(self, rig: Rig | None, bounds=None, tracks=()) -> None:
@@ -153,6 +156,7 @@ class RigPlayback:
         self._rates.clear()
         self._frame = None
         self._bounds = bounds
+        self._swept = {}
         self.selected_node = None
         self.animation_index = 0 if rig is not None and rig.animations else None
         anim = self.animation
@@ -198,9 +202,16 @@ class RigPlayback:
         return np.unique(self.rig.rig_index[nodes]) if nodes else np.zeros(0, dtype=np.int64)
 
     def bounds(self):
-        """``(lo, hi)`` of the spec pose at the animation's start (what the camera frames)."""
+        """``(lo, hi)`` the camera frames: the whole animation's once known, else its first frame.
+
+        The box every frame sweeps (:func:`quatlab.app.model.rig_bounds.animation_bounds`)
+        takes a worker thread a moment; until :meth:`set_swept` gives it,
+        the spec pose at the animation's start stands in.
+        """
         if self.rig is None:
             return np.full(3, -1.0), np.full(3, 1.0)
+        if self.animation_index in self._swept:
+            return self._swept[self.animation_index]
         if self._bounds is None:
             anim = self.animation
             pose = evaluate(self.rig, anim, anim.start if anim else 0.0)
@@ -225,7 +236,20 @@ class RigPlayback:
         flagged = order[local[order] > DIFFERENCE_DEG]
         return RigFrame(rig, t, spec, naive, local, difference_angles(spec, naive), flagged)
 
+    def swept(self, index: int | None = None) -> bool:
+        """Whether the box of every frame of animation ``index`` (default: the chosen) is known."""
+        return (self.animation_index if index is None else index) in self._swept
+
     # ------------------------------------------------------------------ changes
+    def set_swept(self, index: int, bounds) -> None:
+        """The box of every frame of animation ``index``; ``"bounds"`` if it is the chosen one."""
+        if self.rig is None or not 0 <= index < len(self.rig.animations):
+            return
+        self._swept[index] = (np.asarray(bounds[0], dtype=float),
+                              np.asarray(bounds[1], dtype=float))
+        if index == self.animation_index:
+            self.events.emit("bounds")
+
     def set_animation(self, index: int) -> None:
         if self.rig is None:
             return

@@ -8,7 +8,7 @@ rig switches to its animation and selects its joint), select its segment (the
 segment table scrolls to the row; the two-key lesson gets the keys when it is
 opened: redrawing a hidden lesson at every N blocked the window), put the
 rig's time in the middle of the segment (on the key, for a key's finding),
-centre the 3D view on the joint (:meth:`~quatlab.app.qt.rig_view.RigPanel.frame_joint`),
+frame the 3D view on the joint (:meth:`~quatlab.app.qt.rig_view.RigPanel.frame_joint`),
 and outline the mark in the dope sheet.
 
 N and Shift+N (and the dope sheet's buttons) walk the findings in the
@@ -114,7 +114,9 @@ class FindingNavigator(QtCore.QObject):
                 self._going = False
             if panel.plays_selected() and math.isfinite(mark.time):
                 view.playback.set_time(mark.time)
-                panel.frame_joint()
+                node = m.tracks[mark.track].node_index
+                if node is not None:
+                    panel.frame_joint(node)
         self.on_selection()
 
     def go_to_track(self, track: int) -> None:

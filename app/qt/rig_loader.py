@@ -1,23 +1,32 @@
-"""Reading the rig panel's rig off the GUI thread: the loader thread and the panel's side of it.
+"""Reading the rig panel's rig off the GUI thread: the loader threads and the panel's side of them.
 
 :class:`RigLoader` builds a rig from the Keyframes tab's file on a worker
-thread, so opening a big file never freezes the window; :class:`RigLoading`
-is the part of :class:`quatlab.app.qt.rig_view.RigPanel` that starts one
-per file, says "Loading…" meanwhile and hands the rig to the playback
-(a mixin).
+thread, so opening a big file never freezes the window; :class:`SweepLoader`
+then works out, on another, the box the animation sweeps over all its
+frames (:func:`~quatlab.app.model.rig_bounds.animation_bounds`: up to a
+second for a skinned character), which the camera frames once it is there
+(the first frame's box meanwhile). :class:`RigLoading` is the part of
+:class:`quatlab.app.qt.rig_view.RigPanel` that starts them, says
+"Loading…" meanwhile and hands the rig and the box to the playback (a
+mixin).
 """
 
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 from PyQt6 import QtCore
 
 from quatlab.app.i18n import _
 from quatlab.app.model.rig import load_rig, rig_of
+from quatlab.app.model.rig_bounds import animation_bounds
 from quatlab.app.model.rig_players import evaluate
+from quatlab.app.model.rig_sweeps import parted_segments
 from quatlab.app.model.skinning import scene_bounds, skin_meshes
+from quatlab.app.qt.rig_errors import sweeps_of
 
-__all__ = ["RigLoader", "RigLoading", "RIG_FORMATS"]
+__all__ = ["RigLoader", "SweepLoader", "RigLoading", "RIG_FORMATS"]
 
 #: Keyframe file formats that carry a rig (a scene graph to draw).
 RIG_FORMATS = ("gltf", "glb", "bvh", "fbx", "usda", "usdc", "usdz", "usd")
@@ -51,14 +60,53 @@ class RigLoader(QtCore.QThread):
                 for t in np.linspace(anim.start, anim.end, 48):
                     lo, hi = scene_bounds(rig, evaluate(rig, 0, t), [])
                     bounds = (np.minimum(bounds[0], lo), np.maximum(bounds[1], hi))
+            # The textures the meshes use, decoded here rather than by the view.
+            for m in {m.texture for m in rig.materials if m.texture is not None}:
+                rig.texture_image(m)
         except Exception as exc:  # noqa: BLE001 - any failure becomes a message, not a crash
             self.failed.emit(self.generation, str(exc))
             return
         self.loaded.emit(self.generation, (rig, bounds))
 
 
+class SweepLoader(QtCore.QThread):
+    """One animation's box over all its frames, and the paths of its parted segments, off the
+    GUI thread (``swept`` when done: ``(bounds, animation, segments, sweeps)``)."""
+
+    swept = QtCore.pyqtSignal(int, int, object)  # generation, animation index, what was made
+
+    def __init__(self, generation: int, rig, index: int, animation, parent=None) -> None:
+        super().__init__(parent)
+        self.generation, self.rig, self.index, self.animation = generation, rig, index, animation
+        #: Set from the GUI thread when the result is no longer wanted (another file).
+        self.cancelled = False
+
+    def run(self) -> None:
+        stop = lambda: self.cancelled  # noqa: E731 - read between poses
+        try:
+            bounds = animation_bounds(self.rig, self.index, stop=stop)
+            if not (np.all(np.isfinite(bounds[0])) and np.all(np.isfinite(bounds[1]))):
+                return
+            segments = parted_segments(self.rig, self.animation)
+            sweeps = sweeps_of(self.rig, self.animation, bounds, segments, stop=stop)
+        except Exception:  # noqa: BLE001 - stopped, or the first frame's box stays framed
+            return
+        self.swept.emit(self.generation, self.index, (bounds, self.animation, segments, sweeps))
+
+
 #: Loaders still running, kept alive until they finish (and waited for on quit).
-_RUNNING: set[RigLoader] = set()
+_RUNNING: set[QtCore.QThread] = set()
+
+
+#: The interpreter's switch interval before the first loader started (restored after the last).
+_SWITCH: list[float] = []
+_SWITCH_INTERVAL = 0.001
+
+
+def _done(loader: QtCore.QThread) -> None:
+    _RUNNING.discard(loader)
+    if not _RUNNING and _SWITCH:
+        sys.setswitchinterval(_SWITCH.pop())
 
 
 def _wait_for_loaders() -> None:
@@ -72,7 +120,12 @@ class RigLoading:
     @property
     def loading(self) -> bool:
         """Whether a rig is being read, or its curves wait for its first frame."""
-        return bool(self._loaders) or self._curves_pending
+        return any(isinstance(ld, RigLoader) for ld in self._loaders) or self._curves_pending
+
+    @property
+    def framing(self) -> bool:
+        """Whether the box the chosen animation sweeps is being worked out (the camera waits)."""
+        return any(isinstance(ld, SweepLoader) for ld in self._loaders)
 
     def wait_loaded(self, timeout_ms: int = 20000) -> bool:
         """Process events until the rig being read has arrived, curves and all (scripts, tests)."""
@@ -83,8 +136,23 @@ class RigLoading:
             QtCore.QThread.msleep(2)
         return not self.loading
 
+    def wait_framed(self, timeout_ms: int = 20000) -> bool:
+        """:meth:`wait_loaded`, then until the camera frames the whole animation (tests)."""
+        deadline = QtCore.QDeadlineTimer(timeout_ms)
+        if not self.wait_loaded(timeout_ms):
+            return False
+        while self.framing and not deadline.hasExpired():
+            QtCore.QCoreApplication.processEvents(
+                QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
+            QtCore.QThread.msleep(2)
+        QtCore.QCoreApplication.processEvents()
+        return not self.framing
+
     def on_file(self) -> None:
         self._generation += 1
+        for loader in self._loaders:  # the last file's animation boxes: not wanted now
+            if isinstance(loader, SweepLoader):
+                loader.cancelled = True
         self._staged = None  # the previous file's curves: no more of them
         f = self.model.file
         if f is None or f.format not in RIG_FORMATS:
@@ -95,13 +163,21 @@ class RigLoading:
             return
         self.status.setText(_("Loading {file} in 3D…").format(file=f.path.name))
         self.status.setVisible(True)
-        # Not parented to the panel: a running thread must outlive a panel
-        # closed meanwhile (Qt aborts on destroying a running QThread).
         loader = RigLoader(self._generation, f)
-        _RUNNING.add(loader)
-        loader.finished.connect(lambda ld=loader: _RUNNING.discard(ld))
         loader.loaded.connect(self._loaded)
         loader.failed.connect(self._failed)
+        self._start(loader)
+
+    def _start(self, loader: QtCore.QThread) -> None:
+        # Not parented to the panel: a running thread must outlive a panel
+        # closed meanwhile (Qt aborts on destroying a running QThread).
+        if not _RUNNING:
+            # The GUI thread's callbacks wait for the GIL from a worker busy in
+            # Python: 1 ms turns instead of 5 while one runs (as run_off_thread).
+            _SWITCH.append(sys.getswitchinterval())
+            sys.setswitchinterval(min(_SWITCH[-1], _SWITCH_INTERVAL))
+        _RUNNING.add(loader)
+        loader.finished.connect(lambda ld=loader: _done(ld))
         loader.finished.connect(lambda ld=loader: self._finished(ld))
         self._loaders.append(loader)
         app = QtCore.QCoreApplication.instance()
@@ -109,6 +185,34 @@ class RigLoading:
             app.setProperty("quatlab_waits_for_rigs", True)
             app.aboutToQuit.connect(_wait_for_loaders)
         loader.start()
+
+    def sweep_animation(self) -> None:
+        """Work out the box the chosen animation sweeps (off the GUI thread), once per animation.
+
+        Not while a new rig's curves are still to come: the first frame and
+        the curves of a file just opened go first, then this (it shares the
+        machine's cores with them).
+        """
+        pb = self.playback
+        index = pb.animation_index
+        if pb.rig is None or index is None or pb.swept():
+            return
+        if self._curves_later or self._curves_pending:
+            self._sweep_due = True
+            return
+        self._sweep_due = False
+        if any(isinstance(ld, SweepLoader) and ld.index == index
+               and ld.generation == self._generation for ld in self._loaders):
+            return
+        loader = SweepLoader(self._generation, pb.rig, index, pb.animation)
+        loader.swept.connect(self._swept)
+        self._start(loader)
+
+    def _swept(self, generation: int, index: int, made) -> None:
+        if generation == self._generation:
+            bounds, animation, segments, sweeps = made
+            self.install_errors(animation, segments, sweeps)
+            self.playback.set_swept(index, bounds)
 
     def _finished(self, loader: RigLoader) -> None:
         # After loaded/failed: both are queued before finished, in order.

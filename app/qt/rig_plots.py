@@ -1,19 +1,28 @@
 """The rig panel's plots of the selected track: filled after the rig's first frame, a plot a pass.
 
 :class:`RigPlots` is the part of :class:`quatlab.app.qt.rig_view.RigPanel`
-that fills its components plot and its angle and speed plots
+that fills its components plot, its angular velocity plot and its
+unwrapped angle and error plots
 (:func:`quatlab.app.model.rig_curves.track_curves`) for the selected track
-(a mixin). A rig that has just arrived gets its first frame on screen
+(a mixin). The error dot at the cursor is the 3D view's own number for the
+joint (:attr:`~quatlab.app.model.rig_playback.RigFrame.local_difference`),
+not a value read off the sampled curve. A rig that has just arrived gets its first frame on screen
 before the curves, and the curves come one plot per event-loop pass, so no
 step blocks the window for long.
 """
 
 from __future__ import annotations
 
+import math
+
 from quatlab.app.i18n import _
 from quatlab.app.model.rig_curves import track_curves
 from quatlab.rendering.rig_scene import NAIVE_COLOR, SPEC_COLOR
 from quatlab.rendering.series import Series
+
+#: The error curve's colour: the naive runtime's, the colour of the 3D label it matches.
+ERROR_COLOR = NAIVE_COLOR
+_BEFORE_COLOR = "#B0B0B0"
 
 __all__ = ["RigPlots"]
 
@@ -59,6 +68,8 @@ class RigPlots:
         if next(steps, "done") == "done":
             self._staged = None
             self._curves_pending = False
+            if getattr(self, "_sweep_due", False):
+                self.sweep_animation()  # what waited for the curves (rig_loader)
         else:
             self._steps_timer.start(0)
 
@@ -70,6 +81,8 @@ class RigPlots:
         self._curves_pending = False
         for _step in self._curve_steps():
             pass
+        if getattr(self, "_sweep_due", False):
+            self.sweep_animation()
 
     def _fill_curves_staged(self) -> None:
         """Fill the curves over the next event-loop passes, a plot each (another track or clip).
@@ -90,6 +103,7 @@ class RigPlots:
         track = m.tracks[i] if i is not None else None
         if (track is None or pb.rig is None or self._animation_of(track) != pb.animation_index):
             self.components.set_track(None, None)
+            self.omega.set_curves(None)
             for plot in ("angle", "speed"):
                 self.curves.set_series(plot, [])
             self._curves_key = ()
@@ -107,22 +121,24 @@ class RigPlots:
                                   None if before is None else before.values,
                                   (seg.t0[flagged], seg.t1[flagged]), (lo, hi))
         yield
-        cv = track_curves(track, lo, hi, before=before)
+        cv = track_curves(track, lo, hi, before=before, channel=self._channel_of(track))
+        self.omega.set_curves(cv.t, cv.omega["spec"], cv.omega["naive"], (lo, hi))
+        yield
         series = {
             "angle": [Series("spec", _("spec player"), SPEC_COLOR, False, cv.t,
                              cv.angle["spec"]),
                       Series("naive", _("naive runtime"), NAIVE_COLOR, True, cv.t,
                              cv.angle["naive"])],
-            "speed": [Series("spec", _("spec player"), SPEC_COLOR, False, cv.t,
-                             cv.speed["spec"]),
-                      Series("naive", _("naive runtime"), NAIVE_COLOR, True, cv.t,
-                             cv.speed["naive"])],
+            "speed": [Series("error", _("angle apart"), ERROR_COLOR, False, cv.t,
+                             cv.error)],
         }
         if before is not None:
             old = track_curves(before, lo, hi)
-            for plot, values in (("angle", old.angle), ("speed", old.speed)):
-                series[plot].append(Series("before", _("naive, before the fix"), "#B0B0B0", True,
-                                           old.t, values["naive"]))
+            # One name in both plots: one checkbox shows or hides both.
+            series["angle"].append(Series("before", _("naive, before the fix"), _BEFORE_COLOR,
+                                          True, old.t, old.angle["naive"]))
+            series["speed"].append(Series("before", _("naive, before the fix"), _BEFORE_COLOR,
+                                          True, old.t, old.error))
         if hi > lo:
             self.curves.set_x_axis(_("time"), "s", (lo, hi))
         for k, (plot, s) in enumerate(series.items()):
@@ -131,4 +147,24 @@ class RigPlots:
             self.curves.set_series(plot, s)
         # Keys are marked on the component plot; vertical lines at every key here
         # would hatch the angle and speed curves (and cost a line item each).
-        self.curves.set_cursor(min(max(pb.time, lo), hi) if hi > lo else lo)
+        self.curves.set_cursor(min(max(pb.time, lo), hi) if hi > lo else lo,
+                               self._cursor_values())
+
+    def _channel_of(self, track):
+        """The rotation channel of the played animation that plays ``track`` (None: none)."""
+        anim = self.playback.animation
+        if anim is None or track.node_index is None:
+            return None
+        return next((c for c in anim.channels
+                     if c.path == "rotation" and c.node == track.node_index), None)
+
+    def _cursor_values(self) -> dict | None:
+        """The error dot's value at the cursor: the 3D view's angle for the track's joint."""
+        m, pb = self.model, self.playback
+        if not self.plays_selected():
+            return None
+        node = m.tracks[m.selected_track].node_index
+        frame = pb.frame()
+        if frame is None or node is None or not 0 <= node < len(pb.rig):
+            return None
+        return {"error": (math.nan, float(frame.local_difference[pb.rig.rig_index[node]]))}

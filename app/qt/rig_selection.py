@@ -10,11 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-from PyQt6 import QtGui
-
-from quatlab.rendering.rig_meshes import to_view
-
 __all__ = ["RigSelection"]
 
 
@@ -89,24 +84,6 @@ class RigSelection:
         i = m.selected_track
         return (i is not None and pb.rig is not None
                 and self._animation_of(m.tracks[i]) == pb.animation_index)
-
-    def frame_joint(self, node: int | None = None) -> bool:
-        """Centre the 3D view on joint ``node`` (a rig index; default: the selected) as posed now.
-
-        The one call the Keyframes tab's finding navigation makes into the
-        camera: it points the scene's camera at the joint's world position,
-        keeping its distance and direction (the scene owns the camera).
-        """
-        pb = self.playback
-        node = pb.selected_node if node is None else node
-        frame = pb.frame()
-        if frame is None or node is None or not 0 <= node < len(frame.spec.world):
-            return False
-        centre = to_view(frame.spec.world[node, :3, 3])
-        if not np.all(np.isfinite(centre)):
-            return False
-        self.scene.setCameraParams(center=QtGui.QVector3D(*(float(v) for v in centre)))
-        return True
 
     def show_segment(self, segment: int) -> bool:
         """Move the time to the middle of ``segment`` of the selected track, if the rig plays it."""

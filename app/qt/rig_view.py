@@ -5,9 +5,13 @@ legend; the node list beside the 3D view (:class:`~quatlab.rendering.rig_scene.R
 the shared :class:`~quatlab.app.qt.scrubber.Scrubber` in seconds (a spin
 box step is one frame at the file's sampling rate, 1x plays in real time);
 the curves of the selected track: its stored components against time
-(:class:`~quatlab.rendering.component_plot.ComponentPlot`) beside the
-rotation angle from the first key and the angular speed of both players
-(:class:`~quatlab.rendering.curve_plots.CurvePlots`).
+(:class:`~quatlab.rendering.component_plot.ComponentPlot`) or, on the
+second tab beside it, the angular velocity vector of both players
+(:class:`~quatlab.rendering.omega_plot.OmegaPlot`), and the unwrapped
+rotation angle of both players beside the error, the angle between their
+poses that the 3D view labels the joint with
+(:class:`~quatlab.rendering.curve_plots.CurvePlots`; its right-hand plot,
+``"speed"`` by name, holds the error).
 
 The state is the Qt-free :class:`~quatlab.app.model.rig_playback.RigPlayback`
 (time, animation, players, selected node) next to the tab's
@@ -21,8 +25,11 @@ freezes the window; the panel says "Loading…" meanwhile.
 
 The panel's parts are mixins of :class:`RigPanel`, one module each: loading
 the rig (:mod:`quatlab.app.qt.rig_loader`), filling the plots of the
-selected track (:mod:`quatlab.app.qt.rig_plots`) and keeping the rig's
-selection in step with the tab's (:mod:`quatlab.app.qt.rig_selection`).
+selected track (:mod:`quatlab.app.qt.rig_plots`), keeping the rig's
+selection in step with the tab's (:mod:`quatlab.app.qt.rig_selection`),
+the error paths shown near the time (:mod:`quatlab.app.qt.rig_errors`)
+and framing a joint (:mod:`quatlab.app.qt.rig_camera`:
+``RigPanel.frame_joint(node_index)``).
 """
 
 from __future__ import annotations
@@ -36,12 +43,15 @@ from quatlab.app.model.rig_playback import DIFFERENCE_DEG, SHOWN_PLAYERS, RigPla
 from quatlab.app.qt import theme_menu
 from quatlab.app.qt.joint_tree import JointTree, node_tracks
 from quatlab.app.qt.lesson_panel import swatch
+from quatlab.app.qt.rig_camera import RigCamera
+from quatlab.app.qt.rig_errors import RigErrors
 from quatlab.app.qt.rig_loader import RigLoader, RigLoading
 from quatlab.app.qt.rig_plots import RigPlots
 from quatlab.app.qt.rig_selection import RigSelection
 from quatlab.app.qt.scrubber import BoundParameter, Scrubber
 from quatlab.rendering.component_plot import ComponentPlot
 from quatlab.rendering.curve_plots import CurvePlots
+from quatlab.rendering.omega_plot import OmegaPlot
 from quatlab.rendering.rig_scene import NAIVE_COLOR, SPEC_COLOR, RigScene
 
 __all__ = ["RigPanel", "PLAYER_LABELS"]
@@ -49,6 +59,9 @@ __all__ = ["RigPanel", "PLAYER_LABELS"]
 #: Narrower than this many text lines, the components plot moves beside the
 #: scene (see RigPanel._arrange_plots).
 _STACK_BELOW_LINES = 40
+#: The angle and error plots' least height (px) below the scene, and when
+#: narrow, where the components plot beside the scene needs height too.
+_CURVES_PX, _NARROW_CURVES_PX = 212, 175
 PLAYER_LABELS = {"both": N_("both players"), "spec": N_("spec player only"),
                  "naive": N_("naive runtime only")}
 
@@ -85,6 +98,15 @@ class _SteadyLabel(QtWidgets.QLabel):
             self._fit()
 
 
+def _legend_text(spec: str) -> str:
+    """The 3D view's legend; ``spec``: the spec player's colour as drawn (its meshes' or bones')."""
+    return (f"{swatch(spec)} " + _("spec player (shortest-arc SLERP)")
+            + f" &nbsp;{swatch(NAIVE_COLOR)} " + _("naive runtime (ghost)")
+            + f" &nbsp;{swatch(NAIVE_COLOR, '●')} "
+            + _("joints differing &gt; {angle}°").format(angle=f"{DIFFERENCE_DEG:g}")
+            + " &nbsp;◉ " + _("selected"))
+
+
 def _time_parameter(playback: RigPlayback) -> BoundParameter:
     p = BoundParameter(lambda: playback.time, playback.set_time, lambda: playback.range,
                        playback.events, "time", name=_("time"), decimals=3, suffix="s",
@@ -93,7 +115,7 @@ def _time_parameter(playback: RigPlayback) -> BoundParameter:
     return p
 
 
-class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
+class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidgets.QWidget):
     """See the module docstring. ``playback`` is created when not given."""
 
     def __init__(self, model: KeyframesModel, playback: RigPlayback | None = None,
@@ -145,18 +167,24 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
         self.players_box.currentIndexChanged.connect(
             lambda i: self.playback.set_players(self.players_box.itemData(i)))
         top.addWidget(self.players_box)
-        self.legend = QtWidgets.QLabel(
-            f"{swatch(SPEC_COLOR)} " + _("spec player (shortest-arc SLERP)")
-            + f" &nbsp;{swatch(NAIVE_COLOR)} " + _("naive runtime (ghost)")
-            + f" &nbsp;{swatch(NAIVE_COLOR, '●')} "
-            + _("joints differing &gt; {angle}°").format(angle=f"{DIFFERENCE_DEG:g}")
-            + " &nbsp;◉ " + _("selected"))
+        self.overlay_box = QtWidgets.QCheckBox(_("Bones and axes"))
+        self.overlay_box.setObjectName("rig_overlay")
+        self.overlay_box.setToolTip(_("Draw every bone and joint axis over the meshes; off, only "
+                                      "the selected joint's (a skeleton without meshes always "
+                                      "shows its bones)"))
+        self.overlay_box.toggled.connect(lambda on: self.scene.set_overlay(on))
+        self.legend = QtWidgets.QLabel(_legend_text(SPEC_COLOR))
         self.legend.setObjectName("rig_legend")
         # Wrapping, so that zoomed text cannot widen the panel past the window.
         self.legend.setWordWrap(True)
         top.addStretch(1)
         layout.addLayout(top)
-        layout.addWidget(self.legend)
+        # The overlay switch ends the legend's line: a widget more in the top row
+        # widened the panel past a zoomed 1024-px window.
+        legend_row = QtWidgets.QHBoxLayout()
+        legend_row.addWidget(self.legend, 1)
+        legend_row.addWidget(self.overlay_box, 0, QtCore.Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(legend_row)
 
         self.scene = RigScene()
         self.scene.widget.setObjectName("rig_scene")
@@ -192,14 +220,32 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
         self.curves = CurvePlots()
         self.curves.setObjectName("rig_curves")
         self.curves.cursorMoved.connect(self.playback.set_time)
-        self.curves.set_y_axis("angle", _("angle from key 0 (deg)"), (0.0, 185.0))
-        self.curves.set_y_axis("speed", _("angular speed (deg / s)"))
+        # Short titles: a two-line title takes width from a plot of 160 px.
+        self.curves.set_y_axis("angle", _("unwrapped turn (deg)"), "auto")
+        # The right-hand plot holds the error (see the module docstring).
+        self.curves.set_y_axis("speed", _("naive vs spec (deg)"), (0.0, 185.0))
+        # Its ticks have at most three digits and no sign (0 to 180): a narrower
+        # axis leaves the curve the room a zoomed 1024-px window has.
+        self.curves.plots["speed"].getAxis("left").setWidth(50)
+        self.omega = OmegaPlot()
+        self.omega.cursorMoved.connect(self.playback.set_time)
         for plot in self.curves.plots.values():
             # Seconds as seconds: a 0.7 s clip must not read "time (s) (x0.001)".
             plot.getAxis("bottom").enableAutoSIPrefix(False)
         plots = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         plots.setObjectName("rig_plots")
-        plots.addWidget(self.components)
+        # The keys as stored and omega share a place: four plots side by side
+        # left each about 130 px at 1400 x 900.
+        self.plot_tabs = QtWidgets.QTabWidget()
+        self.plot_tabs.setObjectName("rig_plot_tabs")
+        self.plot_tabs.setDocumentMode(True)
+        self.plot_tabs.addTab(self.components, _("stored keys"))
+        self.plot_tabs.addTab(self.omega, _("angular velocity ω"))
+        self.plot_tabs.setTabToolTip(0, _("The track's quaternion components as stored: a sign "
+                                          "flip is a jump of all four"))
+        self.plot_tabs.setTabToolTip(1, _("The angular velocity vector of both players (x, y, z "
+                                          "in the parent's frame) and its length, the speed"))
+        plots.addWidget(self.plot_tabs)
         plots.addWidget(self.curves)
         plots.setStretchFactor(0, 2)
         plots.setStretchFactor(1, 3)
@@ -225,6 +271,7 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
         ev.connect("players", lambda: self.scene.set_players(self.playback.players))
         ev.connect("selection", self.on_node_selection)
         ev.connect("keys", self.on_keys)
+        ev.connect("bounds", lambda: self.scene.set_bounds(self.playback.bounds()))
         model.events.connect("file", self.on_file)
         model.events.connect("tracks", self.on_tracks)
         model.events.connect("selection", self.on_track_selection)
@@ -251,23 +298,36 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
         """
         narrow = self.width() < _STACK_BELOW_LINES * self.fontMetrics().height()
         home = self._view_split if narrow else self._plots
-        if self.components.parentWidget() is home:
+        if self.plot_tabs.parentWidget() is home:
             return
+        # Beside the scene the height is short: the tabs go to the side, in short words.
+        tabs = self.plot_tabs
+        tabs.setTabPosition(QtWidgets.QTabWidget.TabPosition.West if narrow
+                            else QtWidgets.QTabWidget.TabPosition.North)
+        tabs.setTabText(0, _("stored") if narrow else _("stored keys"))
+        tabs.setTabText(1, "ω" if narrow else _("angular velocity ω"))
         if narrow:
-            self._view_split.addWidget(self.components)
+            self._view_split.addWidget(self.plot_tabs)
             self._view_split.setStretchFactor(2, 1)
-            self._view_split.setSizes([100, 300, 340])  # proportions: scaled to the width
+            self._view_split.setSizes([70, 240, 430])  # proportions: scaled to the width
+            # The row beside the scene holds a plot now: it gets half the height,
+            # and the plots below ask for less of it (a 53-px plot at zoom 1.5).
+            self.curves.set_least_height(_NARROW_CURVES_PX)
+            self._split.setSizes([500, 500])
         else:
-            self._plots.insertWidget(0, self.components)
+            self._plots.insertWidget(0, self.plot_tabs)
             self._plots.setStretchFactor(0, 2)
             self._plots.setStretchFactor(1, 3)
             self._plots.setSizes([400, 600])
             self._view_split.setSizes([self.node_list.preferred_width(), 700])
+            self.curves.set_least_height(_CURVES_PX)
+            self._split.setSizes([440, 280])
 
     def on_rig(self) -> None:
         pb = self.playback
         rig = pb.rig
         self.scene.set_rig(rig, pb.bounds() if rig is not None else None)
+        self.legend.setText(_legend_text(self.scene.spec_colour()))
         self.status.setVisible(rig is None)
         self.scene.widget.setVisible(rig is not None)
         if rig is not None:
@@ -290,6 +350,9 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
     def on_animation(self) -> None:
         pb = self.playback
         self.scene.set_markable(pb.animated_nodes())
+        if pb.rig is not None:
+            self.scene.set_bounds(pb.bounds())
+            self.sweep_animation()
         self._fill_nodes()
         self.time_param.step = 1.0 / pb.fps
         # Sized once for the animation's widest frame number, not per frame.
@@ -306,12 +369,13 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
 
     def on_time(self) -> None:
         pb = self.playback
-        self.scene.set_frame(pb.frame())
+        self.scene.set_frame(pb.frame(), self.sweeps_now())
         t = pb.time
         lo, hi = pb.range
         self.components.set_cursor(t)
+        self.omega.set_cursor(t)
         if hi > lo:
-            self.curves.set_cursor(t)
+            self.curves.set_cursor(t, self._cursor_values())
         self.frame_label.setText(self._frame_text(t) if pb.rig is not None else "")
 
     def _frame_text(self, t: float) -> str:
@@ -322,7 +386,7 @@ class RigPanel(RigLoading, RigPlots, RigSelection, QtWidgets.QWidget):
             i=round((t - lo) * fps), n=round((hi - lo) * fps), fps=f"{fps:g}")
 
     def on_keys(self) -> None:
-        self.scene.set_frame(self.playback.frame())
+        self.scene.set_frame(self.playback.frame(), self.sweeps_now())
         self._fill_curves()
 
     def on_node_selection(self) -> None:

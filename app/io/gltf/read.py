@@ -403,6 +403,19 @@ class GltfFile(GltfWriter, KeyframeFile):
             )
         return b, start + offset
 
+    def view_bytes(self, index, what: str) -> bytes:
+        """The bytes of ``bufferViews[index]`` (an image's), checked as an accessor's view is."""
+        b, start, length, _stride = self._buffer_view(index, what)
+        return bytes(self._buffers[b].data[start:start + length])
+
+    def data_uri(self, uri: str, what: str) -> bytes:
+        """The bytes of a base64 data URI (an image's), as a buffer's are decoded."""
+        return self._data_uri(uri, what)
+
+    def resolve_uri(self, uri, what: str) -> Path:
+        """The file a relative URI names, inside the asset's folder (docs/formats.md)."""
+        return self._resolve(self.path, uri, what)
+
     @property
     def document(self) -> pygltflib.GLTF2:
         """The parsed glTF JSON (pygltflib objects), for readers of the rest of the scene."""

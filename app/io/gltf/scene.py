@@ -12,8 +12,11 @@ this module only walks the document:
   parentless node);
 * skins: joints, inverse bind matrices (identity when absent), skeleton;
 * meshes: per primitive ``POSITION``, triangle indices (or the implicit
-  triangle list), ``JOINTS_0``/``WEIGHTS_0``; only ``TRIANGLES`` (mode 4)
-  primitives are kept, others are skipped with a note in ``GltfScene.notes``;
+  triangle list), ``JOINTS_0``/``WEIGHTS_0``, the ``TEXCOORD_n`` sets and
+  the material; only ``TRIANGLES`` (mode 4) primitives are kept, others are
+  skipped with a note in ``GltfScene.notes``;
+* materials and textures: base colours (:mod:`quatlab.app.io.gltf.materials`,
+  which also decodes the images, on demand);
 * animations: every channel that targets a node's translation, rotation or
   scale (``weights`` channels are skipped with a note), with its sampler's
   times, outputs and interpolation.
@@ -54,6 +57,7 @@ from quatlab.app.i18n import N_, LazyText, _
 # The container and accessor decoding are the keyframe reader's: one
 # implementation of the glTF binary rules (docs/formats.md).
 from quatlab.app.io.gltf.accessors import GLB_MAGIC, Invalid, as_int, as_list, item
+from quatlab.app.io.gltf.materials import Material, Texture, read_materials
 from quatlab.app.io.gltf.read import GltfFile, load_glb, load_gltf
 from quatlab.app.io.keyframe_files import read_file
 from quatlab.app.io.tracks import KeyframeFileError
@@ -107,12 +111,18 @@ class Skin:
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class Primitive:
-    """A triangle primitive: positions ``(V, 3)``, triangles ``(T, 3)``, skin attributes or None."""
+    """A triangle primitive: positions ``(V, 3)``, triangles ``(T, 3)``, skin attributes or None.
+
+    ``texcoords[n]`` is ``TEXCOORD_n`` ``(V, 2)`` (glTF's: (0, 0) the image's
+    top left), up to the first set missing; ``material`` an index or None.
+    """
 
     positions: np.ndarray
     triangles: np.ndarray
     joints: np.ndarray | None  # (V, 4) int, indices into the skin's joints
     weights: np.ndarray | None  # (V, 4) float, as stored (not renormalized)
+    texcoords: tuple[np.ndarray, ...] = ()
+    material: int | None = None
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -165,6 +175,8 @@ class GltfScene:
     animations: tuple[Animation, ...]
     notes: tuple[str, ...]
     keyframes: GltfFile
+    materials: tuple[Material, ...] = ()
+    textures: tuple[Texture, ...] = ()
 
 
 class _Reader:
@@ -388,7 +400,38 @@ class _Reader:
                                               "influences used)"), where=where))
         if tris.flags.writeable:
             _frozen(tris)
-        return Primitive(pos, tris, joints, weights)
+        return Primitive(pos, tris, joints, weights, self._texcoords(attrs, v, where),
+                         self._material(prim, where))
+
+    def _texcoords(self, attrs, v: int, where: str) -> tuple[np.ndarray, ...]:
+        """TEXCOORD_0, TEXCOORD_1, ... up to the first missing; a bad set is noted and dropped."""
+        sets = []
+        for n in range(8):
+            index = getattr(attrs, f"TEXCOORD_{n}", None)
+            if index is None:
+                break
+            what = f"{where}.attributes.TEXCOORD_{n}"
+            try:
+                uv = self.floats(index, what, ("VEC2",), (5126, 5121, 5123))
+                if len(uv) != v:
+                    raise Invalid(_("{what} has {n_uv} elements for {v} vertices").format(
+                        what=what, n_uv=len(uv), v=v))
+            except Invalid as exc:
+                self.notes.append(LazyText(N_("{problem}; drawn without its texture"),
+                                           problem=str(exc)))
+                break
+            sets.append(uv)
+        return tuple(sets)
+
+    def _material(self, prim, where: str) -> int | None:
+        index = prim.material
+        if index is None:
+            return None
+        if type(index) is not int or not 0 <= index < len(self.gltf.materials or []):
+            self.notes.append(LazyText(N_("{where}.material names no material; drawn in "
+                                          "white"), where=where))
+            return None
+        return index
 
     # ------------------------------------------------------------- animations
 
@@ -529,5 +572,6 @@ def scene_of(keyframes: GltfFile) -> GltfScene:
         animations = reader.animations()
     except Invalid as exc:
         raise KeyframeFileError(path, str(exc)) from None
-    return GltfScene(path, nodes, roots, skins, meshes, animations, tuple(reader.notes),
-                     keyframes)
+    materials, textures, notes = read_materials(keyframes.document)
+    return GltfScene(path, nodes, roots, skins, meshes, animations,
+                     tuple(reader.notes) + tuple(notes), keyframes, materials, textures)
