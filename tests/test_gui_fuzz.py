@@ -310,6 +310,12 @@ def fuzz_window(qtbot, monkeypatch, tmp_path):
             or QtWidgets.QMessageBox.StandardButton.Ok))
     monkeypatch.setattr(QtWidgets.QMessageBox, "about", staticmethod(
         lambda *a, **k: dialogs.append(("about",))))
+    # A modal input dialog (File > Export animation asks for a length) would
+    # wait for a user the walk does not have: it answers Cancel. The walk hung
+    # there once it reached that shortcut.
+    for name in ("getDouble", "getInt", "getText", "getItem"):
+        monkeypatch.setattr(QtWidgets.QInputDialog, name, staticmethod(
+            lambda parent, title, *a, _n=name, **k: dialogs.append((_n, title)) or (None, False)))
     win = MainWindow(LessonState.from_preset("negated-20", t=0.5))
     qtbot.addWidget(win)
     win.resize(1400, 900)
