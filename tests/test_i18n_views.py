@@ -194,12 +194,13 @@ def test_pad_counts_wide_characters_twice():
 
 def test_check_dir_prints_a_chinese_summary_table(tmp_path, capsys, zh):
     import shutil
-    from types import SimpleNamespace
 
-    from quatlab.app.commands.check_dir import run_dir
+    from quatlab.app.commands.cli import main
 
     shutil.copy(TRIANGLE, tmp_path / "tri.gltf")    # buffers embedded: one file
-    status = run_dir(SimpleNamespace(file=[str(tmp_path)], json=False, order=None, jobs=1))
+    # Through the parser, as a user runs it: a hand-made namespace fell behind
+    # the options check DIR gained (a bare string for the paths walked '/').
+    status = main(["--lang", "zh_CN", "check", str(tmp_path)])
     out = capsys.readouterr().out.splitlines()
     assert status == 1
     assert any(line.endswith("：1 条旋转轨道，1 个问题（1 sign_flip）") for line in out)

@@ -160,9 +160,14 @@ def test_a_failed_preparation_leaves_the_view_to_draw_the_trails_itself(qtbot, m
 
 
 def test_waiting_for_a_worker_restores_the_switch_interval(qtbot):
+    from quatlab.app.qt import rig_loader
     from quatlab.app.qt.background import run_off_thread
 
+    # From a settled state: a rig loader of an earlier test that has finished
+    # restores the interval only when its finished signal is delivered.
+    qtbot.waitUntil(lambda: not rig_loader._RUNNING, timeout=20000)
     before = sys.getswitchinterval()
+    assert before > 0.001, before
     seen = []
 
     def work(fail: bool):

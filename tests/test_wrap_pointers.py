@@ -82,8 +82,10 @@ def test_the_peak_callout_points_at_its_peak(qtbot, view, size):
     for label in labels:
         peak = label.pos()  # the data point the label names: (t of the peak, top of the plot)
         name = label.toPlainText()
-        # The label names the peak's t ("at t = 0.50"): its data x is that t.
-        assert abs(peak.x() - float(name.rsplit("= ", 1)[1])) <= 0.005, name
+        # The label names the peak's t ("at t = 0.50"): its data x is that t. In a
+        # narrow plot the callout drops that line (rendering/plot_callouts.py).
+        if "= " in name:
+            assert abs(peak.x() - float(name.rsplit("= ", 1)[1])) <= 0.005, name
         want = vb.mapViewToScene(QtCore.QPointF(peak.x(), peak.y()))
         end, leader = _points_at(label)
         assert abs(end.x() - want.x()) <= 3.0, (view, size, name, end.x(), want.x())

@@ -27,10 +27,10 @@ __all__ = ["html_page", "FAMILIES", "FAMILY_STYLE", "strip_svg", "time_to_x", "S
 #: The family of each finding kind: what colour its marks take. A kind not listed
 #: here is drawn in the "other" colour (tests/test_check_html.py lists every kind).
 FAMILIES = {
-    "sign_flip": "sign", "half_turn": "sign",
+    "sign_flip": "sign", "half_turn": "sign", "frame_sign_flip": "sign",
     "zero": "key", "non_finite": "key", "non_unit": "key",
     "time_order": "time",
-    "euler_wrap": "euler", "euler_flip": "euler", "gimbal_lock": "euler",
+    "euler_wrap": "euler", "euler_flip": "euler", "gimbal_lock": "euler", "euler_range": "euler",
     "more": "more",
 }
 

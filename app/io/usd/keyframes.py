@@ -254,12 +254,12 @@ class UsdKeyframeFile(FileFindings, KeyframeFile):
         params, arrays = self._edits(list(tracks), out)
         params["sublayer"] = "./" + Path(rel).as_posix()
         if not force and os.path.lexists(out):
-            raise KeyframeFileError(out, _would_replace([out]))
+            raise _would_replace(out, [out])
         reply = isolate.call("write_layer", self.path, params, arrays)
         try:
             write_files([(out, reply.arrays["data"].tobytes())], force=force)
         except FileExistsError:
-            raise KeyframeFileError(out, _would_replace([out])) from None
+            raise _would_replace(out, [out]) from None
         except OSError as exc:
             raise KeyframeFileError(exc.filename or out, _("cannot write: {error}").format(
                 error=exc.strerror or exc)) from None
