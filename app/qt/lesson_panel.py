@@ -152,7 +152,9 @@ class LessonPanel(QtWidgets.QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(4)
         row.addWidget(self.scene.widget, 1)
-        layout.addWidget(scene_over_plots(self._scene_row, self.slider, self.plots), 1)
+        #: The 3D view and the plots: what ``quatlab record --region view`` records.
+        self.stage = scene_over_plots(self._scene_row, self.slider, self.plots)
+        layout.addWidget(self.stage, 1)
 
     def _preset_changed(self, index: int) -> None:
         self._index_just_changed = True
@@ -175,6 +177,26 @@ class LessonPanel(QtWidgets.QWidget):
         if not self._index_just_changed:
             self._on_preset(self.preset_box.itemData(index))
         self._index_just_changed = False
+
+    def show_case(self, preset: str | None = None, t: float | None = None) -> None:
+        """Load ``preset`` (None: keep the one shown) and put the slider at the fraction
+        ``t`` of its range (None: where it is), as ``quatlab screenshot`` asks.
+
+        Raises ValueError, in the language shown, for a preset this lesson
+        does not have or a ``t`` outside [0, 1].
+        """
+        keys = [self.preset_box.itemData(i) for i in range(self.preset_box.count())]
+        if preset is not None and preset not in keys:
+            raise ValueError(_("unknown preset {preset!r} for this view; choose one of: "
+                               "{presets}").format(preset=preset, presets=", ".join(keys)))
+        if t is not None and not 0.0 <= t <= 1.0:
+            raise ValueError(_("--t must lie in [0, 1], got {t!r}").format(t=t))
+        if preset is not None:
+            self._on_preset(preset)
+        if t is not None:
+            lo, hi = self.slider.param.range
+            value = lo + t * (hi - lo)
+            self.slider.param.set(round(value) if self.slider.param.decimals == 0 else value)
 
     def show_preset(self, key: str) -> None:
         """Select ``key`` in the combo without reporting it (the model chose it).

@@ -81,7 +81,9 @@ class LessonView(QtWidgets.QWidget):
         self.plots.setObjectName("plots")
         self.plots.setMinimumHeight(180)
 
-        layout.addWidget(scene_over_plots(self.scene.widget, self.scrubber, self.plots), 1)
+        #: The 3D view and the plots: what ``quatlab record --region view`` records.
+        self.stage = scene_over_plots(self.scene.widget, self.scrubber, self.plots)
+        layout.addWidget(self.stage, 1)
 
         self.plots.cursorMoved.connect(state.set_t)
         self.plots.visibilityChanged.connect(state.set_visible)

@@ -145,11 +145,13 @@ class ScreenModes:
         """Every tab's playback scrubber."""
         return [s for s in self.findChildren(Scrubber) if s.speed.isVisibleTo(s)]
 
-    def set_presenting(self, on: bool) -> None:
+    def set_presenting(self, on: bool, *, full_screen: bool = True) -> None:
         """Presentation mode: full screen, the side panels and the status bar hidden so
         the 3D view and the plots get the room, and playback at PRESENTATION_SPEED.
 
-        Leaving restores the window state and the speeds it found.
+        Leaving restores the window state and the speeds it found. Without
+        ``full_screen`` the window keeps its size (``quatlab screenshot
+        --present`` renders the mode at ``--size``).
         """
         on = bool(on)
         self.presentation_action.setChecked(on)
@@ -165,7 +167,8 @@ class ScreenModes:
             for s in self._before_presenting["speeds"]:
                 s.speed.setValue(PRESENTATION_SPEED)
             self.status.hide()
-            self.showFullScreen()
+            if full_screen:
+                self.showFullScreen()
         else:
             for s, speed in self._before_presenting.get("speeds", {}).items():
                 s.speed.setValue(speed)
