@@ -94,8 +94,8 @@ def sweep_steps(window, n_frames: int,
     views draw it): :func:`sweep_frames` runs the events itself, File > Export
     animation returns to the event loop, so no step blocks the window long.
     The grabs are QImages (see :func:`image_to_rgb`) of the whole window, or
-    of ``region`` only (a widget inside it, GL views included), each of the
-    first grab's size. Playback is stopped first; the parameter is left at
+    of ``region`` only (a widget inside it, GL views included; each of the
+    first grab's size). Playback is stopped first; the parameter is left at
     the end of its range.
     """
     from quatlab.rendering.gl_view import grab_widget
@@ -108,10 +108,14 @@ def sweep_steps(window, n_frames: int,
     for value in sweep_values(lo, hi, n_frames):
         scrubber.step(float(value) - scrubber.param.get())
         yield None
-        image = window.grab_image() if region is None else grab_widget(region)
-        # A region whose layout moved by a pixel (a wrapped explanation above
-        # it) must not end the animation: every frame takes the first's size.
-        image = _fitted(image, size)
+        if region is None:
+            # The whole window keeps its size, or the encoder refuses the frame
+            # (a window resized while recording fails at once).
+            image = window.grab_image()
+        else:
+            # A region whose layout moved by a pixel (a wrapped explanation
+            # above it) must not end the animation: it takes the first's size.
+            image = _fitted(grab_widget(region), size)
         size = image.size()
         yield image
 
