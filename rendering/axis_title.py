@@ -16,6 +16,8 @@ import re
 import pyqtgraph as pg
 from PyQt6 import QtGui
 
+from quatlab.rendering.tick_fit import FittedTicks
+
 __all__ = ["title_forms", "TitleFitAxis"]
 
 #: A group in parentheses, ASCII or full width (the zh_CN titles use "（度）").
@@ -54,7 +56,7 @@ def title_forms(text: str) -> list[str]:
     return forms
 
 
-class TitleFitAxis(pg.AxisItem):
+class TitleFitAxis(FittedTicks, pg.AxisItem):
     """A left or right axis whose title is shortened to fit the axis height.
 
     See the module docstring; top and bottom axes show their title unchanged.

@@ -13,6 +13,7 @@ import numpy as np
 from PyQt6 import QtGui
 
 from quatlab.rendering.chain import ROOT, chain_frames, marker_trail
+from quatlab.rendering.chain_items import GIZMO_LENGTH
 from quatlab.rendering.chain_labels import _NOTE_BAND
 from quatlab.rendering.scene_marks import fit_view
 
@@ -26,6 +27,13 @@ DEFAULT_CAMERA = {"elevation": 28.0, "azimuth": -60.0, "fov": 45.0}
 _FIT_MARGIN = 1.03               # breathing room around the fully reached sphere
 _FIT_PAD = 0.12                  # ball radius around fitted points, root bone lengths
 _FIT_SAMPLES = 41                # path samples the camera fit looks at
+#: Share of the view's width (and of its height) kept free on each side for the
+#: labels: a chain framed to the edge had its name pushed to the far side; 8 %
+#: left the SQUAD row filling 56 % of the view (docs/projector.md).
+_LABEL_MARGIN = 0.04
+#: Least radius of a turn arc on screen, pixels at 100 % (View > Zoom scales it):
+#: an arc of a fixed world size was a few pixels across in a wide framing.
+TURN_ARC_PX = 34.0
 _AUTO_ELEVATIONS = (18.0, 28.0, 40.0)          # degrees, set_auto_direction's candidates
 _AUTO_AZIMUTHS = (-30.0, -45.0, -60.0, -75.0, -90.0, -105.0, -120.0)
 
@@ -50,38 +58,91 @@ class ChainCamera:
         cam = self._camera_defaults
         fov = cam["fov"]
         w, h = max(self.width(), 1), max(self.height(), 1)
-        half_x = radians(fov) / 2
-        half_y = atan(tan(half_x) * h / w)
-        # Fit the content into the height less a band at each end (the notes
-        # go in the bottom one), so it stays centred.
-        half_y = atan(tan(half_y) * max(h - 2 * _NOTE_BAND, 0.5 * h) / h)
+        full_x = radians(fov) / 2
+        full_y = atan(tan(full_x) * h / w)
+        # Fit the content into the width and height less a margin for the
+        # labels, and less a band at each end (the notes go in the bottom
+        # one), so it stays centred.
+        keep = 1.0 - 2.0 * _LABEL_MARGIN
+        half_x = atan(tan(full_x) * keep)
+        half_y = atan(tan(full_y) * max(keep * h - 2 * _NOTE_BAND, 0.5 * h) / h)
         directions = [(cam["elevation"], cam["azimuth"])]
+        spans = None
         if self._auto_direction:
             directions += [(e, a) for e in _AUTO_ELEVATIONS for a in _AUTO_AZIMUTHS]
+            spans = self._chain_spans()
         best = None
         for elevation, azimuth in directions:
             center, distance, back = fit_view(centres, radii, elevation, azimuth, half_x, half_y)
             distance *= _FIT_MARGIN
-            score = self._view_score(distance, back)
+            score = self._view_score(distance, back, spans)
             if best is None or score > best[0]:
                 best = (score, center, distance, elevation, azimuth)
         _score, center, distance, elevation, azimuth = best
         self.setCameraParams(center=QtGui.QVector3D(*center), distance=distance,
                              elevation=elevation, azimuth=azimuth, fov=fov)
         self._camera_touched = False
+        # World length of a pixel at the framed distance: turn arcs are sized
+        # in pixels from it (ChainTurns), once per framing, not per t.
+        self._world_per_px = 2.0 * distance * tan(full_y) / h
+        self._fit_grid(centres, radii)
+        for chain in self._chains.values():
+            self._pose_turn(chain)
 
-    def _view_score(self, distance: float, back: np.ndarray) -> float:
-        """How well a view shows the scene: large, and no trail seen edge-on.
+    def _fit_grid(self, centres: np.ndarray, radii: np.ndarray) -> None:
+        """Size and centre the ground grid under everything framed (chains side by side
+        5.5 m apart stood off an 8 m grid)."""
+        grid = getattr(self, "_grid", None)
+        if grid is None:
+            return
+        lo = (centres[:, :2] - radii[:, None]).min(axis=0)
+        hi = (centres[:, :2] + radii[:, None]).max(axis=0)
+        step = self._grid_spacing
+        mid = np.round((lo + hi) / 2 / step) * step
+        half = np.maximum(np.ceil(np.max(np.abs(np.vstack([lo, hi]) - mid), axis=0) / step) + 1,
+                          self._grid_least / 2 / step) * step
+        grid.setSize(2 * half[0], 2 * half[1], 1)
+        grid.resetTransform()
+        grid.translate(float(mid[0]), float(mid[1]), 0.0)
+
+    def _view_score(self, distance: float, back: np.ndarray,
+                    spans: np.ndarray | None = None) -> float:
+        """How well a view shows the scene: large, no trail seen edge-on, no chain end-on.
 
         The fitted size (1 / distance) counts most; a direction that sees the
         plane of a trail within ~30° of edge-on loses up to 40 %, because the
-        ticks and arrows of that trail would collapse into a line.
+        ticks and arrows of that trail would collapse into a line; one that
+        sees a chain nearly end-on at some pose of its sweep (``spans``, root
+        to tip) loses up to 70 %: the large-170 chain pointed at the camera
+        at t = 0.5 and was a dot.
         """
         facing = 1.0
         for chain in self._chains.values():
             if chain.plane is not None:
                 facing = min(facing, abs(float(chain.plane @ back)))
-        return (0.6 + 0.4 * min(1.0, facing / 0.5)) / distance
+        score = (0.6 + 0.4 * min(1.0, facing / 0.5)) / distance
+        if spans is not None and len(spans):
+            across = np.linalg.norm(spans - np.outer(spans @ back, back), axis=1)
+            seen = float(np.min(across / np.linalg.norm(spans, axis=1)))
+            score *= 0.3 + 0.7 * min(1.0, seen / 0.6)
+        return score
+
+    def _chain_spans(self) -> np.ndarray:
+        """Root-to-tip vectors of every chain at its sampled poses (for _view_score)."""
+        spans = []
+        for chain in self._chains.values():
+            path = chain.framed if chain.framed is not None else chain.path
+            if path is None:
+                continue
+            path = path[np.all(np.isfinite(path), axis=-1)]
+            if not len(path):
+                continue
+            path = path[np.linspace(0, len(path) - 1, min(_FIT_SAMPLES, len(path))).astype(int)]
+            joints, _frames = chain_frames(path, self._n_bones, self._bone_length,
+                                           root_only=self._root_only)
+            spans.append(joints[:, -1] - joints[:, 0])
+        spans = np.vstack(spans) if spans else np.empty((0, 3))
+        return spans[np.linalg.norm(spans, axis=1) > 1e-9]
 
     def set_auto_direction(self, auto: bool) -> None:
         """Let :meth:`reset_camera` pick the side it looks from, to show the paths best.
@@ -99,6 +160,9 @@ class ChainCamera:
     def _fit_balls(self) -> tuple[np.ndarray, np.ndarray]:
         """Centres and radii of the balls :meth:`reset_camera` fits into the view."""
         pad = _FIT_PAD * self._lengths[0]
+        # The joints' gizmos stick out this far: a joint at the edge of the
+        # fit had its axes cut by the frame (q to -q at t = 0.5).
+        joint_pad = max(pad, GIZMO_LENGTH * self._lengths[0])
         # Farthest any point of the chain gets from its root: the straight
         # chain's tip with the hand on it, and a bone's thickness around that.
         reach = float(np.hypot(self._reach, self._hand)) + pad
@@ -121,9 +185,10 @@ class ChainCamera:
                                      root_only=self._root_only)
             marker = marker_trail(path, self._n_bones, self._bone_length,
                                   root_only=self._root_only)
-            pts = np.vstack([joints.reshape(-1, 3), marker]) + (chain.root - ROOT)
+            joints = joints.reshape(-1, 3)
+            pts = np.vstack([joints, marker]) + (chain.root - ROOT)
             centres.append(pts)
-            radii.append(np.full(len(pts), pad))
+            radii.append(np.r_[np.full(len(joints), joint_pad), np.full(len(marker), pad)])
         for positions in self._ghost_points:
             centres.append(positions)
             radii.append(np.full(len(positions), pad))
@@ -133,7 +198,8 @@ class ChainCamera:
             for chain in chains:
                 if chain.turn_axis is None:
                     continue
-                pts = self._turn_verts(chain, chain.turn_axis, self._path_turn(chain))
+                pts = self._turn_verts(chain, chain.turn_axis, self._path_turn(chain),
+                                       on_screen=False)
                 centres.append(pts)
                 radii.append(np.full(len(pts), 0.05 * self._lengths[0]))
         for points, body_radii in self._bodies.values():

@@ -27,6 +27,10 @@ _ORDER_GHOST = 10
 _ORDER_GIZMO = 20
 _ORDER_LABEL = 30
 
+#: Joint gizmo axis length, a fraction of the root bone's length (the camera
+#: fit pads the joints by it).
+GIZMO_LENGTH = 0.4
+
 
 @dataclass
 class _Chain:
@@ -59,6 +63,8 @@ class _Chain:
     root: np.ndarray = field(default_factory=lambda: ROOT.copy())
     #: Bone frames relative to the root bone that ``body`` was baked with.
     baked: tuple[np.ndarray, np.ndarray] | None = None
+    #: Drawn in stripes over an earlier chain in the same pose (ChainScene).
+    striped: bool = False
 
 
 def _as_local(q) -> np.ndarray | None:

@@ -106,6 +106,7 @@ from quatlab.rendering.chain_items import (
     _ORDER_GRID,
     _ORDER_LABEL,
     _ORDER_SOLID,
+    GIZMO_LENGTH,
     _as_local,
     _Chain,
 )
@@ -114,7 +115,7 @@ from quatlab.rendering.chain_trails import ChainTrails
 from quatlab.rendering.chain_turns import ChainTurns
 from quatlab.rendering.contrast import TEXT_CONTRAST, deepen
 from quatlab.rendering.frame_hold import FrameHold
-from quatlab.rendering.gl_items import LIT_SHADER, BoneItem
+from quatlab.rendering.gl_items import LIT_SHADER, STRIPED_SHADER, BoneItem
 from quatlab.rendering.gl_view import GLWindowView, UserCamera
 from quatlab.rendering.label_place import pair_segments
 from quatlab.rendering.labels import Label, LabelLayer, label_font
@@ -122,11 +123,12 @@ from quatlab.rendering.style import SCENE_BACKGROUND, rgba
 
 __all__ = ["ChainScene"]
 
+#: Chains whose rotations differ by less than this (degrees) are drawn striped.
+COINCIDE_DEG = 1.5
 _GRID_COLOR = (0, 0, 0, 38)      # translucent black: visible on the light clear colour
 _GRID_SIZE = 8.0                 # metres of grid: room for the fully curled chain
 _GRID_SPACING = 0.5
 _JOINT_RADIUS = 0.075            # joint ball radius, fraction of the root bone's length
-_GIZMO_LENGTH = 0.4              # gizmo axis length, fraction of the root bone's length
 _GIZMO_WIDTH = 3.0
 
 
@@ -177,6 +179,7 @@ class ChainScene(ChainLabels, ChainGhosts, ChainTurns, ChainTrails, ChainCamera,
         self._camera_touched = False
         self._auto_direction = False
         self._camera_defaults = dict(DEFAULT_CAMERA)
+        self._world_per_px = 0.0  # set by each framing (reset_camera)
         self._chains: dict[str, _Chain] = {}
         #: What labels keep clear of, world polylines by what draws them
         #: (a chain, its turn marks or trail, the ghosts): see _set_obstacles.
@@ -196,7 +199,7 @@ class ChainScene(ChainLabels, ChainGhosts, ChainTurns, ChainTrails, ChainCamera,
         ]
         # Y and Z only: X runs inside the bone, and drawn over it (it cannot
         # be depth-tested there) it made every bone read red.
-        pos, col = gizmo_lines(_GIZMO_LENGTH * self._lengths[0])
+        pos, col = gizmo_lines(GIZMO_LENGTH * self._lengths[0])
         self._gizmo = (pos[2:], col[2:])
         # Each bone's fin (the hand on the last), closed, in its local frame:
         # labels keep clear of them as of the bones (quatlab.rendering.labels).
@@ -215,6 +218,8 @@ class ChainScene(ChainLabels, ChainGhosts, ChainTurns, ChainTrails, ChainCamera,
         grid.setSpacing(_GRID_SPACING, _GRID_SPACING, 1)
         grid.setDepthValue(_ORDER_GRID)
         self.addItem(grid)
+        # Sized and centred under what the camera frames (reset_camera).
+        self._grid, self._grid_spacing, self._grid_least = grid, _GRID_SPACING, _GRID_SIZE
         axes_pos, axes_color = gizmo_lines(0.6 * self._lengths[0])
         axes_color[:, 3] = 0.7  # quieter than the joint gizmos: a reference, not a subject
         # A hair above the grid: the X and Y axes lie on grid lines and would
@@ -241,11 +246,10 @@ class ChainScene(ChainLabels, ChainGhosts, ChainTurns, ChainTrails, ChainCamera,
         if chain is not None:
             return chain
         index = len(self._chains)
-        # When two chains coincide (dot >= 0 makes naive == shortest) the
-        # later one is pushed back in depth, so one colour wins cleanly
-        # instead of z-fighting into speckles.
-        opts = {GL.GL_DEPTH_TEST: True, GL.GL_BLEND: False, GL.GL_CULL_FACE: False,
-                GL.GL_POLYGON_OFFSET_FILL: True, "glPolygonOffset": (index, index)}
+        # Chains that nearly coincide are pushed apart in depth by their
+        # index, so they do not z-fight; chains in one pose are striped
+        # (_stripe_coincident), so both colours show.
+        opts = self._body_options(index, striped=False)
         # One item for all the bones: each GL item costs a fixed slice of a
         # frame (about 0.5 ms here), more than re-baking a chain whose joints
         # bend; with the root only turning, the bake never changes.
@@ -275,6 +279,45 @@ class ChainScene(ChainLabels, ChainGhosts, ChainTurns, ChainTrails, ChainCamera,
         self._apply_color(chain, (0.5, 0.5, 0.5, 1.0))
         self._pose(chain, None)
         return chain
+
+    @staticmethod
+    def _body_options(index: int, *, striped: bool) -> dict:
+        """GL state of chain ``index``'s body: pushed back by its index, or, striped,
+        pulled in front of the chain it coincides with."""
+        offset = -1.0 if striped else float(index)
+        return {GL.GL_DEPTH_TEST: True, GL.GL_BLEND: False, GL.GL_CULL_FACE: False,
+                GL.GL_POLYGON_OFFSET_FILL: True, "glPolygonOffset": (offset, offset)}
+
+    def _stripe_coincident(self) -> None:
+        """Stripe each shown chain that lies in the pose of an earlier shown one.
+
+        Same root, same rotation within COINCIDE_DEG (sign-blind): the later
+        chain is drawn in alternate diagonal stripes in front of the earlier,
+        so both colours stay on screen (pixel-tested).
+        """
+        shown = [c for c in self._chains.values()
+                 if c.body.visible() and c.q is not None and np.all(np.isfinite(c.q))]
+        cos_half = np.cos(np.radians(COINCIDE_DEG) / 2)
+        for k, chain in enumerate(shown):
+            q = chain.q / np.linalg.norm(chain.q)
+            striped = any(
+                np.array_equal(other.root, chain.root)
+                and abs(float(q @ (other.q / np.linalg.norm(other.q)))) >= cos_half
+                for other in shown[:k])
+            if striped != chain.striped:
+                chain.striped = striped
+                chain.body.setShader(STRIPED_SHADER if striped else LIT_SHADER)
+                chain.body.setGLOptions(self._body_options(chain.index, striped=striped))
+                self.update()
+        for chain in self._chains.values():
+            if chain.striped and chain not in shown:
+                chain.striped = False
+                chain.body.setShader(LIT_SHADER)
+                chain.body.setGLOptions(self._body_options(chain.index, striped=False))
+
+    def coincident(self) -> list[str]:
+        """Keys of the chains drawn striped over another in the same pose (tests, tools)."""
+        return [k for k, c in self._chains.items() if c.striped]
 
     def _apply_color(self, chain: _Chain, color) -> None:
         chain.design_color = color
@@ -345,6 +388,7 @@ class ChainScene(ChainLabels, ChainGhosts, ChainTurns, ChainTrails, ChainCamera,
                 chain=chain.text)
         self._stack_notes()
         self._pose_turn(chain)
+        self._stripe_coincident()
         self.update()
 
     def _bone_lines(self, positions: np.ndarray, matrices: np.ndarray) -> list[np.ndarray]:

@@ -12,6 +12,8 @@ import pyqtgraph.opengl as gl
 
 from quatlab.app.i18n import _
 from quatlab.math import quaternion as Q
+from quatlab.rendering import themes
+from quatlab.rendering.chain_camera import TURN_ARC_PX
 from quatlab.rendering.chain_items import _ORDER_GIZMO, _as_local, _Chain
 from quatlab.rendering.gl_items import OVERLAY
 from quatlab.rendering.label_place import pair_segments
@@ -44,10 +46,22 @@ class ChainTurns:
             self._pose_turn(chain)
         self.update()
 
-    def _turn_verts(self, chain: _Chain, axis: np.ndarray, angle: float) -> np.ndarray:
-        """Line vertices of ``chain``'s turn: the axis through its root and the arc of ``angle``."""
+    def _turn_verts(self, chain: _Chain, axis: np.ndarray, angle: float,
+                    *, on_screen: bool = True) -> np.ndarray:
+        """Line vertices of ``chain``'s turn: the axis through its root and the arc of ``angle``.
+
+        ``on_screen``: at least TURN_ARC_PX across at the present framing;
+        without, the arc's own size (what the framing itself takes in, so a
+        framing cannot grow the arc that grows the framing).
+        """
         length = self._lengths[0]
         radius = _TURN_RADIUS[chain.index % len(_TURN_RADIUS)] * length
+        # At least so many pixels across on screen, at the framing's scale:
+        # "170°" must point at an arc one can see.
+        least_px = TURN_ARC_PX * themes.scale() * _TURN_RADIUS[chain.index % len(_TURN_RADIUS)] \
+            / _TURN_RADIUS[0]
+        if on_screen:
+            radius = max(radius, least_px * self._world_per_px)
         # The arc starts from the root bone's direction at t = 0, or from its
         # fin when the turn is about the bone itself.
         start_rot = self._turn_frame
@@ -91,8 +105,9 @@ class ChainTurns:
             chain.turn.setVisible(False)
             self._set_obstacles(("turn", id(chain)), [])
             chain.angle_label.pos = chain.root.copy()
-            chain.angle_label.text = (_("0° (−q0: same pose)") if degrees > 359.995
-                                      else "0°")
+            # The path angle, as the plots and readouts give it: −q0 reads 360°.
+            chain.angle_label.text = (_("{angle:.1f}° (−q0: same pose, not turned)").format(
+                angle=360.0) if degrees > 359.995 else f"{0.0:.1f}°")
             return
         verts = self._turn_verts(chain, axis, angle)
         chain.turn.setData(pos=verts.astype(np.float32), color=chain.color)
@@ -100,7 +115,9 @@ class ChainTurns:
         self._set_obstacles(("turn", id(chain)), [pair_segments(verts)])
         chain.angle_label.pos = (verts[-4] if angle > 1e-6
                                  else chain.root + _AXIS_LENGTH * self._lengths[0] * axis)
-        chain.angle_label.text = f"{degrees:.1f}°"
+        # The readouts' precision where a tenth would round a small angle
+        # away from theirs (0.75° is not "0.8°").
+        chain.angle_label.text = f"{degrees:.2f}°" if degrees < 10.0 else f"{degrees:.1f}°"
 
     def _path_axis(self, chain: _Chain) -> None:
         """The axis of ``chain``'s path, for the samples that have turned nothing yet.

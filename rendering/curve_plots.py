@@ -33,7 +33,8 @@ both plots, their visibility, the cursor, the annotations and the y range
 policy), so the parts are mixins of it, one module each: the legend
 checkboxes (:mod:`.plot_legend`), the y axes (:mod:`.plot_y_axis`), the
 callouts at gaps and peaks (:mod:`.plot_callouts`), the t cursor
-(:mod:`.plot_cursor`) and export (:mod:`.plot_export`). Other pieces live
+(:mod:`.plot_cursor`), export (:mod:`.plot_export`) and the plots side by
+side or stacked (:mod:`.plot_arrange`). Other pieces live
 beside it: the data (:mod:`.series`), pens and the scrubbing ViewBox
 (:mod:`.plot_items`), hover and zoom (:mod:`.plot_hover`).
 """
@@ -52,6 +53,7 @@ from quatlab.math.curves import METHOD_LABELS, METHODS, Curves
 from quatlab.rendering import themes
 from quatlab.rendering.axis_title import TitleFitAxis
 from quatlab.rendering.flow_layout import FlowRow
+from quatlab.rendering.plot_arrange import PlotArrange
 from quatlab.rendering.plot_callouts import PlotCallouts
 from quatlab.rendering.plot_cursor import PlotCursor
 from quatlab.rendering.plot_export import PlotExport
@@ -88,7 +90,8 @@ def _same_samples(a: np.ndarray, b: np.ndarray) -> bool:
     return a is b or (a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=True)))
 
 
-class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, QtWidgets.QWidget):
+class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, PlotArrange,
+                 QtWidgets.QWidget):
     """Path angle and angular speed against t, side by side, with a t cursor.
 
     Rendering only: the widget shows arrays it is given and reports the
@@ -350,6 +353,7 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Qt
             self._view.setMinimumHeight(least)
         if ev.oldSize().width() != ev.size().width():
             self.updateGeometry()  # the row may wrap differently: a new least height
+        self._arrange_to_size()
 
     def reset_view(self) -> None:
         """Undo zoom and pan: the whole x range and each plot's own y range policy."""

@@ -13,8 +13,8 @@ from pyqtgraph.opengl.items.GLMeshItem import DirtyFlag as _Dirty
 
 from quatlab.rendering.bone_mesh import BoneGeometry
 
-__all__ = ["OVERLAY", "LIT_SHADER", "FLAT_LIT_SHADER", "GHOST_SHADER", "NoDepthWrite", "TrailItem",
-           "BoneItem", "GhostItem"]
+__all__ = ["OVERLAY", "LIT_SHADER", "STRIPED_SHADER", "FLAT_LIT_SHADER", "GHOST_SHADER",
+           "NoDepthWrite", "TrailItem", "BoneItem", "GhostItem"]
 
 OVERLAY = {
     GL.GL_DEPTH_TEST: False,
@@ -65,8 +65,9 @@ _PRECISION = """
 """
 
 
-def _per_pixel(name: str, light: str) -> shaders.ShaderProgram:
-    """A program lighting each pixel with ``light`` (smooth normals: balls, rings)."""
+def _per_pixel(name: str, light: str, discard: str = "") -> shaders.ShaderProgram:
+    """A program lighting each pixel with ``light`` (smooth normals: balls, rings);
+    ``discard`` is GLSL run first that may drop the pixel."""
     return shaders.ShaderProgram(name, [
         shaders.VertexShader(_VERTEX_INPUTS + """
             varying vec3 v_normal;
@@ -81,6 +82,7 @@ def _per_pixel(name: str, light: str) -> shaders.ShaderProgram:
             varying vec3 v_normal;
         """ + light + """
             void main() {
+                """ + discard + """
                 gl_FragColor = quatlab_light(normalize(v_normal), v_color);
             }
         """),
@@ -88,6 +90,17 @@ def _per_pixel(name: str, light: str) -> shaders.ShaderProgram:
 
 
 LIT_SHADER = _per_pixel("quatlab_lit", _LIGHT)
+#: Width of a stripe of :data:`STRIPED_SHADER`, device pixels.
+STRIPE_PX = 7.0
+#: :data:`LIT_SHADER` drawing only every other diagonal stripe of the screen: a
+#: chain in the same pose as another one (naive and shortest where dot >= 0,
+#: every lesson at t = 0) is drawn with it, in front, so the two colours
+#: alternate along the bones instead of z-fighting into a hatch where one
+#: chain vanished.
+STRIPED_SHADER = _per_pixel(
+    "quatlab_striped", _LIGHT,
+    f"if (mod(floor((gl_FragCoord.x + gl_FragCoord.y) / {STRIPE_PX:.1f}), 2.0) < 1.0) "
+    "discard;")
 #: :data:`LIT_SHADER` with a flatter light, for the translucent ghosts: the
 #: same key, fill and highlight, but the shading spans 0.6-1.16 of the
 #: colour instead of 0.34-1.28. A ghost's colour is chosen for its contrast

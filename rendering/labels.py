@@ -334,7 +334,30 @@ def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segm
     far = _free_place(anchor, _plate_at(box, 0.0, 0.0), placed, segs.segs, view)
     if far is not None and costs([_edges(_plate_at(box, *far))], segs, taken, edges)[0] < cost:
         return far
-    return corners[i]
+    return _inside(corners[i], box, placed, view)
+
+
+def _inside(corner: tuple[float, float], box: QtCore.QRectF, placed,
+            view: QtCore.QRectF) -> tuple[float, float]:
+    """``corner`` moved so its plate lies in the view, unless that puts it on a label.
+
+    With no free spot (a small view at 150 %), the least covered one could
+    stick out of the view and cut the text; over a line is better than cut.
+    """
+    plate = _plate_at(box, *corner)
+    dx = max(view.left() - plate.left(), 0.0) + min(view.right() - plate.right(), 0.0)
+    dy = max(view.top() - plate.top(), 0.0) + min(view.bottom() - plate.bottom(), 0.0)
+    if not (dx or dy):
+        return corner
+    moved = plate.translated(dx, dy)
+    # Up or down the view from there, the nearest height clear of the labels.
+    steps = range(0, int(view.height()) + 1, int(_CELL))
+    for shift in sorted({s for k in steps for s in (k, -k)}, key=abs):
+        tried = moved.translated(0.0, shift)
+        if (view.top() <= tried.top() and tried.bottom() <= view.bottom()
+                and not any(tried.intersects(r) for r in placed)):
+            return corner[0] + dx, corner[1] + dy + shift
+    return corner
 
 
 def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.ndarray,

@@ -100,8 +100,9 @@ class PlotCallouts:
                                                                    hi=f"{right:.3g}")
                 marker.setZValue(-2)
                 self._add_annotation(plot, marker)
+                # Short: what happens alone, the box's colour says to whom.
                 self._label(plot, where, s.colour,
-                            f"{s.label} {s.gap_label}\n{where_text}")
+                            f"{s.label} {s.gap_label}\n{where_text}", short=s.gap_label)
         top = self._top[plot]
         for s in self._shown(plot):
             finite = np.isfinite(s.y)

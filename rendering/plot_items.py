@@ -8,6 +8,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 from pyqtgraph.graphicsItems.LegendItem import ItemSample
 
 from quatlab.rendering import themes
+from quatlab.rendering.tick_fit import FittedTicks
 
 __all__ = ["method_pen", "nan_runs", "ScrubViewBox", "LineSample", "swatch_icon", "CurveItem",
            "CursorDots", "EndLabelAxis", "SCRIBBLE"]
@@ -208,7 +209,7 @@ def swatch_icon(colour: str, dashed: bool) -> QtGui.QIcon:
     return QtGui.QIcon(pix)
 
 
-class EndLabelAxis(pg.AxisItem):
+class EndLabelAxis(FittedTicks, pg.AxisItem):
     """An x axis whose end labels ("0", "1", "2.0", "200") may reach past its ends.
 
     pyqtgraph hides a tick label that sticks out of the axis's bounding rect,

@@ -30,6 +30,10 @@ _SPEED_ROBUST_FACTOR = 1.25
 _SPEED_HEADROOM = 1.1
 #: Below this the data are rounding noise (q -> -q gives ~1e-11): show [0, 1].
 _SPEED_NOISE = 1e-6
+#: The angle plot fits its range to data whose top lies between these (degrees):
+#: above nothing that did not move, below a half turn (set_fit_angles).
+_ANGLE_STILL = 1e-6
+_ANGLE_FIT_BELOW = 180.0
 
 
 class PlotYAxis:
@@ -87,10 +91,55 @@ class PlotYAxis:
             out = np.log10(np.abs(y))
         return np.where(np.isfinite(out), out, np.nan)
 
+    def set_fit_angles(self, on: bool) -> None:
+        """Fit the angle plot's default range to its data below a half turn (a lesson's).
+
+        A curve that stays under 180° (small-1's 1° turn, a quarter turn)
+        then fills the plot instead of lying flat on 0-360°, and a gauge at
+        the plot's edge (:class:`~quatlab.rendering.plot_gauge.ScaleGauge`)
+        keeps the whole turn as the reference. Data reaching a half turn, or
+        none moving at all, keep 0-360° and its landmarks.
+        """
+        self._fit_angles = bool(on)
+        self._update_y_range("angle")
+
+    def _angle_zoom_top(self) -> float | None:
+        """Top of the fitted angle range, or None to keep 0-360 (see set_fit_angles)."""
+        if not getattr(self, "_fit_angles", False):
+            return None
+        shown = self._shown("angle")
+        values = np.concatenate([s.y for s in shown]) if shown else np.empty(0)
+        values = values[np.isfinite(values)]
+        if values.size == 0:
+            return None
+        top = float(values.max())
+        if not _ANGLE_STILL < top < _ANGLE_FIT_BELOW or float(values.min()) < 0.0:
+            return None
+        return _SPEED_HEADROOM * top
+
+    def _show_gauge(self, zoom_top: float | None) -> None:
+        gauge = getattr(self, "_gauge", None)
+        if zoom_top is None:
+            if gauge is not None:
+                gauge.setVisible(False)
+            return
+        if gauge is None:
+            from quatlab.rendering.plot_gauge import ScaleGauge
+
+            gauge = self._gauge = ScaleGauge(self.plots["angle"].getViewBox())
+        gauge.set_range(0.0, zoom_top)
+        gauge.setVisible(True)
+
+    def angle_gauge(self):
+        """The 0-360° gauge if the angle plot shows one now, else None (tests)."""
+        gauge = getattr(self, "_gauge", None)
+        return gauge if gauge is not None and gauge.isVisible() else None
+
     def _update_y_range(self, plot: str) -> None:
         """Apply the y range mode of ``plot`` (see :meth:`set_y_axis`)."""
         mode = self._y_mode[plot]
-        angle_default = plot == "angle" and mode == "default"
+        zoom_top = self._angle_zoom_top() if plot == "angle" and mode == "default" else None
+        angle_default = plot == "angle" and mode == "default" and zoom_top is None
         # Multiples of 90 deg are the landmarks of the angle lesson (half and
         # full turns); 45 deg minor ticks without labels keep the axis quiet.
         self.plots[plot].getAxis("left").setTicks([
@@ -99,7 +148,10 @@ class PlotYAxis:
         ] if angle_default else None)
         if plot == "angle":
             self._half_turn.setVisible(angle_default)
-        if angle_default:
+            self._show_gauge(zoom_top)
+        if zoom_top is not None:
+            lo, top = 0.0, zoom_top
+        elif angle_default:
             lo, top = 0.0, 360.0
         elif isinstance(mode, tuple):
             lo, top = (float(v) for v in self.view_y(plot, mode)) if self._log[plot] else mode

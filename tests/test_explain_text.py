@@ -25,17 +25,19 @@ def _row(text: str, label: str) -> str:
 
 
 @pytest.mark.parametrize("t", [0.75, 1.0])
-def test_q_to_minus_q_naive_nlerp_is_not_said_to_sweep_360(t):
+def test_q_to_minus_q_naive_nlerp_reads_360_and_says_the_pose_did_not_turn(t):
+    """The path angle the table and the plot show (360.00), and why nothing turned:
+    it once said 0.00° beside a table reading 360.00."""
     s = LessonState.from_preset("q-to-minus-q", t=t)
     row = _row(explain_at_t(s), "naive NLERP")
-    assert "360.0°" not in row.split("(")[0]
-    assert "0.00°" in row and "not turned" in row and "−q0" in row
+    assert row.split("(")[0].strip().endswith("360.00°")
+    assert "not turned" in row and "−q0" in row and "same pose" in row
 
 
 def test_q_to_minus_q_naive_slerp_at_1_is_a_sign_change_not_a_turn():
     s = LessonState.from_preset("q-to-minus-q", t=1.0)
     row = _row(explain_at_t(s), "naive SLERP")
-    assert "not turned" in row and "0.00°" in row
+    assert "not turned" in row and "360.00°" in row
 
 
 def test_a_real_long_way_turn_is_called_a_turn():

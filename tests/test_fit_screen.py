@@ -81,8 +81,10 @@ def test_every_tab_fits_a_projector(window, qtbot, size):
             if w is not None and w.isVisible():
                 assert w.width() >= 200 and w.height() >= 150, (name, key, w.size())
         if name in win.LESSON_BOUND_VIEWS:
-            for panel in win._side_panels:
-                assert panel.isVisible() and _clipped_controls(panel, 0) == [], name
+            # The explanation gives its width to the lesson below 1360 px (F7 shows it).
+            for k, panel in enumerate(win._side_panels):
+                assert panel.isVisible() == (k == 0), name
+                assert _clipped_controls(panel, 0) == [], name
 
 
 def test_side_panels_give_the_lesson_room_on_a_narrow_window(window, qtbot):

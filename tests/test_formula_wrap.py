@@ -81,6 +81,9 @@ def window(qtbot, request):
     win = MainWindow()
     qtbot.addWidget(win)
     win.show_view("main")
+    # Below 1360 px the panel is hidden until shown (View > Explanation panel):
+    # shown, it is at its narrowest here.
+    win.set_panel_shown(1, True)
     win.resize(1024, 768)
     win.show()
     qtbot.waitExposed(win)

@@ -66,7 +66,7 @@ def test_the_explanation_is_english_again_after_switching_back(zh):
 def test_the_sentence_at_t_names_the_turn_in_chinese(zh):
     # q to -q at t = 0.5: naive NLERP has no rotation there.
     text = _plain(E.explain_at_t(LessonState.from_preset("q-to-minus-q", t=0.5)))
-    assert text.startswith("在 t = 0.500 时，关节转过的角度为：")
+    assert text.startswith("在 t = 0.500 时，路径角为：")
     assert "此 t 处不存在旋转" in text
 
 

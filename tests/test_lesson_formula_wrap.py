@@ -20,8 +20,10 @@ from quatlab.app.qt.window import MainWindow
 
 pytestmark = pytest.mark.gl
 
-#: Formulas each view's default explanation writes, as they read (hand-copied
-#: from the default presets: 20 Hz first order; pitch +90° in Y-X-Z).
+#: The preset each view is shown on (None: its default).
+PRESETS = {"integrate": None, "euler": "pitch90_lock"}
+#: Formulas each view's explanation writes on it, as they read (hand-copied
+#: from the presets: 20 Hz first order; pitch +90° in Y-X-Z).
 FORMULAS = {
     ("integrate", "en"): ["‖RᵀR − I‖ = 1.6e−05", "|q|² = 1.361"],
     ("integrate", "zh_CN"): ["‖RᵀR − I‖ = 1.6e−05", "|q|² = 1.361"],
@@ -53,6 +55,8 @@ def test_lesson_explanations_break_between_words_only(qtbot, lang, view, size):
     win = MainWindow()
     qtbot.addWidget(win)
     win.show_view(view)
+    if PRESETS[view] is not None:
+        win.views[view].model.set_preset(PRESETS[view])
     render_window(win, size)
     for _ in range(3):
         QtWidgets.QApplication.processEvents()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PyQt6 import QtWidgets
+from PyQt6 import QtCore, QtWidgets
 from test_scene_explains import _projector
 from test_scene_gl import _grab
 
@@ -207,13 +207,15 @@ def test_hiding_the_gimbal_frames_the_chains_alone(lesson_tab):
     assert view.scene.opts["distance"] == pytest.approx(with_rings)
 
 
-def test_scene_and_plots_split_five_to_four_whatever_the_resize_path(qtbot):
+@pytest.mark.parametrize("final", [(1400, 720), (1000, 760)])
+def test_scene_and_plots_split_the_same_whatever_the_resize_path(qtbot, final):
     """The split came from the stretch factors sharing out each resize's change, so
-    the same final size gave the scene 358 or 329 px by the sizes gone through."""
+    the same final size gave the scene 358 or 329 px by the sizes gone through.
+    Wide (1400x720) the plots stand beside the view, else below it, 5 : 4."""
     from quatlab.app.qt.window import MainWindow
 
     heights = []
-    for path in ([(1400, 720)], [(1000, 500), (1900, 1100), (1400, 720)]):
+    for path in ([final], [(1000, 500), (1900, 1100), final]):
         win = MainWindow()
         qtbot.addWidget(win)
         win.show()
@@ -223,8 +225,13 @@ def test_scene_and_plots_split_five_to_four_whatever_the_resize_path(qtbot):
             for _ in range(3):
                 QtWidgets.QApplication.processEvents()
         split = win.lesson.findChild(QtWidgets.QSplitter)
-        heights.append(split.sizes())
+        beside = split.orientation() == QtCore.Qt.Orientation.Horizontal
+        heights.append((beside, *split.sizes()))
         total = sum(split.sizes())
-        assert abs(split.sizes()[1] - max(total * 4 // 9, split.widget(1).minimumSizeHint()
-                                          .height())) <= 1, split.sizes()
-    assert abs(heights[0][0] - heights[1][0]) <= 1, heights  # one pixel of rounding
+        if beside:  # a wide stage: the plots in a column, a third of the width
+            want = max(int(total * split.BESIDE_SHARE), split.widget(1).minimumSizeHint().width())
+        else:
+            want = max(total * 4 // 9, split.widget(1).minimumSizeHint().height())
+        assert abs(split.sizes()[1] - want) <= 1, (beside, split.sizes())
+    assert heights[0][0] == heights[1][0] == (final == (1400, 720)), heights  # one arrangement
+    assert abs(heights[0][1] - heights[1][1]) <= 1, heights  # one pixel of rounding

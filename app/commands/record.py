@@ -19,7 +19,7 @@ PROG = "quatlab record"
 
 
 def add_parser(subparsers):
-    from quatlab.app.commands.screenshot import add_look_options
+    from quatlab.app.commands.screenshot import add_look_options, add_present_option
 
     p = subparsers.add_parser(
         "record",
@@ -37,7 +37,11 @@ def add_parser(subparsers):
     p.add_argument("--size", default="1400x900", help=_("window size WxH (default 1400x900)"))
     p.add_argument("--open", dest="open_file", default=None, help=_("keyframe file to open first"))
     p.add_argument("--force", action="store_true", help=_("replace OUTPUT if it exists"))
+    p.add_argument("--region", choices=("window", "view"), default="window",
+                   help=_("what to record: the whole window (default) or only the view's 3D "
+                          "scene and plots"))
     add_look_options(p)
+    add_present_option(p)
     p.set_defaults(func=run)
     return p
 
@@ -68,7 +72,7 @@ def run(args) -> int:
     from quatlab.app.commands.screenshot import show_window
     from quatlab.app.model import presets
     from quatlab.app.model.state import LessonState
-    from quatlab.app.qt.recorder import sweep_frames
+    from quatlab.app.qt.recorder import stage_of, sweep_frames
     from quatlab.app.qt.window import view_names
 
     if args.view not in view_names():
@@ -79,14 +83,15 @@ def run(args) -> int:
     except ValueError as exc:
         return fail(PROG, str(exc))
     shown, problem = show_window(state, args.view, size, open_file=args.open_file,
-                                 theme=args.theme, scale=args.scale)
+                                 theme=args.theme, scale=args.scale, present=args.present)
     if problem:
         return fail(PROG, problem)
     win, _first = shown
+    region = stage_of(win.current_view()) if args.region == "view" else None
     tty = sys.stderr.isatty()
 
     def frames_with_progress():
-        for i, frame in enumerate(sweep_frames(win, frames), start=1):
+        for i, frame in enumerate(sweep_frames(win, frames, region=region), start=1):
             if tty:
                 print("\r" + PROG + ": " + _("frame {i} of {n}").format(i=i, n=frames),
                       end="", file=sys.stderr, flush=True)
@@ -98,7 +103,8 @@ def run(args) -> int:
         write_animation(args.output, frames_with_progress(), fps=args.fps, force=args.force)
     except AnimationError as exc:
         return fail(PROG, str(exc))
+    w, h = size if region is None else (region.width(), region.height())
     print(_("wrote {file} ({n} frames at {fps:g} fps, {w}x{h}, view {view})").format(
-        file=args.output, n=frames, fps=args.fps, w=size[0], h=size[1], view=args.view))
+        file=args.output, n=frames, fps=args.fps, w=w, h=h, view=args.view))
     win.close()
     return 0

@@ -6,7 +6,7 @@ import os
 
 from quatlab.app.i18n import _
 
-__all__ = ["add_parser", "run", "render_window", "logical_size"]
+__all__ = ["add_parser", "run", "render_window", "logical_size", "lesson_state", "set_lesson_case"]
 
 PROG = "quatlab screenshot"
 
@@ -18,8 +18,12 @@ def add_parser(subparsers):
         description=_("Render the whole QuatLab window, 3D viewport included, to a PNG file."),
     )
     p.add_argument("-o", "--output", help=_("PNG file to write (a new file; written atomically)"))
-    p.add_argument("--preset", default=None, help=_("preset to show (default: negated-20)"))
-    p.add_argument("--t", type=float, default=0.5, help=_("t in [0, 1] (default 0.5)"))
+    p.add_argument("--preset", default=None,
+                   help=_("preset to show: a two-key preset (default negated-20), or on a "
+                          "lesson view one of that lesson's presets"))
+    p.add_argument("--t", type=float, default=None,
+                   help=_("t in [0, 1] (default 0.5); on a lesson view the fraction of its "
+                          "slider's range (time, sweep, step)"))
     p.add_argument("--size", default="1400x900", help=_("window size WxH (default 1400x900)"))
     p.add_argument("--view", default="main", help=_("which view to show (see --list-views)"))
     p.add_argument("--open", dest="open_file", default=None, help=_("keyframe file to open first"))
@@ -35,6 +39,7 @@ def add_parser(subparsers):
     p.add_argument("--fix", action="store_true",
                    help=_("keyframes view: apply Fix all tracks before rendering"))
     add_look_options(p)
+    add_present_option(p)
     p.add_argument("--list-views", action="store_true", help=_("list the views and exit"))
     p.set_defaults(func=run)
     return p
@@ -50,6 +55,13 @@ def add_look_options(p) -> None:
                    help=_("colour theme (default light)"))
     p.add_argument("--scale", type=float, default=1.0, metavar="FACTOR",
                    help=_("zoom of text, lines and points, 0.8 to 2.5 (default 1)"))
+
+
+def add_present_option(p) -> None:
+    """--present, shared with ``quatlab record``."""
+    p.add_argument("--present", action="store_true",
+                   help=_("presentation mode (F5): side panels and status bar hidden, text "
+                          "drawn larger; at --size, not full screen"))
 
 
 def check_scale(value: float) -> float:
@@ -151,12 +163,33 @@ def _set_keyframes_view(win, args) -> str | None:
 _APP = None
 
 
+def set_lesson_case(win, view: str, preset: str | None, t: float | None) -> str | None:
+    """Show ``preset`` at ``t`` in ``view`` of ``win``: None, or why it cannot (one line).
+
+    The two-key views take both from the lesson state the window was made
+    on; a lesson view with its own model (``show_case``) takes its own preset
+    and the fraction ``t`` of its slider's range. A view with neither (the
+    keyframes view) refuses them rather than ignore them.
+    """
+    if view in win.LESSON_BOUND_VIEWS or (preset is None and t is None):
+        return None
+    show_case = getattr(win.views.get(view), "show_case", None)
+    if show_case is None:
+        return _("--preset and --t do not apply to the {view} view").format(view=view)
+    try:
+        show_case(preset, t)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 def show_window(state, view: str, size: tuple[int, int], *, open_file=None, prepare=None,
-                theme: str = "light", scale: float = 1.0):
+                theme: str = "light", scale: float = 1.0, present: bool = False):
     """The window on ``state`` showing ``view`` at ``size``, as ``screenshot`` and ``record`` need.
 
     Opens ``open_file`` first and runs ``prepare(win)`` (an error message or
-    None) before showing; draws in ``theme`` at zoom ``scale``. Returns
+    None) before showing; draws in ``theme`` at zoom ``scale``, in
+    presentation mode if ``present`` (at ``size``, not full screen). Returns
     ``((win, first_image), None)``, or ``(None, message)`` when the file
     cannot be opened, ``prepare`` refuses or the window cannot be as small
     as ``size``.
@@ -171,6 +204,8 @@ def show_window(state, view: str, size: tuple[int, int], *, open_file=None, prep
         win.set_zoom(scale)
         win.status.clearMessage()  # "Zoom 150%" is for the user who pressed Ctrl+=
     apply_theme(win, theme)
+    if present:
+        win.set_presenting(True, full_screen=False)
     if open_file:
         try:
             win.open_keyframes(open_file)
@@ -189,6 +224,23 @@ def show_window(state, view: str, size: tuple[int, int], *, open_file=None, prep
     return (win, img), None
 
 
+def lesson_state(view: str, preset: str | None, t: float | None):
+    """The two-key lesson state a window for ``view`` starts on (ValueError: unknown preset).
+
+    ``preset`` and ``t`` are the two-key lesson's for the views that show it;
+    any other view's are its own (:func:`set_lesson_case`), and the state
+    starts at the default preset.
+    """
+    from quatlab.app.model import presets
+    from quatlab.app.model.state import LessonState
+    from quatlab.app.qt.window import MainWindow
+
+    if view not in MainWindow.LESSON_BOUND_VIEWS:
+        preset, t = None, None
+    return LessonState.from_preset(preset or presets.DEFAULT_PRESET,
+                                   t=0.5 if t is None else t)
+
+
 def run(args) -> int:
     from quatlab.app.commands.common import fail
     from quatlab.app.qt.window import view_names
@@ -205,15 +257,12 @@ def run(args) -> int:
     if args.view not in view_names():
         return fail(PROG, _("unknown view {view!r}; choose one of: {views}").format(
             view=args.view, views=", ".join(view_names())))
-    if not 0.0 <= args.t <= 1.0:  # said here, in the language in use, with the option's name
+    if args.t is not None and not 0.0 <= args.t <= 1.0:  # said here, in the language in use
         return fail(PROG, _("--t must lie in [0, 1], got {t!r}").format(t=args.t))
     try:
         size = _parse_size(args.size)
         check_scale(args.scale)
-        from quatlab.app.model import presets
-        from quatlab.app.model.state import LessonState
-
-        state = LessonState.from_preset(args.preset or presets.DEFAULT_PRESET, t=args.t)
+        state = lesson_state(args.view, args.preset, args.t)
     except ValueError as exc:
         return fail(PROG, str(exc))
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
@@ -224,10 +273,15 @@ def run(args) -> int:
 
     from quatlab.app.io.atomic import atomic_write
     rig_options = (args.time, args.animation, args.track, args.players)
-    prepare = (lambda win: _set_keyframes_view(win, args)) if (
-        any(v is not None for v in rig_options) or args.fix) else None
+    rig = any(v is not None for v in rig_options) or args.fix
+
+    def prepare(win) -> str | None:
+        return (set_lesson_case(win, args.view, args.preset, args.t)
+                or (_set_keyframes_view(win, args) if rig else None))
+
     shown, problem = show_window(state, args.view, size, open_file=args.open_file,
-                                 prepare=prepare, theme=args.theme, scale=args.scale)
+                                 prepare=prepare, theme=args.theme, scale=args.scale,
+                                 present=args.present)
     if problem:
         return fail(PROG, problem)
     win, img = shown

@@ -242,30 +242,44 @@ def explain_at_t(state) -> str:
     """One sentence (HTML) on where each method has taken the joint at the current t.
 
     Kept apart from :func:`explain` so that scrubbing updates a small label
-    instead of re-laying out the whole explanation. Angles carry the table's
+    instead of re-laying out the whole explanation. Each method's number is
+    its path angle (docs/curves.md), the number the readouts' table, the
+    plot's cursor and the 3D turn label show, with the table's
     :data:`ANGLE_DIGITS`. A method whose path angle went past 180° without
     the pose ever leaving q0 (the naive NLERP of q to -q after its collapse,
-    naive SLERP reaching -q0 at t = 1) is said to have flipped its sign, not
-    turned; one that did go the long way is said to turn the long way.
+    naive SLERP reaching -q0 at t = 1) is said to sit at −q0, the same pose,
+    not turned; one that did go the long way is said to turn the long way.
     """
     at = state.at_t()
     rows = []
     for m in ("naive_nlerp", "shortest_nlerp", "naive_slerp", "shortest_slerp"):
         a = float(at[m].angle_deg[0])
-        q = at[m].quats[0]
         # Past the half turn by more than the printed digits: the far half of
         # the sphere, reached by a sign change or by turning the long way.
         far = np.isfinite(a) and a - 180.0 > 0.5 * 10.0**-ANGLE_DIGITS
         if not np.isfinite(a):
             text = _("— (no rotation exists at this t)")
-        elif far and not _turned(state, m, q):
-            text = _("{angle}°, not turned: its quaternion went to −q0 (360° on the plot), "
-                     "the same pose").format(angle=f"{0:.{ANGLE_DIGITS}f}")
+        elif far and not sign_only(state, m):
+            text = _("{angle}° (really turning the long way round)").format(
+                angle=f"{a:.{ANGLE_DIGITS}f}")
         elif far:
-            text = _("{angle}°, really turning the long way round").format(
+            text = _("{angle}° (its quaternion went to −q0, the same pose: not turned)").format(
                 angle=f"{a:.{ANGLE_DIGITS}f}")
         else:
             text = f"{a:.{ANGLE_DIGITS}f}°"
         rows.append(_("{method}: {angle}").format(method=_(at[m].label), angle=text))
-    return glue_formulas(_("At <b>t = {t:.3f}</b> the joint has turned by {rows}.").format(
+    return glue_formulas(_("At <b>t = {t:.3f}</b> the path angle is {rows}.").format(
         t=state.t, rows=_("; ").join(rows)))
+
+
+def sign_only(state, method: str) -> bool:
+    """Whether ``method`` at the current t sits at −q0 without having turned: its path
+    angle reads past 180° (360° for −q0), the pose is q0's.
+
+    The one test behind every widget's words for it (the text at t, the
+    readouts): the representation went to −q, the pose did not turn.
+    """
+    at = state.at_t()[method]
+    a = float(at.angle_deg[0])
+    far = np.isfinite(a) and a - 180.0 > 0.5 * 10.0**-ANGLE_DIGITS
+    return bool(far and not _turned(state, method, at.quats[0]))

@@ -47,7 +47,9 @@ POSE_COLOUR = "#C4C4C8"
 
 #: Root of each column along Y. The inputs come first (left on screen with
 #: the default camera), then the correct blend beside them, then the two
-#: flawed ones (ROW_SPACING apart).
+#: flawed ones (ROW_SPACING apart). Curled chains in a row, not rigid limbs
+#: two by two: those lay flat in the ground plane, seen at a slant, and were
+#: shorter than a class reads (50-58 px at 1280x720).
 ROOTS = roots_in_a_row(("poses", "blend", "naive", "align_first"))
 #: The rotation mean hangs among the inputs it averages: a column of its own
 #: would shrink every chain by a fifth (below what a class reads at 1280x720).
@@ -82,6 +84,23 @@ class PoseReadout(QtWidgets.QLabel):
     def sizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt API
         hint = super().sizeHint()
         return QtCore.QSize(max(hint.width(), self.minimumSizeHint().width()), hint.height())
+
+
+class MeanReadout(QtWidgets.QLabel):
+    """The rotation mean's readout, two lines tall whether its second line is there or
+    not: a height that followed the text resized the 3D view, and re-framed it, as the
+    sweep played."""
+
+    def _two_lines(self) -> int:
+        m = self.contentsMargins()
+        return 2 * self.fontMetrics().lineSpacing() + m.top() + m.bottom()
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt API
+        hint = super().minimumSizeHint()
+        return QtCore.QSize(hint.width(), max(hint.height(), self._two_lines()))
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt API
+        return max(super().heightForWidth(width), self._two_lines())
 
 
 class BlendView(LessonPanel):
@@ -141,14 +160,11 @@ class BlendView(LessonPanel):
             readout = PoseReadout()
             readout.setObjectName(f"pose_readout_{i}")
             readout.setContentsMargins(8, 0, 0, 6)
-            grid.addWidget(slider, 2 * i, 0)
-            grid.addWidget(negate, 2 * i, 1)
-            grid.addWidget(readout, 2 * i + 1, 0, 1, 2)
             self.weight_sliders.append(slider)
             self.negate_boxes.append(negate)
             self.pose_readouts.append(readout)
         # The rotation mean: where it is, and how far each blend is from it.
-        self.mean_readout = QtWidgets.QLabel()
+        self.mean_readout = MeanReadout()
         self.mean_readout.setObjectName("mean_readout")
         self.mean_readout.setWordWrap(True)
         self.mean_readout.setContentsMargins(8, 4, 0, 6)
@@ -156,8 +172,8 @@ class BlendView(LessonPanel):
             "The rotation mean of the weighted poses (the eigenvector of Σ w q qᵀ with the "
             "largest eigenvalue, Markley et al.): it ignores signs, the listing and the "
             "reference, so it is what a blend should come close to"))
-        grid.addWidget(self.mean_readout, 2 * len(self.model.weights), 0, 1, 2)
-        grid.setColumnStretch(0, 1)
+        self._pose_grid = grid
+        self._lay_pose_rows(1)
         side = self.add_scene_side()
         side.addWidget(box)
         # The listing align-to-first depends on (presets that list orders).
@@ -173,6 +189,69 @@ class BlendView(LessonPanel):
         listing.addWidget(self.listing_box, 1)
         side.addLayout(listing)
         side.addStretch(1)
+        self._arranged()
+
+    def _lay_pose_rows(self, columns: int) -> None:
+        """The poses' rows in ``columns`` columns: 1 is one under the other (beside the
+        view), all of them side by side (in the strip over the stage)."""
+        grid = self._pose_grid
+        n = len(self.weight_sliders)
+        columns = min(max(int(columns), 1), n)
+        if columns == getattr(self, "_pose_columns", None):
+            return
+        self._pose_columns = columns
+        for w in (*self.weight_sliders, *self.negate_boxes, *self.pose_readouts,
+                  self.mean_readout):
+            grid.removeWidget(w)
+        for c in range(2 * n):
+            grid.setColumnStretch(c, 0)
+        for i in range(n):
+            row, col = 2 * (i // columns), 2 * (i % columns)
+            grid.addWidget(self.weight_sliders[i], row, col)
+            grid.addWidget(self.negate_boxes[i], row, col + 1)
+            grid.addWidget(self.pose_readouts[i], row + 1, col, 1, 2)
+            grid.setColumnStretch(col, 1)
+        grid.addWidget(self.mean_readout, 2 * -(-n // columns), 0, 1, 2 * columns)
+
+    def _pose_column(self) -> int:
+        """Width of one pose's column (its slider, −q and readout)."""
+        return max(self.pose_readouts[0].minimumSizeHint().width(),
+                   self.weight_sliders[0].minimumSizeHint().width()
+                   + self.negate_boxes[0].sizeHint().width()) + 2 * self._pose_grid.spacing()
+
+    def _strip_columns(self) -> int:
+        """Pose columns the strip over the stage holds at the view's width."""
+        return max(1, (self.width() - 12) // max(self._pose_column(), 1))
+
+    def side_width(self) -> int:
+        """The poses one under the other: one pose's column, the mean's readout, margins."""
+        if getattr(self, "_pose_grid", None) is None:
+            return super().side_width()
+        return max(self._pose_column(), self.mean_readout.minimumSizeHint().width()) + 12
+
+    def strip_height(self, width: int) -> int:
+        """The poses side by side over the stage: as many rows of them as the width needs,
+        the mean's readout and the listing."""
+        if getattr(self, "_pose_grid", None) is None:
+            return super().strip_height(width)  # still being built
+        columns = min(self._strip_columns(), len(self.weight_sliders))
+        rows = -(-len(self.weight_sliders) // columns)
+        pose = (self.weight_sliders[0].sizeHint().height()
+                + self.pose_readouts[0].sizeHint().height())
+        listing = self.listing_box.sizeHint().height() if not self.listing_box.isHidden() else 0
+        return rows * pose + self.mean_readout.sizeHint().height() + listing + 12
+
+    def arrange_side(self, in_strip: bool) -> None:
+        """The poses side by side in the strip over the stage (as many as fit), or in a
+        column beside the view."""
+        self._in_strip = in_strip
+        if getattr(self, "_pose_grid", None) is not None:
+            self._lay_pose_rows(self._strip_columns() if in_strip else 1)
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        if getattr(self, "_in_strip", False):
+            self.arrange_side(True)  # as many columns as the new width holds
 
     def _integer_ticks(self) -> None:
         # The reference is a pose index: only whole numbers mean anything.

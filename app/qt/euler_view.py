@@ -50,9 +50,7 @@ class EulerView(LessonPanel):
         # readable without hovering, and the toolbar has no room left.
         row = self.add_option_row()
         row.addWidget(self.show_gimbal)
-        self.gimbal_legend = QtWidgets.QLabel()
-        self.gimbal_legend.setObjectName("gimbal_legend")
-        row.addWidget(self.gimbal_legend)
+        self.gimbal_legend = RingLegend(row)
         row.addStretch(1)
         self._build_pose_row()
         model.events.connect("data", self.on_data)
@@ -161,28 +159,60 @@ class EulerView(LessonPanel):
             self.scene.set_chain(k, q, COLOURS[k])
         rings = gimbal_rings(m.angles_at_param(), m.order)
         self.gimbal.set_rings(rings, m.readout().locked)
-        self.gimbal_legend.setText(self._gimbal_legend(rings))
+        self.gimbal_legend.set_parts(self._gimbal_legend(rings))
         self.slider.set_value(m.param)
         self.plots.set_cursor(m.param)
         self.explanation.setText(m.explanation())
 
-    def _gimbal_legend(self, rings) -> str:
-        """Which ring turns by which angle, in the rings' current colours."""
+    def _gimbal_legend(self, rings) -> list[str]:
+        """Which ring turns by which angle, in the rings' current colours: one part each,
+        and the lock's when the rings lock."""
         names = (_("outer ring"), _("middle ring"), _("inner ring"))
         angles = self.model.angle_names
         # Only the mark takes the ring's colour: the light ones (sky blue,
         # the lock's yellow) would not read as text.
-        text = "&nbsp; ".join(
-            f"{swatch(c)} "
-            + _("{ring}: the angle about {axis}").format(ring=names[k],
-                                                         axis=angles[rings.angle_index[k]])
-            for k, c in enumerate(self.gimbal.colours))
+        parts = [f"{swatch(c)} "
+                 + _("{ring}: the angle about {axis}").format(ring=names[k],
+                                                              axis=angles[rings.angle_index[k]])
+                 for k, c in enumerate(self.gimbal.colours)]
         if self.gimbal.locked:
             # Yellow text would not read on white: dark text on a yellow mark.
-            text += (f"&nbsp; <b style='background-color:{LOCK_COLOUR}; color:#000000'>"
-                     "&nbsp;" + _("locked: one shared axis") + "&nbsp;</b>")
-        return text
+            parts.append(f"<b style='background-color:{LOCK_COLOUR}; color:#000000'>"
+                         "&nbsp;" + _("locked: one shared axis") + "&nbsp;</b>")
+        return parts
+
+
+class RingLegend:
+    """The gimbal's legend as one label per ring (and one for the lock) in an option row.
+
+    As one label it was the widest thing in the tab (1170 px at 150 %) and
+    made it scroll sideways on a 1024-px screen; apart, the row wraps
+    between them.
+    """
+
+    def __init__(self, row) -> None:
+        self.labels = []
+        for k in range(4):
+            label = QtWidgets.QLabel()
+            label.setObjectName(f"gimbal_legend_{k}")
+            label.hide()
+            row.addWidget(label)
+            self.labels.append(label)
+
+    def set_parts(self, parts: list[str]) -> None:
+        for k, label in enumerate(self.labels):
+            label.setVisible(k < len(parts))
+            label.setText(parts[k] if k < len(parts) else "")
+
+    def text(self) -> str:
+        """The legend as one text (the parts shown)."""
+        return "&nbsp; ".join(lb.text() for lb in self.labels if not lb.isHidden())
+
+
+#: The preset the tab opens on: one that moves (near the lock, the lerp sweeps
+#: twice SLERP's angle); the first, the lock itself, does not move at all.
+DEFAULT_PRESET = "near_lock"
 
 
 def create(window) -> QtWidgets.QWidget:
-    return EulerView(EulerModel())
+    return EulerView(EulerModel(DEFAULT_PRESET))

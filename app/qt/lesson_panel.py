@@ -15,6 +15,7 @@ from quatlab.app.i18n import _
 from quatlab.app.model.explain import glue_formulas
 from quatlab.app.qt.scrubber import Scrubber, ValueParameter, model_parameter
 from quatlab.rendering.flow_layout import FlowRow
+from quatlab.rendering.plot_arrange import PLOT_LEAST_HEIGHT_LINES, PLOT_LEAST_WIDTH_LINES
 from quatlab.rendering.style import FOREGROUND
 
 __all__ = ["ParamSlider", "LessonPanel", "ExplanationLabel", "legend_html", "swatch"]
@@ -63,8 +64,97 @@ class ExplanationLabel(QtWidgets.QLabel):
     "（= 20.0°）" never break across lines.
     """
 
+    #: Called after each new text (the area around it sizes itself by the first).
+    on_text: Callable[[], None] | None = None
+
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
         super().setText(glue_formulas(text))
+        if self.on_text is not None:
+            self.on_text()
+
+
+class ExplanationArea(QtWidgets.QScrollArea):
+    """A lesson's explanation in a frameless area that scrolls when the text is longer
+    than the room it is given, and whose height does not follow the slider.
+
+    Over the stage (``top``) its height is set once per preset (and width): the
+    first text's, a line more, up to TOP_SHARE of the window's height; a
+    longer text at another t scrolls in it. A height that followed each text
+    resized the 3D view, and re-framed it, as t moved (the blend tab's zoom
+    changed between t = 0 and 0.5). Beside the 3D view (``column``) it takes
+    the view's height and scrolls.
+    """
+
+    #: Most of the window's height the explanation takes over the stage.
+    TOP_SHARE = 0.22
+
+    def __init__(self, label: QtWidgets.QLabel) -> None:
+        super().__init__()
+        self.setObjectName("explanation_area")
+        self.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWidget(label)
+        label.setAutoFillBackground(False)
+        self.viewport().setAutoFillBackground(False)
+        self._reserved: int | None = None  # the height over the stage, for this preset
+        self._top = True
+        label.installEventFilter(self)
+        if isinstance(label, ExplanationLabel):
+            label.on_text = self._fit
+
+    def set_top(self, top: bool) -> None:
+        """Over the stage (a height of its own) or in a column (the height it is given)."""
+        self._top = bool(top)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred if top
+                           else QtWidgets.QSizePolicy.Policy.Ignored,
+                           QtWidgets.QSizePolicy.Policy.Fixed if top
+                           else QtWidgets.QSizePolicy.Policy.Ignored)
+        if not top:
+            # Never squeezed out of sight: three lines at least, the rest scrolls.
+            self.setMinimumHeight(3 * self.widget().fontMetrics().height())
+            self.setMaximumHeight(16777215)
+        self._reserved = None
+        self._fit()
+
+    def top_height(self, width: int) -> int:
+        """The height it takes over the stage at ``width``."""
+        if self._reserved is not None and self._top and width == self.width():
+            return self._reserved
+        return self._wanted(width)
+
+    def _wanted(self, width: int) -> int:
+        """Its text's height at ``width``, a line more, up to the cap."""
+        label = self.widget()
+        text = label.heightForWidth(max(width, 1))
+        if text < 0:
+            text = label.sizeHint().height()
+        cap = max(int(self.TOP_SHARE * self.window().height()), 2 * label.fontMetrics().height())
+        return min(text + label.fontMetrics().height(), cap)
+
+    def forget_height(self) -> None:
+        """A new preset: the height is set again by its first text."""
+        self._reserved = None
+
+    def _fit(self) -> None:
+        if not self._top or self._reserved is not None:
+            return
+        self._reserved = self._wanted(max(self.width(), 1))
+        self.setFixedHeight(self._reserved)
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        if ev.oldSize().width() != ev.size().width():
+            self._reserved = None  # the text wraps anew
+            self._fit()
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
+        if obj is self.widget():
+            if ev.type() == QtCore.QEvent.Type.FontChange:
+                self._reserved = None
+            if ev.type() in (QtCore.QEvent.Type.LayoutRequest, QtCore.QEvent.Type.FontChange):
+                self._fit()
+        return False
 
 
 class LessonPanel(QtWidgets.QWidget):
@@ -128,7 +218,10 @@ class LessonPanel(QtWidgets.QWidget):
         self.explanation.setWordWrap(True)
         self.explanation.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.explanation.setContentsMargins(8, 2, 8, 2)
-        layout.addWidget(self.explanation)
+        self.explanation.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft
+                                      | QtCore.Qt.AlignmentFlag.AlignTop)
+        self.explanation_area = ExplanationArea(self.explanation)
+        layout.addWidget(self.explanation_area)
 
         self.scene = ChainScene(self)
         # Layout properties go on the container: the scene is a native window.
@@ -142,6 +235,8 @@ class LessonPanel(QtWidgets.QWidget):
         self.plots = CurvePlots(self)
         self.plots.setObjectName("plots")
         self.plots.setMinimumHeight(180)
+        # A 1° turn fills its plot; the gauge keeps the whole turn in view.
+        self.plots.set_fit_angles(True)
         # The plot's click/drag scrubs the same parameter as the slider.
         self.plots.cursorMoved.connect(on_param)
 
@@ -151,8 +246,21 @@ class LessonPanel(QtWidgets.QWidget):
         row = QtWidgets.QHBoxLayout(self._scene_row)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(4)
-        row.addWidget(self.scene.widget, 1)
-        layout.addWidget(scene_over_plots(self._scene_row, self.slider, self.plots), 1)
+        row.addWidget(self.scene.widget, 3)
+        # A strip over the stage for the lesson's column of controls while the
+        # plots stand beside the view (see arrange_side).
+        self._strip = QtWidgets.QWidget()
+        self._strip.setObjectName("side_strip")
+        strip = QtWidgets.QHBoxLayout(self._strip)
+        strip.setContentsMargins(6, 0, 6, 0)
+        strip.setSpacing(12)
+        self._strip.hide()
+        layout.addWidget(self._strip)
+        self._side: QtWidgets.QWidget | None = None
+        #: The 3D view and the plots: what ``quatlab record --region view`` records.
+        self.stage = scene_over_plots(self._scene_row, self.slider, self.plots)
+        layout.addWidget(self.stage, 1)
+        self._arranged()
 
     def _preset_changed(self, index: int) -> None:
         self._index_just_changed = True
@@ -176,6 +284,26 @@ class LessonPanel(QtWidgets.QWidget):
             self._on_preset(self.preset_box.itemData(index))
         self._index_just_changed = False
 
+    def show_case(self, preset: str | None = None, t: float | None = None) -> None:
+        """Load ``preset`` (None: keep the one shown) and put the slider at the fraction
+        ``t`` of its range (None: where it is), as ``quatlab screenshot`` asks.
+
+        Raises ValueError, in the language shown, for a preset this lesson
+        does not have or a ``t`` outside [0, 1].
+        """
+        keys = [self.preset_box.itemData(i) for i in range(self.preset_box.count())]
+        if preset is not None and preset not in keys:
+            raise ValueError(_("unknown preset {preset!r} for this view; choose one of: "
+                               "{presets}").format(preset=preset, presets=", ".join(keys)))
+        if t is not None and not 0.0 <= t <= 1.0:
+            raise ValueError(_("--t must lie in [0, 1], got {t!r}").format(t=t))
+        if preset is not None:
+            self._on_preset(preset)
+        if t is not None:
+            lo, hi = self.slider.param.range
+            value = lo + t * (hi - lo)
+            self.slider.param.set(round(value) if self.slider.param.decimals == 0 else value)
+
     def show_preset(self, key: str) -> None:
         """Select ``key`` in the combo without reporting it (the model chose it).
 
@@ -186,6 +314,8 @@ class LessonPanel(QtWidgets.QWidget):
         self.preset_box.blockSignals(True)
         self.preset_box.setCurrentIndex(self.preset_box.findData(key))
         self.preset_box.blockSignals(False)
+        if key != getattr(self, "_framed_preset", None):
+            self.explanation_area.forget_height()
         if key != getattr(self, "_framed_preset", key):
             if not hasattr(self, "_frame_timer"):
                 # Owned by the panel, so it cannot fire after the scene is gone.
@@ -218,8 +348,112 @@ class LessonPanel(QtWidgets.QWidget):
         column = QtWidgets.QVBoxLayout(side)
         column.setContentsMargins(6, 2, 2, 2)
         column.setSpacing(2)
-        self._scene_row.layout().insertWidget(0, side)
+        self._side = side
+        self._placement = None
         return column
+
+    def _arranged(self) -> None:
+        """Arrange the stage, the column of controls and the explanation for the size.
+
+        With the plots beside the 3D view (a wide window: :meth:`_beside`),
+        the column of controls lies in the strip over the stage and the
+        explanation over it: a third column would leave the view a sliver
+        (a quarter of the width at 1280 px), and :meth:`arrange_side` lets the
+        lesson lay its controls out across rather than down. With the plots
+        below the view, the column stands left of the view, which is wider
+        than tall anyway, and the explanation under it (or, without a column,
+        right of the view, where at 1024 px and 150 % its lines no longer
+        push the picture out of the page); a column wider than the view
+        leaves room for (the SQUAD keys at 150 % on a 1024-px screen) goes in
+        the strip all the same.
+
+        Decided from the panel's size and font alone, never from the stage's
+        present shape, which the arrangement itself changes: the same window
+        always gets the same arrangement.
+        """
+        beside = self._beside()
+        side = self._side
+        strip = beside or (side is not None and self.side_width()
+                           + self.scene.widget.minimumWidth() + 12 > self.width() > 1)
+        explanation = "top" if strip else "side" if side is not None else "row"
+        placement = (beside, strip, explanation)
+        if placement == getattr(self, "_placement", None):
+            return
+        self._placement = placement
+        self.stage.set_beside(beside)
+        if side is not None:
+            if strip:
+                self._strip.layout().insertWidget(0, side)
+            else:
+                self._scene_row.layout().insertWidget(0, side)
+            side.show()
+        area = self.explanation_area
+        if explanation == "top":
+            # Under the option rows (added after it was made), over the strip;
+            # taken out first, or its own place shifts the strip's index.
+            self.layout().removeWidget(area)
+            self.layout().insertWidget(self.layout().indexOf(self._strip), area)
+        elif explanation == "side":
+            column = side.layout()
+            last = column.itemAt(column.count() - 1) if column.count() else None
+            at = column.count() - 1 if last is not None and last.spacerItem() else column.count()
+            column.insertWidget(at, area, 1)  # before the closing stretch
+        else:
+            self._scene_row.layout().addWidget(area, 2)
+        area.set_top(explanation == "top")
+        self.arrange_side(strip)
+        layout = self._strip.layout()
+        self._strip.setVisible(any(
+            layout.itemAt(i).widget() is not None and not layout.itemAt(i).widget().isHidden()
+            for i in range(layout.count())))
+
+    def _beside(self) -> bool:
+        """Whether the plots go beside the 3D view at the panel's present size.
+
+        The stage's height with the plots beside is the panel's less the
+        toolbar and option rows, the explanation over it and the strip
+        (:meth:`strip_height`); beside when that stage is wide for its height
+        (``_SceneSplit.BESIDE_ASPECT``) and its plots column holds two stacked
+        plots of readable size at the present zoom
+        (:mod:`quatlab.rendering.plot_arrange`).
+        """
+        w, h = self.width(), self.height()
+        if w <= 1 or h <= 1:
+            return False
+        layout = self.layout()
+        rows = sum(layout.itemAt(i).layout().heightForWidth(w) + layout.spacing()
+                   for i in range(self._rows))
+        stage = (h - rows - self.explanation_area.top_height(w) - self.strip_height(w)
+                 - 2 * layout.spacing())
+        return self.stage.room_beside(w, stage)
+
+    def strip_height(self, width: int) -> int:
+        """Height the strip over the stage takes with the plots beside the view (a hook):
+        the column of controls as it stands."""
+        return self._side.sizeHint().height() if self._side is not None else 0
+
+    def side_width(self) -> int:
+        """Least width of the column of controls standing beside the view (a hook; a
+        lesson that lays its controls across in the strip gives the column's own)."""
+        return self._side.minimumSizeHint().width() if self._side is not None else 0
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        # After the resize, not inside it: moving widgets between layouts
+        # while the page lays this one out left the stage 0 px tall.
+        QtCore.QTimer.singleShot(0, self._arranged)
+
+    def arrange_side(self, in_strip: bool) -> None:
+        """Lay the lesson's own controls out for where they stand (a hook).
+
+        ``in_strip``: the column of controls (:meth:`add_scene_side`) lies in
+        the strip over the stage, where controls read better across than
+        down; else beside the 3D view.
+        """
+
+    def add_to_strip(self, widget: QtWidgets.QWidget, stretch: int = 0) -> None:
+        """Put ``widget`` in the strip over the stage, after the column of controls."""
+        self._strip.layout().addWidget(widget, stretch)
 
     def set_axes(self, x_name: str, x_unit: str | None, x_range: tuple[float, float],
                  y_labels: dict[str, str] | None = None,
@@ -240,63 +474,121 @@ class LessonPanel(QtWidgets.QWidget):
 
 def scene_over_plots(scene: QtWidgets.QWidget, scrubber: QtWidgets.QWidget,
                      plots: QtWidgets.QWidget) -> QtWidgets.QSplitter:
-    """The lessons' shared layout: the 3D view over its scrubber, the plots below.
+    """The lessons' shared layout: the 3D view over its scrubber, the plots beside or below.
 
-    Stretch factors only share out space beyond the size hints, and the
-    plots' hint is tall: without initial sizes the 3D view got a third of the
-    height at 1400 x 900. The sizes are proportions until the widget is shown.
+    Beside it (a column, the two plots stacked) when the room is wide, below
+    it when it is not: see :class:`_SceneSplit`. Stretch factors only share
+    out space beyond the size hints, and the plots' hint is tall: without
+    initial sizes the 3D view got a third of the height at 1400 x 900. The
+    sizes are proportions until the widget is shown.
     """
     top = QtWidgets.QWidget()
+    top.setObjectName("scene_column")
     tl = QtWidgets.QVBoxLayout(top)
     tl.setContentsMargins(0, 0, 0, 0)
     tl.addWidget(scene, 1)
     tl.addWidget(scrubber)
     split = _SceneSplit(QtCore.Qt.Orientation.Vertical)
+    split.setObjectName("stage")
     split.addWidget(top)
     split.addWidget(plots)
     split.setStretchFactor(0, 5)
     split.setStretchFactor(1, 4)
     split.setSizes([500, 400])
     split.setChildrenCollapsible(False)
+    set_auto_arrange = getattr(plots, "set_auto_arrange", None)
+    if set_auto_arrange is not None:
+        set_auto_arrange(True)
     return split
 
 
 class _SceneSplit(QtWidgets.QSplitter):
-    """The scene over the plots: 5 : 4, but the plots keep room for their axis titles.
+    """The scene and the plots: side by side on a wide stage, one over the other otherwise.
 
-    On a short window (720 px) 4/9 of the height leaves the plots too short
-    for a long y title; below SHORT px they get up to PLOTS_ROOM px, from the
-    scene, until the user drags the handle.
+    Wide (at least BESIDE_ASPECT times as wide as tall: 1280x720 and wider
+    windows) the plots stand in a column right of the 3D view and take
+    BESIDE_SHARE of the width, so the view gets the height it lacked under a
+    row of plots (22-30 % of a 1280x720 window before, about 40 % now).
+    Below, the split is 5 : 4, but on a short window (720 px) 4/9 of the
+    height leaves the plots too short for a long y title; below SHORT px
+    they get up to PLOTS_ROOM px, from the scene. Either holds until the
+    user drags the handle (for that arrangement).
     """
 
     #: Height the plots' y titles need.
     PLOTS_ROOM = 280
     #: Splitter heights below which the plots are given PLOTS_ROOM.
     SHORT = 600
+    #: Plots beside the view when the stage is at least this much wider than tall.
+    BESIDE_ASPECT = 1.45
+    #: Share of the width the plots take beside the view.
+    BESIDE_SHARE = 0.33
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
         self._dragged = False
+        self._forced: bool | None = None
         self.splitterMoved.connect(self._on_moved)
+
+    def set_beside(self, beside: bool | None) -> None:
+        """Plots beside (True) or below (False) the view, as the owner decided; None: by
+        the stage's own shape (:meth:`room_beside` of its size)."""
+        self._forced = beside
+        self._arrange()
 
     def _on_moved(self, *_args) -> None:
         self._dragged = True
 
+    @property
+    def beside(self) -> bool:
+        """Whether the plots stand beside the view (else below it)."""
+        return self.orientation() == QtCore.Qt.Orientation.Horizontal
+
+    def room_beside(self, width: int, height: int) -> bool:
+        """Whether a stage of ``width`` x ``height`` holds the plots beside the view.
+
+        Wide for its height, and the column (BESIDE_SHARE of the width) and
+        the height hold two plots of readable size at the present zoom
+        (:mod:`quatlab.rendering.plot_arrange`): at 1024 px and 150 % they do
+        not, and the plots go below.
+        """
+        line = self.fontMetrics().height()
+        # The column also holds the plots' checkbox legend: three rows of it.
+        return (width >= self.BESIDE_ASPECT * height
+                and self.BESIDE_SHARE * width >= PLOT_LEAST_WIDTH_LINES * line
+                and height >= (2 * PLOT_LEAST_HEIGHT_LINES + 5) * line)
+
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(ev)
-        total = sum(self.sizes())
-        if self._dragged or self.count() != 2:
+        self._arrange()
+
+    def _arrange(self) -> None:
+        if self.count() != 2 or self.width() <= 1 or self.height() <= 1:
             return
-        # 5 : 4 of the whole height, set here rather than left to the stretch
-        # factors: those share out only the change of each resize, so the
-        # split depended on the sizes the window went through on its way (a
-        # 4-px shorter page once took 31 px from the scene).
-        plots = total * 4 // 9
-        if total < self.SHORT:
-            top_least = self.widget(0).minimumSizeHint().height()
-            plots = max(plots, min(self.PLOTS_ROOM, total - top_least))
-        plots = max(plots, self.widget(1).minimumSizeHint().height())
-        if abs(plots - self.sizes()[1]) > 1 and total - plots >= 0:
+        beside = (self.room_beside(self.width(), self.height()) if self._forced is None
+                  else self._forced)
+        if beside != self.beside:
+            self.setOrientation(QtCore.Qt.Orientation.Horizontal if beside
+                                else QtCore.Qt.Orientation.Vertical)
+            self._dragged = False  # a drag was for the other arrangement
+        if self._dragged:
+            return
+        total = sum(self.sizes())
+        scene, plots = self.widget(0), self.widget(1)
+        if beside:
+            size = max(int(total * self.BESIDE_SHARE), plots.minimumSizeHint().width())
+            size = min(size, total - scene.minimumSizeHint().width())
+        else:
+            # 5 : 4 of the whole height, set here rather than left to the stretch
+            # factors: those share out only the change of each resize, so the
+            # split depended on the sizes the window went through on its way (a
+            # 4-px shorter page once took 31 px from the scene).
+            size = total * 4 // 9
+            if total < self.SHORT:
+                top_least = scene.minimumSizeHint().height()
+                size = max(size, min(self.PLOTS_ROOM, total - top_least))
+            size = max(size, plots.minimumSizeHint().height())
+        if abs(size - self.sizes()[1]) > 1 and total - size >= 0:
             self.blockSignals(True)
-            self.setSizes([total - plots, plots])
+            self.setSizes([total - size, size])
             self.blockSignals(False)

@@ -7,7 +7,7 @@ the chains, the cursor and the readouts (docs/architecture.md).
 
 from __future__ import annotations
 
-from PyQt6 import QtWidgets
+from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.i18n import _
 from quatlab.app.model.state import LessonState
@@ -15,6 +15,7 @@ from quatlab.app.qt.lesson_panel import legend_html, scene_over_plots
 from quatlab.app.qt.scrubber import Scrubber
 from quatlab.rendering.flow_layout import FlowRow
 from quatlab.rendering.style import METHOD_COLORS, METHOD_LABELS
+from quatlab.rendering.themes import LIGHT
 
 __all__ = ["LessonView"]
 
@@ -68,6 +69,7 @@ class LessonView(QtWidgets.QWidget):
         reset.setToolTip(_("Back to the default view (R)"))
         bar.addWidget(reset)
         layout.addLayout(bar)
+        self._bar = bar
 
         self.scene = ChainScene(self)
         # Layout properties go on the container: the scene is a native window.
@@ -80,8 +82,12 @@ class LessonView(QtWidgets.QWidget):
         self.plots = CurvePlots(self)
         self.plots.setObjectName("plots")
         self.plots.setMinimumHeight(180)
+        # A 1° turn fills its plot; the gauge keeps the whole turn in view.
+        self.plots.set_fit_angles(True)
 
-        layout.addWidget(scene_over_plots(self.scene.widget, self.scrubber, self.plots), 1)
+        #: The 3D view and the plots: what ``quatlab record --region view`` records.
+        self.stage = scene_over_plots(self.scene.widget, self.scrubber, self.plots)
+        layout.addWidget(self.stage, 1)
 
         self.plots.cursorMoved.connect(state.set_t)
         self.plots.visibilityChanged.connect(state.set_visible)
@@ -116,6 +122,14 @@ class LessonView(QtWidgets.QWidget):
     def showEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().showEvent(ev)
         self.catch_up()
+
+    def add_toolbar_action(self, action) -> QtWidgets.QToolButton:
+        """A button for ``action`` (checkable: a toggle) at the end of the toolbar."""
+        button = QtWidgets.QToolButton()
+        button.setDefaultAction(action)
+        button.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self._bar.addWidget(button)
+        return button
 
     # ------------------------------------------------------------------ model -> views
     def _families(self) -> tuple[str, str]:
@@ -172,6 +186,9 @@ class LessonView(QtWidgets.QWidget):
             self.scene.set_label(key, _(METHOD_LABELS[method]))
         self.legend.setText(legend_html([(METHOD_COLORS[naive], _("naive")),
                                          (METHOD_COLORS[shortest], _("shortest"))]))
-        self.ghosts_note.setText("□ " + _("ghosts t = 0, 1 · ticks every 0.1 of t"))
+        # A filled swatch in the ghosts' grey: an empty box read as an
+        # unchecked checkbox while the ghosts were shown.
+        self.ghosts_note.setText(legend_html([(LIGHT.faint,
+                                               _("ghosts t = 0, 1 · ticks every 0.1 of t"))]))
         self._update_trails()
         self.on_t()

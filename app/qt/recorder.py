@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
-from PyQt6 import QtGui, QtWidgets
+from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import _
 
-__all__ = ["image_to_rgb", "sweep_values", "sweep_frames", "sweep_steps", "warm_up_steps"]
+__all__ = ["image_to_rgb", "sweep_values", "sweep_frames", "sweep_steps", "warm_up_steps",
+           "stage_of"]
 
 
 def image_to_rgb(image: QtGui.QImage) -> np.ndarray:
@@ -68,33 +69,67 @@ def warm_up_steps(window) -> Iterator[None]:
     yield None
 
 
-def sweep_steps(window, n_frames: int) -> Iterator[QtGui.QImage | None]:
+def stage_of(view: QtWidgets.QWidget) -> QtWidgets.QWidget:
+    """The part of a tab's view that shows the lesson: its 3D scene and plots.
+
+    A lesson view names it ``stage`` (:func:`~quatlab.app.qt.lesson_panel.scene_over_plots`);
+    a view without one is all stage.
+    """
+    stage = getattr(view, "stage", None)
+    return stage if isinstance(stage, QtWidgets.QWidget) else view
+
+
+def _fitted(image: QtGui.QImage, size: QtCore.QSize | None) -> QtGui.QImage:
+    """``image`` cut or padded (at the right and bottom) to ``size``: frames of one shape."""
+    if size is None or image.size() == size:
+        return image
+    return image.copy(QtCore.QRect(QtCore.QPoint(0, 0), size))
+
+
+def sweep_steps(window, n_frames: int,
+                region: QtWidgets.QWidget | None = None) -> Iterator[QtGui.QImage | None]:
     """The sweep in steps: ``None`` after each change of the parameter, then its grab.
 
     Between the two the caller lets the window process the change (the 3D
     views draw it): :func:`sweep_frames` runs the events itself, File > Export
     animation returns to the event loop, so no step blocks the window long.
-    The grabs are QImages (see :func:`image_to_rgb`). Playback is stopped
-    first; the parameter is left at the end of its range.
+    The grabs are QImages (see :func:`image_to_rgb`) of the whole window, or
+    of ``region`` only (a widget inside it, GL views included; each of the
+    first grab's size). Playback is stopped first; the parameter is left at
+    the end of its range.
     """
+    from quatlab.rendering.gl_view import grab_widget
+
     scrubber = window.current_scrubber()
     if scrubber.playing:
         scrubber.toggle_play()
     lo, hi = scrubber.param.range
+    size = None
     for value in sweep_values(lo, hi, n_frames):
         scrubber.step(float(value) - scrubber.param.get())
         yield None
-        yield window.grab_image()
+        if region is None:
+            # The whole window keeps its size, or the encoder refuses the frame
+            # (a window resized while recording fails at once).
+            image = window.grab_image()
+        else:
+            # A region whose layout moved by a pixel (a wrapped explanation
+            # above it) must not end the animation: it takes the first's size.
+            image = _fitted(grab_widget(region), size)
+        size = image.size()
+        yield image
 
 
-def sweep_frames(window, n_frames: int) -> Iterator[np.ndarray]:
-    """Frames of ``window`` while its shown tab's parameter sweeps its whole range.
+def sweep_frames(window, n_frames: int,
+                 region: QtWidgets.QWidget | None = None) -> Iterator[np.ndarray]:
+    """Frames of ``window`` (or of its part ``region``) while its shown tab's
+    parameter sweeps its whole range.
 
     Each frame is taken after the window has processed the change, so the 3D
     views have drawn it (see :func:`sweep_steps`).
     """
     app = QtWidgets.QApplication.instance()
-    for frame in sweep_steps(window, n_frames):
+    for frame in sweep_steps(window, n_frames, region):
         if frame is None:
             app.processEvents()
         else:

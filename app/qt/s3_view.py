@@ -73,8 +73,17 @@ class S3View(QtWidgets.QWidget):
         self._split_by_hand = False
         self.split = split
         layout.addWidget(split, 1)
+        # The texts under the panels scroll past a third of the view's height:
+        # at 1024x768 and 150 % they pushed the panels' labels and their own
+        # last rows out of the view.
+        texts = QtWidgets.QWidget()
+        tl = QtWidgets.QVBoxLayout(texts)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.setSpacing(2)
         for text in (self.stereo.turning, self.stereo.axis_angle):
-            layout.addWidget(text)
+            tl.addWidget(text)
+        self.texts = _CappedScroll(texts, share=0.34)
+        layout.addWidget(self.texts)
         # The tab follows t live (docs/curves.md), so it scrubs and plays t itself;
         # the same state as the two-key lesson, so both tabs stay in step.
         self.scrubber = Scrubber(state, self, prefix="s3_t")
@@ -121,6 +130,40 @@ class S3View(QtWidgets.QWidget):
             self.great_circle.on_t()
             self.stereo.on_t()
         self._stale.clear()
+
+
+class _CappedScroll(QtWidgets.QScrollArea):
+    """A frameless area as tall as its content, up to ``share`` of its parent's height,
+    scrolling past that."""
+
+    def __init__(self, content: QtWidgets.QWidget, share: float) -> None:
+        super().__init__()
+        self._share = share
+        self.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWidget(content)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred,
+                           QtWidgets.QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt API
+        content = self.widget()
+        width = max(self.viewport().width(), 1)
+        layout = content.layout()
+        height = (layout.heightForWidth(width) if layout.hasHeightForWidth()
+                  else content.sizeHint().height())
+        parent = self.parentWidget()
+        cap = int(self._share * parent.height()) if parent is not None else height
+        return QtCore.QSize(content.sizeHint().width(), max(min(height, cap), 1))
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt API
+        return QtCore.QSize(0, min(self.sizeHint().height(),
+                                   3 * self.fontMetrics().lineSpacing()))
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        if ev.oldSize().width() != ev.size().width():
+            self.updateGeometry()
 
 
 def _legend_html() -> str:

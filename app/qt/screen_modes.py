@@ -30,6 +30,10 @@ ZOOM_KEY = "view/zoom"
 ZOOM_STEPS = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5)
 #: Presentation mode draws text, lines and points this much larger again.
 PRESENTATION_SCALE = 1.25
+#: Window width below which the explanation panel is hidden unless the user
+#: showed it (View > Explanation panel): at 1280 px it left the two-key
+#: lesson's 3D view 22 % of the window.
+EXPLANATION_AUTO_WIDTH = 1360
 
 
 def fitted_geometry(saved, available: QtCore.QRect,
@@ -145,11 +149,13 @@ class ScreenModes:
         """Every tab's playback scrubber."""
         return [s for s in self.findChildren(Scrubber) if s.speed.isVisibleTo(s)]
 
-    def set_presenting(self, on: bool) -> None:
+    def set_presenting(self, on: bool, *, full_screen: bool = True) -> None:
         """Presentation mode: full screen, the side panels and the status bar hidden so
         the 3D view and the plots get the room, and playback at PRESENTATION_SPEED.
 
-        Leaving restores the window state and the speeds it found.
+        Leaving restores the window state and the speeds it found. Without
+        ``full_screen`` the window keeps its size (``quatlab screenshot
+        --present`` renders the mode at ``--size``).
         """
         on = bool(on)
         self.presentation_action.setChecked(on)
@@ -165,7 +171,8 @@ class ScreenModes:
             for s in self._before_presenting["speeds"]:
                 s.speed.setValue(PRESENTATION_SPEED)
             self.status.hide()
-            self.showFullScreen()
+            if full_screen:
+                self.showFullScreen()
         else:
             for s, speed in self._before_presenting.get("speeds", {}).items():
                 s.speed.setValue(speed)
@@ -174,6 +181,38 @@ class ScreenModes:
                 "state", QtCore.Qt.WindowState.WindowNoState))
         self._apply_scale()
         self._on_tab_changed(self.tabs.currentIndex())
+
+    # ------------------------------------------------------------------ side panels
+    def set_panel_shown(self, index: int, shown: bool) -> None:
+        """Show or hide side panel ``index`` (0 the endpoints, 1 the explanation) on the
+        tabs that have them; the choice holds at any window width until changed."""
+        self._panel_choice[index] = bool(shown)
+        self._show_panels()
+        self._fit_panels()
+
+    def panel_wanted(self, index: int) -> bool:
+        """Whether side panel ``index`` is to be shown on the two-key tabs now.
+
+        The user's choice if any; else the endpoints always, and the
+        explanation from :data:`EXPLANATION_AUTO_WIDTH` up.
+        """
+        choice = self._panel_choice[index]
+        if choice is not None:
+            return choice
+        return index == 0 or self.width() >= EXPLANATION_AUTO_WIDTH
+
+    def _show_panels(self) -> None:
+        if not hasattr(self, "panel_actions"):
+            return  # still being built
+        bound = self.current_view().objectName() in self.LESSON_BOUND_VIEWS
+        for k, panel in enumerate(self._side_panels):
+            wanted = self.panel_wanted(k)
+            panel.setVisible(bound and not self.presenting and wanted)
+            action = self.panel_actions[k]
+            if action.isChecked() != wanted:
+                action.blockSignals(True)
+                action.setChecked(wanted)
+                action.blockSignals(False)
 
     # ------------------------------------------------------------------ zoom
     def set_zoom(self, factor: float) -> None:
@@ -257,6 +296,7 @@ class ScreenModes:
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(ev)
+        self._show_panels()
         self._fit_panels()
         # Once more after the splitter has laid out at the new size.
         QtCore.QTimer.singleShot(0, self._fit_panels)
@@ -269,7 +309,7 @@ class ScreenModes:
         the panels keep room they can spare.
         """
         sizes = self._split.sizes()
-        if len(sizes) != 3 or not self._side_panels[0].isVisible():
+        if len(sizes) != 3 or not any(p.isVisibleTo(self) for p in self._side_panels):
             return
         view = self.tabs.currentWidget().widget()
         # At least its minimum, and the share of the width it has at 1400 px.
@@ -278,6 +318,8 @@ class ScreenModes:
         if short <= 0:
             return
         for k, panel in ((0, self._side_panels[0]), (2, self._side_panels[1])):
+            if not panel.isVisibleTo(self):
+                continue
             least = max(panel.minimumWidth(), panel.minimumSizeHint().width())
             give = min(short, max(sizes[k] - least, 0))
             sizes[k] -= give

@@ -39,7 +39,9 @@ COLOURS = {
 }
 DASHED = {"nlerp": True, "slerp": False, "squad": False, "squad_unaware": True}
 #: Root of each method's chain, in a row along Y: the piecewise pair, then
-#: SQUAD with its sign-unaware variant beside it.
+#: SQUAD with its sign-unaware variant beside it. Curled chains in a row, not
+#: rigid limbs two by two: those were 40-50 px long at 1280x720, shorter
+#: than a class reads.
 ROOTS = roots_in_a_row(TrackModel.SHOWN)
 #: Editor columns: the key's time, its components as entered, the −q button.
 COLUMNS = (N_("t (s)"), "w", "x", "y", "z", "")
@@ -160,28 +162,15 @@ class KeyEditor(QtWidgets.QWidget):
                                 "cell to change the track. −q stores a key negated: the same "
                                 "rotation."))
         vheader = self.table.verticalHeader()
-        vheader.setDefaultSectionSize(self.fontMetrics().height() + 4)
         # Fixed rows: the view never measures 100,000 keys to lay them out.
         vheader.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Fixed)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(_NEGATE, QtWidgets.QHeaderView.ResizeMode.Fixed)
-        header.resizeSection(_NEGATE, self.fontMetrics().horizontalAdvance("  −q  ") + 16)
-        # Wide enough for every cell's widest text (_number's "-0.707107"):
-        # stretched columns would otherwise elide the keys to "0.7…".
-        cell = self.fontMetrics().horizontalAdvance("−0.707107") + 14
-        header.setMinimumSectionSize(cell)
-        self.table.setMinimumWidth(
-            self.fontMetrics().horizontalAdvance("0000") + 8 + (len(COLUMNS) - 1) * cell
-            + header.sectionSize(_NEGATE) + 2 * self.table.frameWidth()
-            + self.table.style().pixelMetric(QtWidgets.QStyle.PixelMetric.PM_ScrollBarExtent))
+        self._size_table()
         self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
         self.table.clicked.connect(self._clicked)
-        # Tall enough for the presets without scrolling, short enough to leave
-        # the 3D view and the plots most of the height.
-        self.table.setFixedHeight(header.sizeHint().height() + _VISIBLE_ROWS
-                                  * vheader.defaultSectionSize() + 4)
         column.addWidget(self.table)
 
         buttons = QtWidgets.QHBoxLayout()
@@ -207,6 +196,34 @@ class KeyEditor(QtWidgets.QWidget):
         buttons.addStretch(1)
         column.addLayout(buttons)
         column.addWidget(self.message)
+
+    def _size_table(self) -> None:
+        """Rows, columns and height for the table's font (again after a zoom).
+
+        Sized once, at 100 %, the table kept its height at 150 %: a scroll bar
+        appeared and took the width the keys needed ("0.707…").
+        """
+        metrics = self.table.fontMetrics()
+        vheader, header = self.table.verticalHeader(), self.table.horizontalHeader()
+        vheader.setDefaultSectionSize(metrics.height() + 4)
+        header.resizeSection(_NEGATE, metrics.horizontalAdvance("  −q  ") + 16)
+        # Wide enough for every cell's widest text (_number's "-0.707107"):
+        # stretched columns would otherwise elide the keys to "0.7…".
+        cell = metrics.horizontalAdvance("−0.707107") + 14
+        header.setMinimumSectionSize(cell)
+        self.table.setMinimumWidth(
+            vheader.sizeHint().width() + (len(COLUMNS) - 1) * cell
+            + header.sectionSize(_NEGATE) + 2 * self.table.frameWidth()
+            + self.table.style().pixelMetric(QtWidgets.QStyle.PixelMetric.PM_ScrollBarExtent))
+        # Tall enough for the presets without scrolling, short enough to leave
+        # the 3D view and the plots most of the height.
+        self.table.setFixedHeight(header.sizeHint().height() + _VISIBLE_ROWS
+                                  * vheader.defaultSectionSize() + 2 * self.table.frameWidth())
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.FontChange:
+            self._size_table()
 
     def _apply(self, edit, *args) -> bool:
         """Run a model edit; a refusal goes to the message line and the table is restored."""
@@ -283,8 +300,8 @@ class TrackView(LessonPanel):
         # is the column's (the table's), whatever the text.
         self.explanation.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
                                        QtWidgets.QSizePolicy.Policy.Preferred)
-        side.addWidget(self.explanation)
         side.addStretch(1)
+        self._arranged()
         # The four chains side by side, not on one root where they hid each
         # other; their trails follow their roots (the shapes are made for them).
         for k in model.SHOWN:
@@ -303,6 +320,19 @@ class TrackView(LessonPanel):
         model.events.connect("param", self.on_param)
         self.on_data()
         self.on_param()
+
+    def strip_height(self, width: int) -> int:
+        """Over the stage the explanation stands beside the keys: the keys' height."""
+        keys = getattr(self, "keys", None)
+        return keys.sizeHint().height() if keys is not None else super().strip_height(width)
+
+    def arrange_side(self, in_strip: bool) -> None:
+        """Over the stage, the explanation beside the keys rather than over them."""
+        if self._side is None or self._side.layout().indexOf(getattr(self, "keys", None)) < 0:
+            return  # still being built
+        if in_strip:
+            self.add_to_strip(self.explanation_area, 1)
+            self.explanation_area.set_top(True)
 
     def load_track(self, times, keys, name: str | None = None) -> None:
         """Show an imported track, keys (w, x, y, z) as stored; ValueError if it is unusable."""

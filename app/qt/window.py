@@ -42,6 +42,7 @@ from quatlab.app.qt.screen_modes import (  # noqa: F401 - re-exported for caller
     fitted_geometry,
 )
 from quatlab.app.qt.scrubber import Scrubber
+from quatlab.app.qt.tab_rows import TabRows
 
 __all__ = ["MainWindow", "make_app", "view_names"]
 
@@ -134,13 +135,22 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         self.editors = [EndpointEditor(self.state, 0), EndpointEditor(self.state, 1)]
         for e in self.editors:
             ll.addWidget(e)
-        self.readouts = Readouts(self.state)
-        ll.addWidget(self.readouts)
         ll.addStretch(1)
         # Narrow enough to leave the lesson room on a 1024-px projector, and
-        # as wide as its content at any zoom; the splitter can also collapse
-        # it (drag its handle to the edge).
+        # as wide as its content at any zoom; View > Endpoints panel (F6)
+        # hides it.
         left_scroll = SidePanel(left)
+        # The readouts under the editors' scroll area, not in it: on a short
+        # screen (1024x768 at 150 %) the editors scroll, the numbers a class
+        # reads stay whole.
+        self.readouts = Readouts(self.state)
+        left_column = QtWidgets.QWidget()
+        left_column.setObjectName("endpoints_panel")
+        lc = QtWidgets.QVBoxLayout(left_column)
+        lc.setContentsMargins(0, 0, 0, 0)
+        lc.setSpacing(2)
+        lc.addWidget(left_scroll, 1)
+        lc.addWidget(self.readouts)
 
         # Middle: the views, one tab each.
         self.tabs = QtWidgets.QTabWidget()
@@ -167,7 +177,7 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         self.explanation.document().setDefaultStyleSheet("p { margin-bottom: 6px; }")
 
         split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
-        split.addWidget(left_scroll)
+        split.addWidget(left_column)
         split.addWidget(self.tabs)
         self.explanation_t = QtWidgets.QLabel()
         self.explanation_t.setObjectName("explanation_t")
@@ -176,6 +186,7 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         self.explanation_t.setContentsMargins(6, 4, 6, 6)
         self.explanation_t.setStyleSheet("background: white;")
         right = QtWidgets.QWidget()
+        right.setObjectName("explanation_panel")
         rl = QtWidgets.QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
         rl.setSpacing(0)
@@ -191,12 +202,11 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         self._split = split
         # The tabs' bar spans the whole window, side panels included: inside
         # the middle column nine titles did not fit a 1024- or 1280-px screen
-        # and hid behind scroll arrows. The tab widget's own bar is hidden
-        # and this one drives it.
-        self.tab_bar = QtWidgets.QTabBar()
+        # and hid behind scroll arrows; where the whole width is too narrow
+        # too (1024 px at 150 %) it wraps onto a second row. The tab widget's
+        # own bar is hidden and this one drives it.
+        self.tab_bar = TabRows()
         self.tab_bar.setObjectName("view_tabs")
-        self.tab_bar.setExpanding(False)
-        self.tab_bar.setDrawBase(False)
         for i in range(self.tabs.count()):
             self.tab_bar.addTab(self.tabs.tabText(i))
         self.tabs.tabBar().hide()
@@ -212,7 +222,9 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
         self.status = self.statusBar()
         # The endpoint editors and the explanation belong to the two-key
         # lesson; lessons with their own models get the whole width.
-        self._side_panels = (left_scroll, right)
+        self._side_panels = (left_column, right)
+        #: Per side panel, the user's choice (View menu) or None: shown by the width.
+        self._panel_choice: list[bool | None] = [None, None]
         self.presenting = False
         self._before_presenting: dict = {}
         self._settings: QtCore.QSettings | None = None
@@ -292,6 +304,17 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
             v, _("Presentation mode"), lambda on: self.set_presenting(on), "F5",
             _("Full screen, side panels hidden, a slower playback; Esc leaves"))
         self.presentation_action.setCheckable(True)
+        self.panel_actions = [
+            self._action(v, _("Endpoints panel"), lambda on: self.set_panel_shown(0, on), "F6",
+                         _("Show or hide the endpoint editors and the readouts")),
+            self._action(v, _("Explanation panel"), lambda on: self.set_panel_shown(1, on), "F7",
+                         _("Show or hide “What you see”; hidden by itself on a narrow window, "
+                           "so the 3D view and the plots get the room")),
+        ]
+        for act in self.panel_actions:
+            act.setCheckable(True)
+        self.panel_actions[1].setIconText(_("What you see"))
+        self.lesson.add_toolbar_action(self.panel_actions[1])
         self.zoom_in_action = self._action(v, _("Zoom in"), lambda: self.step_zoom(1), "Ctrl+=",
                                            _("Larger text for the back row"))
         self.zoom_in_action.setShortcuts([QtGui.QKeySequence("Ctrl+="),
@@ -507,9 +530,7 @@ class MainWindow(ScreenModes, QtWidgets.QMainWindow):
     LESSON_BOUND_VIEWS = ("main", "s3")
 
     def _on_tab_changed(self, index: int) -> None:
-        bound = self.tabs.widget(index).objectName() in self.LESSON_BOUND_VIEWS
-        for panel in self._side_panels:
-            panel.setVisible(bound and not self.presenting)
+        self._show_panels()
         self._fit_panels()
         self._yield_keys(index)
 

@@ -11,6 +11,7 @@ is a representation jump in R^3 angles and the other a sign on S^3
 
 from __future__ import annotations
 
+import numpy as np
 from PyQt6 import QtWidgets
 
 from quatlab.app.i18n import N_, _
@@ -32,6 +33,8 @@ LABELS = {"euler": N_("Euler channels, lerped"), "naive": N_("quaternions ±q, n
 #: circles the tips sweep never cross and each spin is seen on its own.
 SPACING = 5.5
 ROOTS = {k: ROOT + [0.0, SPACING * (i - 1), 0.0] for i, k in enumerate(METHODS)}
+#: Camera (elevation, azimuth), degrees.
+VIEW_DIRECTION = (58.0, -28.0)
 
 
 class WrapView(LessonPanel):
@@ -42,9 +45,11 @@ class WrapView(LessonPanel):
         self.legend.setText(legend_html([(COLOURS[k], _(LABELS[k])) for k in METHODS]))
         # One rigid limb per method: the turn of the joint, not a curl.
         self.scene.set_root_only(True)
-        # From the front of the row (+x), a little above: the three roots run
-        # left to right across the screen and each tip circle opens up.
-        self.scene.set_default_direction(40.0, 0.0)
+        # From in front of the row and well above: the three roots run left
+        # to right across the screen, each tip circle opens up, and the limbs,
+        # which point away from +x (yaw 170°), are not seen end on (from
+        # straight in front the SLERP limb and its 20° trail were a dot).
+        self.scene.set_default_direction(*VIEW_DIRECTION)
         for k in METHODS:
             self.scene.set_chain(k, None, COLOURS[k], root=ROOTS[k])
             self.scene.set_label(k, _(LABELS[k]))
@@ -71,7 +76,11 @@ class WrapView(LessonPanel):
         for k, q in m.at_param().items():
             self.scene.set_chain(k, q, COLOURS[k])
         self.slider.set_value(m.param)
-        self.plots.set_cursor(m.param)
+        # The dots at the angles the sentence at t gives (exact), not read off
+        # the sampled curves: near naive NLERP's spike the two differed.
+        c, at = m.comparison, m.angles_at_param()
+        self.plots.set_cursor(m.param, {k: (at[k], float(np.interp(m.param, c.t, c.speed[k])))
+                                        for k in METHODS})
         self.explanation.setText(m.explanation())
 
 

@@ -1,0 +1,167 @@
+"""Every lesson tab at projector scale: 1280x720, and 1024x768 at 150 % (a lecture hall).
+
+One window per size; the tabs, presets and t are walked in it and measured
+from the widgets (``lesson_checks``): the 3D view's share of the window,
+chains inside their view and not dots, one framing across t, labels and tick
+labels that do not collide, coinciding chains that both show, and one story
+for the angle at t in the readouts, the text, the plots and the 3D labels.
+
+A representative set runs here (every preset at t = 0.75, every t of each
+tab's first preset, the cases the issue named); the whole tab x preset x t
+matrix at both sizes is ``benchmarks/bench_projector_lessons.py``, which
+reports the same checks and their time.
+"""
+
+from __future__ import annotations
+
+import pytest
+from lesson_checks import (
+    SIZES,
+    TABS,
+    TS,
+    build_window,
+    check_case,
+    check_story,
+    check_sweep_fill,
+    settle,
+    show_case,
+)
+from PyQt6 import QtCore, QtWidgets
+
+pytestmark = pytest.mark.gl
+
+#: Share of the window each tab's 3D view takes at least: two fifths at 1280x720
+#: (it was 22-30 %); at 1024x768 and 150 % (13-24 % before) the view is whole.
+LEAST_SHARE = {"1280x720": 0.39, "1024x768@150%": 0.13}
+#: Cases the issue names, checked at both sizes.
+NAMED = [("main", "q-to-minus-q", t) for t in TS] + [
+    ("main", "small-1", 0.5), ("main", "half-turn", 0.0), ("main", "negated-20", 0.5),
+    ("euler", "pitch90_lock", 0.5), ("wrap", "yaw_wrap", 0.0)]
+
+
+def representative() -> list[tuple[str, str, float]]:
+    """Every preset at t = 0.75, every t of each tab's first preset, the named cases."""
+    cases = [(tab, p, 0.75) for tab, names in TABS.items() for p in names]
+    cases += [(tab, names[0], t) for tab, names in TABS.items() for t in TS]
+    return list(dict.fromkeys(cases + NAMED))
+
+
+@pytest.fixture(scope="module", params=list(SIZES))
+def sized_window(request, qapp):
+    size, zoom = SIZES[request.param]
+    win = build_window(size, zoom)
+    yield request.param, win
+    win.close()
+    win.deleteLater()
+    settle()
+
+
+def test_every_tab_reads_at_projector_scale(sized_window):
+    name, win = sized_window
+    problems = []
+    by_preset: dict[tuple[str, str], list] = {}
+    for tab, preset, t in representative():
+        show_case(win, tab, preset, t)
+        boxes = by_preset.setdefault((tab, preset), [])
+        problems += [f"{name} {tab} {preset} t={t}: {p}" for p in check_case(win, tab, boxes)]
+    for (tab, preset), boxes in by_preset.items():
+        if tab == "main" and preset == "q-to-minus-q" or preset == TABS[tab][0]:
+            # Swept over every t: together they fill the view.
+            show_case(win, tab, preset, 0.5)
+            problems += [f"{name} {tab} {preset}: {p}"
+                         for p in check_sweep_fill(win.views[tab].scene, boxes)]
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_3d_view_takes_two_fifths_of_a_1280x720_window(sized_window):
+    name, win = sized_window
+    area = win.width() * win.height()
+    for tab in TABS:
+        win.show_view(tab)
+        settle(8)
+        scene = win.views[tab].scene.widget
+        box = scene.visibleRegion().boundingRect()
+        assert box.size() == scene.size(), (name, tab)  # none of it scrolled away
+        assert box.width() * box.height() / area >= LEAST_SHARE[name], (name, tab, box)
+
+
+def test_one_framing_across_t_and_a_new_one_per_preset(sized_window):
+    _name, win = sized_window
+    for tab, names in TABS.items():
+        scene = win.views[tab].scene
+        seen = []
+        for t in TS:
+            show_case(win, tab, names[0], t)
+            params = scene.cameraParams()
+            seen.append((params["distance"], params["elevation"], params["azimuth"],
+                         (params["center"].x(), params["center"].y(), params["center"].z())))
+        assert len(set(seen)) == 1, (tab, seen)
+        show_case(win, tab, names[1], 0.5)
+        settle(4)  # the new preset is framed a turn of the event loop later
+        params = scene.cameraParams()
+        scene.reset_camera()
+        assert scene.cameraParams() == params, tab  # it is the new preset's framing
+
+
+def test_q_to_minus_q_tells_one_story_with_nlerp_chains(sized_window):
+    """At t = 0.75 naive NLERP's quaternion is -q0: the table read 360.00, the text
+    "0.00°, not turned". Now every widget gives the path angle, 360, and the words."""
+    _name, win = sized_window
+    state = win.state
+    show_case(win, "main", "q-to-minus-q", 0.75)
+    state.set_chain_family("nlerp")
+    settle()
+    try:
+        assert check_story(win, "main") == []
+        assert win.readouts.cell("naive_nlerp", "angle").text() == "360.00"
+        label = win.lesson.scene.angle_label("naive")
+        assert label.startswith("360.0°") and "−q0" in label and "not turned" in label
+        assert "not turned" in win.explanation_t.text()
+    finally:
+        state.set_chain_family("slerp")
+
+
+def test_the_tab_bar_shows_every_title_and_the_explanation_panel_folds(sized_window):
+    name, win = sized_window
+    bar = win.tab_bar
+    for i in range(bar.count()):
+        assert bar.rect().contains(bar.tabRect(i)), (name, bar.tabText(i))
+    assert bar.rows() == 1 if name == "1280x720" else bar.rows() <= 2
+    # Below 1360 px the explanation gives its width to the lesson; F7 shows it.
+    win.show_view("main")
+    settle()
+    left, right = win._side_panels
+    assert left.isVisible() and not right.isVisible()
+    win.panel_actions[1].trigger()
+    settle()
+    assert right.isVisible() and win.panel_actions[1].isChecked()
+    win.panel_actions[1].trigger()
+    settle()
+    assert not right.isVisible()
+
+
+def test_legend_entries_are_not_checkboxes(sized_window):
+    """The ghosts' entry was an empty box, read as an unchecked checkbox while the
+    ghosts were shown: it is a filled swatch now, and no legend label holds a box."""
+    _name, win = sized_window
+    note = win.lesson.ghosts_note.text()
+    assert "□" not in note and "■" in note
+    for label in win.findChildren(QtWidgets.QLabel):
+        assert "□" not in label.text() and "☐" not in label.text(), label.text()
+
+
+def test_plots_fit_small_motions_and_keep_the_whole_turn_as_a_gauge(sized_window):
+    _name, win = sized_window
+    show_case(win, "main", "small-1", 0.5)
+    plots = win.lesson.plots
+    lo, hi = plots.plots["angle"].getViewBox().viewRange()[1]
+    assert hi < 5.0  # a 1° turn fills its plot
+    gauge = plots.angle_gauge()
+    assert gauge is not None
+    # The gauge's texts lie inside the plot and clear of the tick labels.
+    box = plots.plots["angle"].getViewBox()
+    for rect in gauge.label_rects():
+        assert QtCore.QRectF(box.rect()).contains(rect)
+    show_case(win, "main", "negated-20", 0.5)
+    assert plots.plots["angle"].getViewBox().viewRange()[1][1] >= 360.0
+    assert plots.angle_gauge() is None
