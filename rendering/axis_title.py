@@ -105,7 +105,10 @@ class TitleFitAxis(FittedTicks, pg.AxisItem):
             shown = next((two for form in forms[len(whole):]
                           if (two := self._two_lines(html, full, form, room)) is not None), None)
             lines = 1 if shown is None else 2
-        if shown is None and len(forms) > len(whole):
+        if shown is None and len(forms) > len(whole) and self.fixedWidth is None:
+            # Not on an axis given a fixed width to leave its plot room: each
+            # line widens the axis, and a third took 52 px from the Keyframes
+            # tab's error plot at 1024x768 and 150 % (docs/curves.md).
             # Broken only where the title has runs of spaces, if it has them: they
             # set apart its terms ("| |q| − 1 |   and   ‖RᵀR − I‖").
             bare = _PARENS.sub("", full).strip()

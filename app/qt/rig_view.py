@@ -60,8 +60,10 @@ __all__ = ["RigPanel", "PLAYER_LABELS"]
 #: scene (see RigPanel._arrange_plots).
 _STACK_BELOW_LINES = 40
 #: The angle and error plots' least height (px) below the scene, and when
-#: narrow, where the components plot beside the scene needs height too.
-_CURVES_PX, _NARROW_CURVES_PX = 212, 175
+#: narrow, where the components plot beside the scene needs height too: at
+#: 175 the plots took the whole of a short panel (1024x768 at 150 %) and left
+#: the components plot a 52-px data area under its legend.
+_CURVES_PX, _NARROW_CURVES_PX = 212, 145
 PLAYER_LABELS = {"both": N_("both players"), "spec": N_("spec player only"),
                  "naive": N_("naive runtime only")}
 

@@ -80,8 +80,13 @@ class TabRows(QtWidgets.QWidget):
         return len({r.top() for r in self._rects}) or 1
 
     # ------------------------------------------------------------------ layout
-    def _tab_size(self, text: str) -> QtCore.QSize:
-        """A tab's size as the style makes it for ``text`` (QTabBar's own measure)."""
+    def _tab_size(self, text: str, *, compact: bool = False) -> QtCore.QSize:
+        """A tab's size as the style makes it for ``text`` (QTabBar's own measure).
+
+        ``compact``: a row as tall as the text and half the style's vertical
+        space, for a bar that wraps; each further row is height the tab below
+        loses (docs/projector.md).
+        """
         metrics = self.fontMetrics()
         opt = QtWidgets.QStyleOptionTab()
         opt.initFrom(self)
@@ -89,18 +94,25 @@ class TabRows(QtWidgets.QWidget):
         opt.shape = QtWidgets.QTabBar.Shape.RoundedNorth
         style, pm = self.style(), QtWidgets.QStyle.PixelMetric
         scale = metrics.height() / 15.0  # the pads grow with View > Zoom
+        v_space = style.pixelMetric(pm.PM_TabBarTabVSpace, opt, self)
         contents = QtCore.QSize(
             metrics.horizontalAdvance(text) + style.pixelMetric(pm.PM_TabBarTabHSpace, opt, self)
             + round(2 * _PAD_X * scale),
-            metrics.height() + style.pixelMetric(pm.PM_TabBarTabVSpace, opt, self)
-            + round(2 * _PAD_Y * scale))
-        return style.sizeFromContents(QtWidgets.QStyle.ContentsType.CT_TabBarTab, opt,
+            metrics.height() + (v_space // 2 if compact else v_space + round(2 * _PAD_Y * scale)))
+        size = style.sizeFromContents(QtWidgets.QStyle.ContentsType.CT_TabBarTab, opt,
                                       contents, self).expandedTo(contents)
+        if compact:
+            size.setHeight(contents.height())
+        return size
 
     def _layout_for(self, width: int) -> list[QtCore.QRect]:
         rects, x, y = [], 0, 0
-        for text in self._texts:
-            size = self._tab_size(text)
+        sizes = [self._tab_size(text) for text in self._texts]
+        if sum(size.width() for size in sizes) > width:
+            # Wrapping: every row compact, so two rows cost the Keyframes tab
+            # at 1024x768 and 150 % 24 px less (its plots and explanation).
+            sizes = [self._tab_size(text, compact=True) for text in self._texts]
+        for size in sizes:
             if x > 0 and x + size.width() > width:
                 x, y = 0, y + size.height()
             rects.append(QtCore.QRect(QtCore.QPoint(x, y), size))
