@@ -34,6 +34,13 @@ _LABEL_MARGIN = 0.04
 #: Least radius of a turn arc on screen, pixels at 100 % (View > Zoom scales it):
 #: an arc of a fixed world size was a few pixels across in a wide framing.
 TURN_ARC_PX = 34.0
+#: Foreshortening from which a chain counts as seen, not end-on (_view_score):
+#: a chain turning about the vertical points at the camera at some pose from
+#: every side, foreshortened to sin(elevation); at 0.6 the penalty lifted the
+#: two-key lesson's camera to 40°, where the eye-space light leaves the bones'
+#: faces turned to the viewer dark and the lit chains read fainter than the
+#: ghosts (docs/projector.md).
+END_ON_SEEN = 0.35
 _AUTO_ELEVATIONS = (18.0, 28.0, 40.0)          # degrees, set_auto_direction's candidates
 _AUTO_AZIMUTHS = (-30.0, -45.0, -60.0, -75.0, -90.0, -105.0, -120.0)
 
@@ -114,7 +121,8 @@ class ChainCamera:
         ticks and arrows of that trail would collapse into a line; one that
         sees a chain nearly end-on at some pose of its sweep (``spans``, root
         to tip) loses up to 70 %: the large-170 chain pointed at the camera
-        at t = 0.5 and was a dot.
+        at t = 0.5 and was a dot. A chain seen at END_ON_SEEN of its length
+        or more is not end-on (see there).
         """
         facing = 1.0
         for chain in self._chains.values():
@@ -124,7 +132,7 @@ class ChainCamera:
         if spans is not None and len(spans):
             across = np.linalg.norm(spans - np.outer(spans @ back, back), axis=1)
             seen = float(np.min(across / np.linalg.norm(spans, axis=1)))
-            score *= 0.3 + 0.7 * min(1.0, seen / 0.6)
+            score *= 0.3 + 0.7 * min(1.0, seen / END_ON_SEEN)
         return score
 
     def _chain_spans(self) -> np.ndarray:
