@@ -181,3 +181,28 @@ def test_waiting_for_a_worker_restores_the_switch_interval(qtbot):
     with pytest.raises(ValueError, match="refused"):
         run_off_thread(work, True)
     assert seen[0] < before and sys.getswitchinterval() == before
+
+
+def test_a_loader_starting_during_a_wait_and_ending_after_it_restores_the_interval(qtbot):
+    """A rig loader that started while run_off_thread waited (a timer of the
+    event loop it runs) and ended after it left 1 ms turns behind for the rest
+    of the session: each had saved and restored its own interval."""
+    from PyQt6 import QtCore
+
+    from quatlab.app.qt import rig_loader
+    from quatlab.app.qt.background import fast_switching, normal_switching, run_off_thread
+
+    qtbot.waitUntil(lambda: not rig_loader._RUNNING, timeout=20000)
+    before = sys.getswitchinterval()
+    started = []
+
+    def loader_starts():  # what RigLoading._start does on the GUI thread
+        fast_switching()
+        started.append(sys.getswitchinterval())
+
+    QtCore.QTimer.singleShot(5, loader_starts)
+    run_off_thread(lambda: threading.Event().wait(0.2))
+    assert started, "the timer did not fire while the read waited"
+    assert sys.getswitchinterval() < before  # the loader still runs: 1 ms turns
+    normal_switching()  # the loader is done
+    assert sys.getswitchinterval() == before

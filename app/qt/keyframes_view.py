@@ -32,6 +32,8 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import N_, _
 from quatlab.app.io.keyframe_files import load_keyframes
+from quatlab.app.io.runtime_check import runtime_matrix
+from quatlab.app.io.tracks import KeyframeFileError
 from quatlab.app.model.explain import glue_formulas
 from quatlab.app.model.finding_families import FAMILIES, FAMILY_NAMES, primary
 from quatlab.app.model.keyframes_model import KeyframesModel, describe_kinds, kind_name
@@ -50,6 +52,7 @@ from quatlab.app.qt.keyframe_tables import (
 )
 from quatlab.app.qt.lesson_panel import swatch
 from quatlab.app.qt.rig_view import RigPanel
+from quatlab.app.qt.runtime_matrix_view import RuntimeMatrixDialog
 from quatlab.app.qt.timeline import FAMILY_COLOURS, HIGHLIGHT, KEY_TICK, ROW_TINT, Timeline
 
 __all__ = ["VIEW_NAME", "TITLE", "KeyframesView", "create"]
@@ -301,6 +304,14 @@ class KeyframesView(QtWidgets.QWidget):
         actions = QtWidgets.QHBoxLayout()
         self._action_rows.addLayout(actions, 1)
         actions.addWidget(self.squad_button)
+        self.runtimes_button = QtWidgets.QPushButton(_("Runtimes…"))
+        self.runtimes_button.setObjectName("kf_runtimes")
+        self.runtimes_button.setToolTip(_("Play every track with each runtime player and list "
+                                          "which runtimes glitch where (docs/runtimes.md)"))
+        self.runtimes_button.clicked.connect(self.show_runtimes)
+        self.runtimes_button.setEnabled(False)
+        actions.addWidget(self.runtimes_button)
+        self._runtimes_dialog = None
         actions.addStretch(1)
         self.jump_box = QtWidgets.QCheckBox(_("jump to the lesson on select"))
         self.jump_box.setObjectName("kf_jump")
@@ -423,6 +434,34 @@ class KeyframesView(QtWidgets.QWidget):
             QtWidgets.QMessageBox.warning(self, _("Could not export"), str(exc))
 
     # ------------------------------------------------------------------ user -> model
+    def show_runtimes(self) -> RuntimeMatrixDialog | None:
+        """The findings x runtimes table of the file as loaded (app/qt/runtime_matrix_view.py)."""
+        kf = self.model.file
+        if kf is None:
+            return None
+        self.model.say(_("Playing every track of {file} with each runtime…").format(
+            file=kf.path.name))
+        try:
+            matrix = run_off_thread(runtime_matrix, kf)
+        except (ValueError, KeyframeFileError) as exc:
+            self.model.say(_("Cannot play {file} with the runtimes: {error}").format(
+                file=kf.path.name, error=exc))
+            return None
+        if self._runtimes_dialog is None:
+            self._runtimes_dialog = RuntimeMatrixDialog(self)
+            self._runtimes_dialog.rowChosen.connect(self._runtime_row_chosen)
+        dialog = self._runtimes_dialog
+        dialog.show_matrix(matrix, kf.path.name)
+        self.model.say(dialog.summary.text())
+        dialog.show()
+        dialog.raise_()
+        return dialog
+
+    def _runtime_row_chosen(self, track: int, key: int) -> None:
+        if not self.navigator.go_to_segment(track, key):
+            self.model.select_track(track)
+            self.model.select_segment(key, lesson=False)
+
     def _open_in_squad(self) -> None:
         i = self.model.selected_track
         if i is None or self._open_track is None:
@@ -527,6 +566,7 @@ class KeyframesView(QtWidgets.QWidget):
         has_track = m.selected_track is not None
         self.fix_button.setEnabled(has_track)
         self.squad_button.setEnabled(has_track)
+        self.runtimes_button.setEnabled(m.file is not None)
         self.fix_all_button.setEnabled(bool(tracks))
         self.export_button.setEnabled(m.file is not None)
         self.undo_button.setEnabled(m.can_undo)

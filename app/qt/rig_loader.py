@@ -13,8 +13,6 @@ mixin).
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 from PyQt6 import QtCore
 
@@ -24,6 +22,7 @@ from quatlab.app.model.rig_bounds import animation_bounds
 from quatlab.app.model.rig_players import evaluate
 from quatlab.app.model.rig_sweeps import parted_segments
 from quatlab.app.model.skinning import scene_bounds, skin_meshes
+from quatlab.app.qt.background import fast_switching, normal_switching
 from quatlab.app.qt.rig_errors import sweeps_of
 
 __all__ = ["RigLoader", "SweepLoader", "RigLoading", "RIG_FORMATS"]
@@ -98,15 +97,10 @@ class SweepLoader(QtCore.QThread):
 _RUNNING: set[QtCore.QThread] = set()
 
 
-#: The interpreter's switch interval before the first loader started (restored after the last).
-_SWITCH: list[float] = []
-_SWITCH_INTERVAL = 0.001
-
-
 def _done(loader: QtCore.QThread) -> None:
-    _RUNNING.discard(loader)
-    if not _RUNNING and _SWITCH:
-        sys.setswitchinterval(_SWITCH.pop())
+    if loader in _RUNNING:
+        _RUNNING.discard(loader)
+        normal_switching()
 
 
 def _wait_for_loaders() -> None:
@@ -171,11 +165,9 @@ class RigLoading:
     def _start(self, loader: QtCore.QThread) -> None:
         # Not parented to the panel: a running thread must outlive a panel
         # closed meanwhile (Qt aborts on destroying a running QThread).
-        if not _RUNNING:
-            # The GUI thread's callbacks wait for the GIL from a worker busy in
-            # Python: 1 ms turns instead of 5 while one runs (as run_off_thread).
-            _SWITCH.append(sys.getswitchinterval())
-            sys.setswitchinterval(min(_SWITCH[-1], _SWITCH_INTERVAL))
+        # The GUI thread's callbacks wait for the GIL from a worker busy in
+        # Python: 1 ms turns instead of 5 while one runs (as run_off_thread).
+        fast_switching()
         _RUNNING.add(loader)
         loader.finished.connect(lambda ld=loader: _done(ld))
         loader.finished.connect(lambda ld=loader: self._finished(ld))
