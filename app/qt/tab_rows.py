@@ -83,8 +83,8 @@ class TabRows(QtWidgets.QWidget):
     def _tab_size(self, text: str, *, compact: bool = False) -> QtCore.QSize:
         """A tab's size as the style makes it for ``text`` (QTabBar's own measure).
 
-        ``compact``: a row as tall as the text and half the style's vertical
-        space, for a bar that wraps; each further row is height the tab below
+        ``compact``: a row as tall as the text, the style's vertical space and
+        its shift of a tab not chosen (no extra padding), for a bar that wraps; each further row is height the tab below
         loses (docs/projector.md).
         """
         metrics = self.fontMetrics()
@@ -95,10 +95,14 @@ class TabRows(QtWidgets.QWidget):
         style, pm = self.style(), QtWidgets.QStyle.PixelMetric
         scale = metrics.height() / 15.0  # the pads grow with View > Zoom
         v_space = style.pixelMetric(pm.PM_TabBarTabVSpace, opt, self)
+        # A tab not chosen is drawn this much lower: a compact row keeps room
+        # for it above and below, or its text is cut (zh_CN at 150 % was).
+        shift = abs(style.pixelMetric(pm.PM_TabBarTabShiftVertical, opt, self))
         contents = QtCore.QSize(
             metrics.horizontalAdvance(text) + style.pixelMetric(pm.PM_TabBarTabHSpace, opt, self)
             + round(2 * _PAD_X * scale),
-            metrics.height() + (v_space // 2 if compact else v_space + round(2 * _PAD_Y * scale)))
+            metrics.height() + (v_space + shift if compact
+                                else v_space + round(2 * _PAD_Y * scale)))
         size = style.sizeFromContents(QtWidgets.QStyle.ContentsType.CT_TabBarTab, opt,
                                       contents, self).expandedTo(contents)
         if compact:
