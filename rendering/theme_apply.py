@@ -140,6 +140,11 @@ def _restyle_axis(axis: pg.AxisItem, theme: themes.Theme, s: float, lw: float) -
     font = _font(axis, "tickFont", axis.style.get("tickFont"), s)
     if font is None:
         font = QtGui.QFont(QtWidgets.QApplication.font())  # follows the Qt font zoom
+        # Recorded as the zoomed form of its unzoomed size: the next walk then
+        # finds the font it set and scales the design size, not the zoomed one
+        # (a second walk at 150 % drew the timeline's ticks at 225 %).
+        axis.__dict__.setdefault(_ATTR, {})["tickFont"] = (font.pointSizeF() / s,
+                                                           font.pointSizeF())
     # The space between the ticks and their text grows with the text, as the
     # label's font does: at 130% a 5-px offset left the axis title further
     # from the ticks than the zoom alone accounts for.

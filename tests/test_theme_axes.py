@@ -58,3 +58,30 @@ def test_axis_title_to_tick_gap_grows_with_the_zoom(qtbot, theme):
     back = _gaps(win)
     for name, gap in at_100.items():
         assert abs(back[name] - gap) <= 0.5, (name, gap, back[name])
+
+
+def test_an_axis_without_its_own_tick_font_is_zoomed_once(qtbot):
+    """The timeline's axis takes the application's font, which the zoom has already
+    scaled: a second walk at 150 % read that as the design size and drew its tick
+    labels at 225 % (13.5 pt became 20.25 pt)."""
+    import pyqtgraph as pg
+
+    from quatlab.rendering.theme_apply import restyle
+
+    win = MainWindow(LessonState.from_preset("negated-20"))
+    qtbot.addWidget(win)
+    base = QtWidgets.QApplication.font().pointSizeF()
+    plot = pg.PlotWidget()
+    qtbot.addWidget(plot)
+    axis = plot.getPlotItem().getAxis("bottom")
+    assert axis.style.get("tickFont") is None  # the case under test
+    try:
+        win.set_zoom(1.5)
+        for _ in range(3):  # each walk leaves the size where it is
+            restyle(plot)
+            assert axis.style["tickFont"].pointSizeF() == pytest.approx(1.5 * base)
+        win.set_zoom(1.0)
+        restyle(plot)
+        assert axis.style["tickFont"].pointSizeF() == pytest.approx(base)
+    finally:
+        win.set_zoom(1.0)
