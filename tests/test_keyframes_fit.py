@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from PyQt6 import QtCore, QtWidgets
 
+from quatlab.app.io.keyframe_files import KeyframeFileError
 from quatlab.app.qt.theme_menu import set_theme
 from quatlab.app.qt.window import MainWindow
 from quatlab.rendering import themes
@@ -434,3 +435,84 @@ def test_the_hidden_labels_note_wraps_inside_the_3d_view(truck_in, qtbot):
         assert rect.top() >= 0 and rect.bottom() <= scene.widget.height()
     finally:
         truck_in.set_zoom(1.0)
+
+
+def test_what_an_action_did_is_said_in_the_status_bar_and_errors_in_the_tab(window, qtbot):
+    """With a file open, a report such as the fix's goes to the window's status bar
+    (its own line in the tab cost the details box and the plot beside the scene
+    their last readable rows at 1024x768 and 150 %); an error stays in the tab, red."""
+    view = window.views["keyframes"]
+    message = window.findChild(QtWidgets.QLabel, "kf_message")
+    view.model.fix_signs()
+    assert view.model.message.text and not view.model.message.error
+    assert not message.isVisibleTo(view)
+    assert window.status.currentMessage() == view.model.message.text
+    with pytest.raises(KeyframeFileError):
+        view.model.export(Path("/nonexistent-folder/out.glb"))
+    assert view.model.message.error and message.isVisibleTo(view)
+    assert message.text() == view.model.message.text and "Not exported" in message.text()
+
+
+def test_an_empty_tab_keeps_its_hint_in_the_tab(qtbot):
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show_view("keyframes")
+    win.show()
+    qtbot.waitExposed(win)
+    message = win.findChild(QtWidgets.QLabel, "kf_message")
+    assert message.isVisible() and "Open a glTF" in message.text()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_robot_expressive_at_150_percent_fits_1024_px_and_explains_in_two_lines(qtbot, lang):
+    """As ``quatlab screenshot --scale 1.5 --size 1024x768`` draws it: the time row's
+    "frame 0 / 80 at 24 fps" widened the tab to 1041 px (a sideways scroll bar cut
+    "Bones and axes"), and in zh_CN the explanation under the segment table was
+    squeezed to a sliver (the table kept four rows whatever was left)."""
+    from quatlab.app import i18n
+    from quatlab.app.commands.screenshot import lesson_state, show_window
+
+    i18n.set_language(lang)
+    try:
+        robot = Path(__file__).parent / "data" / "gltf" / "RobotExpressive.glb"
+        (win, _img), problem = show_window(lesson_state("keyframes", None, None), "keyframes",
+                                           (1024, 768), open_file=robot, scale=1.5)
+        assert problem is None
+        qtbot.addWidget(win)
+        page = win.tabs.currentWidget()
+        assert not page.horizontalScrollBar().isVisible()
+        assert page.widget().minimumSizeHint().width() <= page.viewport().width()
+        frame = win.findChild(QtWidgets.QLabel, "rig_frame")
+        assert frame.text().endswith("/ 80" if lang == "en" else "/ 80 帧")
+        assert "24 fps" in frame.toolTip()
+        details = win.views["keyframes"].details
+        line = details.fontMetrics().lineSpacing()
+        assert details.viewport().height() >= 2 * line, (details.viewport().height(), line)
+        # The joint tree folds rather than keep 70 px of cut names; the scene keeps its
+        # width and the components plot beside it a readable data area.
+        panel = win.views["keyframes"].rig_panel
+        assert panel.node_list.width() == 0 or not panel.node_list.isVisible()
+        assert panel.scene.widget.width() >= 320
+        data = panel.components.getPlotItem().getViewBox().sceneBoundingRect()
+        assert data.width() >= 100 and data.height() >= 60, data
+        # Wide again, the tree opens at the width its names ask for.
+        win.set_zoom(1.0)
+        win.resize(1400, 900)
+        for _ in range(5):
+            QtWidgets.QApplication.processEvents()
+            qtbot.wait(15)
+        assert panel.node_list.width() >= panel.node_list.preferred_width() - 2
+    finally:
+        win.set_zoom(1.0)
+        i18n.set_language("en")
+
+
+def test_the_rig_legend_keeps_each_mark_with_its_words(window):
+    """Wrapped at 150 % in zh_CN, the "joints differing" dot ended one line and its
+    words began the next, so the dot read as the overlay switch's mark."""
+    import re
+
+    text = window.findChild(QtWidgets.QLabel, "rig_legend").text()
+    marks = re.findall(r"</span>(.)", text) + re.findall(r"◉(.)", text)
+    assert len(marks) == 4 and set(marks) == {"&"}, marks  # each followed by &nbsp;
+    assert text.count("</span>&nbsp;") == 3 and "◉&nbsp;" in text

@@ -52,7 +52,8 @@ def fit_text_below_table(split: QtWidgets.QSplitter, table: QtWidgets.QTableView
 
     The table's pane and ``details`` share their room: ``details`` takes what
     its text needs, up to half of it and as long as the table keeps
-    :data:`MIN_TABLE_ROWS` rows; the table shows a whole number of rows and
+    :data:`MIN_TABLE_ROWS` rows (fewer, down to one, where that would leave
+    ``details`` less than two lines); the table shows a whole number of rows and
     ``details`` takes the few pixels left (blank under its text). When the text
     needs more than that cap, ``details`` scrolls and stops at a line's bottom,
     never half-way through a line; the rest goes to the top pane. The top
@@ -86,7 +87,13 @@ def fit_text_below_table(split: QtWidgets.QSplitter, table: QtWidgets.QTableView
     width = details.viewport().width()
     if details.verticalScrollBar().isVisible():
         width += details.verticalScrollBar().width()
-    cap = min(pool // 2, pool - fixed - frame - MIN_TABLE_ROWS * row)
+    # On a short screen (1024x768 at 150 %) the table gives up rows, down to
+    # one, before the explanation is left less than two lines.
+    two_lines = 2 * details.fontMetrics().lineSpacing() + 2 * details.document().documentMargin()
+    for keep in range(MIN_TABLE_ROWS, 0, -1):
+        cap = min(pool // 2, pool - fixed - frame - keep * row)
+        if cap >= two_lines:
+            break
     if cap <= 0:
         return  # too small a window to share: the splitter as it is
     shown_doc = details.document()

@@ -10,7 +10,7 @@ segment, a diamond on a key; the Euler families in a lower lane of their own
 when a file has both kinds), the playback time as a line. A group row, and a
 joint row collapsed over its children, shows the marks of the rows under it.
 
-Above it: a filter (joint or animation names), "only rows with findings" (on
+Above it: a filter (joint or animation names), "findings only" (on
 when the file has any: the few flagged joints of 147 in view at once), the
 previous / next finding buttons and where the walk is. Clicking a mark emits
 :attr:`DopeSheetView.findingChosen`; clicking elsewhere in a lane selects the
@@ -369,7 +369,7 @@ class DopeSheetView(QtWidgets.QWidget):
         self.filter_box.setClearButtonEnabled(True)
         self.filter_box.textChanged.connect(lambda _text: self._refill())
         bar.addWidget(self.filter_box, 1)
-        self.only_box = QtWidgets.QCheckBox(_("only rows with findings"))
+        self.only_box = QtWidgets.QCheckBox(_("findings only"))
         self.only_box.setObjectName("dope_only_findings")
         self.only_box.setToolTip(_("Hide the joints without findings (those above a flagged "
                                    "joint stay, in grey italics, to show where it hangs)"))
@@ -584,11 +584,11 @@ class DopeSheetView(QtWidgets.QWidget):
         """How many rows have findings, on the check box that shows only them."""
         sheet = self.sheet
         if sheet is None:
-            self.only_box.setText(_("only rows with findings"))
+            self.only_box.setText(_("findings only"))
             self.tree.setToolTip(_("Open a keyframe file: its joints appear here along time, "
                                    "with every finding marked."))
             return
-        self.only_box.setText(_("only rows with findings ({flagged} of {total})").format(
+        self.only_box.setText(_("findings only ({flagged} of {total})").format(
             flagged=sheet.flagged_rows, total=sheet.track_rows))
         shown = sum(1 for r, _ctx in self._shown if sheet.rows[r].track is not None)
         self.tree.setToolTip(_("{shown} of {total} tracks shown; {flagged} with findings, "

@@ -128,10 +128,11 @@ class KeyframesView(QtWidgets.QWidget):
     def __init__(self, model: KeyframesModel, jump: Callable[[], None] | None = None,
                  open_file: Callable[[], None] | None = None, parent=None,
                  open_track: Callable[[np.ndarray, np.ndarray, str], None] | None = None,
-                 ) -> None:
+                 status: Callable[[str], None] | None = None) -> None:
         super().__init__(parent)
         self.model = model
         self._jump = jump
+        self._status = status
         self._open_track = open_track
         self._shown_track: object = ()  # the Track object the segment table shows
         self._syncing = False
@@ -698,6 +699,14 @@ class KeyframesView(QtWidgets.QWidget):
         self.message.setText(msg.text)
         self.message.setStyleSheet(
             f"color: {HIGHLIGHT['sign_flip']}; font-weight: bold;" if msg.error else "")
+        # With a file open, a report of what an action did goes to the window's
+        # status bar: a line of its own here cost the details box and the plot
+        # beside the scene their last readable rows at 1024x768 and 150 %
+        # (docs/gui.md). Errors, and the hint of an empty tab, stay in the tab.
+        in_tab = self._status is None or msg.error or self.model.file is None
+        self.message.setVisible(in_tab and bool(msg.text))
+        if not in_tab and msg.text:
+            self._status(msg.text)
 
 
 def create(window) -> QtWidgets.QWidget:
@@ -719,4 +728,5 @@ def create(window) -> QtWidgets.QWidget:
     window.tabs.currentChanged.connect(lesson_opened)
     return KeyframesView(model, jump=lambda: window.show_view("main"),
                          open_file=lambda: window.open_keyframes_dialog(),
-                         open_track=open_track)
+                         open_track=open_track,
+                         status=lambda text: window.status.showMessage(text))

@@ -64,6 +64,9 @@ _STACK_BELOW_LINES = 40
 #: 175 the plots took the whole of a short panel (1024x768 at 150 %) and left
 #: the components plot a 52-px data area under its legend.
 _CURVES_PX, _NARROW_CURVES_PX = 212, 145
+#: The components plot's least width beside the scene, in text lines (its
+#: axis and side tabs take about half).
+_COMPONENTS_LINES = 11
 PLAYER_LABELS = {"both": N_("both players"), "spec": N_("spec player only"),
                  "naive": N_("naive runtime only")}
 
@@ -102,11 +105,13 @@ class _SteadyLabel(QtWidgets.QLabel):
 
 def _legend_text(spec: str) -> str:
     """The 3D view's legend; ``spec``: the spec player's colour as drawn (its meshes' or bones')."""
-    return (f"{swatch(spec)} " + _("spec player (shortest-arc SLERP)")
-            + f" &nbsp;{swatch(NAIVE_COLOR)} " + _("naive runtime (ghost)")
-            + f" &nbsp;{swatch(NAIVE_COLOR, '●')} "
+    # A no-break space after each swatch: wrapped, a mark must not end a line
+    # and leave its words to the next (zh_CN at 150 %).
+    return (f"{swatch(spec)}&nbsp;" + _("spec player (shortest-arc SLERP)")
+            + f" &nbsp;{swatch(NAIVE_COLOR)}&nbsp;" + _("naive runtime (ghost)")
+            + f" &nbsp;{swatch(NAIVE_COLOR, '●')}&nbsp;"
             + _("joints differing &gt; {angle}°").format(angle=f"{DIFFERENCE_DEG:g}")
-            + " &nbsp;◉ " + _("selected"))
+            + " &nbsp;◉&nbsp;" + _("selected"))
 
 
 def _time_parameter(playback: RigPlayback) -> BoundParameter:
@@ -209,6 +214,8 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
         view_split.setStretchFactor(1, 1)
         view_split.setSizes([self.node_list.preferred_width(), 700])
         view_split.setChildrenCollapsible(False)
+        # The joint tree folds where the panel is narrow (see _arrange_plots).
+        view_split.setCollapsible(0, True)
 
         self.time_param = _time_parameter(self.playback)
         self.scrubber = Scrubber(self.time_param, prefix="rig_time")
@@ -311,12 +318,19 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
         if narrow:
             self._view_split.addWidget(self.plot_tabs)
             self._view_split.setStretchFactor(2, 1)
-            self._view_split.setSizes([70, 240, 430])  # proportions: scaled to the width
+            # The joint tree folds (its handle drags it open): beside a 320-px
+            # scene and this plot it kept 70 px, names cut to two letters, and
+            # the dope sheet lists the same joints in their hierarchy.
+            self._view_split.setSizes([0, 240, 430])  # proportions: scaled to the width
+            # A plot, not a sliver: the splitter gave it 96 px of data once the
+            # time row no longer held the panel wide (docs/projector.md).
+            tabs.setMinimumWidth(round(_COMPONENTS_LINES * self.fontMetrics().height()))
             # The row beside the scene holds a plot now: it gets half the height,
             # and the plots below ask for less of it (a 53-px plot at zoom 1.5).
             self.curves.set_least_height(_NARROW_CURVES_PX)
             self._split.setSizes([500, 500])
         else:
+            tabs.setMinimumWidth(0)
             self._plots.insertWidget(0, self.plot_tabs)
             self._plots.setStretchFactor(0, 2)
             self._plots.setStretchFactor(1, 3)
@@ -359,6 +373,9 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
         self.time_param.step = 1.0 / pb.fps
         # Sized once for the animation's widest frame number, not per frame.
         self.frame_label.set_widest(self._frame_text(pb.range[1]) if pb.rig is not None else "")
+        self.frame_label.setToolTip(_("The frame shown, of the animation's frames at the "
+                                      "file's rate of {fps} fps").format(fps=f"{pb.fps:g}")
+                                    if pb.rig is not None else "")
         self._syncing = True
         try:
             if pb.animation_index is not None:
@@ -384,8 +401,9 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
         pb = self.playback
         lo, hi = pb.range
         fps = pb.fps
-        return _("frame {i} / {n} at {fps} fps").format(
-            i=round((t - lo) * fps), n=round((hi - lo) * fps), fps=f"{fps:g}")
+        # The rate is in the tooltip: "at 24 fps" after it widened the time
+        # row past a 1024-px window at 150 % (docs/projector.md).
+        return _("frame {i} / {n}").format(i=round((t - lo) * fps), n=round((hi - lo) * fps))
 
     def on_keys(self) -> None:
         self.scene.set_frame(self.playback.frame(), self.sweeps_now())
@@ -405,7 +423,8 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
         self.node_list.select_node(pb.selected_node)
         sizes = self._view_split.sizes()
         want = self.node_list.preferred_width()
-        if rig is not None and len(sizes) > 1 and sizes[0] < want:
+        # A folded tree stays folded: the narrow arrangement, or the user, folded it.
+        if rig is not None and len(sizes) > 1 and 0 < sizes[0] < want:
             self._view_split.setSizes([want, max(sizes[1] - (want - sizes[0]), 1), *sizes[2:]])
 
     # ------------------------------------------------------------------ curves

@@ -84,8 +84,8 @@ class TabRows(QtWidgets.QWidget):
         """A tab's size as the style makes it for ``text`` (QTabBar's own measure).
 
         ``compact``: a row as tall as the text, the style's vertical space and
-        its shift of a tab not chosen (no extra padding), for a bar that wraps; each further row is height the tab below
-        loses (docs/projector.md).
+        its shift of a tab not chosen (no extra padding), for a bar that wraps;
+        each further row is height the tab below loses (docs/projector.md).
         """
         metrics = self.fontMetrics()
         opt = QtWidgets.QStyleOptionTab()
