@@ -73,7 +73,10 @@ from quatlab.rendering.series import PLOTS, Series, check_plot, curve_series
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED
 from quatlab.rendering.theme_apply import restyle_plots
 
-__all__ = ["CurvePlots"]
+__all__ = ["CurvePlots", "LEAST_HEIGHT"]
+
+#: The plots' least height (px) unless a parent asks for less (CurvePlots.set_least_height).
+LEAST_HEIGHT = 212
 
 _LABEL_FONT_PT = "11pt"
 _CACHE = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
@@ -167,7 +170,7 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Pl
         # reads a smaller minimum height set on the widget) gets plots that
         # shrink to fit (resizeEvent): they overflowed and the "step" titles
         # of the integration lesson were cut off at 1280x720, 130 %.
-        self._least = 212
+        self._least = LEAST_HEIGHT
         self._view.setMinimumHeight(self._least)
         # On screen the checkbox row is the legend. Exported figures have no
         # checkboxes, so they get this legend, in its own row above the plots
@@ -326,7 +329,7 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Pl
         self._refresh()
 
     def set_least_height(self, pixels: int) -> None:
-        """The plots' least height (212 px by default; see ``__init__``).
+        """The plots' least height (:data:`LEAST_HEIGHT` by default; see ``__init__``).
 
         A parent that shares a short height with another plot (the rig panel
         when narrow, docs/curves.md) asks for less.

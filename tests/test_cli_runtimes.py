@@ -13,20 +13,10 @@ from pathlib import Path
 
 import numpy as np
 import report_schema
-
-from quatlab.app.commands.cli import main
+from test_cli import call_main as call  # (status, stdout, stderr)
 
 DATA = Path(__file__).parent / "data"
 TRUCK = str(DATA / "gltf/CesiumMilkTruck.glb")
-
-
-def call(capsys, *args):
-    try:
-        status = main(list(args))
-    except SystemExit as exc:
-        status = exc.code
-    out = capsys.readouterr()
-    return status, out.out, out.err
 
 
 def test_truck_table_names_the_runtimes_that_glitch(capsys):

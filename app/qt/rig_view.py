@@ -50,7 +50,7 @@ from quatlab.app.qt.rig_plots import RigPlots
 from quatlab.app.qt.rig_selection import RigSelection
 from quatlab.app.qt.scrubber import BoundParameter, Scrubber
 from quatlab.rendering.component_plot import ComponentPlot
-from quatlab.rendering.curve_plots import CurvePlots
+from quatlab.rendering.curve_plots import LEAST_HEIGHT, CurvePlots
 from quatlab.rendering.omega_plot import OmegaPlot
 from quatlab.rendering.rig_scene import NAIVE_COLOR, SPEC_COLOR, RigScene
 
@@ -59,11 +59,11 @@ __all__ = ["RigPanel", "PLAYER_LABELS"]
 #: Narrower than this many text lines, the components plot moves beside the
 #: scene (see RigPanel._arrange_plots).
 _STACK_BELOW_LINES = 40
-#: The angle and error plots' least height (px) below the scene, and when
-#: narrow, where the components plot beside the scene needs height too: at
-#: 175 the plots took the whole of a short panel (1024x768 at 150 %) and left
-#: the components plot a 52-px data area under its legend.
-_CURVES_PX, _NARROW_CURVES_PX = 212, 145
+#: The angle and error plots' least height (px) when narrow, where the
+#: components plot beside the scene needs height too (else CurvePlots' own):
+#: at 175 the plots took the whole of a short panel (1024x768 at 150 %) and
+#: left the components plot a 52-px data area under its legend.
+_NARROW_CURVES_PX = 145
 #: The components plot's least width beside the scene, in text lines (its
 #: axis and side tabs take about half).
 _COMPONENTS_LINES = 11
@@ -336,7 +336,7 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
             self._plots.setStretchFactor(1, 3)
             self._plots.setSizes([400, 600])
             self._view_split.setSizes([self.node_list.preferred_width(), 700])
-            self.curves.set_least_height(_CURVES_PX)
+            self.curves.set_least_height(LEAST_HEIGHT)
             self._split.setSizes([440, 280])
 
     def on_rig(self) -> None:
