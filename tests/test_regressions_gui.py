@@ -7,6 +7,7 @@ and non-boolean session flags.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -287,3 +288,46 @@ def test_oblique_pole_shows_the_paths_as_curves():
     line = line[np.all(np.isfinite(line), axis=1)]
     sv_line = np.linalg.svd(line - line.mean(axis=0), compute_uv=False)
     assert sv_line[1] < 1e-9 * sv_line[0]
+
+
+# --------------------------------------------------------------------------- exit
+
+
+_TEARDOWN_CRASH = """
+import atexit, os, signal, sys
+from quatlab.app.commands import cli
+
+def main():
+    from PyQt6 import QtWidgets
+    global app
+    app = QtWidgets.QApplication(["quatlab"])
+    print("wrote out.png")
+    # Stands for Qt's teardown crashing at interpreter exit, after the work.
+    atexit.register(lambda: os.kill(os.getpid(), signal.SIGSEGV))
+    return int(sys.argv[1])
+
+cli.main = main
+cli.entry()
+"""
+
+
+@pytest.mark.parametrize("status", [0, 2])
+def test_a_qt_command_exits_with_its_status_whatever_the_teardown_does(status):
+    """A finished `quatlab screenshot` (PNG written, "wrote ..." printed) now and then
+    ended with SIGSEGV in the interpreter's teardown of Qt: the console script leaves
+    without it once Qt was started, with the command's own status and its output kept."""
+    proc = subprocess.run([sys.executable, "-c", _TEARDOWN_CRASH, str(status)],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert proc.returncode == status, proc
+    assert proc.stdout == "wrote out.png\n"
+
+
+def test_a_headless_command_exits_as_usual(tmp_path):
+    """No Qt loaded, the usual exit: atexit handlers (coverage, Dask) still run."""
+    script = ("import atexit, sys\nfrom quatlab.app.commands import cli\n"
+              "atexit.register(lambda: print('atexit ran'))\n"
+              "cli.main = lambda: 3\ncli.entry()\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 3 and proc.stdout == "atexit ran\n", proc

@@ -95,5 +95,26 @@ def main(argv: list[str] | None = None) -> int:
                       lang=lang if lang_given else None)
 
 
+def entry() -> None:
+    """The ``quatlab`` console script: :func:`main`, then an exit Qt cannot crash.
+
+    Once a command has started Qt (the window, ``screenshot``, ``record``) and
+    done its work, the interpreter's teardown destroys Qt and OpenGL objects
+    in no set order, and now and then that ended a finished screenshot with
+    SIGSEGV instead of its status. So such a process flushes its streams and
+    leaves without the teardown; a command that never loaded Qt exits as usual.
+    """
+    status = main()
+    widgets = sys.modules.get("PyQt6.QtWidgets")
+    if widgets is None or widgets.QApplication.instance() is None:
+        sys.exit(status)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader that left, a closed stream
+            pass
+    os._exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    entry()
