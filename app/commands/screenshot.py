@@ -96,6 +96,7 @@ def render_window(win, size: tuple[int, int]):
     # A few rounds of events: layout, the GL context's first frame, then a repaint.
     for _round in range(5):
         app.processEvents()
+    _wait_held_paints(win)
     # GL views exist as native windows only once shown: those that appeared
     # with the show (a file's rig scene) take the theme and zoom in use now.
     from quatlab.app.qt.theme_menu import redraw
@@ -105,6 +106,27 @@ def render_window(win, size: tuple[int, int]):
     win.repaint()
     app.processEvents()
     return win.grab_image()
+
+
+def _wait_held_paints(win, longest_s: float = 2.0) -> None:
+    """Turn the event loop until no plot of ``win`` waits to be painted (app/qt/paint_later.py).
+
+    A view paints its new curves a turn after its 3D frame, and a staggered
+    plot a turn after that: grabbed before, the integration lesson showed one
+    plot of two (the other not yet revealed) over a blank half.
+    """
+    import time
+
+    from PyQt6 import QtWidgets
+
+    from quatlab.app.qt.paint_later import PaintLater
+
+    app = QtWidgets.QApplication.instance()
+    end = time.monotonic() + longest_s
+    while any(p.held for p in win.findChildren(PaintLater)) and time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.005)
+    app.processEvents()
 
 
 def logical_size(img) -> tuple[int, int]:
