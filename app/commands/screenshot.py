@@ -23,7 +23,8 @@ def add_parser(subparsers):
                           "lesson view one of that lesson's presets"))
     p.add_argument("--t", type=float, default=None,
                    help=_("t in [0, 1] (default 0.5); on a lesson view the fraction of its "
-                          "slider's range (time, sweep, step)"))
+                          "slider's range (time, sweep, step), by default where its preset "
+                          "starts"))
     p.add_argument("--size", default="1400x900", help=_("window size WxH (default 1400x900)"))
     p.add_argument("--view", default="main", help=_("which view to show (see --list-views)"))
     p.add_argument("--open", dest="open_file", default=None, help=_("keyframe file to open first"))
