@@ -481,6 +481,11 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Pl
             for name, item in self._items[plot].items():
                 item.setVisible(name in self._series[plot] and self._visible[name])
         for plot in PLOTS:
+            # The old callouts go first: a new y range re-places every label
+            # still in the plot, and these are about to be replaced (in the
+            # wrapping lesson that wasted placement was a quarter of a preset
+            # change).
+            self._clear_annotations(plot)
             self._update_y_range(plot)
         for plot in PLOTS:
             self._annotate(plot)

@@ -11,6 +11,8 @@ loaded machine cannot hide or fake it:
   again: the n-th label of a stack was placed 2**(n-2) times per layout;
 * the turn axis of a path that never turns (q to -q, shortest) was looked
   for sample by sample, 1,000 quaternion products;
+* a new y range re-placed the callouts about to be replaced (a quarter of
+  the wrapping lesson's preset change, its peak label over 720 segments);
 * the S3 tab placed its labels twice, the two-key lesson behind it redrew
   its plots and scene, the blending lesson fitted the camera to every pose
   of every chain eight times, and the Euler lesson built its gimbal pose by
@@ -31,7 +33,7 @@ from PyQt6 import QtGui, QtWidgets
 import quatlab.app.qt.window as window_module
 import quatlab.rendering.chain as chain_module
 from quatlab.app.model.state import LessonState
-from quatlab.app.qt import blend_view, euler_view, s3_circle, s3_view
+from quatlab.app.qt import blend_view, euler_view, s3_circle, s3_view, wrap_view
 from quatlab.app.qt.window import MainWindow
 from quatlab.math import gimbal as G
 from quatlab.math import quaternion as Q
@@ -234,3 +236,21 @@ def test_gimbal_rings_of_many_poses_are_the_rings_of_each(rng):
         assert (G.gimbal_locked(angles, order).tolist()
                 == [G.gimbal_readout(a, order).locked for a in angles])
         assert G.gimbal_locked(angles, order)[2]
+
+
+def test_a_preset_change_places_no_callout_it_then_removes(qtbot, monkeypatch):
+    win = _window_with(qtbot, monkeypatch, wrap_view)
+    view = win.views["wrap"]
+    placed = _Count(monkeypatch, BoxedLabel, "_clear_spot", lambda self, *rest: self)
+    keys = [k for k, _label, _tip in view.model.preset_items()]
+    for key in [*keys[1:], keys[0]]:
+        before = len(placed.notes)
+        view.preset_box.setCurrentIndex(view.preset_box.findData(key))
+        _settle()
+        shown = {lb for plot in view.plots.plots.values()
+                 for lb in plot.getViewBox().childGroup.childItems() if isinstance(lb, BoxedLabel)}
+        assert shown, key   # the wrapping lesson's peaks leave the top: labelled
+        # Every label placed during the change is still there after it: the old
+        # ones were not placed again for the new y range on their way out.
+        gone = [lb for lb in placed.notes[before:] if lb not in shown]
+        assert gone == [], (key, len(gone))
