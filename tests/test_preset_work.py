@@ -254,3 +254,36 @@ def test_a_preset_change_places_no_callout_it_then_removes(qtbot, monkeypatch):
         # ones were not placed again for the new y range on their way out.
         gone = [lb for lb in placed.notes[before:] if lb not in shown]
         assert gone == [], (key, len(gone))
+
+
+def test_a_label_placed_again_as_it_was_is_not_searched_again(qtbot, monkeypatch):
+    plot = pg.PlotWidget()
+    qtbot.addWidget(plot)
+    plot.resize(600, 400)
+    plot.show()
+    qtbot.waitExposed(plot)
+    x = np.linspace(0.0, 1.0, 400)
+    curve = {"y": np.sin(6 * x)}
+    plot.plot(x, curve["y"])
+    plot.setYRange(-1.5, 1.5, padding=0)
+    label = BoxedLabel("↑ peak 1.00\nat t = 0.50", fraction=0.5, stack=[],
+                       obstacles=lambda: [np.column_stack([x, curve["y"]])])
+    label.setPos(0.5, 1.5)   # as the plots do: the point first, then into the plot
+    plot.addItem(label, ignoreBounds=True)
+    _settle()
+    searched = _Count(monkeypatch, plot_label, "cheapest")
+    spot = label.textItem.pos()
+    for _ in range(3):
+        label.updateTextPos()
+    assert searched.calls == 0 and label.textItem.pos() == spot
+    # New curves (a line across the top): searched again, and the spot is the
+    # one a fresh search finds.
+    curve["y"] = np.full_like(x, 1.3)
+    label.updateTextPos()
+    assert searched.calls == 1
+    fresh = BoxedLabel("↑ peak 1.00\nat t = 0.50", fraction=0.5, stack=[],
+                       obstacles=lambda: [np.column_stack([x, curve["y"]])])
+    fresh.setPos(0.5, 1.5)
+    plot.addItem(fresh, ignoreBounds=True)
+    _settle()
+    assert fresh.textItem.pos() == label.textItem.pos() != spot
