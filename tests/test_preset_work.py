@@ -287,3 +287,24 @@ def test_a_label_placed_again_as_it_was_is_not_searched_again(qtbot, monkeypatch
     plot.addItem(fresh, ignoreBounds=True)
     _settle()
     assert fresh.textItem.pos() == label.textItem.pos() != spot
+
+
+def test_the_plots_lay_out_their_axis_titles_only_when_they_change(qtbot, monkeypatch):
+    from quatlab.rendering.curve_plots import CurvePlots
+
+    plots = CurvePlots()
+    qtbot.addWidget(plots)
+    plots.resize(900, 300)
+    plots.show()
+    qtbot.waitExposed(plots)
+    plots.set_x_axis("t", None, (0.0, 1.0))
+    titled = _Count(monkeypatch, pg.AxisItem, "setLabel")
+    plots.set_x_axis("t", None, (0.0, 2.0))   # a new range, the same titles
+    assert titled.calls == 0
+    assert plots.plots["angle"].getAxis("bottom").labelText == "t"
+    plots.set_x_axis("time", "s", (0.0, 2.0))
+    assert titled.calls > 0
+    for item in plots.plots.values():
+        assert item.getAxis("bottom").labelText == "time (s)"
+        assert item.getAxis("bottom").label.isVisible()
+    assert "/ s" in plots.plots["speed"].getAxis("left").labelText
