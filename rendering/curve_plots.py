@@ -93,6 +93,19 @@ def _same_samples(a: np.ndarray, b: np.ndarray) -> bool:
     return a is b or (a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=True)))
 
 
+def _set_label(item: pg.PlotItem, side: str, text: str, style: dict) -> None:
+    """``item.setLabel(side, text, **style)`` unless that axis shows just that already.
+
+    Setting a title lays it out again (its HTML, the fitted form, the axis
+    size): 14 ms of a blending preset change, which sets the same titles.
+    """
+    axis = item.getAxis(side)
+    if (axis.labelText == text and axis.labelStyle == style and not axis.labelUnits
+            and not axis.labelUnitPrefix and axis.label.isVisible() and axis.isVisible()):
+        return
+    item.setLabel(side, text, **style)
+
+
 class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, PlotArrange,
                  QtWidgets.QWidget):
     """Path angle and angular speed against t, side by side, with a t cursor.
@@ -264,13 +277,13 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Pl
         item = self.plots[plot]
         style = {"color": themes.themed(FOREGROUND), "font-size": _LABEL_FONT_PT}
         x_label = f"{self._x_name} ({self._x_unit})" if self._x_unit else self._x_name
-        item.setLabel("bottom", x_label, **style)
+        _set_label(item, "bottom", x_label, style)
         y_label = self._y_label[plot]
         if y_label is None:
             y_label = (_("path angle (deg)") if plot == "angle"
                        else _("angular speed (deg / {unit})").format(
                            unit=self._x_unit or "t"))  # deg per unit t, as the readouts' °/t
-        item.setLabel("left", y_label, **style)
+        _set_label(item, "left", y_label, style)
         self._made(item.getAxis("left"), item.getAxis("bottom"))
         item.setXRange(*self._x_range, padding=0.02)
         self._cursor_lines[plot].setBounds(self._x_range)
@@ -484,6 +497,11 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Pl
             for name, item in self._items[plot].items():
                 item.setVisible(name in self._series[plot] and self._visible[name])
         for plot in PLOTS:
+            # The old callouts go first: a new y range re-places every label
+            # still in the plot, and these are about to be replaced (in the
+            # wrapping lesson that wasted placement was a quarter of a preset
+            # change).
+            self._clear_annotations(plot)
             self._update_y_range(plot)
         for plot in PLOTS:
             self._annotate(plot)

@@ -80,10 +80,19 @@ class GLWindowView(GLViewMixin, QtOpenGL.QOpenGLWindow):
                 QtCore.Qt.EventPriority.LowEventPriority.value)
 
     def event(self, ev):
-        if ev.type() == QtCore.QEvent.Type.UpdateRequest:
+        kind = ev.type()
+        if kind == QtCore.QEvent.Type.UpdateRequest:
             # Whoever sent it, this frame takes in every change so far; reset
             # here rather than in paintGL, which a window that stopped being
             # exposed meanwhile never reaches.
+            self._update_posted = False
+        elif kind == QtCore.QEvent.Type.Paint and self._update_posted and self.isExposed():
+            # An expose (a new size) renders a frame now, with every change so
+            # far: the request posted before it would render the same frame
+            # again (12 ms of the blending lesson's preset change, whose new
+            # explanation resizes the view). A change made from here on posts
+            # a new one.
+            QtCore.QCoreApplication.removePostedEvents(self, QtCore.QEvent.Type.UpdateRequest)
             self._update_posted = False
         return super().event(ev)
 

@@ -25,6 +25,10 @@ __all__ = ["Segments", "polyline_segments", "pair_segments", "covered", "overlap
 
 #: Rectangles whose pairs with the segments are clipped at once (bounds the memory).
 _BLOCK = 128
+#: Rectangle-segment pairs looked at once in a column of rectangles (bounds the memory).
+_BLOCK_PAIRS = 1 << 18
+#: Rectangles a column (one left and right) must hold on average to be clipped by columns.
+_COLUMN_SHARE = 8
 #: Cost of a candidate that overlaps a label placed before it, and of one leaving the view.
 LABEL_COST = 1000.0
 OUTSIDE_COST = 500.0
@@ -77,24 +81,32 @@ def pair_segments(vertices) -> np.ndarray:
     return out.reshape(-1, 3)
 
 
+def _clip_axis(aa: np.ndarray, da: np.ndarray, lo, hi, t0: np.ndarray, t1: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One axis of Liang-Barsky: segments ``aa + f da`` against the slab ``lo``-``hi``.
+
+    Returns whether a segment parallel to the slab lies in it (the others:
+    True), and the fractions ``t0``, ``t1`` narrowed to the part inside.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        flat = da == 0.0
+        # A segment parallel to this axis must lie between the two sides.
+        ok = ~flat | ((aa >= lo) & (aa <= hi))
+        r_lo = (lo - aa) / da
+        r_hi = (hi - aa) / da
+        t0 = np.maximum(t0, np.where(flat, -np.inf, np.minimum(r_lo, r_hi)))
+        t1 = np.minimum(t1, np.where(flat, np.inf, np.maximum(r_lo, r_hi)))
+    return ok, t0, t1
+
+
 def _clip(a: np.ndarray, d: np.ndarray, lo: np.ndarray, hi: np.ndarray
           ) -> tuple[np.ndarray, np.ndarray]:
     """Pairs of a segment ``a + f d`` (f in [0, 1]) and a rectangle ``lo``-``hi``, all ``(P, 2)``:
     whether each segment meets its rectangle, and the fraction of it inside."""
-    t0 = np.zeros(len(a))
-    t1 = np.ones(len(a))
-    ok = np.ones(len(a), dtype=bool)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for axis in (0, 1):
-            da, aa = d[:, axis], a[:, axis]
-            flat = da == 0.0
-            # A segment parallel to this axis must lie between the two sides.
-            ok &= ~flat | ((aa >= lo[:, axis]) & (aa <= hi[:, axis]))
-            r_lo = (lo[:, axis] - aa) / da
-            r_hi = (hi[:, axis] - aa) / da
-            t0 = np.maximum(t0, np.where(flat, -np.inf, np.minimum(r_lo, r_hi)))
-            t1 = np.minimum(t1, np.where(flat, np.inf, np.maximum(r_lo, r_hi)))
-    ok &= t0 <= t1
+    ok_x, t0, t1 = _clip_axis(a[:, 0], d[:, 0], lo[:, 0], hi[:, 0], np.zeros(len(a)),
+                              np.ones(len(a)))
+    ok_y, t0, t1 = _clip_axis(a[:, 1], d[:, 1], lo[:, 1], hi[:, 1], t0, t1)
+    ok = ok_x & ok_y & (t0 <= t1)
     return ok, np.where(ok, t1 - t0, 0.0)
 
 
@@ -124,6 +136,10 @@ def covered(rects, segs) -> tuple[np.ndarray, np.ndarray]:
     length = np.zeros(len(rects))
     if not len(found) or not len(rects):
         return hits, length
+    columns, column = np.unique(rects[:, [0, 2]], axis=0, return_inverse=True)
+    if _COLUMN_SHARE * len(columns) <= len(rects) and np.isfinite(columns).all():
+        _covered_by_column(rects, found, columns, column.reshape(-1), hits, length)
+        return hits, length
     # Only the pairs whose bounding boxes meet are clipped, found through a
     # grid (box_grid): the work follows the pairs near each other, not K x S;
     # a block of rectangles at a time, so neither does the memory.
@@ -138,6 +154,55 @@ def covered(rects, segs) -> tuple[np.ndarray, np.ndarray]:
         length[start:start + len(block)] = np.bincount(k, weights=frac * found.norms[i],
                                                        minlength=len(block))
     return hits, length
+
+
+def _covered_by_column(rects: np.ndarray, found: Segments, columns: np.ndarray,
+                       column: np.ndarray, hits: np.ndarray, length: np.ndarray) -> None:
+    """:func:`covered` for rectangles that share their sides by columns (a label's spots).
+
+    A label's candidates are a few lefts times many heights: per column
+    (one left and right), the segments that reach its x span are clipped
+    along x once, and only the pairs whose boxes also meet along y are
+    clipped along y. The same pairs as the grid finds, clipped by the same
+    arithmetic as :func:`_clip` and summed in the same order (each
+    rectangle's segments in their order): the same hits and lengths, to the
+    last bit, with neither the grid's bookkeeping nor the x clip per pair.
+    """
+    order = np.argsort(column, kind="stable")
+    starts = np.searchsorted(column[order], np.arange(len(columns) + 1))
+    for g, (left, right) in enumerate(columns):
+        near = np.flatnonzero((found.hi[:, 0] >= left) & (found.lo[:, 0] <= right))
+        if not len(near):
+            continue
+        a = found.segs[near, 0]
+        d = found.segs[near, 1] - a
+        x_ok, t0_x, t1_x = _clip_axis(a[:, 0], d[:, 0], left, right, np.zeros(len(near)),
+                                      np.ones(len(near)))
+        y_lo, y_hi, norms = found.lo[near, 1], found.hi[near, 1], found.norms[near]
+        # What each segment gives a rectangle of this column that holds it along y:
+        # there the y clip changes nothing (its fractions lie outside [0, 1]).
+        in_ok = x_ok & (t0_x <= t1_x)
+        in_len = np.where(in_ok, t1_x - t0_x, 0.0) * norms
+        mine = order[starts[g]:starts[g + 1]]
+        # Rows of this column a block at a time: at most _BLOCK_PAIRS pairs looked at.
+        rows = max(1, _BLOCK_PAIRS // len(near))
+        for first in range(0, len(mine), rows):
+            ks = mine[first:first + rows]
+            top, bottom = rects[ks, 1], rects[ks, 3]
+            r, j = np.nonzero((y_hi >= top[:, None]) & (y_lo <= bottom[:, None]))
+            if not len(r):
+                continue
+            ok, piece = in_ok[j], in_len[j]
+            # Only the segments that cross the top or bottom edge are clipped along y.
+            cut = np.flatnonzero((y_lo[j] < top[r]) | (y_hi[j] > bottom[r]))
+            rc, jc = r[cut], j[cut]
+            ok_c, t0, t1 = _clip_axis(a[jc, 1], d[jc, 1], top[rc], bottom[rc], t0_x[jc],
+                                      t1_x[jc])
+            ok_c &= x_ok[jc] & (t0 <= t1)
+            ok[cut] = ok_c
+            piece[cut] = np.where(ok_c, t1 - t0, 0.0) * norms[jc]
+            hits[ks] = np.bincount(r, weights=ok, minlength=len(ks))
+            length[ks] = np.bincount(r, weights=piece, minlength=len(ks))
 
 
 def overlaps(rects, taken) -> np.ndarray:
@@ -273,8 +338,8 @@ def cheapest(rects, segs, ties, taken=(), *, decimals: int = 1) -> int:
     least = np.round(labels + length, decimals)
     order = np.lexsort((np.arange(len(rects)), *ties, least))
 
-    def key(i: int, cost: float) -> tuple:
-        return (cost, *(float(t[i]) for t in reversed(ties)), i)
+    def key(i, cost) -> tuple:
+        return (float(cost), *(float(t[i]) for t in reversed(ties)), int(i))
 
     best = None
     start, size = 0, _FIRST_BATCH
@@ -287,8 +352,9 @@ def cheapest(rects, segs, ties, taken=(), *, decimals: int = 1) -> int:
         if clip.any():
             cost[clip] = np.round(costs(rects[batch[clip]], segs, taken, by_length=True),
                                   decimals)
-        for i, c in zip(batch.tolist(), cost.tolist(), strict=True):
-            if best is None or key(i, c) < best:
-                best = key(i, c)
+        # The batch's least by the same key (lexsort's last key first), then against the best.
+        i = int(np.lexsort((batch, *(t[batch] for t in ties), cost))[0])
+        if best is None or key(batch[i], cost[i]) < best:
+            best = key(batch[i], cost[i])
         start, size = start + len(batch), 4 * size
     return best[-1]

@@ -103,6 +103,10 @@ class BoxedLabel(pg.TextItem):
         self._stack = stack
         self._obstacles = obstacles
         self._placing = False
+        #: The last free-spot search, ``(inputs, answer)``: a label placed again
+        #: with the same spots, curves and labels around gets the same spot
+        #: without scoring them again (the plots re-place on every layout).
+        self._last_search: tuple | None = None
         #: No form of the text fits the box (see _place): nothing is drawn.
         self.squeezed = False
         super().__init__(text, anchor=(0, 0), **kwargs)
@@ -298,7 +302,18 @@ class BoxedLabel(pg.TextItem):
             r = self.mapRectFromScene(other.textItem.sceneBoundingRect())
             taken.append((r.left(), r.top(), r.right(), r.bottom()))
         # Least curve covered (to 0.1 px), then nearest x, then highest, then earliest.
-        best = cheapest(rects, segs, (corners[:, 1], np.round(self._distance(corners[:, 0]), 1)),
-                        taken)
+        ties = (corners[:, 1], np.round(self._distance(corners[:, 0]), 1))
+        asked = (rects, segs, *ties, np.reshape(np.asarray(taken, dtype=np.float64), (-1, 4)))
+        if self._last_search is not None and _same_arrays(self._last_search[0], asked):
+            best = self._last_search[1]   # placed again as it was (a paint, a re-layout)
+        else:
+            best = cheapest(rects, segs, ties, taken)
+            self._last_search = (asked, best)
         x, y = corners[best]
         return float(x), float(y)
+
+
+def _same_arrays(a: tuple, b: tuple) -> bool:
+    """Whether two tuples of arrays hold the same shapes and values."""
+    return len(a) == len(b) and all(x.shape == y.shape and np.array_equal(x, y)
+                                    for x, y in zip(a, b, strict=True))

@@ -488,3 +488,20 @@ def test_lesson_model_measures_the_blends_against_scipys_mean():
     m.set_preset("order_dependence")          # equal weights on poses 120 deg apart
     assert np.all(np.isnan(m.current_mean)) and np.all(np.isnan(m.plot["mean"]))
     assert "rotation mean is not unique" in m.explanation()
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 6), m=st.integers(1, 60),
+       start=st.one_of(st.none(), st.integers(0, 5)))
+def test_the_sweep_carries_the_reference_as_choose_reference_does(seed, n, m, start):
+    # The sweep's own loop against the rule called sample by sample (as an
+    # animation graph evaluates it), on weights with many zeros.
+    rng = np.random.default_rng(seed)
+    w = rng.uniform(0, 1, (m, n)) * (rng.random((m, n)) < 0.5)
+    w[np.arange(m), rng.integers(0, n, m)] += 0.1      # each sample has a positive weight
+    start = None if start is None else start % n
+    poses = Q.normalize(rng.normal(size=(n, 4)))
+    want, current = [], start
+    for row in w:
+        current = B.choose_reference(row, current)
+        want.append(current)
+    assert B.blend_sweep(poses, w, reference=start).reference.tolist() == want

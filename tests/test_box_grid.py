@@ -6,6 +6,9 @@
   every pair, without ever holding a K x S array: its peak memory for 3,000
   candidates against 20,000 short segments stays under a quarter of the
   60 MB one such array takes (the pairwise test peaked at 120 MB);
+* :func:`covered` for a label's spots (columns of rectangles sharing their
+  left and right) clips by column, and gives the same hits and lengths, to
+  the last bit, as clipping each rectangle on its own;
 * :func:`cheapest` picks what sorting every candidate by its rounded cost
   and the ties picks (the rule the plot callouts followed before), while
   clipping only the candidates ranked before a free one.
@@ -153,6 +156,53 @@ def test_covered_never_holds_every_pair_at_once(rng):
     pairs = len(rects) * len(segs)
     assert pairs > 5e7
     assert peak < pairs / 4, f"{peak / 1e6:.1f} MB for {pairs / 1e6:.0f} M pairs"
+
+
+def _column_scene(rng, n_cols, n_rows, n_points, size):
+    """A label's spots (lefts x tops, one size) over x-sorted curves, edges and odd segments."""
+    lefts = np.round(rng.uniform(0, 200, n_cols))
+    tops = np.round(rng.uniform(0, 150, n_rows))
+    corners = np.array([(lx, ty) for ty in tops for lx in lefts]).reshape(-1, 2)
+    rects = np.column_stack([corners, corners + size])
+    parts = []
+    if n_points > 1:
+        x = np.sort(rng.uniform(-20, 320, n_points))
+        parts.append(polyline_segments(np.column_stack([x, rng.uniform(-20, 220, n_points)])))
+        # Vertices on the rectangles' edges (a coordinate a rectangle shares), and gaps.
+        edge = np.column_stack([rng.choice(rects[:, [0, 2]].ravel(), n_points),
+                                rng.choice(rects[:, [1, 3]].ravel(), n_points)])
+        edge[rng.random(n_points) < 0.1] = np.nan
+        parts.append(polyline_segments(edge[np.argsort(edge[:, 0])]))
+    odd = rng.uniform(-20, 320, (8, 2, 2))
+    odd[0, 1, 0] = odd[0, 0, 0]                   # vertical
+    odd[1, 1, 1] = odd[1, 0, 1]                   # horizontal
+    odd[2, 1] = odd[2, 0]                         # a lone point
+    odd[3, :, 1] = rects[0, 1]                    # along a top edge
+    odd[4, :, 0] = rects[0, 2]                    # along a right edge
+    parts.append(odd)
+    return rects, np.concatenate(parts)
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6), st.integers(8, 40), st.integers(0, 300),
+       st.sampled_from([(30.0, 12.0), (219.0, 44.0), (0.0, 5.0)]))
+def test_covered_by_columns_is_each_rectangle_clipped_alone(seed, n_cols, n_rows, n_points,
+                                                           size):
+    rng = np.random.default_rng(seed)
+    rects, segs = _column_scene(rng, n_cols, n_rows, n_points, size)
+    found = Segments(segs)
+    hits, length = covered(rects, found)
+    alone = [covered(rect[None], found) for rect in rects]   # one a column: the grid's path
+    assert np.array_equal(hits, [h[0] for h, _ in alone])
+    assert np.array_equal(length, [v[0] for _, v in alone])   # bit for bit
+
+
+def test_covered_by_columns_matches_clipping_every_pair(rng, monkeypatch):
+    rects, segs = _column_scene(rng, 5, 40, 400, (219.0, 44.0))
+    monkeypatch.setattr(label_place, "meeting_pairs", None)   # the column path needs no grid
+    hits, length = covered(rects, segs)
+    want_hits, want_length = _clip_each(rects, segs)
+    assert np.array_equal(hits, want_hits)
+    np.testing.assert_allclose(length, want_length, rtol=1e-9, atol=1e-9)
 
 
 def _full_sort(rects, segs, ties, taken):

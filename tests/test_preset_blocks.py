@@ -67,3 +67,24 @@ def test_the_menu_route_really_switches_the_lesson(window):
     for key in combo.keys[::-1]:
         combo.choose(key)
         assert window.views["euler"].model.preset == key
+
+
+def test_the_walk_catches_a_change_that_holds_the_loop(window, monkeypatch):
+    # The guard itself: a change that holds the event loop past the bound
+    # (a stand-in for the 2-15 s callout search) is reported, and only it.
+    import time
+
+    route = next(r for r in routes(window) if r.tab == "wrap")
+    slow_key = route.keys[1]
+    choose = route.choose
+    held = []
+
+    def choose_slowly(key):
+        choose(key)
+        if key == slow_key and not held:
+            held.append(key)
+            time.sleep(1.5 * PATHOLOGICAL_MS / 1e3)
+    monkeypatch.setattr(route, "choose", choose_slowly)
+    blocks = walk(window, route)
+    over = [pair for pair, block in blocks.items() if block.longest > PATHOLOGICAL_MS]
+    assert len(over) == 1 and over[0][1] == slow_key, over

@@ -11,6 +11,8 @@ loaded machine cannot hide or fake it:
   again: the n-th label of a stack was placed 2**(n-2) times per layout;
 * the turn axis of a path that never turns (q to -q, shortest) was looked
   for sample by sample, 1,000 quaternion products;
+* a new y range re-placed the callouts about to be replaced (a quarter of
+  the wrapping lesson's preset change, its peak label over 720 segments);
 * the S3 tab placed its labels twice, the two-key lesson behind it redrew
   its plots and scene, the blending lesson fitted the camera to every pose
   of every chain eight times, and the Euler lesson built its gimbal pose by
@@ -31,7 +33,7 @@ from PyQt6 import QtGui, QtWidgets
 import quatlab.app.qt.window as window_module
 import quatlab.rendering.chain as chain_module
 from quatlab.app.model.state import LessonState
-from quatlab.app.qt import blend_view, euler_view, s3_circle, s3_view
+from quatlab.app.qt import blend_view, euler_view, s3_circle, s3_view, wrap_view
 from quatlab.app.qt.window import MainWindow
 from quatlab.math import gimbal as G
 from quatlab.math import quaternion as Q
@@ -234,3 +236,75 @@ def test_gimbal_rings_of_many_poses_are_the_rings_of_each(rng):
         assert (G.gimbal_locked(angles, order).tolist()
                 == [G.gimbal_readout(a, order).locked for a in angles])
         assert G.gimbal_locked(angles, order)[2]
+
+
+def test_a_preset_change_places_no_callout_it_then_removes(qtbot, monkeypatch):
+    win = _window_with(qtbot, monkeypatch, wrap_view)
+    view = win.views["wrap"]
+    placed = _Count(monkeypatch, BoxedLabel, "_clear_spot", lambda self, *rest: self)
+    keys = [k for k, _label, _tip in view.model.preset_items()]
+    for key in [*keys[1:], keys[0]]:
+        before = len(placed.notes)
+        view.preset_box.setCurrentIndex(view.preset_box.findData(key))
+        _settle()
+        shown = {lb for plot in view.plots.plots.values()
+                 for lb in plot.getViewBox().childGroup.childItems() if isinstance(lb, BoxedLabel)}
+        assert shown, key   # the wrapping lesson's peaks leave the top: labelled
+        # Every label placed during the change is still there after it: the old
+        # ones were not placed again for the new y range on their way out.
+        gone = [lb for lb in placed.notes[before:] if lb not in shown]
+        assert gone == [], (key, len(gone))
+
+
+def test_a_label_placed_again_as_it_was_is_not_searched_again(qtbot, monkeypatch):
+    plot = pg.PlotWidget()
+    qtbot.addWidget(plot)
+    plot.resize(600, 400)
+    plot.show()
+    qtbot.waitExposed(plot)
+    x = np.linspace(0.0, 1.0, 400)
+    curve = {"y": np.sin(6 * x)}
+    plot.plot(x, curve["y"])
+    plot.setYRange(-1.5, 1.5, padding=0)
+    label = BoxedLabel("↑ peak 1.00\nat t = 0.50", fraction=0.5, stack=[],
+                       obstacles=lambda: [np.column_stack([x, curve["y"]])])
+    label.setPos(0.5, 1.5)   # as the plots do: the point first, then into the plot
+    plot.addItem(label, ignoreBounds=True)
+    _settle()
+    searched = _Count(monkeypatch, plot_label, "cheapest")
+    spot = label.textItem.pos()
+    for _ in range(3):
+        label.updateTextPos()
+    assert searched.calls == 0 and label.textItem.pos() == spot
+    # New curves (a line across the top): searched again, and the spot is the
+    # one a fresh search finds.
+    curve["y"] = np.full_like(x, 1.3)
+    label.updateTextPos()
+    assert searched.calls == 1
+    fresh = BoxedLabel("↑ peak 1.00\nat t = 0.50", fraction=0.5, stack=[],
+                       obstacles=lambda: [np.column_stack([x, curve["y"]])])
+    fresh.setPos(0.5, 1.5)
+    plot.addItem(fresh, ignoreBounds=True)
+    _settle()
+    assert fresh.textItem.pos() == label.textItem.pos() != spot
+
+
+def test_the_plots_lay_out_their_axis_titles_only_when_they_change(qtbot, monkeypatch):
+    from quatlab.rendering.curve_plots import CurvePlots
+
+    plots = CurvePlots()
+    qtbot.addWidget(plots)
+    plots.resize(900, 300)
+    plots.show()
+    qtbot.waitExposed(plots)
+    plots.set_x_axis("t", None, (0.0, 1.0))
+    titled = _Count(monkeypatch, pg.AxisItem, "setLabel")
+    plots.set_x_axis("t", None, (0.0, 2.0))   # a new range, the same titles
+    assert titled.calls == 0
+    assert plots.plots["angle"].getAxis("bottom").labelText == "t"
+    plots.set_x_axis("time", "s", (0.0, 2.0))
+    assert titled.calls > 0
+    for item in plots.plots.values():
+        assert item.getAxis("bottom").labelText == "time (s)"
+        assert item.getAxis("bottom").label.isVisible()
+    assert "/ s" in plots.plots["speed"].getAxis("left").labelText

@@ -415,6 +415,27 @@ def test_a_burst_of_changes_renders_one_frame(scene, qtbot):
     assert len(frames) == 1 and not scene.update_pending
 
 
+def test_a_paint_before_the_posted_frame_renders_it_once(scene, qtbot):
+    # An expose (the view resized by a new explanation's height) paints a
+    # frame at once with every change so far: the UpdateRequest posted for
+    # those changes would render the same frame a second time.
+    qtbot.waitUntil(lambda: not scene.update_pending)
+    frames = []
+    scene.frameSwapped.connect(lambda: frames.append(1))
+    curves = _two_chains(scene)
+    assert scene.update_pending and not frames
+    QtCore.QCoreApplication.sendEvent(scene, QtGui.QPaintEvent(QtCore.QRect(QtCore.QPoint(),
+                                                                            scene.size())))
+    assert len(frames) == 1 and not scene.update_pending
+    qtbot.wait(200)
+    assert len(frames) == 1
+    # A change after that paint gets its own frame, showing it.
+    scene.set_path("naive", curves["naive_nlerp"].quats, NAIVE)
+    assert scene.update_pending
+    qtbot.waitUntil(lambda: len(frames) == 2, timeout=2000)
+    qtbot.waitUntil(lambda: _screen_matches_render(scene), timeout=3000)
+
+
 def test_changes_while_hidden_show_when_shown(scene, qtbot):
     # A hidden view (another tab) is not exposed: no frame is posted, and
     # the expose that shows it again renders the latest state.
