@@ -124,8 +124,14 @@ def test_gap_callouts_leave_most_of_a_short_plot_free(qtbot, lang):
         for name, plot in win.lesson.plots.plots.items():
             labels = _callouts(plot)
             assert len(labels) == 2, (name, [lb.toPlainText() for lb in labels])
+            # A callout with no room is drawn whole or not at all (its text hidden):
+            # the stack is what shows. The path-angle plot has room for both.
+            shown = [lb for lb in labels if lb.textItem.isVisible()]
+            assert name != "angle" or len(shown) == 2, (name, len(shown))
+            if not shown:
+                continue
             vb = plot.getViewBox().sceneBoundingRect()
-            bottom = max(lb.textItem.sceneBoundingRect().bottom() for lb in labels)
+            bottom = max(lb.textItem.sceneBoundingRect().bottom() for lb in shown)
             assert bottom - vb.top() <= 0.65 * vb.height() + 1, (name, bottom - vb.top(),
                                                                   vb.height())
     finally:
