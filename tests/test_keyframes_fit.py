@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PyQt6 import QtCore, QtWidgets
 
@@ -516,3 +517,35 @@ def test_the_rig_legend_keeps_each_mark_with_its_words(window):
     marks = re.findall(r"</span>(.)", text) + re.findall(r"◉(.)", text)
     assert len(marks) == 4 and set(marks) == {"&"}, marks  # each followed by &nbsp;
     assert text.count("</span>&nbsp;") == 3 and "◉&nbsp;" in text
+
+
+@pytest.mark.parametrize("theme", ["dark", "high-contrast"])
+def test_the_timeline_strip_is_dark_in_a_dark_theme(qtbot, theme):
+    """In the dark themes the strip of unflagged segments stayed the light theme's
+    pale grey-blue (#C5D1DE): a glaring band across a dark window. Measured from
+    the pixels: the strip's commonest colour is near the theme's background, and
+    the keys' ticks and the flagged bar still stand out on it."""
+    from oracles import contrast_8bit
+
+    from quatlab.app.qt.recorder import image_to_rgb
+
+    win = _truck_window(qtbot)
+    try:
+        set_theme(win, theme)
+        _settle(qtbot, win, (1400, 900))
+        strip = win.findChild(QtWidgets.QWidget, "timeline")
+        rgb = image_to_rgb(strip.grab().toImage())
+        # The rows of the band's middle (y = 0.5 of the strip's hidden axis).
+        vb = strip.getPlotItem().getViewBox()
+        y = round(strip.mapFromScene(vb.mapViewToScene(QtCore.QPointF(0.0, 0.5))).y()
+                  * strip.devicePixelRatioF())
+        middle = rgb[y - 2:y + 3].reshape(-1, 3)
+        colours, counts = np.unique(middle, axis=0, return_counts=True)
+        band = colours[counts.argmax()]
+        background = np.array([int(themes.current().background[i:i + 2], 16) for i in (1, 3, 5)])
+        assert contrast_8bit(band, background) < 2.5, band  # not a glaring strip
+        flag = np.array([int(themes.current().findings["sign_flip"][i:i + 2], 16)
+                         for i in (1, 3, 5)])
+        assert contrast_8bit(flag, band) > 2.0, (flag, band)
+    finally:
+        set_theme(win, "light")
