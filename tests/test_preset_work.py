@@ -213,6 +213,41 @@ def test_a_blend_preset_fits_each_framed_chain_once(qtbot, monkeypatch):
     assert poses <= 4 * chains, (poses, chains)
 
 
+def test_a_blend_preset_fits_the_camera_once_for_all_its_chains(qtbot, monkeypatch):
+    """Setting seven chains' roots and framed poses fitted the camera after each
+    (about 3 ms a fit): the view now asks for one fit for the whole change."""
+    from quatlab.rendering.chain_scene import ChainScene
+
+    win = _window_with(qtbot, monkeypatch, blend_view)
+    view = win.views["blend"]
+    fits = _Count(monkeypatch, ChainScene, "_fit_balls")
+    keys = [k for k, _label, _tip in view.model.preset_items()]
+    for key in [*keys[1:], keys[0]]:
+        before = fits.calls
+        view.model.set_preset(key)  # the change itself, before any resize it causes
+        assert fits.calls - before == 1, (key, fits.calls - before)
+        _settle()
+
+
+def test_one_framing_fits_once_at_its_end_and_not_at_all_when_not_asked(qtbot, monkeypatch):
+    from quatlab.rendering.chain_scene import ChainScene
+
+    win = _window_with(qtbot, monkeypatch, blend_view)
+    scene = win.views["blend"].scene
+    fits = _Count(monkeypatch, ChainScene, "_fit_balls")
+    with scene.one_framing():
+        with scene.one_framing():
+            scene.reset_camera()
+            scene.reset_camera()
+        assert fits.calls == 0  # the outer block is still open
+    assert fits.calls == 1
+    with scene.one_framing():
+        pass
+    assert fits.calls == 1
+    scene.reset_camera()
+    assert fits.calls == 2
+
+
 def test_the_euler_lesson_frames_its_gimbal_in_one_pass(qtbot, monkeypatch):
     win = _window_with(qtbot, monkeypatch, euler_view)
     view = win.views["euler"]

@@ -317,21 +317,22 @@ class BlendView(LessonPanel):
             self.listing_box.addItem(", ".join(map(str, o)))
         for w in (self.listing_box, self.listing_label):
             w.setVisible(bool(m.orders))
-        for v in m.VARIANTS:
-            # No tip trails: they would trace the preset's sweep, which the
-            # plots show already, and mislead once the weights are set by hand.
-            self.scene.set_chain(v, None, COLOURS[v], root=ROOTS[v])
-            self.scene.set_label(v, _(LABELS[v]))
-        self.scene.set_chain("mean", None, MEAN_COLOUR, root=ROOTS["mean"])
-        self.scene.set_label("mean", _(MEAN_LABEL))
-        for i, q in enumerate(m.quats):
-            self.scene.set_chain(f"pose{i}", q, POSE_COLOUR, root=ROOTS["poses"])
-        # Framed where the chains can go in this preset, not at the whole
-        # sphere of their reach: that left the chains a fifth of the view.
-        for v in (*m.VARIANTS, "mean"):
-            self.scene.set_framed_poses(v, m.reachable[v])
-        for i, q in enumerate(m.quats):
-            self.scene.set_framed_poses(f"pose{i}", q[None])
+        with self.scene.one_framing():  # one camera fit for the whole change
+            for v in m.VARIANTS:
+                # No tip trails: they would trace the preset's sweep, which the
+                # plots show already, and mislead once the weights are set by hand.
+                self.scene.set_chain(v, None, COLOURS[v], root=ROOTS[v])
+                self.scene.set_label(v, _(LABELS[v]))
+            self.scene.set_chain("mean", None, MEAN_COLOUR, root=ROOTS["mean"])
+            self.scene.set_label("mean", _(MEAN_LABEL))
+            for i, q in enumerate(m.quats):
+                self.scene.set_chain(f"pose{i}", q, POSE_COLOUR, root=ROOTS["poses"])
+            # Framed where the chains can go in this preset, not at the whole
+            # sphere of their reach: that left the chains a fifth of the view.
+            for v in (*m.VARIANTS, "mean"):
+                self.scene.set_framed_poses(v, m.reachable[v])
+            for i, q in enumerate(m.quats):
+                self.scene.set_framed_poses(f"pose{i}", q[None])
         self.scene.set_ghosts(None, None)
         for box, on in zip(self.negate_boxes, m.negated, strict=True):
             box.blockSignals(True)
