@@ -165,28 +165,3 @@ def test_plots_fit_small_motions_and_keep_the_whole_turn_as_a_gauge(sized_window
     show_case(win, "main", "negated-20", 0.5)
     assert plots.plots["angle"].getViewBox().viewRange()[1][1] >= 360.0
     assert plots.angle_gauge() is None
-
-
-def test_the_engines_plots_are_on_screen_at_150_percent(qapp):
-    """Same keys, six engines at 1024x768 and 150 %: the q0 and q1 editors stood
-    left of the view, 14 rows tall, and made the page taller than the window, so
-    both plots lay below its bottom edge. The editors now scroll."""
-    size, zoom = SIZES["1024x768@150%"]
-    win = build_window(size, zoom)
-    try:
-        win.show_view("engines")
-        settle(8)
-        page = win.tabs.currentWidget()
-        assert not page.verticalScrollBar().isVisible()
-        port = page.viewport()
-        for name, plot in win.views["engines"].plots.plots.items():
-            view = plot.getViewWidget()
-            rect = view.mapFromScene(plot.getViewBox().sceneBoundingRect()).boundingRect()
-            top_left = view.mapTo(port, rect.topLeft())
-            shown = QtCore.QRect(top_left, rect.size()).intersected(port.rect())
-            assert shown.height() >= 0.9 * rect.height() and rect.height() >= 80, (name, rect)
-    finally:
-        win.set_zoom(1.0)
-        win.close()
-        win.deleteLater()
-        settle()

@@ -17,7 +17,6 @@ from quatlab.app.i18n import N_, _
 from quatlab.app.model.same_keys_lesson import SameKeysModel
 from quatlab.app.qt.endpoint_editor import EndpointEditor
 from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
-from quatlab.app.qt.screen_modes import SidePanel
 from quatlab.math import runtimes as R
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.series import Series
@@ -47,24 +46,14 @@ class SameKeysView(LessonPanel):
         self.legend.setText(legend_html([(COLOURS[r], _(R.runtime(r).label)) for r in ids]))
         side = self.add_scene_side()
         self.editors = [EndpointEditor(model.state, which) for which in (0, 1)]
-        editors = QtWidgets.QWidget()
-        column = QtWidgets.QVBoxLayout(editors)
-        column.setContentsMargins(0, 0, 0, 0)
         for editor in self.editors:
             # The two-key tab has editors of the same names: these get a prefix, so
             # a lookup by name (tests, the window) finds that tab's, not this one's.
             for widget in (editor, *editor.findChildren(QtCore.QObject)):
                 if widget.objectName():
                     widget.setObjectName("engines_" + widget.objectName())
-            column.addWidget(editor)
-        column.addStretch(1)
-        # The editors scroll: standing left of the view at 1024x768 and 150 %,
-        # their 14 rows made the page taller than the window and pushed both
-        # plots below its edge (docs/projector.md).
-        self.editors_area = SidePanel(editors)
-        self.editors_area.setObjectName("engines_editors")
-        self.editors_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
-        side.addWidget(self.editors_area)
+            side.addWidget(editor)
+        side.addStretch(1)
         self.scene.set_root_only(True)
         self.scene.set_default_direction(40.0, 0.0)
         middle = (len(ids) - 1) / 2
