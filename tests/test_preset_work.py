@@ -343,3 +343,32 @@ def test_the_plots_lay_out_their_axis_titles_only_when_they_change(qtbot, monkey
         assert item.getAxis("bottom").labelText == "time (s)"
         assert item.getAxis("bottom").label.isVisible()
     assert "/ s" in plots.plots["speed"].getAxis("left").labelText
+
+
+def test_a_shorter_explanation_keeps_the_stage_as_it_was(qtbot, monkeypatch):
+    """Each preset's first text set the explanation's height over the stage, so a
+    preset with a shorter text resized the 3D view and the plots (a second paint
+    of both and a camera fit, about 30 ms of a change): the height now only grows
+    at a width, and switching back and forth keeps one layout."""
+    from quatlab.app.qt import same_keys_view
+
+    win = _window_with(qtbot, monkeypatch, same_keys_view)
+    view = win.views["engines"]
+    area, scene = view.explanation_area, view.scene.widget
+
+    def show(key):
+        view.preset_box.setCurrentIndex(view.preset_box.findData(key))
+        _settle()
+        return area.height(), scene.height()
+
+    keys = [k for k, _label, _tip in view.model.preset_items()]
+    seen = [show(k) for k in keys]
+    tallest = max(h for h, _s in seen)
+    assert len({h for h, _s in seen}) > 1  # the case under test: texts of other heights
+    again = [show(k) for k in reversed(keys)]
+    assert {h for h, _s in again} == {tallest}
+    assert len({s for _h, s in again}) == 1, again  # the 3D view keeps its size
+    # A new width lays the text out anew: the height follows the text there again.
+    win.resize(1300, 900)
+    _settle()
+    assert area.height() <= tallest

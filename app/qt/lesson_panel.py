@@ -78,8 +78,9 @@ class ExplanationArea(QtWidgets.QScrollArea):
     than the room it is given, and whose height does not follow the slider.
 
     Over the stage (``top``) its height is set once per preset (and width): the
-    first text's, a line more, up to TOP_SHARE of the window's height; a
-    longer text at another t scrolls in it. A height that followed each text
+    first text's, a line more, up to TOP_SHARE of the window's height, and
+    never lower than that of a preset shown before at this width; a longer
+    text at another t scrolls in it. A height that followed each text
     resized the 3D view, and re-framed it, as t moved (the blend tab's zoom
     changed between t = 0 and 0.5). Beside the 3D view (``column``) it takes
     the view's height and scrolls.
@@ -98,6 +99,7 @@ class ExplanationArea(QtWidgets.QScrollArea):
         label.setAutoFillBackground(False)
         self.viewport().setAutoFillBackground(False)
         self._reserved: int | None = None  # the height over the stage, for this preset
+        self._tallest = 0  # the tallest reserved at this width and font, over the presets
         self._top = True
         label.installEventFilter(self)
         if isinstance(label, ExplanationLabel):
@@ -115,6 +117,7 @@ class ExplanationArea(QtWidgets.QScrollArea):
             self.setMinimumHeight(3 * self.widget().fontMetrics().height())
             self.setMaximumHeight(16777215)
         self._reserved = None
+        self._tallest = 0
         self._fit()
 
     def top_height(self, width: int) -> int:
@@ -139,19 +142,27 @@ class ExplanationArea(QtWidgets.QScrollArea):
     def _fit(self) -> None:
         if not self._top or self._reserved is not None:
             return
-        self._reserved = self._wanted(max(self.width(), 1))
+        # Never lower than a preset shown before at this width: a preset change
+        # that shrank the text resized the 3D view and the plots, which then
+        # painted twice and re-framed (a second pass of about 30 ms in the
+        # blend, engines and Euler lessons, docs/architecture.md); switching
+        # back and forth in a lecture now keeps one layout.
+        self._tallest = max(self._tallest, self._wanted(max(self.width(), 1)))
+        self._reserved = self._tallest
         self.setFixedHeight(self._reserved)
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(ev)
         if ev.oldSize().width() != ev.size().width():
             self._reserved = None  # the text wraps anew
+            self._tallest = 0
             self._fit()
 
     def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
         if obj is self.widget():
             if ev.type() == QtCore.QEvent.Type.FontChange:
                 self._reserved = None
+                self._tallest = 0
             if ev.type() in (QtCore.QEvent.Type.LayoutRequest, QtCore.QEvent.Type.FontChange):
                 self._fit()
         return False
