@@ -69,6 +69,15 @@ class _Count:
         monkeypatch.setattr(owner, name, counted)
 
 
+def _shown(qtbot, widget, width: int, height: int):
+    """``widget`` shown at ``width`` x ``height``, exposed, and closed after the test."""
+    qtbot.addWidget(widget)
+    widget.resize(width, height)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
 def test_leaving_q_to_minus_q_scores_few_spots_in_boxes_of_the_view_size(main_window, monkeypatch):
     win = main_window("q-to-minus-q", 0.5)
     speed = win.lesson.plots.plots["speed"].getViewBox()
@@ -90,11 +99,7 @@ def test_leaving_q_to_minus_q_scores_few_spots_in_boxes_of_the_view_size(main_wi
 
 
 def test_a_stack_of_labels_is_placed_once_per_layout(qtbot, monkeypatch):
-    plot = pg.PlotWidget()
-    qtbot.addWidget(plot)
-    plot.resize(600, 500)
-    plot.show()
-    qtbot.waitExposed(plot)
+    plot = _shown(qtbot, pg.PlotWidget(), 600, 500)
     stack: list[BoxedLabel] = []
     x = np.linspace(0.0, 1.0, 200)
     plot.plot(x, np.sin(6 * x))
@@ -292,11 +297,7 @@ def test_a_preset_change_places_no_callout_it_then_removes(qtbot, monkeypatch):
 
 
 def test_a_label_placed_again_as_it_was_is_not_searched_again(qtbot, monkeypatch):
-    plot = pg.PlotWidget()
-    qtbot.addWidget(plot)
-    plot.resize(600, 400)
-    plot.show()
-    qtbot.waitExposed(plot)
+    plot = _shown(qtbot, pg.PlotWidget(), 600, 400)
     x = np.linspace(0.0, 1.0, 400)
     curve = {"y": np.sin(6 * x)}
     plot.plot(x, curve["y"])
@@ -327,11 +328,7 @@ def test_a_label_placed_again_as_it_was_is_not_searched_again(qtbot, monkeypatch
 def test_the_plots_lay_out_their_axis_titles_only_when_they_change(qtbot, monkeypatch):
     from quatlab.rendering.curve_plots import CurvePlots
 
-    plots = CurvePlots()
-    qtbot.addWidget(plots)
-    plots.resize(900, 300)
-    plots.show()
-    qtbot.waitExposed(plots)
+    plots = _shown(qtbot, CurvePlots(), 900, 300)
     plots.set_x_axis("t", None, (0.0, 1.0))
     titled = _Count(monkeypatch, pg.AxisItem, "setLabel")
     plots.set_x_axis("t", None, (0.0, 2.0))   # a new range, the same titles
