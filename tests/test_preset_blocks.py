@@ -35,7 +35,7 @@ def window(qtbot):
     win.show()
     qtbot.waitExposed(win)
     win.activateWindow()   # the Alt+N shortcuts go to the active window
-    QtWidgets.QApplication.processEvents()
+    qtbot.waitUntil(win.isActiveWindow)
     return win
 
 
