@@ -47,13 +47,17 @@ def _same(a, b) -> bool:
     return abs(a - b) <= 1e-6
 
 
+def _record(obj, key: str, design, value) -> None:
+    """Note that ``obj``'s ``key`` was set to ``value`` for the design value ``design``."""
+    obj.__dict__.setdefault(_ATTR, {})[key] = (design, value)
+
+
 def _tracked(obj, key: str, now, make):
     """``make(design)`` for ``obj``'s ``key`` whose value is ``now`` (see the module docstring)."""
-    store = obj.__dict__.setdefault(_ATTR, {})
-    seen = store.get(key)
+    seen = obj.__dict__.get(_ATTR, {}).get(key)
     design = seen[0] if seen is not None and _same(seen[1], now) else now
     new = make(design)
-    store[key] = (design, new)
+    _record(obj, key, design, new)
     return new
 
 
@@ -143,8 +147,7 @@ def _restyle_axis(axis: pg.AxisItem, theme: themes.Theme, s: float, lw: float) -
         # Recorded as the zoomed form of its unzoomed size: the next walk then
         # finds the font it set and scales the design size, not the zoomed one
         # (a second walk at 150 % drew the timeline's ticks at 225 %).
-        axis.__dict__.setdefault(_ATTR, {})["tickFont"] = (font.pointSizeF() / s,
-                                                           font.pointSizeF())
+        _record(axis, "tickFont", font.pointSizeF() / s, font.pointSizeF())
     # The space between the ticks and their text grows with the text, as the
     # label's font does: at 130% a 5-px offset left the axis title further
     # from the ticks than the zoom alone accounts for.

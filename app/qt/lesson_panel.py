@@ -121,9 +121,11 @@ class ExplanationArea(QtWidgets.QScrollArea):
         self._fit()
 
     def top_height(self, width: int) -> int:
-        """The height it takes over the stage at ``width``."""
-        if self._reserved is not None and self._top and width == self.width():
-            return self._reserved
+        """The height it takes over the stage at ``width`` (what :meth:`_fit` sets there)."""
+        if self._top and width == self.width():
+            if self._reserved is not None:
+                return self._reserved
+            return max(self._tallest, self._wanted(width))
         return self._wanted(width)
 
     def _wanted(self, width: int) -> int:
@@ -136,7 +138,8 @@ class ExplanationArea(QtWidgets.QScrollArea):
         return min(text + label.fontMetrics().height(), cap)
 
     def forget_height(self) -> None:
-        """A new preset: the height is set again by its first text."""
+        """A new preset: the height is set again by its first text (never lower, at this
+        width, than a preset's before)."""
         self._reserved = None
 
     def _fit(self) -> None:

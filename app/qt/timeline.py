@@ -36,6 +36,11 @@ OK_BAR = "#C5D1DE"
 #: ... and in the dark themes, where the light one was a glaring strip (1.9:1 on
 #: the dark theme's background; the keys' light ticks and every highlight show on it).
 OK_BAR_DARK = "#3B4653"
+
+
+def _band_colour() -> str:
+    """The unflagged segments' colour in the current theme."""
+    return OK_BAR_DARK if themes.current().dark else OK_BAR
 KEY_TICK = "#404040"
 SELECTED_OUTLINE = "#000000"
 
@@ -79,7 +84,7 @@ class Timeline(pg.PlotWidget):
         # about a second on a 20000-key track.
         y0, h = self._OK_BAR
         self._band = pg.BarGraphItem(x0=[0], x1=[1], y0=[y0], height=[h],
-                                     brush=OK_BAR_DARK if themes.current().dark else OK_BAR,
+                                     brush=_band_colour(),
                                      pen=pg.mkPen(None))
         # Flagged bars get a one-pixel (cosmetic) outline in their own colour,
         # so a short segment on a long track still shows as a line. One bar
@@ -114,12 +119,11 @@ class Timeline(pg.PlotWidget):
         if ev.type() == QtCore.QEvent.Type.PaletteChange:
             # A theme switch: the bars in the theme's colours (the theme walk
             # re-colours lines, not bar items).
-            theme = themes.current()
-            colours = theme.findings
+            colours = themes.current().findings
             for family, bars in getattr(self, "_flagged", {}).items():  # (none while built)
                 bars.setOpts(brush=colours[family], pen=pg.mkPen(colours[family], width=1))
             if hasattr(self, "_band"):
-                self._band.setOpts(brush=OK_BAR_DARK if theme.dark else OK_BAR)
+                self._band.setOpts(brush=_band_colour())
 
     @staticmethod
     def _set_bars(bars: pg.BarGraphItem, lo: np.ndarray, hi: np.ndarray) -> None:
