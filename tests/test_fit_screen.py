@@ -84,7 +84,16 @@ def test_every_tab_fits_a_projector(window, qtbot, size):
             # The explanation gives its width to the lesson below 1360 px (F7 shows it).
             for k, panel in enumerate(win._side_panels):
                 assert panel.isVisible() == (k == 0), name
-                assert _clipped_controls(panel, 0) == [], name
+            assert _clipped_controls(win._side_panels[0]) == [], name
+            # Shown with F7, the explanation panel's controls are whole too.
+            win.panel_actions[1].trigger()
+            _settle(qtbot)
+            try:
+                assert win._side_panels[1].isVisible(), name
+                assert _clipped_controls(win._side_panels[1], 0) == [], name
+            finally:
+                win.panel_actions[1].trigger()
+                _settle(qtbot)
 
 
 def test_side_panels_give_the_lesson_room_on_a_narrow_window(window, qtbot):

@@ -542,10 +542,12 @@ def test_the_timeline_strip_is_dark_in_a_dark_theme(qtbot, theme):
         middle = rgb[y - 2:y + 3].reshape(-1, 3)
         colours, counts = np.unique(middle, axis=0, return_counts=True)
         band = colours[counts.argmax()]
-        background = np.array([int(themes.current().background[i:i + 2], 16) for i in (1, 3, 5)])
-        assert contrast_8bit(band, background) < 2.5, band  # not a glaring strip
-        flag = np.array([int(themes.current().findings["sign_flip"][i:i + 2], 16)
-                         for i in (1, 3, 5)])
+        def rgb(name):
+            return np.array([int(name[i:i + 2], 16) for i in (1, 3, 5)])
+
+        theme_now = themes.current()
+        assert contrast_8bit(band, rgb(theme_now.background)) < 2.5, band  # not glaring
+        flag = rgb(theme_now.findings["sign_flip"])
         assert contrast_8bit(flag, band) > 2.0, (flag, band)
     finally:
         set_theme(win, "light")

@@ -292,6 +292,7 @@ def test_a_preset_change_places_no_callout_it_then_removes(qtbot, monkeypatch):
         assert shown, key   # the wrapping lesson's peaks leave the top: labelled
         # Every label placed during the change is still there after it: the old
         # ones were not placed again for the new y range on their way out.
+        assert len(placed.notes) > before, key  # labels were placed: the check below counts
         gone = [lb for lb in placed.notes[before:] if lb not in shown]
         assert gone == [], (key, len(gone))
 

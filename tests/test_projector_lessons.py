@@ -32,7 +32,7 @@ pytestmark = pytest.mark.gl
 
 #: Share of the window each tab's 3D view takes at least: two fifths at 1280x720
 #: (it was 22-30 %); at 1024x768 and 150 % (13-24 % before) the view is whole.
-LEAST_SHARE = {"1280x720": 0.39, "1024x768@150%": 0.13}
+LEAST_SHARE = {"1280x720": 0.39, "1024x768@150%": 0.15}  # 0.157 at least now (Euler)
 #: Cases the issue names, checked at both sizes.
 NAMED = [("main", "q-to-minus-q", t) for t in TS] + [
     ("main", "small-1", 0.5), ("main", "half-turn", 0.0), ("main", "negated-20", 0.5),

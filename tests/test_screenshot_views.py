@@ -11,8 +11,8 @@ import imageio.v3 as iio
 import numpy as np
 import pytest
 from PyQt6 import QtWidgets
+from test_cli import call_main
 
-from quatlab.app.commands import cli
 from quatlab.app.commands.screenshot import set_lesson_case
 from quatlab.app.qt.recorder import image_to_rgb, stage_of
 from quatlab.rendering.gl_view import grab_widget
@@ -20,13 +20,6 @@ from quatlab.rendering.gl_view import grab_widget
 pytestmark = pytest.mark.gl
 
 
-def _call(capsys, *args):
-    try:
-        status = cli.main(list(args))
-    except SystemExit as exc:
-        status = exc.code
-    out = capsys.readouterr()
-    return status, out.out, out.err
 
 
 def _settle(rounds: int = 4) -> None:
@@ -94,7 +87,7 @@ def test_screenshot_command_honours_t_on_a_lesson_view(qapp, capsys, tmp_path):
     shots = []
     for t in ("0.1", "0.9"):
         out = tmp_path / f"wrap-{t}.png"
-        status, stdout, err = _call(capsys, "screenshot", "--view", "wrap", "--t", t,
+        status, stdout, err = call_main(capsys, "screenshot", "--view", "wrap", "--t", t,
                                     "--size", "1024x768", "--present", "-o", str(out))
         assert status == 0, err
         shots.append(iio.imread(out)[..., :3])
@@ -104,7 +97,7 @@ def test_screenshot_command_honours_t_on_a_lesson_view(qapp, capsys, tmp_path):
 
 def test_screenshot_refuses_t_where_there_is_none(qapp, capsys, tmp_path):
     out = tmp_path / "k.png"
-    status, stdout, err = _call(capsys, "screenshot", "--view", "keyframes", "--t", "0.3",
+    status, stdout, err = call_main(capsys, "screenshot", "--view", "keyframes", "--t", "0.3",
                                 "-o", str(out))
     assert status == 2 and stdout == ""
     assert len(err.splitlines()) == 1 and "--t" in err and "keyframes" in err
@@ -113,7 +106,7 @@ def test_screenshot_refuses_t_where_there_is_none(qapp, capsys, tmp_path):
 
 def test_record_region_view_records_the_stage_only(qapp, capsys, tmp_path):
     out = tmp_path / "stage.gif"
-    status, stdout, err = _call(capsys, "record", "--view", "euler", "--region", "view",
+    status, stdout, err = call_main(capsys, "record", "--view", "euler", "--region", "view",
                                 "--duration", "0.6", "--fps", "5", "--size", "1280x720",
                                 "-o", str(out))
     assert status == 0, err
