@@ -31,6 +31,8 @@ class FlowRow(QtWidgets.QLayout):
         self._items: list[QtWidgets.QLayoutItem] = []
         self._gap = spacing
         self._vgap = 2
+        # Runs of widgets that start a new line rather than split, where a line holds them.
+        self._groups: dict[object, list[QtWidgets.QWidget]] = {}
 
     # ------------------------------------------------------------------ QHBoxLayout calls
     def addItem(self, item: QtWidgets.QLayoutItem) -> None:  # noqa: N802 - Qt API
@@ -52,6 +54,23 @@ class FlowRow(QtWidgets.QLayout):
 
     def addStretch(self, stretch: int = 0) -> None:  # noqa: N802 - Qt API
         self.addItem(_Stretch())
+
+    def keep_together(self, key: object, widgets: list[QtWidgets.QWidget]) -> None:
+        """Lay the run ``widgets`` (adjacent items, in order) on one line when a line
+        holds them: a legend read across two lines (its first entry on the end
+        of the toolbar's first) looked like two lists. ``key`` names the run,
+        so setting it again replaces it."""
+        self._groups[key] = list(widgets)
+        self.invalidate()
+
+    def _run_width(self, widget: QtWidgets.QWidget) -> int | None:
+        """Width of the run ``widget`` starts (its shown members and gaps), or None."""
+        for run in self._groups.values():
+            shown = [w for w in run if not w.isHidden()]
+            if shown and shown[0] is widget:
+                return (sum(w.minimumSizeHint().expandedTo(w.minimumSize()).width()
+                            for w in shown) + self._gap * (len(shown) - 1))
+        return None
 
     def setSpacing(self, spacing: int) -> None:  # noqa: N802 - Qt API
         self._gap = spacing
@@ -114,7 +133,10 @@ class FlowRow(QtWidgets.QLayout):
             # As a QHBoxLayout would, squeeze items towards their minimum
             # before giving up on the line.
             w = item.minimumSize().width()
-            if lines[-1] and x + w > width:
+            run = self._run_width(item.widget()) if item.widget() is not None else None
+            # A run's first item breaks the line for all of it.
+            need = max(w, run) if run is not None and run <= width else w
+            if lines[-1] and x + need > width:
                 lines.append([])
                 x = 0
             lines[-1].append(item)

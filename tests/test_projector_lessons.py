@@ -165,3 +165,64 @@ def test_plots_fit_small_motions_and_keep_the_whole_turn_as_a_gauge(sized_window
     show_case(win, "main", "negated-20", 0.5)
     assert plots.plots["angle"].getViewBox().viewRange()[1][1] >= 360.0
     assert plots.angle_gauge() is None
+
+
+#: Lesson tabs with plots (the S3 view has none; the six engines share the layout).
+PLOT_TABS = (*TABS, "engines")
+#: Text lines of height each plot's data area keeps at least: its two-line y title
+#: then reads whole ("path angle (°)", "angle from the first key").
+PLOT_LEAST_LINES = 6
+
+
+def test_every_lessons_page_holds_its_plots_whole(sized_window):
+    """At 1024x768 and 150 % the SQUAD keys and the engines' two editors pushed the
+    plots to 49 px with titles cut to "p…" and the page scrolled (the engines'
+    one-label legend also sideways); the blend's pose weights left its plots 99 px.
+    The column of controls folds on a short page, the legend wraps per entry."""
+    from quatlab.rendering.curve_plots import CurvePlots
+
+    name, win = sized_window
+    problems = []
+    for tab in PLOT_TABS:
+        win.show_view(tab)
+        settle(8)
+        page = win.tabs.currentWidget()
+        if page.verticalScrollBar().isVisible() or page.horizontalScrollBar().isVisible():
+            problems.append(f"{tab}: the page scrolls")
+        line = page.widget().fontMetrics().height()
+        plots = [p for p in page.findChildren(CurvePlots) if p.isVisible()]
+        assert plots, tab
+        for item in plots[0].plots.values():
+            height = item.getViewBox().height()
+            title = item.getAxis("left").shown_title()
+            if height < PLOT_LEAST_LINES * line:
+                problems.append(f"{tab}: a plot {height:.0f} px tall ({line} px lines)")
+            if "…" in title:
+                problems.append(f"{tab}: y title cut to {title!r}")
+    assert problems == [], f"{name}: " + "; ".join(problems)
+
+
+def test_the_column_of_controls_folds_on_a_short_page_and_the_button_shows_it(sized_window):
+    name, win = sized_window
+    short = name != "1280x720"
+    for tab, column in (("squad", "track_keys"), ("engines", "engines_endpoint0"),
+                        ("blend", "weight_spin_0")):
+        win.show_view(tab)
+        settle(8)
+        view = win.views[tab]
+        button = view.findChild(QtWidgets.QToolButton, "controls_fold")
+        control = view.findChild(QtWidgets.QWidget, column)
+        assert button.isVisible() and view.folded() == short, (tab, name)
+        assert control.isVisible() == (not short) == button.isChecked(), tab
+        button.click()
+        settle(8)
+        try:
+            assert control.isVisible() == short, tab
+            win.resize(win.width(), win.height() - 1)  # the user's choice outlives a resize
+            settle(8)
+            assert control.isVisible() == short, tab
+        finally:
+            button.click()
+            win.resize(win.width(), win.height() + 1)
+            settle(8)
+        assert control.isVisible() == (not short), tab

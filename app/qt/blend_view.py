@@ -22,7 +22,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import N_, _
 from quatlab.app.model.blend_lesson import BlendModel, axis_angle_text, mean_text
-from quatlab.app.qt.lesson_panel import LessonPanel, ParamSlider, legend_html
+from quatlab.app.qt.lesson_panel import LessonPanel, ParamSlider
 from quatlab.rendering.chain import ROW_VIEW, roots_in_a_row
 from quatlab.rendering.series import Series
 from quatlab.rendering.style import FOREGROUND, METHOD_COLORS
@@ -110,9 +110,9 @@ class BlendView(LessonPanel):
                          self._plot_scrubbed, parent, param_tooltip=_(
                              "Play the preset's sweep of weights (waypoint i at i): sets the "
                              "weight sliders as it moves"))
-        self.legend.setText(legend_html([(POSE_COLOUR, _("input poses")),
+        self.set_legend([(POSE_COLOUR, _("input poses")),
                                          (MEAN_COLOUR, _(MEAN_LABEL))]
-                                        + [(COLOURS[k], _(LABELS[k])) for k in COLOURS]))
+                                        + [(COLOURS[k], _(LABELS[k])) for k in COLOURS])
         self._build_pose_rows()
         self._drawn_plot = None
         self._x_axis: tuple | None = None
@@ -174,7 +174,7 @@ class BlendView(LessonPanel):
             "reference, so it is what a blend should come close to"))
         self._pose_grid = grid
         self._lay_pose_rows(1)
-        side = self.add_scene_side()
+        side = self.add_scene_side(_("pose weights"))
         side.addWidget(box)
         # The listing align-to-first depends on (presets that list orders).
         self.listing_label = QtWidgets.QLabel(_("listed as"))

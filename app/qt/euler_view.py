@@ -12,7 +12,7 @@ from PyQt6 import QtWidgets
 
 from quatlab.app.i18n import N_, _
 from quatlab.app.model.euler_lesson import EulerModel
-from quatlab.app.qt.lesson_panel import LessonPanel, legend_html, swatch
+from quatlab.app.qt.lesson_panel import LessonPanel, swatch
 from quatlab.math import gimbal as G
 from quatlab.math.gimbal import gimbal_rings
 from quatlab.rendering.gimbal import ANGLE_COLOURS, LOCK_COLOUR, GimbalItems
@@ -36,7 +36,7 @@ class EulerView(LessonPanel):
         self.model = model
         super().__init__(model.preset_items(), model.set_preset, "t", model.set_param, parent,
                          param_tooltip=_("From the start pose (t = 0) to the end pose (t = 1)"))
-        self.legend.setText(legend_html([(COLOURS[k], _(LABELS[k])) for k in COLOURS]))
+        self.set_legend([(COLOURS[k], _(LABELS[k])) for k in COLOURS])
         # A gimbal carries one rigid body: a chain curling by the same
         # rotation at every joint would hide which ring turns what.
         self.scene.set_root_only(True)

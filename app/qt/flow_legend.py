@@ -13,7 +13,7 @@ from PyQt6 import QtCore, QtWidgets
 
 from quatlab.rendering.flow_layout import FlowRow
 
-__all__ = ["FlowLegend"]
+__all__ = ["FlowLegend", "RowLegend", "legend_entry"]
 
 
 class _Entry(QtWidgets.QLabel):
@@ -22,6 +22,14 @@ class _Entry(QtWidgets.QLabel):
 
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt API
         return self.sizeHint()
+
+
+def legend_entry(html: str) -> QtWidgets.QLabel:
+    """One entry (rich text) as a label that never breaks, for a :class:`FlowRow` of one's own."""
+    label = _Entry(html)
+    label.setTextFormat(QtCore.Qt.TextFormat.RichText)
+    label.setWordWrap(False)  # the unit that never breaks
+    return label
 
 
 class FlowLegend(QtWidgets.QWidget):
@@ -34,9 +42,7 @@ class FlowLegend(QtWidgets.QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.entries: list[QtWidgets.QLabel] = []
         for html in entries:
-            label = _Entry(html)
-            label.setTextFormat(QtCore.Qt.TextFormat.RichText)
-            label.setWordWrap(False)  # the unit that never breaks
+            label = legend_entry(html)
             layout.addWidget(label)
             self.entries.append(label)
         policy = QtWidgets.QSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred,
@@ -46,4 +52,35 @@ class FlowLegend(QtWidgets.QWidget):
 
     def text(self) -> str:
         """The entries' markup, in order (what a one-label legend's text() would say)."""
+        return " ".join(label.text() for label in self.entries)
+
+
+class RowLegend:
+    """A legend whose entries are items of a :class:`FlowRow` it shares (a toolbar).
+
+    Each entry wraps to the row's next line on its own, where one label for
+    the whole legend could only widen the row.
+    """
+
+    def __init__(self, row: FlowRow, before: QtWidgets.QWidget) -> None:
+        self._row = row
+        self._before = before
+        self.entries: list[QtWidgets.QLabel] = []
+
+    def set_entries(self, entries: list[str]) -> None:
+        """Replace the entries (rich text each), placed before the widget ``before``."""
+        for label in self.entries:
+            self._row.removeWidget(label)
+            label.deleteLater()
+        at = self._row.indexOf(self._before)
+        self.entries = []
+        for k, html in enumerate(entries):
+            label = legend_entry(html)
+            label.setObjectName("legend_entry")
+            self._row.insertWidget(at + k, label)
+            self.entries.append(label)
+        self._row.keep_together(self, self.entries)
+
+    def text(self) -> str:
+        """The entries' markup, in order."""
         return " ".join(label.text() for label in self.entries)

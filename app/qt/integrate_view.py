@@ -16,7 +16,7 @@ from PyQt6 import QtCore, QtWidgets
 from quatlab.app.i18n import N_, _
 from quatlab.app.model.integrate_lesson import IntegrateModel
 from quatlab.app.qt.background import PreparingRunner
-from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
+from quatlab.app.qt.lesson_panel import LessonPanel
 from quatlab.app.qt.paint_later import PaintLater
 from quatlab.rendering.chain import ROOT, tip_trail
 from quatlab.rendering.series import Series
@@ -74,8 +74,8 @@ class IntegrateView(LessonPanel):
                          parent, param_tooltip=_("Step of the integration shown in 3D and by "
                                                  "the cursor"),
                          param_decimals=0)
-        self.legend.setText(legend_html([(COLOURS["integrated"], _("integrated q")),
-                                         (COLOURS["exact"], _("exact spin"))]))
+        self.set_legend([(COLOURS["integrated"], _("integrated q")),
+                                         (COLOURS["exact"], _("exact spin"))])
         self._build_options()
         self.scene.set_root_only(True)  # a rigid body spins; a curling chain would distract
         # 10,000 steps of both recursions take about 0.1 s, and the two trails

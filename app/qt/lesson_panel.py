@@ -13,6 +13,7 @@ from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.i18n import _
 from quatlab.app.model.explain import glue_formulas
+from quatlab.app.qt.flow_legend import RowLegend
 from quatlab.app.qt.scrubber import Scrubber, ValueParameter, model_parameter
 from quatlab.rendering.flow_layout import FlowRow
 from quatlab.rendering.plot_arrange import PLOT_LEAST_HEIGHT_LINES, PLOT_LEAST_WIDTH_LINES
@@ -219,11 +220,21 @@ class LessonPanel(QtWidgets.QWidget):
         self.preset_box.currentIndexChanged.connect(self._preset_changed)
         self.preset_box.activated.connect(self._preset_activated)
         self.toolbar.addWidget(self.preset_box)
+        # Folds the lesson's column of controls away (add_scene_side): shown once
+        # the lesson has one.
+        self.fold_button = QtWidgets.QToolButton()
+        self.fold_button.setObjectName("controls_fold")
+        self.fold_button.setCheckable(True)
+        self.fold_button.setToolButtonStyle(QtCore.Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.fold_button.hide()
+        self.fold_button.clicked.connect(self._fold_clicked)
+        self.toolbar.addWidget(self.fold_button)
+        self._user_fold: bool | None = None  # the user's choice, over the automatic one
         self.toolbar.addStretch(1)
-        self.legend = QtWidgets.QLabel()
-        self.toolbar.addWidget(self.legend)
         reset = QtWidgets.QPushButton(_("Reset camera"))
         self.toolbar.addWidget(reset)
+        # The chains' colours, set by the lesson (set_legend).
+        self.legend = RowLegend(self.toolbar, before=reset)
         layout.addLayout(self.toolbar)
         self._rows = 1  # toolbar rows so far: option rows go below them
 
@@ -350,21 +361,66 @@ class LessonPanel(QtWidgets.QWidget):
         self._rows += 1
         return row
 
-    def add_scene_side(self) -> QtWidgets.QVBoxLayout:
-        """A column of controls left of the 3D view, as tall as it.
+    def set_legend(self, entries: Sequence[tuple[str, str]]) -> None:
+        """The chains' colour legend in the toolbar: ``[(colour, text), ...]``.
+
+        One unbreakable label per entry (:class:`~quatlab.app.qt.flow_legend.RowLegend`):
+        one label for all six engines was wider than a 1024-px window at 150 %
+        and scrolled the whole lesson sideways.
+        """
+        self.legend.set_entries([f"{swatch(c)}&nbsp;{t}" for c, t in entries])
+
+    def add_scene_side(self, title: str) -> QtWidgets.QVBoxLayout:
+        """A column of controls left of the 3D view, as tall as it; ``title`` names it
+        on the button that folds it away.
 
         For lessons with more rows of controls than fit above the view on a
         short window: each row there takes its height from the view, which
-        is already the widest thing on the page.
+        is already the widest thing on the page. On a short page
+        (:meth:`folded`) the column starts folded, so the picture and the
+        plots keep their room; the toolbar's button shows it.
         """
-        side = QtWidgets.QWidget()
+        side = QtWidgets.QWidget(self)  # the panel's, folded or not
+        side.hide()  # until arranged
         side.setObjectName("scene_side")
         column = QtWidgets.QVBoxLayout(side)
         column.setContentsMargins(6, 2, 2, 2)
         column.setSpacing(2)
         self._side = side
         self._placement = None
+        self.fold_button.setText(title)
+        self.fold_button.setToolTip(_(
+            "Show or hide {controls}. On a short window they start hidden, so the 3D view "
+            "and the plots keep their room").format(controls=title))
+        self.fold_button.show()
         return column
+
+    #: A page shorter than this many text lines folds the column of controls:
+    #: 1024x768 at 150 % (31 lines) does, 1280x720 at 100 % (43) does not.
+    FOLD_BELOW_LINES = 36
+
+    def folded(self) -> bool:
+        """Whether the column of controls is folded away: the user's choice, else on a
+        page shorter than FOLD_BELOW_LINES lines of the present font.
+
+        The page is the scroll area's viewport the panel lies in (the panel
+        itself grows with what it shows, so its own height would keep a
+        column that scrolled the page shown).
+        """
+        if self._side is None:
+            return False
+        if self._user_fold is not None:
+            return self._user_fold
+        parent = self.parentWidget()
+        page = (parent.height() if parent is not None
+                and isinstance(parent.parentWidget(), QtWidgets.QAbstractScrollArea)
+                else self.height())
+        return 1 < page < self.FOLD_BELOW_LINES * self.fontMetrics().height()
+
+    def _fold_clicked(self, checked: bool) -> None:
+        # The button is checked while the column shows.
+        self._user_fold = not checked
+        self._arranged()
 
     def _arranged(self) -> None:
         """Arrange the stage, the column of controls and the explanation for the size.
@@ -385,22 +441,28 @@ class LessonPanel(QtWidgets.QWidget):
         present shape, which the arrangement itself changes: the same window
         always gets the same arrangement.
         """
+        folded = self.folded()
         beside = self._beside()
-        side = self._side
+        side = None if folded else self._side
         strip = beside or (side is not None and self.side_width()
                            + self.scene.widget.minimumWidth() + 12 > self.width() > 1)
         explanation = "top" if strip else "side" if side is not None else "row"
-        placement = (beside, strip, explanation)
+        placement = (beside, strip, explanation, folded)
         if placement == getattr(self, "_placement", None):
             return
         self._placement = placement
         self.stage.set_beside(beside)
+        self.fold_button.setChecked(not folded)
+        self.fold_button.setArrowType(QtCore.Qt.ArrowType.RightArrow if folded
+                                      else QtCore.Qt.ArrowType.DownArrow)
         if side is not None:
             if strip:
                 self._strip.layout().insertWidget(0, side)
             else:
                 self._scene_row.layout().insertWidget(0, side)
             side.show()
+        elif self._side is not None:
+            self._side.hide()
         area = self.explanation_area
         if explanation == "top":
             # Under the option rows (added after it was made), over the strip;
@@ -437,8 +499,8 @@ class LessonPanel(QtWidgets.QWidget):
         layout = self.layout()
         rows = sum(layout.itemAt(i).layout().heightForWidth(w) + layout.spacing()
                    for i in range(self._rows))
-        stage = (h - rows - self.explanation_area.top_height(w) - self.strip_height(w)
-                 - 2 * layout.spacing())
+        strip = 0 if self.folded() else self.strip_height(w)
+        stage = h - rows - self.explanation_area.top_height(w) - strip - 2 * layout.spacing()
         return self.stage.room_beside(w, stage)
 
     def strip_height(self, width: int) -> int:

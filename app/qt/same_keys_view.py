@@ -16,7 +16,7 @@ from PyQt6 import QtCore, QtWidgets
 from quatlab.app.i18n import N_, _
 from quatlab.app.model.same_keys_lesson import SameKeysModel
 from quatlab.app.qt.endpoint_editor import EndpointEditor
-from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
+from quatlab.app.qt.lesson_panel import LessonPanel
 from quatlab.math import runtimes as R
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.series import Series
@@ -43,8 +43,8 @@ class SameKeysView(LessonPanel):
         super().__init__(model.preset_items(), model.set_preset, "t", model.set_param, parent,
                          param_tooltip=_("From the first key (t = 0) to the second (t = 1)"))
         ids = model.runtimes
-        self.legend.setText(legend_html([(COLOURS[r], _(R.runtime(r).label)) for r in ids]))
-        side = self.add_scene_side()
+        self.set_legend([(COLOURS[r], _(R.runtime(r).label)) for r in ids])
+        side = self.add_scene_side(_("q0 and q1"))
         self.editors = [EndpointEditor(model.state, which) for which in (0, 1)]
         for editor in self.editors:
             # The two-key tab has editors of the same names: these get a prefix, so

@@ -16,7 +16,7 @@ from PyQt6 import QtCore, QtWidgets
 from quatlab.app.i18n import N_, _
 from quatlab.app.model.track_lesson import TrackModel
 from quatlab.app.qt.background import PreparingRunner
-from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
+from quatlab.app.qt.lesson_panel import LessonPanel
 from quatlab.app.qt.paint_later import PaintLater
 from quatlab.math import track as T
 from quatlab.rendering.chain import ROW_VIEW, roots_in_a_row
@@ -288,12 +288,12 @@ class TrackView(LessonPanel):
                                    "(continuous speed for uneven key times)"))
         self.tangents.toggled.connect(model.set_time_scaled)
         self.toolbar.insertWidget(2, self.tangents)
-        self.legend.setText(legend_html([(COLOURS[m], _(T.METHOD_LABELS[m]))
-                                         for m in model.SHOWN]))
+        self.set_legend([(COLOURS[m], _(T.METHOD_LABELS[m]))
+                                         for m in model.SHOWN])
         # The key editor in a column beside the 3D view, not in a row above
         # it: there it took 100 of the view's 280 px at 1280x720.
         self.keys = KeyEditor(model)
-        side = self.add_scene_side()
+        side = self.add_scene_side(_("key table"))
         side.addWidget(self.keys)
         # The explanation under the keys it speaks of, not in a band above
         # the view: the column has the height, the view wants it. Its width

@@ -16,7 +16,7 @@ from PyQt6 import QtWidgets
 
 from quatlab.app.i18n import N_, _
 from quatlab.app.model.wrap_lesson import METHODS, WrapModel
-from quatlab.app.qt.lesson_panel import LessonPanel, legend_html
+from quatlab.app.qt.lesson_panel import LessonPanel
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS
@@ -42,7 +42,7 @@ class WrapView(LessonPanel):
         self.model = model
         super().__init__(model.preset_items(), model.set_preset, "t", model.set_param, parent,
                          param_tooltip=_("From the first key (t = 0) to the second (t = 1)"))
-        self.legend.setText(legend_html([(COLOURS[k], _(LABELS[k])) for k in METHODS]))
+        self.set_legend([(COLOURS[k], _(LABELS[k])) for k in METHODS])
         # One rigid limb per method: the turn of the joint, not a curl.
         self.scene.set_root_only(True)
         # From in front of the row and well above: the three roots run left
