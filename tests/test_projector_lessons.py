@@ -145,9 +145,13 @@ def test_legend_entries_are_not_checkboxes(sized_window):
     ghosts were shown: it is a filled swatch now, and no legend label holds a box."""
     _name, win = sized_window
     note = win.lesson.ghosts_note.text()
-    assert "□" not in note and "■" in note
+    assert "□" not in note and "●" in note
     for label in win.findChildren(QtWidgets.QLabel):
         assert "□" not in label.text() and "☐" not in label.text(), label.text()
+    # Nor a filled square: beside the toolbar's checkboxes it read as one more.
+    for tab in ("squad", "engines", "blend"):
+        entries = win.views[tab].legend.entries
+        assert entries and all("●" in e.text() and "■" not in e.text() for e in entries), tab
 
 
 def test_plots_fit_small_motions_and_keep_the_whole_turn_as_a_gauge(sized_window):

@@ -246,3 +246,30 @@ def test_great_circle_states_the_half_angle(make_view):
     _, view = make_view()
     text = view.great_circle.angle_text.toPlainText()
     assert "170.0° on S3" in text and "2 × 170.0° = 340.0°" in text
+
+
+@pytest.mark.parametrize("width", [420, 520, 640])
+def test_no_legend_entry_breaks_across_lines(qapp, width):
+    """At 1024x768 and 150 % "shortest" ended one line and "SLERP" began the next:
+    laid out at several widths, each method's name starts and ends on one line."""
+    from PyQt6 import QtGui
+
+    from quatlab.app.i18n import _
+    from quatlab.math.curves import METHOD_LABELS
+
+    doc = QtGui.QTextDocument()
+    font = QtGui.QFont(qapp.font())
+    font.setPointSizeF(font.pointSizeF() * 1.5)
+    doc.setDefaultFont(font)
+    doc.setHtml(s3_view._legend_html())
+    doc.setTextWidth(width)
+    doc.documentLayout()  # laid out
+    block = doc.begin()
+    layout = block.layout()
+    assert layout.lineCount() >= 2  # the legend wraps at these widths
+    for m in METHODS:
+        found = doc.find(_(METHOD_LABELS[m]))
+        assert not found.isNull(), m
+        first = layout.lineForTextPosition(found.selectionStart() - block.position())
+        last = layout.lineForTextPosition(found.selectionEnd() - 1 - block.position())
+        assert first.lineNumber() == last.lineNumber(), (width, m)

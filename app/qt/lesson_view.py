@@ -186,8 +186,8 @@ class LessonView(QtWidgets.QWidget):
             self.scene.set_label(key, _(METHOD_LABELS[method]))
         self.legend.setText(legend_html([(METHOD_COLORS[naive], _("naive")),
                                          (METHOD_COLORS[shortest], _("shortest"))]))
-        # A filled swatch in the ghosts' grey: an empty box read as an
-        # unchecked checkbox while the ghosts were shown.
+        # A filled disc in the ghosts' grey (legend_html): an empty box read as
+        # an unchecked checkbox while the ghosts were shown.
         self.ghosts_note.setText(legend_html([(LIGHT.faint,
                                                _("ghosts t = 0, 1 · ticks every 0.1 of t"))]))
         self._update_trails()

@@ -170,9 +170,11 @@ def _legend_html() -> str:
     items = []
     for m in METHODS:
         line = "╌╌" if METHOD_DASHED[m] else "━━"
-        items.append(f"<span style='color:{METHOD_COLORS[m]}'><b>{line}</b></span> "
-                     f"{_(METHOD_LABELS[m])}")
-    return ("&nbsp;&nbsp;".join(items)
+        # One entry never breaks (a narrow window put "shortest" and "SLERP" on two
+        # lines); the lines break between entries.
+        items.append(f"<span style='white-space:nowrap'><span style='color:{METHOD_COLORS[m]}'>"
+                     f"<b>{line}</b></span> {_(METHOD_LABELS[m])}</span>")
+    return ("&nbsp; ".join(items)
             + "<br><span style='color:#555'>"
             + _("Left: the plane of q0 and q1 in R4. SLERP walks the arc; NLERP walks the "
                 "thin chord (the blend before normalizing, hollow dot) and is pushed along "
