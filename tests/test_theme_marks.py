@@ -196,3 +196,27 @@ def test_the_timelines_time_line_and_selected_outline_stand_out_in_every_theme(t
         assert len(drawn) >= 40, (theme, what, len(drawn))  # a line, not a speck
         ratio = np.median(contrast_8bit(drawn, bg))
         assert ratio >= NON_TEXT, (theme, what, ratio)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_scrubbers_groove_has_3_to_1_on_the_window_in_every_theme(qtbot, theme):
+    """Fusion's groove outline was 2.0:1 in light, 1.1:1 in dark and missing on high
+    contrast's black: the slider's track showed only where the handle had passed."""
+    from quatlab.app.model.state import LessonState
+    from quatlab.app.qt.scrubber import Scrubber
+
+    theme_menu.apply_theme(QtWidgets.QWidget(), theme)
+    scrubber = Scrubber(LessonState.from_preset("negated-20", t=0.0), playback=False)
+    qtbot.addWidget(scrubber)
+    scrubber.resize(500, 40)
+    scrubber.show()
+    qtbot.waitExposed(scrubber)
+    slider = scrubber.slider
+    window = slider.palette().color(QtGui.QPalette.ColorRole.Window)
+    bg = np.array([window.red(), window.green(), window.blue()])
+    rgb = _grab(slider)
+    # A column right of the handle (t = 0: the handle is at the left end).
+    column = rgb[:, int(0.75 * rgb.shape[1])]
+    ratios = contrast_8bit(column, bg)
+    # The groove's top and bottom edges, each a pixel or more.
+    assert (ratios >= NON_TEXT).sum() >= 2, (theme, window.name(), np.round(ratios.max(), 2))
