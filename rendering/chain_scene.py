@@ -333,11 +333,16 @@ class ChainScene(ChainLabels, ChainGhosts, ChainTurns, ChainTrails, ChainCamera,
         # light background, deepened further where it still is not 4.5:1 (the
         # pale grey of input poses was 2.7:1); the dark themes' colours are
         # light enough as they are.
-        if themes.current().dark:
-            ink = rgba_[:3]
+        if themes.current().dark and isinstance(color, str):
+            # The light colour: labels draw through labels.ink, which translates it into
+            # the theme. The theme's own colour translated again went wrong where it is
+            # a light role colour too: high contrast's white (grey runtimes, muted)
+            # read as the light background, black, and its label was deepened to grey.
+            text_colour = QtGui.QColor(color)
         else:
-            ink = deepen([0.8 * c for c in rgba_[:3]], rgba(SCENE_BACKGROUND), TEXT_CONTRAST)
-        text_colour = QtGui.QColor.fromRgbF(*(float(c) for c in ink))
+            ink = rgba_[:3] if themes.current().dark else deepen(
+                [0.8 * c for c in rgba_[:3]], rgba(SCENE_BACKGROUND), TEXT_CONTRAST)
+            text_colour = QtGui.QColor.fromRgbF(*(float(c) for c in ink))
         for label in (chain.label, chain.note, chain.angle_label):
             label.color = text_colour
         if chain.turn is not None:

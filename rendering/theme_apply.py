@@ -292,6 +292,7 @@ def _role_keys() -> np.ndarray:
         names = {c.upper() for c in themes.LIGHT.roles().values()}
         names |= {c.upper() for group in themes.LIGHT_EXTRAS.values() for c in group
                   if c.startswith("#") and len(c) == 7}
+        names |= set(themes.LIGHT_DEEP)
         _ROLE_KEYS.append(np.array(sorted(int(c[1:], 16) for c in names), dtype=np.int64))
     return _ROLE_KEYS[0]
 

@@ -36,7 +36,7 @@ from quatlab.app.i18n import N_, _
 from quatlab.rendering import style
 
 __all__ = ["Theme", "THEMES", "LIGHT", "DARK", "HIGH_CONTRAST", "theme_named", "current",
-           "scale", "set_current", "DEFAULT_THEME", "themed", "colour_name"]
+           "scale", "set_current", "DEFAULT_THEME", "themed", "colour_name", "LIGHT_DEEP"]
 
 #: Light-theme colours used in the views beyond the named roles, by role.
 #: Secondary text greys, the orange of the "other" curves, the error red.
@@ -47,6 +47,13 @@ LIGHT_EXTRAS = {
     "error": ("#B00020",),
     "background": ("white", "#FFF", "w"),
 }
+
+#: Deeper light-theme shades of role colours, for curves that must keep 3:1 on the
+#: light plots and 3D scene, where the Okabe-Ito sky blue and orange are 2.1:1 (the
+#: engines lesson's six runtimes): drawn as they are in the light theme, as the
+#: role's own colour in the dark ones. Chosen to stay apart from the lesson's other
+#: colours under every simulated deficiency (tests/test_themes.py).
+LIGHT_DEEP = {"#0083F5": "sky", "#B86D37": "accent"}
 
 
 @dataclass(frozen=True)
@@ -136,6 +143,8 @@ def _translation(theme: Theme) -> dict[str, str]:
         for role, names in LIGHT_EXTRAS.items():
             for n in names:
                 table[_key(n)] = mine[role]
+        for deep, role in LIGHT_DEEP.items():
+            table[_key(deep)] = mine[role] if theme.dark else deep
         # Roles win over the extras where a light colour has both (e.g. white).
         for role, colour in light.items():
             table.setdefault(_key(colour), mine[role])

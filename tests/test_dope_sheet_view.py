@@ -66,6 +66,52 @@ def tick_columns(rgb: np.ndarray, lane: QtCore.QRect, colour: str) -> np.ndarray
 # --------------------------------------------------------------------------- marks
 
 
+def test_the_playhead_never_covers_a_time_label(qtbot):
+    """At t = 0 the header's playhead triangle sat on the foot of the "0 s" label, no
+    pixel between them: the two read as one blot. A clear gap of 2 px at least."""
+    from quatlab.app.model.keyframes_model import KeyframesModel
+    from quatlab.app.qt.dope_sheet import LANE, DopeSheetView
+
+    model = KeyframesModel()
+    model.load(ROBOT)
+    sheet_view = DopeSheetView()
+    qtbot.addWidget(sheet_view)
+    sheet_view.resize(700, 300)
+    sheet_view.show()
+    qtbot.waitExposed(sheet_view)
+    sheet = model.dope_sheet()
+    sheet_view.set_sheet(sheet)
+    header = sheet_view.header
+    x0, width = header.sectionViewportPosition(LANE), header.sectionSize(LANE)
+
+    def lane_header() -> np.ndarray:
+        header.viewport().repaint()
+        return grab_rgb(header.viewport())[:, x0:x0 + width].astype(int)
+
+    sheet_view.set_cursor(None, None)
+    plain = lane_header()
+    # Ink: off each row's commonest colour (the header's face is a vertical gradient).
+    face = np.array([_row_mode(r) for r in plain])
+    ink = np.abs(plain - face[:, None, :]).sum(axis=-1) > 30
+    for t in (sheet.start, 1.0, 2.0):
+        sheet_view.set_cursor(t, None)
+        moved = np.any(lane_header() != plain, axis=-1)
+        rows, cols = np.nonzero(moved)
+        assert len(rows) >= 20, t  # the playhead is drawn
+        top = rows.min()
+        # The label over the playhead: the ink above it in the playhead's columns.
+        above = ink[:top, cols.min():cols.max() + 1]
+        label_rows = np.flatnonzero(above.any(axis=1))
+        assert len(label_rows) >= 6, t  # a label is there (the tick's, "0 s" at the start)
+        assert top - label_rows.max() - 1 >= 2, (t, top, label_rows.max())
+
+
+def _row_mode(row: np.ndarray) -> np.ndarray:
+    colours, counts = np.unique(row, axis=0, return_counts=True)
+    return colours[np.argmax(counts)]
+
+
+
 def test_every_finding_of_check_is_marked_at_its_time_on_its_joints_row(view, capsys):
     findings = check_findings(ROBOT, capsys)
     assert len(findings) == 15

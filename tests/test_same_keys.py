@@ -162,3 +162,40 @@ def test_the_long_way_chain_is_elsewhere_mid_segment(view):
     assert size > 300 and naive < 0.2, (naive, size)
     ref, _ = _overlap(view, "gltf", 0.0, 0.5)
     assert ref > 0.5, ref
+
+
+@pytest.mark.parametrize("theme", ["light", "dark", "high-contrast"])
+def test_every_runtime_keeps_3_to_1_on_its_background_in_every_theme(view, theme):
+    """Curves in the plots, chains, trails and labels in 3D (WCAG 1.4.11; labels 4.5:1
+    as text). PlayCanvas' sky blue and Unity Euler's orange were 2.1:1 on the light
+    scene and 2.2:1 on the plots; on high contrast the white Unreal chain's label was
+    grey (#757575: its colour translated into the theme twice)."""
+    import pyqtgraph as pg
+    from oracles import contrast_8bit
+    from PyQt6 import QtGui
+
+    from quatlab.app.qt import theme_menu
+    from quatlab.rendering import themes
+    from quatlab.rendering.labels import text_ink
+
+    def rgb(c) -> np.ndarray:
+        c = QtGui.QColor.fromRgbF(*c[:3]) if isinstance(c, tuple) else QtGui.QColor(c)
+        return np.array([c.red(), c.green(), c.blue()])
+
+    theme_menu.apply_theme(view, theme)
+    t = themes.current()
+    plots, scene = rgb(t.background), rgb(t.scene)
+    for graphics in view.plots.findChildren(pg.GraphicsView):
+        assert np.array_equal(rgb(graphics.backgroundBrush().color()), plots)
+    for plot in ("angle", "speed"):
+        for rid in ENGINES:
+            pen = pg.mkPen(view.plots.curve_item(plot, rid).opts["pen"])
+            assert contrast_8bit(rgb(pen.color()), plots) >= 3.0, (plot, rid, pen.color().name())
+    for rid in ENGINES:
+        chain = view.scene._chains[rid]
+        ratios = {what: float(contrast_8bit(rgb(c), scene)) for what, c in (
+            ("chain", chain.color), ("trail", chain.trail_color),
+            ("label", text_ink(chain.label.color)))}
+        assert min(ratios["chain"], ratios["trail"]) >= 3.0, (rid, ratios)
+        # A label reads as text, and never fainter than the chain it names.
+        assert ratios["label"] >= max(4.5, ratios["chain"] - 0.01), (rid, ratios)

@@ -1,25 +1,34 @@
-"""Marks that carry a state or a colour read without the hue: check box ticks, legend swatches.
+"""Marks that carry a state or a colour read without the hue, or that must not vanish in a theme.
 
 A checked box told from an empty one by its fill alone, or a pale legend
 swatch on the light window (the gimbal's yellow, 1.16:1), is lost to a
-colour-blind reader or on a washed-out projector.
+colour-blind reader or on a washed-out projector; so is a time line drawn in
+black on the high-contrast theme's black. Measured on the pixels the widgets
+draw, against WCAG 1.4.11's 3:1 for marks (tests/oracles.py, from the definition).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from oracles import contrast_8bit
 from PyQt6 import QtGui, QtWidgets
 from test_themes import contrast
 
+from quatlab.app.io.tracks import Track
+from quatlab.app.model.keyframes_model import KeyframesModel
 from quatlab.app.qt import theme_menu
 from quatlab.app.qt.euler_view import COLOURS as EULER_COLOURS
 from quatlab.app.qt.lesson_panel import legend_html
 from quatlab.app.qt.recorder import image_to_rgb
+from quatlab.app.qt.timeline import Timeline
+from quatlab.rendering import themes
 from quatlab.rendering.gimbal import ANGLE_COLOURS, LOCK_COLOUR
 from quatlab.rendering.style import METHOD_COLORS
 
 THEMES = ["light", "dark", "high-contrast"]
+#: WCAG 1.4.11: marks and the parts of controls that show their state.
+NON_TEXT = 3.0
 
 
 def _hex(rgb) -> str:
@@ -132,3 +141,82 @@ def test_legend_swatches_have_an_edge_at_3_to_1_on_the_light_window(qtbot, colou
     bg = np.array([window.red(), window.green(), window.blue()])
     edges = _swatch_edges(rgb, bg)
     assert min(edges) >= 3.0, (colour, window.name(), [round(e, 2) for e in edges])
+
+
+def _grab(widget) -> np.ndarray:
+    QtWidgets.QApplication.processEvents()
+    return image_to_rgb(widget.grab().toImage()).astype(int)
+
+
+def _mode(block: np.ndarray) -> np.ndarray:
+    """The commonest colour of an image block: its background."""
+    colours, counts = np.unique(block.reshape(-1, 3), axis=0, return_counts=True)
+    return colours[np.argmax(counts)]
+
+
+def _drawn_on_background(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """Colours of the pixels a mark drew where ``before`` showed the background."""
+    bg = _mode(before)
+    changed = np.any(after != before, axis=-1) & np.all(before == bg, axis=-1)
+    return after[changed]
+
+
+@pytest.fixture
+def timeline(qtbot):
+    host = QtWidgets.QWidget()
+    qtbot.addWidget(host)
+    tl = Timeline(host)
+    tl.resize(600, 96)
+    host.resize(600, 96)
+    host.show()
+    qtbot.waitExposed(host)
+    model = KeyframesModel()
+    t = np.arange(5, dtype=float)
+    model.set_tracks([Track(times=t, values=np.tile([1.0, 0.0, 0.0, 0.0], (5, 1)))])
+    tl.set_track(t, model.segments(0))
+    return host, tl
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_timelines_time_line_and_selected_outline_stand_out_in_every_theme(timeline,
+                                                                              theme):
+    """Both were drawn in black: gone on high contrast's black, 1.2:1 on the dark theme."""
+    host, tl = timeline
+    theme_menu.apply_theme(host, theme)
+    bg = np.array([int(themes.current().background[i:i + 2], 16) for i in (1, 3, 5)])
+    plain = _grab(tl)
+    assert np.array_equal(_mode(plain), bg)  # the plot is drawn on the theme's background
+    tl.set_cursor(2.5)  # mid-segment, between two key ticks
+    with_cursor = _grab(tl)
+    tl.set_cursor(None)
+    tl.set_selected(1)
+    with_outline = _grab(tl)
+    for what, after in (("time line", with_cursor), ("outline", with_outline)):
+        drawn = _drawn_on_background(plain, after)
+        assert len(drawn) >= 40, (theme, what, len(drawn))  # a line, not a speck
+        ratio = np.median(contrast_8bit(drawn, bg))
+        assert ratio >= NON_TEXT, (theme, what, ratio)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_scrubbers_groove_has_3_to_1_on_the_window_in_every_theme(qtbot, theme):
+    """Fusion's groove outline was 2.0:1 in light, 1.1:1 in dark and missing on high
+    contrast's black: the slider's track showed only where the handle had passed."""
+    from quatlab.app.model.state import LessonState
+    from quatlab.app.qt.scrubber import Scrubber
+
+    theme_menu.apply_theme(QtWidgets.QWidget(), theme)
+    scrubber = Scrubber(LessonState.from_preset("negated-20", t=0.0), playback=False)
+    qtbot.addWidget(scrubber)
+    scrubber.resize(500, 40)
+    scrubber.show()
+    qtbot.waitExposed(scrubber)
+    slider = scrubber.slider
+    window = slider.palette().color(QtGui.QPalette.ColorRole.Window)
+    bg = np.array([window.red(), window.green(), window.blue()])
+    rgb = _grab(slider)
+    # A column right of the handle (t = 0: the handle is at the left end).
+    column = rgb[:, int(0.75 * rgb.shape[1])]
+    ratios = contrast_8bit(column, bg)
+    # The groove's top and bottom edges, each a pixel or more.
+    assert (ratios >= NON_TEXT).sum() >= 2, (theme, window.name(), np.round(ratios.max(), 2))

@@ -45,6 +45,8 @@ MIN_MARK_PX = 3
 CLICK_SLOP_PX = 5
 #: Key ticks are drawn while keys are at least this many pixels apart.
 TICK_SPACING_PX = 3
+#: Height (px) of the playhead's triangle under the header's time labels.
+PLAYHEAD_PX = 6
 #: Files with more tracks than this get the filter row (a few rows need no filtering,
 #: and a small window zoomed in needs the height).
 FILTER_FROM_TRACKS = 12
@@ -135,11 +137,31 @@ def _tip(sheet: DopeSheet, k: int) -> str:
 
 
 class _TimeHeader(QtWidgets.QHeaderView):
-    """The header: column titles, and the time axis over the lanes."""
+    """The header: column titles, and the time axis over the lanes.
+
+    From the bottom up: the playhead's triangle (:data:`PLAYHEAD_PX` high, the
+    tick marks inside it), then the time labels in a band of their own, so
+    the playhead never covers a label ("0 s" at the start, where it rests).
+    """
 
     def __init__(self, sheet_view: DopeSheetView) -> None:
         super().__init__(QtCore.Qt.Orientation.Horizontal)
         self._owner = sheet_view
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 - Qt API
+        # The style's height fits one line of text; the playhead's band comes below it.
+        hint = super().sizeHint()
+        line = self.fontMetrics().height()
+        hint.setHeight(max(hint.height(), line + 2) + PLAYHEAD_PX + 1)
+        return hint
+
+    @staticmethod
+    def playhead(rect: QtCore.QRect | QtCore.QRectF, x: float) -> QtGui.QPolygonF:
+        """The playhead's triangle at ``x`` in the lane's header section ``rect``."""
+        half, tip = PLAYHEAD_PX - 1, float(rect.bottom())
+        return QtGui.QPolygonF([QtCore.QPointF(x - half, tip - PLAYHEAD_PX),
+                                QtCore.QPointF(x + half, tip - PLAYHEAD_PX),
+                                QtCore.QPointF(x, tip)])
 
     def paintSection(self, painter, rect, logical) -> None:  # noqa: N802 - Qt API
         super().paintSection(painter, rect, logical)
@@ -160,16 +182,16 @@ class _TimeHeader(QtWidgets.QHeaderView):
             text = (_("{t} s") if n == 0 else "{t}").format(t=f"{t:g}")
             w = metrics.horizontalAdvance(text)
             left = min(max(x - w / 2, rect.left() + 1), rect.right() - w - 1)
-            painter.drawText(QtCore.QRectF(left, rect.top(), w + 1, rect.height() - 4),
+            # Clipped to the band above the playhead's (drawText clips to its rect).
+            painter.drawText(QtCore.QRectF(left, rect.top(), w + 1,
+                                           rect.height() - PLAYHEAD_PX - 1),
                              QtCore.Qt.AlignmentFlag.AlignVCenter, text)
         cursor = self._owner.cursor_time
         if cursor is not None and math.isfinite(cursor):
             x = axis.x(cursor, rect.left(), rect.width())
             painter.setBrush(QtGui.QColor(theme.cursor))
             painter.setPen(QtCore.Qt.PenStyle.NoPen)
-            painter.drawPolygon(QtGui.QPolygonF([QtCore.QPointF(x - 5, rect.bottom() - 6),
-                                                 QtCore.QPointF(x + 5, rect.bottom() - 6),
-                                                 QtCore.QPointF(x, rect.bottom())]))
+            painter.drawPolygon(self.playhead(rect, x))
         painter.restore()
 
 

@@ -19,9 +19,12 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import N_, _
 from quatlab.app.model.state import Events, LessonState
+from quatlab.rendering import themes
+from quatlab.rendering.contrast import readable
 
 __all__ = ["Scrubber", "Parameter", "BoundParameter", "ValueParameter", "t_parameter",
-           "model_parameter", "STEPS", "PLAY_MODES", "BASE_DURATION"]
+           "model_parameter", "STEPS", "PLAY_MODES", "BASE_DURATION", "GrooveSlider",
+           "GROOVE_CONTRAST"]
 
 #: Slider resolution over the parameter's range.
 STEPS = 1000
@@ -30,6 +33,9 @@ PLAY_MODES = (N_("once"), N_("loop"), N_("ping-pong"))
 #: Seconds to sweep the whole range at speed 1x: slow enough for a class to
 #: follow the chains and the plot cursor together.
 BASE_DURATION = 5.0
+#: Least contrast of the slider's groove outline on the window (WCAG 1.4.11, the
+#: parts of a control that show where it can go).
+GROOVE_CONTRAST = 3.0
 
 
 class Parameter(Protocol):
@@ -154,6 +160,35 @@ def media_icon(playing: bool, colour: QtGui.QColor, size: QtCore.QSize) -> QtGui
     return QtGui.QIcon(pix)
 
 
+class GrooveSlider(QtWidgets.QSlider):
+    """A slider whose groove is outlined at 3:1 on the window in every theme.
+
+    Fusion outlines the groove in a shade of the window colour: 2.0:1 in the
+    light theme, 1.1:1 in the dark one and none at all on high contrast's
+    black, where the slider was a handle floating on nothing. The outline is
+    the theme's faint grey, deepened where it is short of 3:1; the handle is
+    drawn again over it.
+    """
+
+    def paintEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().paintEvent(ev)
+        opt = QtWidgets.QStyleOptionSlider()
+        self.initStyleOption(opt)
+        style, cc = self.style(), QtWidgets.QStyle.ComplexControl.CC_Slider
+        groove = style.subControlRect(cc, opt, QtWidgets.QStyle.SubControl.SC_SliderGroove, self)
+        window = self.palette().color(QtGui.QPalette.ColorRole.Window).name().upper()
+        ring = readable(themes.current().faint.upper(), window, GROOVE_CONTRAST)
+        p = QtGui.QPainter(self)
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        p.setPen(QtGui.QPen(QtGui.QColor(ring), 1.0))
+        p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+        # Where Fusion draws its own groove outline (a pixel in from the groove's rect).
+        p.drawRoundedRect(QtCore.QRectF(groove).adjusted(1.5, 1.5, -1.5, -1.5), 2.0, 2.0)
+        opt.subControls = QtWidgets.QStyle.SubControl.SC_SliderHandle
+        style.drawComplexControl(cc, opt, p, self)
+        p.end()
+
+
 class Scrubber(QtWidgets.QWidget):
     """Controls bound to a :class:`Parameter` (or a LessonState: its t).
 
@@ -187,7 +222,7 @@ class Scrubber(QtWidgets.QWidget):
 
         self.label = QtWidgets.QLabel(param.name)
         row.addWidget(self.label)
-        self.slider = QtWidgets.QSlider(QtCore.Qt.Orientation.Horizontal)
+        self.slider = GrooveSlider(QtCore.Qt.Orientation.Horizontal)
         self.slider.setObjectName(f"{prefix}_slider")
         self.slider.setRange(0, STEPS)
         self.slider.setSingleStep(1)
