@@ -12,8 +12,8 @@ The gestures (see :class:`quatlab.rendering.plot_items.ScrubViewBox`):
   gesture a student tries first and the one the lesson is about;
 * **wheel** zooms about the pointer, **right or middle drag** pans;
 * **double click** or the **⟲ all** button returns to the lesson's
-  own range (the button is enabled only while zoomed or panned, so it also
-  says that the view is not the whole story).
+  own range (the button shows, over the plots' top right corner, only while
+  zoomed or panned, so it also says that the view is not the whole story).
 """
 
 from __future__ import annotations
@@ -63,25 +63,38 @@ class PlotInspector:
             self.boxes[plot] = box
             item.getViewBox().sigRangeChangedManually.connect(self._zoomed)
             item.getViewBox().setToolTip(_(HELP))
-        # A narrow tool button: the legend row is as wide as the window can be.
-        self.reset_button = QtWidgets.QToolButton()
+        view = plots._view
+        # Over the plots' top right corner, shown while zoomed or panned: in the
+        # legend row it took a line of its own on a narrow window (30 px of
+        # the plots at 1024x768 and 150 %) to say nothing most of the time.
+        self.reset_button = QtWidgets.QToolButton(view)
         self.reset_button.setText("⟲ " + _("all"))
         self.reset_button.setObjectName("plots_whole_range")
         self.reset_button.setToolTip(_(HELP))
         self.reset_button.setEnabled(False)
+        self.reset_button.hide()
         self.reset_button.clicked.connect(plots.reset_view)
-        plots._checks_row.addWidget(self.reset_button)
-        view = plots._view
         view.scene().sigMouseMoved.connect(self.hover)
         view.viewport().installEventFilter(_LeaveFilter(self.hide, view))
+        view.installEventFilter(_ResizeFilter(self._place_button, view))
 
     # -- zoom ---------------------------------------------------------------------
 
     def _zoomed(self, *_) -> None:
         self.reset_button.setEnabled(True)
+        self._place_button()
+        self.reset_button.show()
+        self.reset_button.raise_()
 
     def view_reset(self) -> None:
         self.reset_button.setEnabled(False)
+        self.reset_button.hide()
+
+    def _place_button(self) -> None:
+        """The button in the view's top right corner, clear of its edge."""
+        button, view = self.reset_button, self._plots._view
+        button.adjustSize()
+        button.move(view.width() - button.width() - 4, 4)
 
     # -- hover --------------------------------------------------------------------
 
@@ -137,4 +150,17 @@ class _LeaveFilter(QtCore.QObject):
     def eventFilter(self, obj, event) -> bool:
         if event.type() == QtCore.QEvent.Type.Leave:
             self._on_leave()
+        return False
+
+
+class _ResizeFilter(QtCore.QObject):
+    """Calls ``on_resize`` after the watched widget is resized."""
+
+    def __init__(self, on_resize, parent) -> None:
+        super().__init__(parent)
+        self._on_resize = on_resize
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        if event.type() == QtCore.QEvent.Type.Resize:
+            self._on_resize()
         return False

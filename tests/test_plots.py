@@ -456,7 +456,7 @@ def test_wheel_zooms_right_drag_pans_and_double_click_resets(qtbot, plots, neg20
     vb = plots.plots["angle"].getViewBox()
     whole = vb.viewRange()
     button = plots.inspector.reset_button
-    assert not button.isEnabled()
+    assert not button.isEnabled() and not button.isVisible()
     pos = _viewport_pos(plots, "angle", 0.25, 180.0)
     wheel = QtGui.QWheelEvent(QtCore.QPointF(pos), QtCore.QPointF(viewport.mapToGlobal(pos)),
                               QtCore.QPoint(0, 0), QtCore.QPoint(0, 240),
@@ -468,7 +468,12 @@ def test_wheel_zooms_right_drag_pans_and_double_click_resets(qtbot, plots, neg20
     assert x1 - x0 < 0.8 * (whole[0][1] - whole[0][0])
     assert y1 - y0 < 0.8 * (whole[1][1] - whole[1][0])
     assert x0 < 0.25 < x1  # about the pointer
-    assert button.isEnabled()
+    assert button.isEnabled() and button.isVisible()
+    # Over the plots' top right corner, not a line of the legend row.
+    view = view_of(plots)
+    assert button.parentWidget() is view
+    assert view.rect().contains(button.geometry())
+    assert button.geometry().right() > view.width() * 0.8 and button.y() < 10
     # Right drag pans and does not scrub.
     before = vb.viewRange()[0]
     right = QtCore.Qt.MouseButton.RightButton
@@ -496,10 +501,11 @@ def test_wheel_zooms_right_drag_pans_and_double_click_resets(qtbot, plots, neg20
         _send_mouse(viewport, getattr(QtCore.QEvent.Type, kind), pos, left,
                     none if kind.endswith("Release") else left)
     np.testing.assert_allclose(vb.viewRange(), whole, atol=1e-9)
-    assert not button.isEnabled()
+    assert not button.isEnabled() and not button.isVisible()
     QtWidgets.QApplication.sendEvent(viewport, wheel)
     button.click()
     np.testing.assert_allclose(vb.viewRange(), whole, atol=1e-9)
+    assert not button.isVisible()
 
 
 def test_log_y_axis_spans_decades(qtbot, plots):

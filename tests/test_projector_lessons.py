@@ -196,6 +196,12 @@ def test_every_lessons_page_holds_its_plots_whole(sized_window):
         line = page.widget().fontMetrics().height()
         plots = [p for p in page.findChildren(CurvePlots) if p.isVisible()]
         assert plots, tab
+        # The checkboxes' own lines only: the "⟲ all" button took a line of its own.
+        boxes = [b for b in plots[0].findChildren(QtWidgets.QCheckBox) if b.isVisible()]
+        lines = {b.y() for b in boxes}
+        row = plots[0]._checks_row.geometry().height()
+        if row > len(lines) * (boxes[0].height() + 4) + 4:
+            problems.append(f"{tab}: the legend row is {row} px for {len(lines)} line(s)")
         for item in plots[0].plots.values():
             height = item.getViewBox().height()
             title = item.getAxis("left").shown_title()
