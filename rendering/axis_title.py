@@ -66,7 +66,16 @@ class TitleFitAxis(FittedTicks, pg.AxisItem):
         self._shown: str | None = None  # the HTML the label holds
         self._last: str | None = None  # what labelString last returned
         self._lines = 1  # of the title shown
+        self._short: str | None = None  # a shorter title of the owner's, tried before eliding
         super().__init__(*args, **kwargs)
+
+    def set_short_title(self, text: str | None) -> None:
+        """A shorter title to show (its own forms, on one or two lines) where no form of
+        the title fits, before it is elided: "unwrapped turn (deg)" cut to "unw…"
+        on the Keyframes tab at 150 % says less than "turn (°)". The full title
+        is the tooltip then."""
+        self._short = text or None
+        self._updateLabel()
 
     def shown_title(self) -> str:
         """The title as drawn (without its HTML span)."""
@@ -115,6 +124,19 @@ class TitleFitAxis(FittedTicks, pg.AxisItem):
             words = re.split(r"\s{2,}", bare) if re.search(r"\s{2,}", bare) else bare.split()
             shown = self._three_lines(html, full, words, room)
             lines = 1 if shown is None else 3
+        if shown is None and self._short is not None:
+            # As the title's: whole forms on one line, then two, then without the unit.
+            short = title_forms(self._short)
+            kept = short[:-1] if _PARENS.search(self._short) else short
+            shown = self._first_fit(html, full, kept, room)
+            lines = 1
+            if shown is None:
+                shown = next((two for form in kept[1:] or kept
+                              if (two := self._two_lines(html, full, form, room)) is not None),
+                             None)
+                lines = 1 if shown is None else 2
+            if shown is None:
+                shown = self._first_fit(html, full, short[len(kept):], room)
         if shown is None:  # the shortest form elided, keeping at least its first letter
             short = forms[-1]
             n = len(short) - 1

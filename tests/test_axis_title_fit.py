@@ -107,3 +107,31 @@ def test_a_multi_line_title_clears_the_tick_labels(qtbot, lang):
         assert multi >= 1
     finally:
         i18n.set_language("en")
+
+
+def test_a_plot_too_short_for_its_title_shows_the_owners_short_title(qtbot):
+    """The Keyframes tab's rig plots at 150 % were 76 px tall: "unwrapped turn (deg)"
+    was cut to "unw…". A short title the owner gives ("turn (deg)") is shown
+    whole instead, on two lines if need be, the full title in the tooltip;
+    where the full title fits, it is shown."""
+    plots = CurvePlots()
+    qtbot.addWidget(plots)
+    plots.set_y_axis("angle", "unwrapped turn (deg)", "auto")
+    axis = plots.plots["angle"].getAxis("left")
+    axis.set_short_title("turn (deg)")
+    font = axis.label.font()
+    font.setPointSizeF(font.pointSizeF() * 1.5)
+    axis.label.setFont(font)
+    metrics = QtGui.QFontMetricsF(font)
+    # Taller than "turn" and "(°)", shorter than "unwrapped" (the full title's
+    # longest word: no form of it fits).
+    room = (max(metrics.horizontalAdvance("turn"), metrics.horizontalAdvance("(°)"))
+            + metrics.horizontalAdvance("unwrapped")) / 2
+    assert room < metrics.horizontalAdvance("unwrapped")
+    axis.resize(axis.width(), room)
+    axis.labelString()
+    assert axis.shown_title().split() == ["turn", "(°)"]
+    assert axis.label.toolTip() == "unwrapped turn (deg)"
+    axis.resize(axis.width(), 20 * metrics.horizontalAdvance("unwrapped"))
+    axis.labelString()
+    assert axis.shown_title() == "unwrapped turn (deg)"

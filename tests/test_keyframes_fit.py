@@ -496,6 +496,9 @@ def test_robot_expressive_at_150_percent_fits_1024_px_and_explains_in_two_lines(
         assert panel.scene.widget.width() >= 320
         data = panel.components.getPlotItem().getViewBox().sceneBoundingRect()
         assert data.width() >= 100 and data.height() >= 60, data
+        # The error and turn plots' titles are whole words ("unw…" before).
+        for item in panel.curves.plots.values():
+            assert "…" not in item.getAxis("left").shown_title()
         # Wide again, the tree opens at the width its names ask for.
         win.set_zoom(1.0)
         win.resize(1400, 900)
