@@ -7,12 +7,14 @@ differ in what they compute and show, not in how they are laid out.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
-from PyQt6 import QtCore, QtWidgets
+from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import _
 from quatlab.app.model.explain import glue_formulas
+from quatlab.app.qt.details_fit import line_bottoms
 from quatlab.app.qt.flow_legend import RowLegend
 from quatlab.app.qt.scrubber import Scrubber, ValueParameter, model_parameter
 from quatlab.rendering.flow_layout import FlowRow
@@ -166,6 +168,28 @@ class ExplanationArea(QtWidgets.QScrollArea):
             self._reserved = None  # the text wraps anew
             self._tallest = 0
             self._fit()
+        self._whole_lines()
+
+    def _whole_lines(self) -> None:
+        """A text longer than the area stops below a whole line, the few pixels short of
+        the next left blank: at 1024x768 and 150 % the Euler, integration, wrap
+        and engines lessons cut a line in half ("the angles jump, the rotation"
+        with its lower half gone), which read as a rendering fault."""
+        label = self.widget()
+        room = self.height() - 2 * self.frameWidth()
+        cut = 0
+        if label.heightForWidth(max(label.width(), 1)) > room > 0:
+            doc = QtGui.QTextDocument()
+            doc.setDefaultFont(label.font())
+            doc.setDocumentMargin(0.0)  # as the label lays out its rich text
+            doc.setHtml(label.text())
+            doc.setTextWidth(label.contentsRect().width())
+            top = label.contentsMargins().top()
+            fits = [top + b for b in line_bottoms(doc) if top + b <= room]
+            if fits:
+                cut = room - min(math.ceil(fits[-1]), room)
+        if cut != self.viewportMargins().bottom():
+            self.setViewportMargins(0, 0, 0, cut)
 
     def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
         if obj is self.widget():
@@ -174,6 +198,7 @@ class ExplanationArea(QtWidgets.QScrollArea):
                 self._tallest = 0
             if ev.type() in (QtCore.QEvent.Type.LayoutRequest, QtCore.QEvent.Type.FontChange):
                 self._fit()
+                self._whole_lines()
         return False
 
 
