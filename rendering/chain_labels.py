@@ -57,6 +57,10 @@ class ChainLabels:
         return [(lb.text, QtCore.QRectF(lb.rect)) for lb in self._label_layer.labels
                 if lb.rect is not None]
 
+    def placed_leaders(self) -> list[tuple[QtCore.QPointF, QtCore.QPointF]]:
+        """Every leader line the last frame drew: (anchor, end at the plate), widget pixels."""
+        return list(self._label_layer.leaders)
+
     def set_label(self, key: str, text: str) -> None:
         """Text shown beside the tip of chain ``key`` (default: the key itself)."""
         self._labels[key] = str(text)

@@ -30,7 +30,7 @@ from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from quatlab.rendering import themes
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.contrast import readable
-from quatlab.rendering.label_place import Segments, best, costs
+from quatlab.rendering.label_place import LABEL_COST, Segments, best, costs
 from quatlab.rendering.style import SCENE_BACKGROUND
 
 __all__ = ["Label", "LabelLayer", "label_font", "ink"]
@@ -70,6 +70,7 @@ _MAX_SAMPLES = 512  # most points per obstacle segment in the free-place search
 _MERGE = 6.0        # anchors of one group this close (pixels) share a plate
 _CELL = 4.0         # pixels per cell of the free-place search
 _LEADER = 12.0      # a plate farther than this from its anchor gets a leader line
+_CROSSED = LABEL_COST  # a spot whose leader crosses a label costs as one covering it
 _NOTE_MARGIN = 10.0  # pixels a pinned note keeps from the view's right edge
 
 
@@ -99,12 +100,15 @@ class LabelLayer(GLGraphicsItem):
         self.labels: list[Label] = []
         #: World-space polylines ((M, 3) arrays, NaN rows are gaps) no label may cover.
         self.obstacles: list[np.ndarray] = []
+        #: The leader lines the last frame drew, (anchor, plate point) in widget pixels.
+        self.leaders: list[tuple[QtCore.QPointF, QtCore.QPointF]] = []
         self._plate = QtGui.QColor(SCENE_BACKGROUND)
         self._plate.setAlphaF(0.8)
 
     def paint(self):
         for label in self.labels:
             label.rect = None
+        self.leaders = []
         shown = [label for label in self.labels if label.visible and label.text]
         if not shown:
             return
@@ -126,12 +130,18 @@ class LabelLayer(GLGraphicsItem):
                 rise = box.height() - _block([first])[0].height() if len(lines) > 1 else 0.0
                 x, y = first.fixed[0] - box.left(), first.fixed[1] - rise - box.top()
             else:
-                x, y = _place(unit.anchor, box, (first.offset, *_SPOTS), placed, segs, view)
+                x, y = _place(unit.anchor, box, (first.offset, *_SPOTS), placed, segs, view,
+                              self.leaders)
             plate = box.translated(x, y).adjusted(-4.0, -3.0, 4.0, 3.0)
             placed.append(plate)
             if unit.anchor is not None and _distance(unit.anchor, plate) > _LEADER:
+                end = _nearest(unit.anchor, plate)
                 painter.setPen(QtGui.QPen(ink(first.color), 1.2))
-                painter.drawLine(unit.anchor, _nearest(unit.anchor, plate))
+                painter.drawLine(unit.anchor, end)
+                self.leaders.append((QtCore.QPointF(unit.anchor), end))
+                # A later label covers no leader: it is one more line to keep clear of.
+                segs = Segments(np.concatenate([segs.segs, [[[unit.anchor.x(), unit.anchor.y()],
+                                                             [end.x(), end.y()]]]]))
             painter.setPen(QtCore.Qt.PenStyle.NoPen)
             painter.setBrush(self._plate)
             painter.drawRoundedRect(plate, 3.0, 3.0)
@@ -315,7 +325,7 @@ def _edges(rect: QtCore.QRectF) -> tuple[float, float, float, float]:
 
 
 def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segments,
-           view: QtCore.QRectF) -> tuple[float, float]:
+           view: QtCore.QRectF, leaders=()) -> tuple[float, float]:
     """Baseline position of the first spot whose plate is clear of labels, lines and edges.
 
     The spots are scored together by :func:`quatlab.rendering.label_place.best`
@@ -328,11 +338,27 @@ def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segm
                 anchor.y() + dy - (box.bottom() if dy < 0 else box.top())) for dx, dy in spots]
     taken = [_edges(r) for r in placed]
     edges = _edges(view)
-    i, cost = best([_edges(_plate_at(box, x, y)) for x, y in corners], segs, taken, edges)
+    rects = [_edges(_plate_at(box, x, y)) for x, y in corners]
+    i, cost = best(rects, segs, taken, edges)
+    def crossed(corner) -> float:
+        # A leader through a label counts as that label covered, its own or an
+        # earlier one (the engines' "Unity Euler curves" leader ran through
+        # "PlayCanvas / glTFast").
+        plate = box.translated(*corner).adjusted(-4.0, -3.0, 4.0, 3.0)
+        clear = _leader_clear(anchor, box, corner, placed) and not any(
+            _crosses(a, e, plate) for a, e in leaders)
+        return 0.0 if clear else _CROSSED
+
+    if cost == 0.0 and crossed(corners[i]) == 0.0:
+        return corners[i]
+    every = costs(rects, segs, taken, edges) + np.array([crossed(c) for c in corners])
+    i = int(np.argmin(every))
+    cost = float(every[i])
     if cost == 0.0:
         return corners[i]
     far = _free_place(anchor, _plate_at(box, 0.0, 0.0), placed, segs.segs, view)
-    if far is not None and costs([_edges(_plate_at(box, *far))], segs, taken, edges)[0] < cost:
+    if far is not None and (costs([_edges(_plate_at(box, *far))], segs, taken, edges)[0]
+                            + crossed(far) < cost):
         return far
     return _inside(corners[i], box, placed, view)
 
@@ -396,11 +422,72 @@ def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.
     right, bottom = left + pw * _CELL, top + ph * _CELL
     dx = np.maximum(np.maximum(left - anchor.x(), anchor.x() - right), 0.0)
     dy = np.maximum(np.maximum(top - anchor.y(), anchor.y() - bottom), 0.0)
-    i = int(np.argmin(np.hypot(dx, dy)))
+    distance = np.hypot(dx, dy)
+    # The nearest place whose leader crosses no label placed before (the engines'
+    # "Unity Euler curves" leader ran through "PlayCanvas / glTFast"); failing
+    # that, the nearest.
+    ends = np.stack([np.clip(anchor.x(), left, right), np.clip(anchor.y(), top, bottom)], -1)
+    crossing = _leaders_cross((anchor.x(), anchor.y()), ends, placed) & (distance > _LEADER)
+    i = int(np.argmin(distance + np.where(crossing, np.inf, 0.0)))
+    if not np.isfinite(distance[i] + (np.inf if crossing[i] else 0.0)):
+        i = int(np.argmin(distance))
     # Centre the plate in its cells: the rounding margin goes to both sides.
     x = left[i] + (pw * _CELL - plate0.width()) / 2 - plate0.left()
     y = top[i] + (ph * _CELL - plate0.height()) / 2 - plate0.top()
     return float(x), float(y)
+
+
+def _leader_clear(anchor: QtCore.QPointF, box: QtCore.QRectF, corner: tuple[float, float],
+                  placed) -> bool:
+    """Whether text ``box`` at baseline ``corner`` needs no leader, or one that crosses
+    none of the ``placed`` plates."""
+    plate = box.translated(*corner).adjusted(-4.0, -3.0, 4.0, 3.0)  # as drawn
+    if _distance(anchor, plate) <= _LEADER:
+        return True
+    end = _nearest(anchor, plate)
+    return not any(_crosses(anchor, end, r) for r in placed)
+
+
+def _crosses(a: QtCore.QPointF, b: QtCore.QPointF, rect: QtCore.QRectF) -> bool:
+    """Whether the segment ``a``-``b`` passes through ``rect`` shrunk by a pixel (a leader
+    may touch a neighbour's edge): Liang-Barsky clipping."""
+    x0, y0, dx, dy = a.x(), a.y(), b.x() - a.x(), b.y() - a.y()
+    u0, u1 = 0.0, 1.0
+    for p, q in ((-dx, x0 - rect.left() - 1.0), (dx, rect.right() - 1.0 - x0),
+                 (-dy, y0 - rect.top() - 1.0), (dy, rect.bottom() - 1.0 - y0)):
+        if p == 0.0:
+            if q < 0.0:
+                return False  # parallel to this edge and outside it
+            continue
+        u = q / p
+        if p < 0.0:
+            u0 = max(u0, u)
+        else:
+            u1 = min(u1, u)
+        if u0 > u1:
+            return False
+    return True
+
+
+def _leaders_cross(anchor: tuple[float, float], ends: np.ndarray, placed) -> np.ndarray:
+    """For leaders from ``anchor`` to each of ``ends`` ``(N, 2)``: whether it passes
+    through any of the ``placed`` plates (each shrunk by a pixel), clipped as
+    :func:`_crosses` does, all at once."""
+    ax, ay = anchor
+    dx, dy = ends[:, 0] - ax, ends[:, 1] - ay
+    out = np.zeros(len(ends), dtype=bool)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for r in placed:
+            u0, u1 = np.zeros(len(ends)), np.ones(len(ends))
+            inside = np.ones(len(ends), dtype=bool)
+            for p, q in ((-dx, ax - r.left() - 1.0), (dx, r.right() - 1.0 - ax),
+                         (-dy, ay - r.top() - 1.0), (dy, r.bottom() - 1.0 - ay)):
+                u = q / p
+                inside &= (p != 0.0) | (q >= 0.0)
+                u0 = np.where(p < 0.0, np.maximum(u0, u), u0)
+                u1 = np.where(p > 0.0, np.minimum(u1, u), u1)
+            out |= inside & (u0 <= u1)
+    return out
 
 
 def _distance(p: QtCore.QPointF, rect: QtCore.QRectF) -> float:

@@ -164,6 +164,17 @@ def check_labels(scene) -> list[str]:
         for b, rb in placed[i + 1:]:
             if ra.adjusted(1, 1, -1, -1).intersects(rb.adjusted(1, 1, -1, -1)):
                 bad.append(f"labels {a!r} and {b!r} overlap")
+    # A leader line runs from its anchor to its own plate, through no other.
+    for anchor, end in scene.placed_leaders():
+        for text, rect in placed:
+            inner = rect.adjusted(2, 2, -2, -2)
+            if rect.adjusted(-1, -1, 1, 1).contains(end):
+                continue  # its own
+            n = max(int(np.hypot(end.x() - anchor.x(), end.y() - anchor.y())), 1)
+            if any(inner.contains(QtCore.QPointF(anchor.x() + (end.x() - anchor.x()) * k / n,
+                                                 anchor.y() + (end.y() - anchor.y()) * k / n))
+                   for k in range(n + 1)):
+                bad.append(f"a leader runs through label {text!r}")
     return bad
 
 

@@ -275,3 +275,21 @@ def test_an_explanation_longer_than_its_room_stops_below_a_whole_line(sized_wind
     assert problems == [], f"{name}: " + "; ".join(problems)
     if name != "1280x720":
         assert checked >= 3  # euler, integrate, wrap, engines scroll there
+
+
+def test_the_engines_labels_neither_overlap_nor_cross_each_others_leaders(sized_window):
+    """The "Unity Euler curves" leader ran through "PlayCanvas / glTFast" (1280x720)
+    and labels butted into each other at 1024x768 and 150 %."""
+    from lesson_checks import check_labels
+
+    from quatlab.app.model.same_keys_lesson import PRESETS
+
+    name, win = sized_window
+    problems = []
+    for preset in PRESETS:
+        for t in (0.0, 0.5, 1.0):
+            show_case(win, "engines", preset, t)
+            settle(6)
+            scene = win.views["engines"].scene
+            problems += [f"{preset} t={t}: {p}" for p in check_labels(scene)]
+    assert problems == [], f"{name}: " + "; ".join(problems)
