@@ -21,7 +21,7 @@ import numpy as np
 from quatlab.rendering.box_grid import Grid, meeting_pairs
 
 __all__ = ["Segments", "polyline_segments", "pair_segments", "covered", "overlaps", "costs",
-           "best", "cheapest", "crossings", "rects_met", "LABEL_COST", "OUTSIDE_COST"]
+           "best", "cheapest", "crossings", "meets", "LABEL_COST", "OUTSIDE_COST"]
 
 #: Rectangles whose pairs with the segments are clipped at once (bounds the memory).
 _BLOCK = 128
@@ -250,25 +250,24 @@ def crossings(segs, others) -> np.ndarray:
     return meet.sum(axis=1)
 
 
-def rects_met(segs, rects) -> np.ndarray:
-    """``(K,)`` how many of the rectangles ``rects`` ``(M, 4)`` each segment of ``segs`` meets.
+def meets(segs, rects) -> np.ndarray:
+    """``(K, M)`` whether each segment of ``segs`` ``(K, 2, 2)`` meets each of ``rects`` ``(M, 4)``.
 
-    The transpose of :func:`covered`'s hits, pairwise (O(K M)): a label's
-    leader at each of its spots against the boxes placed before it. A segment
-    with a NaN end meets nothing.
+    Pairwise, O(K M), for few segments or few rectangles: a label's leader
+    at each of its spots against the boxes placed before it, the leaders
+    placed before against each of its spots. A segment with a NaN end
+    meets nothing.
 
-    >>> rects_met([[(-5, 5), (15, 5)], [(-5, 20), (15, 20)]], [(0, 0, 10, 10)]).tolist()
-    [1, 0]
+    >>> meets([[(-5, 5), (15, 5)], [(-5, 20), (15, 20)]], [(0, 0, 10, 10)]).tolist()
+    [[True], [False]]
     """
     segs = np.asarray(segs, dtype=np.float64).reshape(-1, 2, 2)
     rects = np.asarray(rects, dtype=np.float64).reshape(-1, 4)
-    if not len(segs) or not len(rects):
-        return np.zeros(len(segs), dtype=np.int64)
     k, m = np.repeat(np.arange(len(segs)), len(rects)), np.tile(np.arange(len(rects)), len(segs))
     a = segs[k, 0]
     with np.errstate(invalid="ignore"):
         ok, _ = _clip(a, segs[k, 1] - a, rects[m, :2], rects[m, 2:])
-    return np.bincount(k, weights=ok, minlength=len(segs)).astype(np.int64)
+    return ok.reshape(len(segs), len(rects))
 
 
 def costs(rects, segs, taken=(), view=None, *, by_length: bool = False,
@@ -360,7 +359,7 @@ def _cost_bounds(rects: np.ndarray, segs: Segments) -> tuple[np.ndarray, np.ndar
 
 
 def cheapest(rects, segs, ties, taken=(), *, decimals: int = 1, extra=None,
-             with_cost: bool = False):
+             with_cost: bool = False, at_most: float | None = None):
     """Index of the candidate whose cost by length (:func:`costs`), rounded, is least.
 
     Equal rounded costs go to the least of ``ties``, keys as
@@ -373,7 +372,9 @@ def cheapest(rects, segs, ties, taken=(), *, decimals: int = 1, extra=None,
     bounds, and the search stops at the first whose bound cannot beat the
     best found. ``extra`` ``(K,)`` is added to each candidate's cost (what
     the caller scores itself, a label's leader crossing others'); with
-    ``with_cost`` the answer is ``(index, rounded cost)``.
+    ``with_cost`` the answer is ``(index, rounded cost)``. With ``at_most``
+    only candidates costing no more are looked for (none are clipped whose
+    bound is higher), and the answer is None when there is none.
 
     >>> segs = [[(0, 5), (100, 5)]]                    # a horizontal line at y = 5
     >>> rects = [(0, 0, 10, 10), (0, 10, 10, 20), (50, 10, 60, 20)]
@@ -401,6 +402,8 @@ def cheapest(rects, segs, ties, taken=(), *, decimals: int = 1, extra=None,
     while start < len(order):
         if best is not None and key(order[start], least[order[start]]) >= best:
             break  # this one and all after it cost at least the best found
+        if at_most is not None and least[order[start]] > at_most:
+            break  # this one and all after it cost more than wanted
         batch = order[start:start + size]
         cost = least[batch].copy()
         clip = may[batch]
@@ -413,4 +416,6 @@ def cheapest(rects, segs, ties, taken=(), *, decimals: int = 1, extra=None,
         if best is None or key(batch[i], cost[i]) < best:
             best = key(batch[i], cost[i])
         start, size = start + len(batch), 4 * size
+    if best is None or (at_most is not None and best[0] > at_most):
+        return None
     return (best[-1], best[0]) if with_cost else best[-1]

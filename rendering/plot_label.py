@@ -48,10 +48,9 @@ from quatlab.rendering.label_place import (
     LABEL_COST,
     Segments,
     cheapest,
-    covered,
     crossings,
+    meets,
     polyline_segments,
-    rects_met,
 )
 
 __all__ = ["BoxedLabel", "follow_keep_clear"]
@@ -126,9 +125,12 @@ class BoxedLabel(pg.TextItem):
         #: gets the same spot without scoring them again (the plots re-place on
         #: every layout).
         self._searches: dict[tuple, tuple] = {}
-        #: Hidden only because the cursor was in the way: the scene x span of
-        #: the spot it would take (follow_keep_clear shows it again).
+        #: Hidden while the cursor was in the way: the scene x span the cursor
+        #: is to leave before the label is placed again (follow_keep_clear).
         self._waiting: tuple[float, float] | None = None
+        #: The cursor's scene x at the last look, and the way it went since (-1, 0, 1).
+        self._seen: list[float] = []
+        self._heading = 0.0
         #: No form of the text fits the box (see _place): nothing is drawn.
         self.squeezed = False
         super().__init__(text, anchor=(0, 0), **kwargs)
@@ -249,15 +251,16 @@ class BoxedLabel(pg.TextItem):
                 spot = self._free_spot(rect.width(), rect.height(), box, around)
                 if spot is not None:
                     break
-                if self._waiting is None and len(around.cursor):
-                    # Only the cursor in the way? Then the label shows again once it
-                    # moves off that spot (follow_keep_clear), not at the next layout.
-                    alone = self._free_spot(rect.width(), rect.height(), box,
-                                            around._replace(cursor=np.empty((0, 4))))
-                    if alone is not None:
-                        self._waiting = tuple(
-                            self.mapToScene(QtCore.QPointF(x, 0.0)).x()
-                            for x in (alone[0], alone[0] + rect.width()))
+                if len(around.cursor) and self._waiting is None:
+                    # Perhaps only the cursor was in the way: once it has moved a
+                    # box's width on, the label is placed again (follow_keep_clear)
+                    # rather than wait for the next layout. (Finding out whether it
+                    # was is another whole search, at every cursor move.)
+                    xs = [self.mapToScene(QtCore.QPointF(0.5 * (r[0] + r[2]), 0.0)).x()
+                          for r in around.cursor]
+                    reach = (self.mapToScene(QtCore.QPointF(rect.width(), 0.0)).x()
+                             - self.mapToScene(QtCore.QPointF(0.0, 0.0)).x())
+                    self._waiting = (min(xs) - reach, max(xs) + reach)
             if spot is not None:
                 break
         self.squeezed = spot is None
@@ -265,6 +268,7 @@ class BoxedLabel(pg.TextItem):
         if self.squeezed:
             self.leader.setVisible(False)
             return True
+        self._heading = 0.0   # a layout after this move does not know the way
         rect = text.boundingRect()
         text.setPos(*spot)
         self._lead(spot[0], spot[1], rect.width(), rect.height(), box.top())
@@ -285,7 +289,8 @@ class BoxedLabel(pg.TextItem):
             leaders=np.array([((a.x(), a.y()), (b.x(), b.y())) for a, b in leaders],
                              dtype=np.float64).reshape(-1, 2, 2),
             cursor=np.array([(x - 0.5, box.top(), x + 0.5, box.bottom()) for x in xs],
-                            dtype=np.float64).reshape(-1, 4))
+                            dtype=np.float64).reshape(-1, 4),
+            heading=self._heading)
 
     def _keep_clear_xs(self) -> list[float]:
         """The x of each line the box keeps clear of (the cursor), in this label's pixels."""
@@ -309,6 +314,10 @@ class BoxedLabel(pg.TextItem):
             return False
         xs = [vb.childGroup.mapToScene(QtCore.QPointF(float(x), 0.0)).x()
               for x in self._keep_clear()]
+        # Which way the cursor goes: a label it runs into moves behind it if it
+        # can (see _free_spot), not a few pixels ahead, to be pushed again.
+        seen, self._seen = self._seen, xs
+        self._heading = float(np.sign(sum(xs) - sum(seen))) if len(seen) == len(xs) else 0.0
         if self.squeezed:
             return self._waiting is not None and not any(
                 self._waiting[0] <= x <= self._waiting[1] for x in xs)
@@ -404,29 +413,38 @@ class BoxedLabel(pg.TextItem):
         # Every _STEP px; on a plot taller than _HEIGHTS steps, that many evenly.
         step = max(_STEP, (hi_y - lo_y) / _HEIGHTS)
         tops = np.arange(lo_y, hi_y + 0.5, step) if hi_y > lo_y else [lo_y]
-        corners = np.array([(x, y) for y in dict.fromkeys(round(float(y), 1) for y in tops)
-                            for x in lefts])
+        tops = np.unique(np.round(tops, 1))   # ascending: from the top down
+        corners = np.column_stack([np.tile(lefts, len(tops)), np.repeat(tops, len(lefts))])
         c = _CLEARANCE
         rects = np.column_stack([corners - c, corners + [w + c, h + c]])
         span = self._span_px()
         lines = self._leader_lines(corners, w, h, box.top(), span)
         # Crossing a leader, or a leader through a box, costs what meeting a label does.
-        extra = LABEL_COST * (crossings(lines, around.leaders)
-                              + rects_met(lines, around.taken)
-                              + covered(rects, around.leaders)[0])
+        extra = None
+        if len(around.taken):
+            extra = LABEL_COST * (crossings(lines, around.leaders)
+                                  + meets(lines, around.taken).sum(axis=1)
+                                  + meets(around.leaders, rects).sum(axis=0))
         taken = np.concatenate([around.taken, around.cursor])
-        # Clear of all, then nearest what it names (to 1 px), then highest, then earliest.
+        # Clear of all, then (on a cursor move) not within a box's width ahead
+        # of the cursor, then nearest what it names (to 1 px), then highest,
+        # then earliest.
         reach = np.hypot(self._distance(corners[:, 0], w, span), corners[:, 1] - lo_y)
-        ties = (corners[:, 1], np.round(reach))
-        asked = (rects, around.segs.segs, *ties, taken, extra)
+        ahead = np.zeros(len(corners))
+        for x in 0.5 * (around.cursor[:, 0] + around.cursor[:, 2]) if around.heading else ():
+            near, far = sorted((x, x + around.heading * (w + 2.0 * c)))
+            ahead += (rects[:, 0] < far) & (rects[:, 2] > near)
+        ties = (corners[:, 1], np.round(reach), ahead)
+        asked = (rects, around.segs.segs, *ties, taken,
+                 np.zeros(0) if extra is None else extra)
         form = (self.textItem.toPlainText(), self.textItem.textWidth(), len(around.cursor))
         cached = self._searches.get(form)
         if cached is not None and _same_arrays(cached[0], asked):
-            best, cost = cached[1]   # placed again as it was (a paint, a re-layout)
+            best = cached[1]   # placed again as it was (a paint, a re-layout)
         else:
-            best, cost = cheapest(rects, around.segs, ties, taken, extra=extra, with_cost=True)
-            self._searches[form] = (asked, (best, cost))
-        if cost > 0.0:
+            best = cheapest(rects, around.segs, ties, taken, extra=extra, at_most=0.0)
+            self._searches[form] = (asked, best)
+        if best is None:
             return None
         x, y = corners[best]
         return float(x), float(y)
@@ -435,24 +453,27 @@ class BoxedLabel(pg.TextItem):
 class _Around(NamedTuple):
     """What a label's box keeps clear of, in its pixels: curve segments, the boxes
     ``(T, 4)`` and leaders ``(L, 2, 2)`` of the labels placed before it, and the
-    lines it keeps clear of (the cursor) as thin rectangles ``(C, 4)``."""
+    lines it keeps clear of (the cursor) as thin rectangles ``(C, 4)``, with the
+    way it moves."""
 
     segs: Segments
     taken: np.ndarray
     leaders: np.ndarray
     cursor: np.ndarray
+    #: The way the cursor is moving (-1, 0, 1 along x), on a cursor move.
+    heading: float = 0.0
 
 
 def follow_keep_clear(stack: list) -> None:
     """Place a plot's labels again if one is in the way of a moved cursor (or may show again).
 
-    Cheap when none is (a few rectangles looked at): the plots call it on
-    every cursor move.
+    From the first one in the way on, each placed again; cheap when none is
+    (a few rectangles looked at): the plots call it on every cursor move.
     """
-    if any(label.in_the_way() for label in stack):
-        first = next((label for label in stack if label.scene() is not None), None)
-        if first is not None:
-            first.updateTextPos()
+    # Those before the first in the way stay (a label depends on those before it).
+    first = next((label for label in stack if label.in_the_way()), None)
+    if first is not None:
+        first.updateTextPos()
 
 
 def _same_arrays(a: tuple, b: tuple) -> bool:
