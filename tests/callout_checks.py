@@ -22,7 +22,6 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PyQt6 import QtCore
-from test_lesson_scene_layout import segment_hits_rect
 
 
 def callouts(plot: pg.PlotItem) -> list[pg.TextItem]:
@@ -91,8 +90,27 @@ def segments_meet(p1, p2, q1, q2) -> bool:
         return (min(p[0], q[0]) <= r[0] <= max(p[0], q[0])
                 and min(p[1], q[1]) <= r[1] <= max(p[1], q[1]))
 
-    return ((d1 == 0 and on(q1, q2, p1)) or (d2 == 0 and on(q1, q2, p2))
-            or (d3 == 0 and on(p1, p2, q1)) or (d4 == 0 and on(p1, p2, q2)))
+    return bool((d1 == 0 and on(q1, q2, p1)) or (d2 == 0 and on(q1, q2, p2))
+                or (d3 == 0 and on(p1, p2, q1)) or (d4 == 0 and on(p1, p2, q2)))
+
+
+def segment_hits_rect(a, b, rect: QtCore.QRectF) -> bool:
+    """Whether the segment ``a``-``b`` meets the closed rectangle: an end inside, or a side met.
+
+    (tests/test_lesson_scene_layout.py's test of the same name counts a
+    segment collinear with a side, however far along the line, as a hit.)
+
+    >>> r = QtCore.QRectF(0, 0, 10, 10)
+    >>> segment_hits_rect((0, -20), (0, -5), r), segment_hits_rect((0, -20), (0, 5), r)
+    (False, True)
+    """
+    def inside(p):
+        return rect.left() <= p[0] <= rect.right() and rect.top() <= p[1] <= rect.bottom()
+
+    c = [(rect.left(), rect.top()), (rect.right(), rect.top()),
+         (rect.right(), rect.bottom()), (rect.left(), rect.bottom())]
+    return bool(inside(a) or inside(b)) or any(segments_meet(a, b, c[i], c[(i + 1) % 4])
+                                         for i in range(4))
 
 
 def cursor_xs(plot: pg.PlotItem) -> list[float]:
