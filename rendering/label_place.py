@@ -21,7 +21,7 @@ import numpy as np
 from quatlab.rendering.box_grid import Grid, meeting_pairs
 
 __all__ = ["Segments", "polyline_segments", "pair_segments", "covered", "overlaps", "costs",
-           "best", "cheapest", "LABEL_COST", "OUTSIDE_COST"]
+           "best", "cheapest", "crossings", "meets", "LABEL_COST", "OUTSIDE_COST"]
 
 #: Rectangles whose pairs with the segments are clipped at once (bounds the memory).
 _BLOCK = 128
@@ -220,6 +220,56 @@ def overlaps(rects, taken) -> np.ndarray:
             & (r[..., 1] < t[..., 3]) & (t[..., 1] < r[..., 3])).sum(axis=1)
 
 
+def crossings(segs, others) -> np.ndarray:
+    """``(K,)`` how many of ``others`` ``(M, 2, 2)`` each segment of ``segs`` ``(K, 2, 2)`` meets.
+
+    Closed segments (a shared end point or a touch counts); a segment with a
+    NaN end (no segment) meets nothing. Pairwise, O(K M): for a label's
+    leader at each of its spots against the few leaders placed before it.
+
+    >>> crossings([[(0, 0), (10, 10)], [(0, 0), (1, 1)]], [[(0, 10), (10, 0)]]).tolist()
+    [1, 0]
+    """
+    a = np.asarray(segs, dtype=np.float64).reshape(-1, 1, 2, 2)
+    b = np.asarray(others, dtype=np.float64).reshape(1, -1, 2, 2)
+    if not a.size or not b.size:
+        return np.zeros(a.shape[0], dtype=np.int64)
+
+    def side(p, q, r):   # sign of the turn p -> q -> r
+        return np.sign((q[..., 0] - p[..., 0]) * (r[..., 1] - p[..., 1])
+                       - (q[..., 1] - p[..., 1]) * (r[..., 0] - p[..., 0]))
+
+    p1, p2, q1, q2 = a[..., 0, :], a[..., 1, :], b[..., 0, :], b[..., 1, :]
+    with np.errstate(invalid="ignore"):
+        d1, d2, d3, d4 = side(q1, q2, p1), side(q1, q2, p2), side(p1, p2, q1), side(p1, p2, q2)
+        boxes_meet = np.all(np.maximum(np.minimum(p1, p2), np.minimum(q1, q2))
+                            <= np.minimum(np.maximum(p1, p2), np.maximum(q1, q2)), axis=-1)
+        # Each segment's ends on both sides of (or on) the other's line, and
+        # their boxes meeting (for collinear ones): the closed segments meet.
+        meet = (d1 * d2 <= 0) & (d3 * d4 <= 0) & boxes_meet
+    return meet.sum(axis=1)
+
+
+def meets(segs, rects) -> np.ndarray:
+    """``(K, M)`` whether each segment of ``segs`` ``(K, 2, 2)`` meets each of ``rects`` ``(M, 4)``.
+
+    Pairwise, O(K M), for few segments or few rectangles: a label's leader
+    at each of its spots against the boxes placed before it, the leaders
+    placed before against each of its spots. A segment with a NaN end
+    meets nothing.
+
+    >>> meets([[(-5, 5), (15, 5)], [(-5, 20), (15, 20)]], [(0, 0, 10, 10)]).tolist()
+    [[True], [False]]
+    """
+    segs = np.asarray(segs, dtype=np.float64).reshape(-1, 2, 2)
+    rects = np.asarray(rects, dtype=np.float64).reshape(-1, 4)
+    k, m = np.repeat(np.arange(len(segs)), len(rects)), np.tile(np.arange(len(rects)), len(segs))
+    a = segs[k, 0]
+    with np.errstate(invalid="ignore"):
+        ok, _ = _clip(a, segs[k, 1] - a, rects[m, :2], rects[m, 2:])
+    return ok.reshape(len(segs), len(rects))
+
+
 def costs(rects, segs, taken=(), view=None, *, by_length: bool = False,
           cover: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """``(K,)`` cost of each candidate rectangle (module docstring).
@@ -308,7 +358,8 @@ def _cost_bounds(rects: np.ndarray, segs: Segments) -> tuple[np.ndarray, np.ndar
     return may, np.where(may, np.maximum(least, 0.0), 0.0)
 
 
-def cheapest(rects, segs, ties, taken=(), *, decimals: int = 1) -> int:
+def cheapest(rects, segs, ties, taken=(), *, decimals: int = 1, extra=None,
+             with_cost: bool = False, at_most: float | None = None):
     """Index of the candidate whose cost by length (:func:`costs`), rounded, is least.
 
     Equal rounded costs go to the least of ``ties``, keys as
@@ -319,7 +370,11 @@ def cheapest(rects, segs, ties, taken=(), *, decimals: int = 1) -> int:
     ``taken``, and a length of line it covers for sure), exact for one no
     segment comes near; the candidates are clipped in the order of those
     bounds, and the search stops at the first whose bound cannot beat the
-    best found.
+    best found. ``extra`` ``(K,)`` is added to each candidate's cost (what
+    the caller scores itself, a label's leader crossing others'); with
+    ``with_cost`` the answer is ``(index, rounded cost)``. With ``at_most``
+    only candidates costing no more are looked for (none are clipped whose
+    bound is higher), and the answer is None when there is none.
 
     >>> segs = [[(0, 5), (100, 5)]]                    # a horizontal line at y = 5
     >>> rects = [(0, 0, 10, 10), (0, 10, 10, 20), (50, 10, 60, 20)]
@@ -333,7 +388,8 @@ def cheapest(rects, segs, ties, taken=(), *, decimals: int = 1) -> int:
     ties = [np.asarray(key) for key in ties]
     # Every candidate costs at least its overlaps with the labels placed
     # before, plus the line it surely covers; exactly that if no line is near.
-    labels = 0.0 + LABEL_COST * overlaps(rects, taken)
+    extra = np.zeros(len(rects)) if extra is None else np.asarray(extra, np.float64).reshape(-1)
+    labels = extra + LABEL_COST * overlaps(rects, taken)
     may, length = _cost_bounds(rects, segs) if len(segs) else (np.zeros(len(rects), bool), 0.0)
     least = np.round(labels + length, decimals)
     order = np.lexsort((np.arange(len(rects)), *ties, least))
@@ -346,15 +402,20 @@ def cheapest(rects, segs, ties, taken=(), *, decimals: int = 1) -> int:
     while start < len(order):
         if best is not None and key(order[start], least[order[start]]) >= best:
             break  # this one and all after it cost at least the best found
+        if at_most is not None and least[order[start]] > at_most:
+            break  # this one and all after it cost more than wanted
         batch = order[start:start + size]
         cost = least[batch].copy()
         clip = may[batch]
         if clip.any():
-            cost[clip] = np.round(costs(rects[batch[clip]], segs, taken, by_length=True),
+            ks = batch[clip]
+            cost[clip] = np.round(costs(rects[ks], segs, taken, by_length=True) + extra[ks],
                                   decimals)
         # The batch's least by the same key (lexsort's last key first), then against the best.
         i = int(np.lexsort((batch, *(t[batch] for t in ties), cost))[0])
         if best is None or key(batch[i], cost[i]) < best:
             best = key(batch[i], cost[i])
         start, size = start + len(batch), 4 * size
-    return best[-1]
+    if best is None or (at_most is not None and best[0] > at_most):
+        return None
+    return (best[-1], best[0]) if with_cost else best[-1]

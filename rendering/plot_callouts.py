@@ -39,22 +39,24 @@ class PlotCallouts:
         self._annotations[plot].append(item)
         self._made(item)
 
-    def _label(self, plot: str, x: float, colour: str, text: str, short: str | None = None
-               ) -> None:
+    def _label(self, plot: str, x: float, colour: str, text: str, short: str | None = None,
+               span: tuple[float, float] | None = None) -> None:
         """A boxed two-line label hanging from the top of ``plot`` at ``x``.
 
         Labels are two lines so they fit the narrow plots of the 1400 x 900
-        window; each hangs below the plot's labels before it. The horizontal
-        anchor follows ``x`` across the x range, and the label is kept inside
-        the plot (words wrap on a plot narrower than the label; ``short`` is
-        shown when even that is too tall), see
-        :class:`~quatlab.rendering.plot_label.BoxedLabel`.
+        window. The horizontal anchor follows ``x`` across the x range, and
+        the label is kept inside the plot, clear of its curves, the t cursor
+        and the plot's labels before it (words wrap on a plot narrower than
+        the label; ``short`` is shown when nothing longer finds room), see
+        :class:`~quatlab.rendering.plot_label.BoxedLabel`. A label of a wide
+        gap names its ``span``: over the band it needs no leader.
         """
         lo, hi = self._x_range
         # Opaque in the plot's background (the theme's, through restyle): a
         # translucent box let the high-contrast grid cross its text.
         item = BoxedLabel(text, fraction=(x - lo) / (hi - lo), stack=self._label_stack[plot],
                           short=short, obstacles=lambda: self._curve_points(plot),
+                          keep_clear=lambda: (self._t,), span=span,
                           color=FOREGROUND, border=pg.mkPen(colour, width=1.5),
                           fill=pg.mkBrush(BACKGROUND))
         font = QtGui.QFont()
@@ -89,6 +91,7 @@ class PlotCallouts:
                         pos=where, angle=90, movable=False,
                         pen=pg.mkPen(s.colour, width=1.5, style=QtCore.Qt.PenStyle.DashLine))
                     where_text = _("at {name} = {x}").format(name=name, x=f"{where:.3g}")
+                    band = None
                 else:
                     where = 0.5 * (left + right)
                     colour = QtGui.QColor(s.colour)
@@ -98,11 +101,13 @@ class PlotCallouts:
                         pen=pg.mkPen(None))
                     where_text = _("for {lo} < {name} < {hi}").format(lo=f"{left:.3g}", name=name,
                                                                    hi=f"{right:.3g}")
+                    band = (float(left), float(right))
                 marker.setZValue(-2)
                 self._add_annotation(plot, marker)
                 # Short: what happens alone, the box's colour says to whom.
                 self._label(plot, where, s.colour,
-                            f"{s.label} {s.gap_label}\n{where_text}", short=s.gap_label)
+                            f"{s.label} {s.gap_label}\n{where_text}", short=s.gap_label,
+                            span=band)
         top = self._top[plot]
         for s in self._shown(plot):
             finite = np.isfinite(s.y)

@@ -14,6 +14,7 @@ import pyqtgraph as pg
 from PyQt6 import QtGui
 
 from quatlab.rendering import themes
+from quatlab.rendering.plot_label import follow_keep_clear
 from quatlab.rendering.series import PLOTS
 
 __all__ = ["PlotCursor"]
@@ -63,6 +64,9 @@ class PlotCursor:
                 line.setValue(t)
         finally:
             self._moving_cursor = False
+        # The callouts keep clear of the cursor: one it now runs through moves.
+        for stack in self._label_stack.values():
+            follow_keep_clear(stack)
 
     def _update_dots(self) -> None:
         for col, plot in enumerate(PLOTS):

@@ -3,45 +3,57 @@
 A :class:`BoxedLabel` names something at a data x (a gap, a peak above the
 range). Its horizontal anchor follows x across the range (a label near the
 right end extends to the left), and on every layout (a resize, a zoom, a
-font change from the theme's zoom) it is pushed back inside the view box;
-one wider than the box wraps its words to the box's width, and one that is
-then taller than the room left, or than 40 % of the box, or that would
-reach with the labels above it past 65 % of the box, drops its second
-line, then shows its short form (the number alone: the box's colour still
-says whose it is). A label never covers more than a fifth of its box's
-area, and its text is never cut: when not even the short form fits, the
-label is not drawn until a resize gives it room. Labels of one
-plot share a stack and hang one below the other, each below the heights of
-those before it (labels of different line counts do not overlap).
+font change from the theme's zoom) it is placed again inside the view box;
+one wider than the box wraps its words to the box's width.
+
+A label is shown only where nothing is in its way: its box (grown by a
+couple of pixels) covers no curve of the plot (``obstacles``), not the t
+cursor (``keep_clear``), no label of the same plot placed before it
+(labels of one plot share a stack, in order) and no leader of theirs; its
+own leader crosses neither their leaders nor their boxes. It tries
+heights from the top down and horizontal spots across the box
+(:mod:`quatlab.rendering.label_place`, the rule the 3D labels follow too)
+and takes the clear spot nearest its x, then the highest. With no clear
+spot for its text, it tries its first line alone, then its short form (the
+number alone: the box's colour still says whose it is); with none for
+those either it is not drawn (until a layout or a cursor move gives it
+room; :func:`follow_keep_clear`). A form taller than 40 % of the box is
+tried only when it is the last, and none covers more than a fifth of the
+box's area; the text is never cut.
 
 pyqtgraph's TextItem re-runs :meth:`~pyqtgraph.TextItem.updateTextPos` when
 its text, font or view transform changes; the placement lives there, so no
-caller has to re-place labels after a layout.
+caller has to re-place labels after a layout. The cursor moves without a
+layout: the plots call :func:`follow_keep_clear` when it does.
 
-A label given the plot's curves (``obstacles``) does not cover them where
-it can help it: it tries heights from the top down and horizontal spots
-across the box, scores each by the curve length it covers
-(:mod:`quatlab.rendering.label_place`, the rule the 3D labels follow too)
-and then by how far it sits from its x, and takes the cheapest. A label
-that opens with an arrow ("↑ ... peak") wants its arrow over its x; one
-whose arrow (or, without one, whose box) cannot be there draws a leader
+A label that opens with an arrow ("↑ ... peak") wants its arrow over its x;
+one whose arrow (or, without one, whose box) cannot be there draws a leader
 from the box to the top of the plot above its x, so that it still points
-at its peak. Its box is opaque (the plot background of the theme) and is
-drawn over the grid: the plots draw their axes, and so the grid, beneath
-the data (see :class:`~quatlab.rendering.curve_plots.CurvePlots`).
+at its peak (or gap). Its box is opaque (the plot background of the theme)
+and is drawn over the grid: the plots draw their axes, and so the grid,
+beneath the data (see :class:`~quatlab.rendering.curve_plots.CurvePlots`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 import numpy as np
 import pyqtgraph as pg
 from PyQt6 import QtCore, QtGui, QtWidgets
 
-from quatlab.rendering.label_place import cheapest, polyline_segments
+from quatlab.rendering.label_place import (
+    LABEL_COST,
+    Segments,
+    cheapest,
+    crossings,
+    meets,
+    polyline_segments,
+)
 
-__all__ = ["BoxedLabel"]
+__all__ = ["BoxedLabel", "follow_keep_clear"]
 
 #: Pixels between a label and the view box's edge, and between stacked labels.
 MARGIN = 3.0
@@ -66,10 +78,6 @@ ARROW = "↑"
 _MAX_SHARE = 0.4
 #: Largest share of the view box's area a label may cover, whatever its form.
 MAX_AREA = 0.2
-#: Largest share of the view box's height the stack of labels may reach down to
-#: while a shorter form is left: two gap callouts of q to -q, two lines each,
-#: covered the whole 135-px angle plot at 1024x768 and 150 %.
-_STACK_SHARE = 0.65
 
 
 class BoxedLabel(pg.TextItem):
@@ -86,15 +94,22 @@ class BoxedLabel(pg.TextItem):
         below those before it. The owner empties it when it removes them.
     short : str, optional
         What to show when ``text``, wrapped, and then its first line alone
-        are taller than the room left (or than 40 % of the box).
+        find no clear spot (or are taller than 40 % of the box).
     obstacles : callable, optional
-        Returns the curves the label should not cover, each an ``(N, 2)``
+        Returns the curves the label must not cover, each an ``(N, 2)``
         array of points in the view box's data coordinates (NaN rows are gaps).
+    keep_clear : callable, optional
+        Returns the data x of vertical lines the box must not cover (the t
+        cursor); when they move, the owner calls :func:`follow_keep_clear`.
+    span : (float, float), optional
+        The data x range the label names (a wide gap), when not a point: a
+        box over any of it points at it without a leader.
     """
 
     def __init__(self, text: str, *, fraction: float, stack: list, short: str | None = None,
                  obstacles: Callable[[], Iterable[np.ndarray]] | None = None,
-                 **kwargs) -> None:
+                 keep_clear: Callable[[], Iterable[float]] | None = None,
+                 span: tuple[float, float] | None = None, **kwargs) -> None:
         # The full text, its first line alone (a peak's "at t = ..." line is
         # the first to go), then the short form.
         first_line = text.split("\n", 1)[0]
@@ -102,11 +117,20 @@ class BoxedLabel(pg.TextItem):
         self._fraction = min(max(float(fraction), 0.0), 1.0)
         self._stack = stack
         self._obstacles = obstacles
+        self._keep_clear = keep_clear
+        self._span = span
         self._placing = False
-        #: The last free-spot search, ``(inputs, answer)``: a label placed again
-        #: with the same spots, curves and labels around gets the same spot
-        #: without scoring them again (the plots re-place on every layout).
-        self._last_search: tuple | None = None
+        #: Per form of the text, the last free-spot search, ``(inputs, answer)``:
+        #: a label placed again with the same spots, curves and labels around
+        #: gets the same spot without scoring them again (the plots re-place on
+        #: every layout).
+        self._searches: dict[tuple, tuple] = {}
+        #: Hidden while the cursor was in the way: the scene x span the cursor
+        #: is to leave before the label is placed again (follow_keep_clear).
+        self._waiting: tuple[float, float] | None = None
+        #: The cursor's scene x at the last look, and the way it went since (-1, 0, 1).
+        self._seen: list[float] = []
+        self._heading = 0.0
         #: No form of the text fits the box (see _place): nothing is drawn.
         self.squeezed = False
         super().__init__(text, anchor=(0, 0), **kwargs)
@@ -194,69 +218,159 @@ class BoxedLabel(pg.TextItem):
         earlier = [other for other in self._stack[:self._stack.index(self)]
                    if other.isVisible() and not other.squeezed and other.scene() is not None] \
             if self in self._stack else []
-        top = box.top() + MARGIN
-        for other in earlier:
-            top += other.textItem.boundingRect().height() + MARGIN
+        around = self._surroundings(box, earlier)
         room = max(box.width() - 2 * MARGIN, _MIN_WIDTH)
+        # Beside the cursor: a label at a gap under the cursor (q to -q at
+        # t = 0.5) fits on neither side at the plot's width, wrapped it may.
+        edges = np.sort([box.left() + MARGIN, box.right() - MARGIN,
+                         *(0.5 * (around.cursor[:, 0] + around.cursor[:, 2]))])
+        side = float(np.diff(edges).max()) - 2.0 * (_CLEARANCE + 1.0)
+        widths = (room, side) if _MIN_WIDTH <= side < room else (room,)
         area = MAX_AREA * box.width() * box.height()
-        fits = False
+        spot = None
+        self._waiting = None
         for k, content in enumerate(self._texts):
-            if text.toPlainText() != content:
-                text.setPlainText(content)
-            text.setTextWidth(-1)
-            if text.boundingRect().width() > room:
-                text.setTextWidth(room)
-            rect = text.boundingRect()
-            whole = (top + rect.height() <= box.bottom() - MARGIN
-                     and rect.width() <= box.width() - 2 * MARGIN
-                     and rect.width() * rect.height() <= area)
-            short_enough = (rect.height() <= _MAX_SHARE * box.height()
-                            and top + rect.height() - box.top() <= _STACK_SHARE * box.height())
-            if whole and (short_enough or k == len(self._texts) - 1):
-                fits = True
+            for width in widths:
+                if text.toPlainText() != content:
+                    text.setPlainText(content)
+                text.setTextWidth(-1)
+                natural = text.boundingRect().width()
+                if width < room and natural <= width:
+                    break  # as it was at the whole width
+                if natural > width:
+                    text.setTextWidth(width)
+                    # As wide as its widest line: wrapped, a box takes the whole width.
+                    text.setTextWidth(min(width, math.ceil(text.document().idealWidth())))
+                rect = text.boundingRect()
+                whole = (rect.height() <= box.height() - 2 * MARGIN
+                         and rect.width() <= box.width() - 2 * MARGIN
+                         and rect.width() * rect.height() <= area)
+                if not whole or (rect.height() > _MAX_SHARE * box.height()
+                                 and k < len(self._texts) - 1):
+                    continue
+                spot = self._free_spot(rect.width(), rect.height(), box, around)
+                if spot is not None:
+                    break
+                if len(around.cursor) and self._waiting is None:
+                    # Perhaps only the cursor was in the way: once it has moved a
+                    # box's width on, the label is placed again (follow_keep_clear)
+                    # rather than wait for the next layout. (Finding out whether it
+                    # was is another whole search, at every cursor move.)
+                    xs = [self.mapToScene(QtCore.QPointF(0.5 * (r[0] + r[2]), 0.0)).x()
+                          for r in around.cursor]
+                    reach = (self.mapToScene(QtCore.QPointF(rect.width(), 0.0)).x()
+                             - self.mapToScene(QtCore.QPointF(0.0, 0.0)).x())
+                    self._waiting = (min(xs) - reach, max(xs) + reach)
+            if spot is not None:
                 break
-        self.squeezed = not fits
-        text.setVisible(fits)
-        if not fits:
+        self.squeezed = spot is None
+        text.setVisible(not self.squeezed)
+        if self.squeezed:
             self.leader.setVisible(False)
             return True
+        self._heading = 0.0   # a layout after this move does not know the way
         rect = text.boundingRect()
-        w, h = rect.width(), rect.height()
-        lo_x, hi_x = box.left() + MARGIN, box.right() - MARGIN - w
-        lo_y, hi_y = box.top() + MARGIN, box.bottom() - MARGIN - h
-        left = max(min(-self._fraction * w, hi_x), lo_x)
-        # Too many to stack: the last ones overlap rather than leave the box.
-        top = max(min(top, hi_y), lo_y)
-        segs = self._curve_segments()
-        if segs is not None and len(segs):
-            left, top = self._clear_spot(left, top, w, h, (lo_x, hi_x, lo_y, hi_y), earlier,
-                                         segs)
-        text.setPos(left, top)
-        self._lead(left, top, w, h, box.top())
+        text.setPos(*spot)
+        self._lead(spot[0], spot[1], rect.width(), rect.height(), box.top())
         return True
 
-    def _distance(self, left) -> np.ndarray:
-        """Pixels between x (0 here) and the arrow of a box at ``left``, or the box itself."""
+    def _surroundings(self, box, earlier) -> _Around:
+        """What a spot must keep clear of, in this label's pixels (see :class:`_Around`)."""
+        segs = self._curve_segments()
+        taken = [self.mapRectFromScene(other.textItem.sceneBoundingRect()) for other in earlier]
+        leaders = [(self.mapFromItem(other.leader, other.leader.line().p1()),
+                    self.mapFromItem(other.leader, other.leader.line().p2()))
+                   for other in earlier if other.leader.isVisible()]
+        xs = self._keep_clear_xs()
+        return _Around(
+            segs=Segments(segs if segs is not None else np.empty((0, 2, 2))),
+            taken=np.array([(r.left(), r.top(), r.right(), r.bottom()) for r in taken],
+                           dtype=np.float64).reshape(-1, 4),
+            leaders=np.array([((a.x(), a.y()), (b.x(), b.y())) for a, b in leaders],
+                             dtype=np.float64).reshape(-1, 2, 2),
+            cursor=np.array([(x - 0.5, box.top(), x + 0.5, box.bottom()) for x in xs],
+                            dtype=np.float64).reshape(-1, 4),
+            heading=self._heading)
+
+    def _keep_clear_xs(self) -> list[float]:
+        """The x of each line the box keeps clear of (the cursor), in this label's pixels."""
+        vb = self.getViewBox()
+        if self._keep_clear is None or vb is None or not hasattr(vb, "childGroup"):
+            return []
+        group = vb.childGroup
+        return [self.mapFromItem(group, QtCore.QPointF(float(x), 0.0)).x()
+                for x in self._keep_clear()]
+
+    def in_the_way(self) -> bool:
+        """Whether the label is to be placed again since what it keeps clear of moved.
+
+        Shown, its box now meets one of those lines; hidden for want of a spot
+        clear of them, that spot is now clear.
+        """
+        if self.scene() is None or self._keep_clear is None or not self.isVisible():
+            return False
+        vb = self.getViewBox()
+        if vb is None or not hasattr(vb, "childGroup"):
+            return False
+        xs = [vb.childGroup.mapToScene(QtCore.QPointF(float(x), 0.0)).x()
+              for x in self._keep_clear()]
+        # Which way the cursor goes: a label it runs into moves behind it if it
+        # can (see _free_spot), not a few pixels ahead, to be pushed again.
+        seen, self._seen = self._seen, xs
+        self._heading = float(np.sign(sum(xs) - sum(seen))) if len(seen) == len(xs) else 0.0
+        if self.squeezed:
+            return self._waiting is not None and not any(
+                self._waiting[0] <= x <= self._waiting[1] for x in xs)
+        rect = self.textItem.sceneBoundingRect()
+        return any(rect.left() <= x <= rect.right() for x in xs)
+
+    def _distance(self, left, w: float, span: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+        """Pixels between what the label names (x, 0 here, or its ``span`` in these
+        pixels) and the arrow of a box ``w`` wide at ``left``, or the box itself."""
         left = np.asarray(left, dtype=np.float64)
         offset = self.arrow_offset()
         if offset is not None:
             return np.abs(left + offset)
-        w = self.textItem.boundingRect().width()
-        return np.maximum(0.0, np.maximum(left, -(left + w)))
+        return np.maximum(0.0, np.maximum(left - span[1], span[0] - (left + w)))
+
+    def _span_px(self) -> tuple[float, float]:
+        """The label's span (or its x alone) in its pixels: x is 0."""
+        vb = self.getViewBox()
+        if self._span is None or vb is None or not hasattr(vb, "childGroup"):
+            return (0.0, 0.0)
+        lo, hi = sorted(self.mapFromItem(vb.childGroup, QtCore.QPointF(float(x), 0.0)).x()
+                        for x in self._span)
+        return (min(lo, 0.0), max(hi, 0.0))
+
+    def _leader_lines(self, corners: np.ndarray, w: float, h: float, box_top: float,
+                      span: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+        """``(K, 2, 2)`` the leader of a box at each top-left corner (NaN: none needed).
+
+        From the box to the plot's top above x (0 here) when the box is away
+        from x: up from the top edge when the box is over x, else from the
+        middle of its side nearest x. A box over the label's ``span`` needs
+        none, nor does one near x that hangs from the top.
+        """
+        left, top = corners[:, 0], corners[:, 1]
+        near = self._distance(left, w, span) <= _NEAR
+        over = (self._distance(left, w) <= _NEAR) | ((left <= 0.0) & (0.0 <= left + w))
+        start_x = np.where(over, 0.0, np.where(left > 0.0, left, left + w))
+        start_y = np.where(over, top, top + 0.5 * h)
+        lines = np.empty((len(corners), 2, 2))
+        lines[:, 0, 0], lines[:, 0, 1] = start_x, start_y
+        lines[:, 1] = (0.0, box_top + 1.0)
+        lines[near & ((top - box_top <= _HANG) | (span[1] > span[0]))] = np.nan
+        return lines
 
     def _lead(self, left: float, top: float, w: float, h: float, box_top: float) -> None:
         """Show the leader from the box to the plot's top above x if the box is away from x."""
-        near = float(self._distance(left)) <= _NEAR
-        if near and top - box_top <= _HANG:
+        (start, end), = self._leader_lines(np.array([(left, top)]), w, h, box_top,
+                                           self._span_px())
+        if np.isnan(start).any():
             self.leader.setVisible(False)
             return
-        end = QtCore.QPointF(0.0, box_top + 1.0)
-        if near or left <= 0.0 <= left + w:
-            start = QtCore.QPointF(0.0, top)       # under x: up from the top edge
-        else:                                      # beside x: from the near side's middle
-            start = QtCore.QPointF(left if left > 0.0 else left + w, top + 0.5 * h)
         self.leader.setPen(QtGui.QPen(self.border))
-        self.leader.setLine(QtCore.QLineF(start, end))
+        self.leader.setLine(QtCore.QLineF(*start, *end))
         self.leader.setVisible(True)
 
     def _curve_segments(self) -> np.ndarray | None:
@@ -276,41 +390,90 @@ class BoxedLabel(pg.TextItem):
             parts.append(polyline_segments(px))
         return np.concatenate(parts) if parts else None
 
-    def _clear_spot(self, left: float, top: float, w: float, h: float, limits, earlier,
-                    segs: np.ndarray) -> tuple[float, float]:
-        """The top-left corner of the box that covers least curve, then sits nearest x.
+    def _free_spot(self, w: float, h: float, box, around: _Around
+                   ) -> tuple[float, float] | None:
+        """The top-left corner of a box clear of everything around, nearest x; None if none is.
 
         Heights from the top down and spots across the box (the arrow over
         x, the label's own anchor, over its x, the box's two edges and evenly
-        between); among those covering the least curve, the one whose arrow
-        (or box) is nearest x, then the highest, then the earliest.
+        between); a spot is clear when its box (grown by a little) covers no
+        curve, meets no label placed before, no leader of theirs and not the
+        cursor, and its own leader meets neither their leaders nor their
+        boxes. Among the clear ones, the one whose arrow (or box) is nearest
+        the top of the plot above x (or over its span), then the highest,
+        then the earliest.
         """
-        lo_x, hi_x, lo_y, hi_y = limits
+        lo_x, hi_x = box.left() + MARGIN, box.right() - MARGIN - w
+        lo_y, hi_y = box.top() + MARGIN, box.bottom() - MARGIN - h
         offset = self.arrow_offset()
-        lefts = [-offset if offset is not None else left, left, -0.5 * w, 0.0, -w, lo_x, hi_x,
-                 *np.linspace(lo_x, hi_x, _SPOTS)]
+        anchor = -self._fraction * w
+        lefts = [-offset if offset is not None else anchor, anchor, -0.5 * w, 0.0, -w, lo_x,
+                 hi_x, *np.linspace(lo_x, hi_x, _SPOTS)]
         lefts = list(dict.fromkeys(round(max(min(x, hi_x), lo_x), 1) for x in lefts))
         # Every _STEP px; on a plot taller than _HEIGHTS steps, that many evenly.
         step = max(_STEP, (hi_y - lo_y) / _HEIGHTS)
-        tops = [top, *np.arange(lo_y, hi_y + 0.5, step)] if hi_y > lo_y else [top]
-        corners = np.array([(x, y) for y in dict.fromkeys(round(float(y), 1) for y in tops)
-                            for x in lefts])
+        tops = np.arange(lo_y, hi_y + 0.5, step) if hi_y > lo_y else [lo_y]
+        tops = np.unique(np.round(tops, 1))   # ascending: from the top down
+        corners = np.column_stack([np.tile(lefts, len(tops)), np.repeat(tops, len(lefts))])
         c = _CLEARANCE
         rects = np.column_stack([corners - c, corners + [w + c, h + c]])
-        taken = []
-        for other in earlier:
-            r = self.mapRectFromScene(other.textItem.sceneBoundingRect())
-            taken.append((r.left(), r.top(), r.right(), r.bottom()))
-        # Least curve covered (to 0.1 px), then nearest x, then highest, then earliest.
-        ties = (corners[:, 1], np.round(self._distance(corners[:, 0]), 1))
-        asked = (rects, segs, *ties, np.reshape(np.asarray(taken, dtype=np.float64), (-1, 4)))
-        if self._last_search is not None and _same_arrays(self._last_search[0], asked):
-            best = self._last_search[1]   # placed again as it was (a paint, a re-layout)
+        span = self._span_px()
+        lines = self._leader_lines(corners, w, h, box.top(), span)
+        # Crossing a leader, or a leader through a box, costs what meeting a label does.
+        extra = None
+        if len(around.taken):
+            extra = LABEL_COST * (crossings(lines, around.leaders)
+                                  + meets(lines, around.taken).sum(axis=1)
+                                  + meets(around.leaders, rects).sum(axis=0))
+        taken = np.concatenate([around.taken, around.cursor])
+        # Clear of all, then (on a cursor move) not within a box's width ahead
+        # of the cursor, then nearest what it names (to 1 px), then highest,
+        # then earliest.
+        reach = np.hypot(self._distance(corners[:, 0], w, span), corners[:, 1] - lo_y)
+        ahead = np.zeros(len(corners))
+        for x in 0.5 * (around.cursor[:, 0] + around.cursor[:, 2]) if around.heading else ():
+            near, far = sorted((x, x + around.heading * (w + 2.0 * c)))
+            ahead += (rects[:, 0] < far) & (rects[:, 2] > near)
+        ties = (corners[:, 1], np.round(reach), ahead)
+        asked = (rects, around.segs.segs, *ties, taken,
+                 np.zeros(0) if extra is None else extra)
+        form = (self.textItem.toPlainText(), self.textItem.textWidth(), len(around.cursor))
+        cached = self._searches.get(form)
+        if cached is not None and _same_arrays(cached[0], asked):
+            best = cached[1]   # placed again as it was (a paint, a re-layout)
         else:
-            best = cheapest(rects, segs, ties, taken)
-            self._last_search = (asked, best)
+            best = cheapest(rects, around.segs, ties, taken, extra=extra, at_most=0.0)
+            self._searches[form] = (asked, best)
+        if best is None:
+            return None
         x, y = corners[best]
         return float(x), float(y)
+
+
+class _Around(NamedTuple):
+    """What a label's box keeps clear of, in its pixels: curve segments, the boxes
+    ``(T, 4)`` and leaders ``(L, 2, 2)`` of the labels placed before it, and the
+    lines it keeps clear of (the cursor) as thin rectangles ``(C, 4)``, with the
+    way it moves."""
+
+    segs: Segments
+    taken: np.ndarray
+    leaders: np.ndarray
+    cursor: np.ndarray
+    #: The way the cursor is moving (-1, 0, 1 along x), on a cursor move.
+    heading: float = 0.0
+
+
+def follow_keep_clear(stack: list) -> None:
+    """Place a plot's labels again if one is in the way of a moved cursor (or may show again).
+
+    From the first one in the way on, each placed again; cheap when none is
+    (a few rectangles looked at): the plots call it on every cursor move.
+    """
+    # Those before the first in the way stay (a label depends on those before it).
+    first = next((label for label in stack if label.in_the_way()), None)
+    if first is not None:
+        first.updateTextPos()
 
 
 def _same_arrays(a: tuple, b: tuple) -> bool:

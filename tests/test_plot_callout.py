@@ -105,11 +105,16 @@ def test_the_peak_callout_covers_no_other_curve(qtbot, size):
 
 @pytest.mark.parametrize("lang", ["zh_CN"])
 def test_gap_callouts_leave_most_of_a_short_plot_free(qtbot, lang):
-    """q to -q at t = 0.5, 1024x768 at 150 %: the two gap callouts of each plot,
-    two wrapped lines each, covered the whole 144-px plot and the curves under it.
-    Stacked they now reach at most 65 % of the way down, in their short forms.
-    (In English the plots are 195 px wide there and even the short forms wrap
-    onto two lines: still 94 %, see docs/projector.md.)"""
+    """q to -q, 1024x768 at 150 %: the two gap callouts of each plot, two wrapped
+    lines each, covered the whole 144-px plot and the curves under it. Now
+    none covers a curve or the cursor (tests/callout_checks.py); with the
+    cursor at t = 0 the path-angle plot has room for both, and they reach at
+    most 65 % of the way down. (At t = 0.5 the cursor runs through the gaps'
+    x, and neither side of it has room: they are not drawn. In English the
+    plots are 195 px wide there and even the short forms wrap onto two
+    lines, see docs/projector.md.)"""
+    from callout_checks import callout_problems
+
     from quatlab.app import i18n
 
     i18n.set_language(lang)
@@ -117,22 +122,23 @@ def test_gap_callouts_leave_most_of_a_short_plot_free(qtbot, lang):
         win = MainWindow(LessonState.from_preset("q-to-minus-q"))
         qtbot.addWidget(win)
         win.set_zoom(1.5)
-        win.state.set_t(0.5)
-        render_window(win, (1024, 768))
-        for _ in range(4):
-            QtWidgets.QApplication.processEvents()
-        for name, plot in win.lesson.plots.plots.items():
-            labels = _callouts(plot)
-            assert len(labels) == 2, (name, [lb.toPlainText() for lb in labels])
-            # A callout with no room is drawn whole or not at all (its text hidden):
-            # the stack is what shows. The path-angle plot has room for both.
-            shown = [lb for lb in labels if lb.textItem.isVisible()]
-            assert name != "angle" or len(shown) == 2, (name, len(shown))
-            if not shown:
-                continue
-            vb = plot.getViewBox().sceneBoundingRect()
-            bottom = max(lb.textItem.sceneBoundingRect().bottom() for lb in shown)
-            assert bottom - vb.top() <= 0.65 * vb.height() + 1, (name, bottom - vb.top(),
-                                                                  vb.height())
+        for t in (0.5, 0.0):
+            win.state.set_t(t)
+            render_window(win, (1024, 768))
+            for _ in range(4):
+                QtWidgets.QApplication.processEvents()
+            for name, plot in win.lesson.plots.plots.items():
+                assert callout_problems(plot, name) == []
+                labels = _callouts(plot)
+                assert len(labels) == 2, (name, [lb.toPlainText() for lb in labels])
+                # A callout with no room is drawn whole or not at all (its text hidden).
+                shown = [lb for lb in labels if lb.textItem.isVisible()]
+                assert t != 0.0 or name != "angle" or len(shown) == 2, (name, len(shown))
+                if not shown:
+                    continue
+                vb = plot.getViewBox().sceneBoundingRect()
+                bottom = max(lb.textItem.sceneBoundingRect().bottom() for lb in shown)
+                assert bottom - vb.top() <= 0.65 * vb.height() + 1, (name, bottom - vb.top(),
+                                                                      vb.height())
     finally:
         i18n.set_language("en")

@@ -85,8 +85,8 @@ def test_leaving_q_to_minus_q_scores_few_spots_in_boxes_of_the_view_size(main_wi
     assert shown, "q-to-minus-q labels its speed plot's gaps"
     pairs = _Count(monkeypatch, label_place, "covered",
                    lambda rects, segs: len(np.reshape(rects, (-1, 4))) * len(segs))
-    spans = _Count(monkeypatch, BoxedLabel, "_clear_spot",
-                   lambda self, left, top, w, h, limits, *rest: limits[3] - limits[2] + h)
+    spans = _Count(monkeypatch, BoxedLabel, "_free_spot",
+                   lambda self, w, h, box, *rest: box.height())
     for name in ("half-turn", "q-to-minus-q", "negated-20", "q-to-minus-q", "large-170"):
         _preset(win, name)
     # Every placement searched a box no taller than its plot (in pixels).
@@ -281,7 +281,7 @@ def test_gimbal_rings_of_many_poses_are_the_rings_of_each(rng):
 def test_a_preset_change_places_no_callout_it_then_removes(qtbot, monkeypatch):
     win = _window_with(qtbot, monkeypatch, wrap_view)
     view = win.views["wrap"]
-    placed = _Count(monkeypatch, BoxedLabel, "_clear_spot", lambda self, *rest: self)
+    placed = _Count(monkeypatch, BoxedLabel, "_free_spot", lambda self, *rest: self)
     keys = [k for k, _label, _tip in view.model.preset_items()]
     for key in [*keys[1:], keys[0]]:
         before = len(placed.notes)

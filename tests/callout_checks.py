@@ -1,0 +1,155 @@
+"""A plot's callouts as the viewer sees them, measured from the scene's items (not the placer's).
+
+Shared by ``tests/test_callout_rules.py``; :func:`callout_problems` returns
+what is wrong with the callouts of one plot, in words:
+
+* **clipped**: a callout's text box reaches outside its plot's view box (the
+  view box clips what it holds);
+* **covers a curve**: a point of a shown curve, its samples joined by 1-px
+  steps in the scene (as drawn, gaps left open), lies inside a callout's box;
+* **covers the cursor**: the t cursor line passes through a callout's box;
+* **leaders cross**: two callouts' leader lines meet (orientation tests);
+* **leader through a box**: a leader runs through another callout's box;
+* **boxes overlap**: two callouts' boxes overlap.
+
+Everything is read back from the items: the curves' own data mapped by
+their own scene transforms, the text items' scene rectangles, the leader
+items' lines mapped to the scene, the cursor line's scene position.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PyQt6 import QtCore
+
+
+def callouts(plot: pg.PlotItem) -> list[pg.TextItem]:
+    """The callouts drawn in ``plot``: boxed text items shown with their text."""
+    return [it for it in plot.getViewBox().childGroup.childItems()
+            if isinstance(it, pg.TextItem) and it.isVisible() and it.textItem.isVisible()
+            and it.border.style() != QtCore.Qt.PenStyle.NoPen]
+
+
+def curve_points(item: pg.PlotDataItem) -> np.ndarray:
+    """``item``'s curve in scene pixels, consecutive finite samples joined by 1-px steps."""
+    x, y = item.getData()
+    if x is None or not len(x):
+        return np.empty((0, 2))
+    t = item.curve.sceneTransform()
+    px = np.column_stack([t.m11() * x + t.m21() * y + t.m31(),
+                          t.m12() * x + t.m22() * y + t.m32()])
+    ok = np.all(np.isfinite(px), axis=-1)
+    dense = [px[ok]]
+    for a, b in zip(px[:-1][ok[:-1] & ok[1:]], px[1:][ok[:-1] & ok[1:]], strict=True):
+        n = int(min(np.ceil(np.hypot(*(b - a))), 4000)) + 1
+        dense.append(a + np.linspace(0.0, 1.0, n)[:, None] * (b - a))
+    return np.concatenate(dense)
+
+
+def shown_curves(plot: pg.PlotItem) -> list[pg.PlotDataItem]:
+    """The data curves shown in ``plot`` (not the cursor dots, not the marker lines)."""
+    return [it for it in plot.listDataItems()
+            if isinstance(it, pg.PlotDataItem) and it.isVisible()]
+
+
+def points_in(rect: QtCore.QRectF, pts: np.ndarray) -> int:
+    """How many of ``pts`` ``(N, 2)`` lie inside the closed ``rect``."""
+    return int(np.sum((pts[:, 0] >= rect.left()) & (pts[:, 0] <= rect.right())
+                      & (pts[:, 1] >= rect.top()) & (pts[:, 1] <= rect.bottom())))
+
+
+def leader(label) -> tuple[np.ndarray, np.ndarray] | None:
+    """The label's leader line in the scene, end points, or None when it has none shown."""
+    line = getattr(label, "leader", None)
+    if line is None or not line.isVisible():
+        return None
+    seg = line.line()
+    a, b = line.mapToScene(seg.p1()), line.mapToScene(seg.p2())
+    return np.array([a.x(), a.y()]), np.array([b.x(), b.y()])
+
+
+def _orient(p, q, r) -> float:
+    return np.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]))
+
+
+def segments_meet(p1, p2, q1, q2) -> bool:
+    """Whether the closed segments ``p1``-``p2`` and ``q1``-``q2`` meet (orientation tests).
+
+    >>> segments_meet((0, 0), (10, 10), (0, 10), (10, 0))
+    True
+    >>> segments_meet((0, 0), (1, 1), (5, 0), (6, 1))
+    False
+    """
+    d1, d2 = _orient(q1, q2, p1), _orient(q1, q2, p2)
+    d3, d4 = _orient(p1, p2, q1), _orient(p1, p2, q2)
+    if d1 * d2 < 0 and d3 * d4 < 0:
+        return True
+
+    def on(p, q, r) -> bool:   # r on the segment p-q, given the three are collinear
+        return (min(p[0], q[0]) <= r[0] <= max(p[0], q[0])
+                and min(p[1], q[1]) <= r[1] <= max(p[1], q[1]))
+
+    return bool((d1 == 0 and on(q1, q2, p1)) or (d2 == 0 and on(q1, q2, p2))
+                or (d3 == 0 and on(p1, p2, q1)) or (d4 == 0 and on(p1, p2, q2)))
+
+
+def segment_hits_rect(a, b, rect: QtCore.QRectF) -> bool:
+    """Whether the segment ``a``-``b`` meets the closed rectangle: an end inside, or a side met.
+
+    (tests/test_lesson_scene_layout.py's test of the same name counts a
+    segment collinear with a side, however far along the line, as a hit.)
+
+    >>> r = QtCore.QRectF(0, 0, 10, 10)
+    >>> segment_hits_rect((0, -20), (0, -5), r), segment_hits_rect((0, -20), (0, 5), r)
+    (False, True)
+    """
+    def inside(p):
+        return rect.left() <= p[0] <= rect.right() and rect.top() <= p[1] <= rect.bottom()
+
+    c = [(rect.left(), rect.top()), (rect.right(), rect.top()),
+         (rect.right(), rect.bottom()), (rect.left(), rect.bottom())]
+    return bool(inside(a) or inside(b)) or any(segments_meet(a, b, c[i], c[(i + 1) % 4])
+                                         for i in range(4))
+
+
+def cursor_xs(plot: pg.PlotItem) -> list[float]:
+    """Scene x of the plot's movable vertical lines (the t cursor)."""
+    return [line.mapToScene(QtCore.QPointF(0.0, 0.0)).x()
+            for line in plot.getViewBox().childGroup.childItems()
+            if isinstance(line, pg.InfiniteLine) and line.isVisible() and line.movable
+            and line.angle == 90]
+
+
+def callout_problems(plot: pg.PlotItem, name: str = "") -> list[str]:
+    """What breaks the callout rules in ``plot`` (module docstring), one line each."""
+    problems = []
+    labels = callouts(plot)
+    view = plot.getViewBox().sceneBoundingRect()
+    curves = [(it.name() or repr(it), curve_points(it)) for it in shown_curves(plot)]
+    boxes = [lb.textItem.sceneBoundingRect() for lb in labels]
+    for lb, box in zip(labels, boxes, strict=True):
+        text = lb.textItem.toPlainText().replace("\n", " / ")
+        if not view.contains(box):
+            problems.append(f"{name}: {text!r} clipped: {box} outside {view}")
+        for curve, pts in curves:
+            n = points_in(box, pts)
+            if n:
+                problems.append(f"{name}: {text!r} covers {n} px of curve {curve}")
+        for x in cursor_xs(plot):
+            if box.left() <= x <= box.right():
+                problems.append(f"{name}: {text!r} covers the cursor at x = {x:.1f}")
+    for i, (a, box_a) in enumerate(zip(labels, boxes, strict=True)):
+        for j, (b, box_b) in enumerate(zip(labels, boxes, strict=True)):
+            if i == j:
+                continue
+            pair = f"{a.textItem.toPlainText()[:20]!r} / {b.textItem.toPlainText()[:20]!r}"
+            if i < j and box_a.intersects(box_b):
+                problems.append(f"{name}: boxes overlap: {pair}")
+            lead_a, lead_b = leader(a), leader(b)
+            if lead_a is not None and segment_hits_rect(*lead_a, box_b):
+                problems.append(f"{name}: leader through a box: {pair}")
+            if i < j and lead_a is not None and lead_b is not None \
+                    and segments_meet(*lead_a, *lead_b):
+                problems.append(f"{name}: leaders cross: {pair}")
+    return problems

@@ -1,0 +1,186 @@
+"""The plots' callouts at projector scale: never over a curve or the cursor, leaders never crossing.
+
+A review at 1280x720 found, in the blending tab, the "sweep = 1.5" callout
+on the left and the "0.5" one on the right with their leaders crossed and
+both boxes over curves; in Chinese (dark) the second callout had lost its
+second line; in the two-key tab (q to -q at t = 0.75) the t cursor ran
+through both callouts, and the speed peak's callout (negated 20 deg) sat on
+the top of the spike it names. Measured here from the scene's items
+(tests/callout_checks.py), not from the placer's numbers; the placer's
+geometry helpers against independent oracles (exact rational arithmetic,
+orientation tests).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from callout_checks import callout_problems, callouts, segment_hits_rect
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PyQt6 import QtCore
+
+from quatlab.rendering.label_place import crossings, meets
+
+# -- the geometry the placer scores leaders with ------------------------------------
+
+
+def _meet_exactly(p1, p2, q1, q2) -> bool:
+    """Whether two closed segments meet, solved in rationals (parameters in [0, 1])."""
+    p1, p2, q1, q2 = ([Fraction(v) for v in p] for p in (p1, p2, q1, q2))
+    r = (p2[0] - p1[0], p2[1] - p1[1])
+    d = (q2[0] - q1[0], q2[1] - q1[1])
+    w = (q1[0] - p1[0], q1[1] - p1[1])
+
+    def cross(a, b):
+        return a[0] * b[1] - a[1] * b[0]
+
+    def dot(a, b):
+        return a[0] * b[0] + a[1] * b[1]
+
+    def on(point, a, v):   # point on the segment a + f v, f in [0, 1]
+        rel = (point[0] - a[0], point[1] - a[1])
+        if v == (0, 0):
+            return rel == (0, 0)
+        return cross(rel, v) == 0 and 0 <= dot(rel, v) <= dot(v, v)
+
+    if r == (0, 0):
+        return on(p1, q1, d)
+    if d == (0, 0):
+        return on(q1, p1, r)
+    denom = cross(r, d)
+    if denom != 0:
+        s, u = cross(w, d) / denom, cross(w, r) / denom
+        return 0 <= s <= 1 and 0 <= u <= 1
+    if cross(w, r) != 0:
+        return False   # parallel, apart
+    t0 = dot(w, r) / dot(r, r)
+    t1 = dot((q2[0] - p1[0], q2[1] - p1[1]), r) / dot(r, r)
+    return max(min(t0, t1), 0) <= min(max(t0, t1), 1)
+
+
+_coord = st.integers(-6, 6)
+_segment = st.tuples(st.tuples(_coord, _coord), st.tuples(_coord, _coord))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_segment, min_size=1, max_size=6), st.lists(_segment, min_size=1, max_size=4))
+def test_crossings_count_what_exact_arithmetic_finds(segs, others):
+    # Small integer grids: many collinear, touching and degenerate (point) segments.
+    want = [sum(_meet_exactly(*a, *b) for b in others) for a in segs]
+    assert crossings(np.array(segs, float), np.array(others, float)).tolist() == want
+
+
+def test_a_missing_leader_crosses_nothing():
+    none = np.full((1, 2, 2), np.nan)
+    assert crossings(none, [[(0, 0), (10, 10)]]).tolist() == [0]
+    assert meets(none, [(0, 0, 10, 10)]).tolist() == [[False]]
+
+
+def test_meets_agrees_with_the_orientation_test(rng):
+    segs = rng.uniform(-20, 120, size=(200, 2, 2))
+    segs[:20, 1, 0] = segs[:20, 0, 0]      # vertical, like a leader over its x
+    rects = np.array([(10.0, 20.0, 60.0, 35.0), (50.0, 50.0, 52.0, 90.0), (0, 0, 100, 100)])
+    got = meets(segs, rects)
+    for (a, b), row in zip(segs, got, strict=True):
+        want = [segment_hits_rect(a, b, QtCore.QRectF(r[0], r[1], r[2] - r[0], r[3] - r[1]))
+                for r in rects]
+        assert row.tolist() == want
+
+
+# -- the callouts as shown ------------------------------------------------------------
+
+
+#: (view, preset, t): the cases of the review, and the speed peak.
+_CASES = [("blend", "reference_switch", 0.0), ("blend", "reference_switch", 0.75),
+          ("main", "q-to-minus-q", 0.75), ("main", "q-to-minus-q", 0.0),
+          ("main", "negated-20", 0.75)]
+
+
+def _window(qtbot, size, zoom, lang, theme):
+    import lesson_checks as lc
+
+    from quatlab.app import i18n
+    from quatlab.app.qt import theme_menu
+
+    i18n.set_language(lang)
+    win = lc.build_window(size, zoom)
+    qtbot.addWidget(win)
+    theme_menu.apply_theme(win, theme)
+    return win
+
+
+def _plots(win):
+    from quatlab.rendering.curve_plots import CurvePlots
+
+    return [cp for cp in win.findChildren(CurvePlots) if cp.isVisible()]
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize(("size", "zoom", "lang", "theme", "least"), [
+    ((1280, 720), 1.0, "en", "light", 10), ((1280, 720), 1.0, "zh_CN", "dark", 10),
+    ((1024, 768), 1.5, "en", "light", 3)])
+def test_no_callout_covers_a_curve_or_the_cursor_or_crosses_a_leader(qtbot, size, zoom, lang,
+                                                                     theme, least):
+    import lesson_checks as lc
+
+    from quatlab.app import i18n
+
+    try:
+        win = _window(qtbot, size, zoom, lang, theme)
+        shown = 0
+        for tab, preset, t in _CASES:
+            lc.show_case(win, tab, preset, t)
+            lc.settle(4)
+            for cp in _plots(win):
+                for name, plot in cp.plots.items():
+                    assert callout_problems(plot, f"{tab}/{preset}/{t} {name}") == []
+                    shown += len(callouts(plot))
+        # Not a pass by hiding them: as many as shown when this was written (at
+        # 1024x768 and 150 % most have no room, and were over curves before).
+        assert shown >= least, shown
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.gl
+def test_both_blending_callouts_keep_both_lines_in_chinese(qtbot):
+    """zh_CN, dark, 1280x720: the second callout lost its "at sweep = 1.5" line."""
+    import lesson_checks as lc
+
+    from quatlab.app import i18n
+
+    try:
+        win = _window(qtbot, (1280, 720), 1.0, "zh_CN", "dark")
+        lc.show_case(win, "blend", "reference_switch", 0.0)
+        lc.settle(4)
+        plot = win.views["blend"].plots.plots["angle"]
+        texts = sorted(lb.textItem.toPlainText() for lb in callouts(plot))
+        assert len(texts) == 2 and all(text.count("\n") == 1 for text in texts), texts
+        assert "0.5" in texts[0] and "1.5" in texts[1], texts
+        assert callout_problems(plot) == []
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.gl
+def test_callouts_keep_clear_of_the_cursor_as_it_sweeps(qtbot):
+    """Playing q to -q: at every t the cursor runs through no callout (they move
+    when it reaches them), and those shown at the end are where a fresh layout
+    would put them clear of it."""
+    import lesson_checks as lc
+
+    win = _window(qtbot, (1280, 720), 1.0, "en", "light")
+    lc.show_case(win, "main", "q-to-minus-q", 0.0)
+    lc.settle(4)
+    plots = win.lesson.plots
+    seen = 0
+    for t in [*np.linspace(0.0, 1.0, 41), *np.linspace(1.0, 0.0, 41)]:
+        win.state.set_t(float(t))
+        lc.settle(1)
+        for name, plot in plots.plots.items():
+            assert callout_problems(plot, f"t = {t:.3f} {name}") == []
+            seen += len(callouts(plot))
+    assert seen >= 82, seen   # most of the way two or more callouts are shown
