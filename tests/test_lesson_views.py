@@ -34,6 +34,11 @@ def _show(qtbot, view):
     view.resize(1000, 800)
     view.show()
     qtbot.waitExposed(view)
+    # A lesson arranges itself a turn of the event loop after a resize (the column
+    # of controls, shown or folded for the size): grabs compare the settled view.
+    for _ in range(4):
+        QtWidgets.QApplication.processEvents()
+        qtbot.wait(10)
     return view
 
 
