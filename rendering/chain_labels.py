@@ -8,7 +8,7 @@ themselves are placed and drawn by :mod:`quatlab.rendering.labels`.
 from __future__ import annotations
 
 import numpy as np
-from PyQt6 import QtCore
+from PyQt6 import QtCore, QtGui
 
 from quatlab.rendering.labels import Label
 
@@ -47,10 +47,21 @@ class ChainLabels:
             if chain.note.visible:
                 chain.note.fixed = (10.0, y)
                 y -= _NOTE_STEP
+        # What stripes mean, in the bottom right corner, where the band keeps it
+        # off the chains; shown only where no label needs the room (Label.optional).
+        stripes = getattr(self, "_stripe_note", None)
+        if stripes is not None and stripes.visible:
+            width = QtGui.QFontMetricsF(stripes.font).horizontalAdvance(stripes.text)
+            stripes.fixed = (max(self.width() - width - 10.0, 10.0),
+                             self.height() - _NOTE_BAND + 2.0)
 
     def notes(self) -> list[str]:
-        """Texts of the notes pinned to the viewport now (one per chain without a pose)."""
-        return [c.note.text for c in self._chains.values() if c.note.visible]
+        """Texts of the notes pinned to the viewport now (one per chain without a pose, and
+        one saying what stripes are while chains are drawn striped, where the last frame
+        had room for it)."""
+        stripes = getattr(self, "_stripe_note", None)
+        return ([c.note.text for c in self._chains.values() if c.note.visible]
+                + ([stripes.text] if stripes is not None and stripes.rect is not None else []))
 
     def placed_labels(self) -> list[tuple[str, QtCore.QRectF]]:
         """Every label the last frame drew, with its plate in widget pixels."""

@@ -119,7 +119,7 @@ from quatlab.rendering.gl_items import LIT_SHADER, STRIPED_SHADER, BoneItem
 from quatlab.rendering.gl_view import GLWindowView, UserCamera
 from quatlab.rendering.label_place import pair_segments
 from quatlab.rendering.labels import Label, LabelLayer, label_font
-from quatlab.rendering.style import SCENE_BACKGROUND, rgba
+from quatlab.rendering.style import FOREGROUND, SCENE_BACKGROUND, rgba
 
 __all__ = ["ChainScene"]
 
@@ -233,6 +233,11 @@ class ChainScene(ChainLabels, ChainGhosts, ChainTurns, ChainTrails, ChainCamera,
         self._label_layer = LabelLayer()
         self._label_layer.setDepthValue(_ORDER_LABEL)
         self.addItem(self._label_layer)
+        # Says what the stripes are while chains share a pose: without it a
+        # class took them for a rendering fault (z-fighting).
+        self._stripe_note = self._add_label(Label(
+            label_font(10.0, QtGui.QFont.Weight.Normal), (0.0, 0.0), color=QtGui.QColor(FOREGROUND),
+            optional=True))
 
         self._add_ghosts()
         self.reset_camera()
@@ -314,6 +319,13 @@ class ChainScene(ChainLabels, ChainGhosts, ChainTurns, ChainTrails, ChainCamera,
                 chain.striped = False
                 chain.body.setShader(LIT_SHADER)
                 chain.body.setGLOptions(self._body_options(chain.index, striped=False))
+        note = self._stripe_note
+        striped = any(c.striped for c in self._chains.values())
+        if striped != note.visible:
+            note.visible = striped
+            note.text = _("striped: two chains in one pose")
+            self._stack_notes()
+            self.update()
 
     def coincident(self) -> list[str]:
         """Keys of the chains drawn striped over another in the same pose (tests, tools)."""

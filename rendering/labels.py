@@ -55,6 +55,8 @@ class Label:
     fixed: tuple[float, float] | None = None
     #: Labels of one group whose anchors coincide on screen share one plate.
     group: str | None = None
+    #: A note that gives way: drawn after the labels, and only where it covers none.
+    optional: bool = False
     #: Where the last paint put the text's plate, widget pixels (None: not drawn);
     #: for a label sharing a plate, its own line's band of it.
     rect: QtCore.QRectF | None = None
@@ -118,7 +120,9 @@ class LabelLayer(GLGraphicsItem):
         view = QtCore.QRectF(0.0, 0.0, vw, vh)
         placed: list[QtCore.QRectF] = []
         units = _units(shown, project)
-        units.sort(key=lambda u: (u.anchor is not None, -max(lb.priority for lb in u.members)))
+        # Notes first, then the labels, then the notes that give way to them.
+        units.sort(key=lambda u: (2 if u.members[0].optional else u.anchor is not None,
+                                  -max(lb.priority for lb in u.members)))
         for unit in units:
             first = unit.members[0]
             lines = unit.members
@@ -133,6 +137,9 @@ class LabelLayer(GLGraphicsItem):
                 x, y = _place(unit.anchor, box, (first.offset, *_SPOTS), placed, segs, view,
                               self.leaders)
             plate = box.translated(x, y).adjusted(-4.0, -3.0, 4.0, 3.0)
+            if first.optional and (not view.contains(plate)
+                                   or any(plate.intersects(r) for r in placed)):
+                continue  # no room for it: the labels come first
             placed.append(plate)
             if unit.anchor is not None and _distance(unit.anchor, plate) > _LEADER:
                 end = _nearest(unit.anchor, plate)

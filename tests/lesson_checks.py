@@ -246,6 +246,9 @@ def check_coincident(scene, img: np.ndarray) -> list[str]:
     bad = []
     shown = shown_chains(scene)
     boxes = chain_boxes(scene)
+    # The note saying what stripes are is never shown without stripes.
+    if any(n.startswith("striped:") for n in scene.notes()) and not scene.coincident():
+        bad.append("the stripes' note is shown with no chain striped")
     for key in scene.coincident():
         chain = scene._chains[key]
         for other_key, other in shown.items():

@@ -293,3 +293,30 @@ def test_the_engines_labels_neither_overlap_nor_cross_each_others_leaders(sized_
             scene = win.views["engines"].scene
             problems += [f"{preset} t={t}: {p}" for p in check_labels(scene)]
     assert problems == [], f"{name}: " + "; ".join(problems)
+
+
+def test_stripes_are_explained_where_there_is_room(sized_window):
+    """Coinciding chains are drawn in stripes; a class took the stripes for a rendering
+    fault (z-fighting). A note in the view says what they are while chains are
+    striped, where no label needs its room; never without stripes."""
+    name, win = sized_window
+    show_case(win, "main", "half-turn", 0.0)  # every method at q0: naive and shortest coincide
+    settle(6)
+    scene = win.lesson.scene
+    scene.widget.repaint()
+    settle(4)
+    assert scene.coincident()
+    notes = [n for n in scene.notes() if n.startswith("striped:")]
+    if name == "1280x720":
+        assert notes == ["striped: two chains in one pose"]
+        (rect,) = [r for t, r in scene.placed_labels() if t == notes[0]]
+        view = QtCore.QRectF(0, 0, scene.width(), scene.height())
+        assert view.contains(rect) and rect.top() > 0.8 * scene.height()  # the bottom band
+        others = [r for t, r in scene.placed_labels() if t != notes[0]]
+        assert not any(rect.intersects(r) for r in others)
+    show_case(win, "main", "negated-20", 0.5)  # apart
+    settle(6)
+    scene.widget.repaint()
+    settle(4)
+    assert not scene.coincident()
+    assert not [n for n in scene.notes() if n.startswith("striped:")]
