@@ -320,3 +320,34 @@ def test_stripes_are_explained_where_there_is_room(sized_window):
     settle(4)
     assert not scene.coincident()
     assert not [n for n in scene.notes() if n.startswith("striped:")]
+
+
+def test_the_endpoint_panel_ends_below_a_whole_row(sized_window):
+    """At 1024x768 and 150 % the endpoint editors scroll, and the panel's edge cut q1's
+    "w x y z" fields in half. Each control there is now wholly shown or wholly
+    out of sight, as the panel opens (scrolled to its top)."""
+    from quatlab.app.qt.screen_modes import SidePanel
+
+    name, win = sized_window
+    win.show_view("main")
+    settle(8)
+    (panel,) = [p for p in win.findChildren(SidePanel) if p.isVisible()]
+    port = panel.viewport()
+    bar = panel.verticalScrollBar()
+    for value in (bar.minimum(),):
+        bar.setValue(value)
+        settle(4)
+        seen, cut = 0, []
+        for w in panel.widget().findChildren(QtWidgets.QWidget):
+            if not isinstance(w, SidePanel.ROW_WIDGETS) or not w.isVisible() \
+                    or isinstance(w.parentWidget(), (QtWidgets.QAbstractSpinBox,
+                                                     QtWidgets.QComboBox)):
+                continue
+            rect = QtCore.QRect(w.mapTo(port, QtCore.QPoint(0, 0)), w.size())
+            if rect.intersects(port.rect()):
+                seen += 1
+                if not port.rect().contains(rect):
+                    cut.append(f"{type(w).__name__} {w.objectName()!r} {rect} in {port.rect()}")
+        assert seen >= 5, (name, value)
+        assert cut == [], (name, value, cut)
+    bar.setValue(bar.minimum())
