@@ -157,6 +157,13 @@ def test_dots_moved_in_place_draw_what_fresh_dots_draw(qtbot, two):
     assert moved._dots["speed"].getData()[0].size == 2
     moved.set_cursor(1.3)
     QtWidgets.QApplication.processEvents()
+    # The callouts aside: where one stands depends on where the cursor went
+    # (docs/projector.md, a callout the cursor reaches moves behind it), the dots not.
+    for w in two:
+        for stack in w._label_stack.values():
+            for label in stack:
+                label.setVisible(False)
+    QtWidgets.QApplication.processEvents()
     a = moved.findChild(pg.GraphicsLayoutWidget).grab().toImage()
     b = fresh.findChild(pg.GraphicsLayoutWidget).grab().toImage()
     assert a == b  # pixel for pixel: no dot left behind, none missing
