@@ -341,6 +341,10 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Pl
         self._move_cursor(min(max(self._t, lo), hi))
         self._refresh()
 
+    def add_to_legend_row(self, widget: QtWidgets.QWidget) -> None:
+        """Put ``widget`` at the end of the checkbox row (right-aligned on its last line)."""
+        self._checks_row.addWidget(widget)
+
     def set_least_height(self, pixels: int) -> None:
         """The plots' least height (:data:`LEAST_HEIGHT` by default; see ``__init__``).
 

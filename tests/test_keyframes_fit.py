@@ -499,6 +499,10 @@ def test_robot_expressive_at_150_percent_fits_1024_px_and_explains_in_two_lines(
         # The error and turn plots' titles are whole words ("unw…" before).
         for item in panel.curves.plots.values():
             assert "…" not in item.getAxis("left").shown_title()
+        # The time slider is a slider, not a stub (20 px with the frame readout in its row).
+        slider = win.findChild(QtWidgets.QSlider, "rig_time_slider")
+        assert slider.width() >= 5 * slider.fontMetrics().height(), slider.width()
+        assert frame.isVisible() and frame.visibleRegion().boundingRect() == frame.rect()
         # Wide again, the tree opens at the width its names ask for.
         win.set_zoom(1.0)
         win.resize(1400, 900)

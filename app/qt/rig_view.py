@@ -332,6 +332,10 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
             # and the plots below ask for less of it (a 53-px plot at zoom 1.5).
             self.curves.set_least_height(_NARROW_CURVES_PX)
             self._split.setSizes([500, 500])
+            # The frame readout at the end of the plots' checkbox row, over their
+            # time axes: in the time row it left the slider a 20-px stub at
+            # 1024x768 and 150 %.
+            self.curves.add_to_legend_row(self.frame_label)
         else:
             tabs.setMinimumWidth(0)
             self._plots.insertWidget(0, self.plot_tabs)
@@ -341,6 +345,7 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
             self._view_split.setSizes([self.node_list.preferred_width(), 700])
             self.curves.set_least_height(LEAST_HEIGHT)
             self._split.setSizes([440, 280])
+            self.scrubber.layout().addWidget(self.frame_label)
 
     def on_rig(self) -> None:
         pb = self.playback
