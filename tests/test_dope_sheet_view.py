@@ -469,3 +469,28 @@ def test_tracks_without_a_rig_walk_too(view, tmp_path):
     mark = sheet.marks[view.navigator.current]
     assert view.model.selected_segment == mark.segment
     assert view.dope_sheet.cursor_time == pytest.approx(mark.time)
+
+
+@pytest.mark.parametrize("zoom", [1.0, 1.5])
+@pytest.mark.parametrize("lane", [130, 300, 600])
+def test_the_time_header_labels_as_many_times_as_fit(qapp, zoom, lane):
+    """Spaced for "00.00 s" each, RobotExpressive's 3.33-s clip in a 130-px lane at
+    150 % showed "0 s" alone. Now every label that fits is drawn, none overlapping
+    (centred on its tick, the first from the lane's edge), with the unit on the first."""
+    from PyQt6 import QtGui
+
+    from quatlab.app.qt.dope_sheet import labelled_ticks
+
+    font = QtGui.QFont(qapp.font())
+    font.setPointSizeF(font.pointSizeF() * zoom)
+    metrics = QtGui.QFontMetricsF(font)
+    ticks = labelled_ticks(0.0, 3.3333, lane, metrics.horizontalAdvance)
+    assert ticks[0] == (0.0, "0 s")
+    # "0 s" and "2" in the narrowest lane (it was "0 s" alone), more where there is room.
+    assert len(ticks) >= (2 if lane * 1.0 / zoom < 100 else 3), ticks
+    spans = []
+    for n, (t, text) in enumerate(ticks):
+        x, w = t / 3.3333 * lane, metrics.horizontalAdvance(text)
+        left = 0.0 if n == 0 else x - w / 2
+        spans.append((left, left + w))
+    assert all(b[0] - a[1] >= 12.0 - 1e-9 for a, b in zip(spans, spans[1:])), spans
