@@ -505,3 +505,24 @@ def test_the_sweep_carries_the_reference_as_choose_reference_does(seed, n, m, st
         current = B.choose_reference(row, current)
         want.append(current)
     assert B.blend_sweep(poses, w, reference=start).reference.tolist() == want
+
+
+def test_the_text_names_what_align_to_first_agrees_with():
+    """It read "the naive sum is 81.8° of rotation off it, align-to-first agrees with it":
+    the second "it" read as the naive sum, which the readout puts 81.8° away. The
+    blends are compared here by plain quaternion dots, not the model's words."""
+    from quatlab.app.model.blend_lesson import BlendModel
+
+    m = BlendModel("reference_switch")
+    m.set_param(0.0)
+    kept, naive, align = (np.asarray(m.current[k], float)
+                          for k in ("blend", "naive", "align_first"))
+
+    def turn(p, q):
+        return np.degrees(2 * np.arccos(min(1.0, abs(p @ q) / np.linalg.norm(p)
+                                            / np.linalg.norm(q))))
+
+    assert turn(kept, align) < 0.05 and turn(kept, naive) > 1.0  # the case in question
+    text = m.explanation()
+    assert "align-to-first agrees with the kept reference" in text
+    assert "agrees with it" not in text

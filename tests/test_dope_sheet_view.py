@@ -493,4 +493,4 @@ def test_the_time_header_labels_as_many_times_as_fit(qapp, zoom, lane):
         x, w = t / 3.3333 * lane, metrics.horizontalAdvance(text)
         left = 0.0 if n == 0 else x - w / 2
         spans.append((left, left + w))
-    assert all(b[0] - a[1] >= 12.0 - 1e-9 for a, b in zip(spans, spans[1:])), spans
+    assert all(b[0] - a[1] >= 12.0 - 1e-9 for a, b in zip(spans, spans[1:], strict=False)), spans

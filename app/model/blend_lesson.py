@@ -346,7 +346,8 @@ class BlendModel(LessonModel):
         if not np.all(np.isfinite(q)):
             return _("collapses (poses stored as q and −q cancel)")
         off = float(np.degrees(angle_between(self.current["blend"], q)))
-        return (_("agrees with it") if off < 0.05
+        # Named, not "it": after "the naive sum is 81.8° off it" an "it" read as the sum.
+        return (_("agrees with the kept reference") if off < 0.05
                 else _("is {angle:.1f}° of rotation off it").format(angle=off))
 
     def _versus_mean(self) -> str | None:
