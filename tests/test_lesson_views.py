@@ -1,7 +1,8 @@
-"""The issue-5 lesson views: models drive plots and chains, controls change state and pixels."""
+"""The lesson views: models drive plots and chains, controls change state and pixels."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -908,3 +909,26 @@ def test_lesson_tab_reframes_its_bodies_on_a_preset_change(qtbot, euler_view):
     got = camera()
     scene.reset_camera()  # what framing these bodies gives
     assert got == pytest.approx(camera())
+
+
+def test_the_euler_text_says_where_the_readout_wraps():
+    """Where the grey wrap line lies under the cursor (t = 0.5 in the tab's first preset)
+    the text pointed at a "grey line in the plots" nobody could see: it gives the t
+    now. Checked on a true wrap (yaw across ±180°), found independently: scipy's SLERP
+    read back as Euler angles of the same order, where a channel jumps by more than
+    180° between samples."""
+    from scipy.spatial.transform import Rotation, Slerp
+
+    m = EulerModel("yaw_wrap")
+    m.set_param(0.25)
+    key = Rotation.from_euler(m.order, np.degrees([m.start, m.end]), degrees=True)
+    t = np.linspace(0.0, 1.0, 2001)
+    angles = Slerp([0.0, 1.0], key)(t).as_euler(m.order, degrees=True)
+    jumps = t[1:][np.any(np.abs(np.diff(angles, axis=0)) > 180.0, axis=1)]
+    assert jumps.size  # the default preset has a wrap
+    text = as_read(m.explanation())
+    said = [float(x) for x in re.findall(r"wraps across ±180° at t = ([0-9., ]+) \(",
+                                         text)[0].replace(" ", "").split(",") if x]
+    assert len(said) >= 1
+    for s in said:
+        assert np.min(np.abs(jumps - s)) <= 0.01, (s, jumps)

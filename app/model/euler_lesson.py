@@ -134,7 +134,11 @@ class EulerModel(LessonModel):
                        "{slerp:.0f}°; here they are {apart:.1f}° apart.").format(
                            euler=np.degrees(c.euler_swept), slerp=np.degrees(c.slerp_swept),
                            apart=np.degrees(np.interp(self.param, c.t, c.deviation))))
-        if self.wrap_times().size:
-            lines.append(_("SLERP's own Euler readout wraps across ±180° (grey line in the "
-                           "plots): the angles jump, the rotation does not."))
+        wraps = self.wrap_times()
+        if wraps.size:
+            # Where, in numbers: the grey line can lie under the cursor (t = 0.50 in
+            # the default preset) and the sentence then pointed at nothing visible.
+            lines.append(_("SLERP's own Euler readout wraps across ±180° at t = {times} (grey "
+                           "line in the plots): the angles jump, the rotation does not.").format(
+                               times=", ".join(f"{t:.2f}" for t in wraps)))
         return sentences(*lines)
