@@ -932,3 +932,21 @@ def test_the_euler_text_says_where_the_readout_wraps():
     assert len(said) >= 1
     for s in said:
         assert np.min(np.abs(jumps - s)) <= 0.01, (s, jumps)
+
+
+def test_a_jump_at_the_lock_is_called_a_flip_not_a_wrap():
+    """"Near the lock (pitch 85)": SLERP's path passes the lock itself at t = 0.5, and
+    its Euler readout flips yaw −90° → +90° and roll +90° → −90° there; the text
+    called that a wrap across ±180°. scipy's SLERP, read back as Euler angles, is
+    the oracle: the middle angle reaches 90° where the first and last swap sides."""
+    from scipy.spatial.transform import Rotation, Slerp
+
+    m = EulerModel("near_lock")
+    key = Rotation.from_euler(m.order, np.degrees([m.start, m.end]), degrees=True)
+    before, after = Slerp([0.0, 1.0], key)([0.49, 0.51]).as_euler(m.order, degrees=True)
+    assert abs(before[1]) > 89.0 and abs(after[1]) > 89.0  # next to the lock
+    assert before[0] * after[0] < 0 and abs(before[0] - after[0]) > 170.0  # yaw flips
+    text = as_read(m.explanation())
+    found = re.findall(r"At t = ([0-9.]+) SLERP passes the gimbal lock", text)
+    assert found and abs(float(found[0]) - 0.5) <= 0.01, text
+    assert "wraps across ±180°" not in text

@@ -102,10 +102,23 @@ class EulerModel(LessonModel):
                 else _("extrinsic (fixed axes) {order}"))
         return text.format(order="-".join(self.order))
 
+    #: A jump of the readout this close (deg) to the lock is a flip through it, not a wrap.
+    LOCK_FLIP_DEG = 3.0
+
     def wrap_times(self) -> np.ndarray:
         """t where SLERP's Euler readout jumps across +-180 deg."""
         c = self.comparison
         return c.t[np.any(c.slerp_wraps, axis=-1)]
+
+    def lock_flips(self) -> np.ndarray:
+        """For each of :meth:`wrap_times`, whether the jump is SLERP passing (next to) the
+        gimbal lock: there the first and last angles swap sides by about 180° each
+        ("Near the lock (pitch 85)" at t = 0.5), which is no wrap across ±180°."""
+        c = self.comparison
+        jumps = np.flatnonzero(np.any(c.slerp_wraps, axis=-1))
+        return np.array([min(float(G.gimbal_readout(c.slerp_euler[j], self.order).margin)
+                             for j in (i - 1, i)) < np.radians(self.LOCK_FLIP_DEG)
+                         for i in jumps], dtype=bool)
 
     def explanation(self) -> str:
         c, r = self.comparison, self.readout()
@@ -134,11 +147,19 @@ class EulerModel(LessonModel):
                        "{slerp:.0f}°; here they are {apart:.1f}° apart.").format(
                            euler=np.degrees(c.euler_swept), slerp=np.degrees(c.slerp_swept),
                            apart=np.degrees(np.interp(self.param, c.t, c.deviation))))
-        wraps = self.wrap_times()
-        if wraps.size:
-            # Where, in numbers: the grey line can lie under the cursor (t = 0.50 in
-            # the default preset) and the sentence then pointed at nothing visible.
+        # Where, in numbers: the grey line can lie under the cursor (t = 0.50 in the
+        # tab's first preset) and the sentence then pointed at nothing visible.
+        # Each jump at the middle of the two samples it lies between (the sample after
+        # it said 0.51 for the lock passed at 0.5).
+        jumps = np.flatnonzero(np.any(c.slerp_wraps, axis=-1))
+        wraps, flips = (c.t[jumps - 1] + c.t[jumps]) / 2.0, self.lock_flips()
+        if wraps[~flips].size:
             lines.append(_("SLERP's own Euler readout wraps across ±180° at t = {times} (grey "
                            "line in the plots): the angles jump, the rotation does not.").format(
-                               times=", ".join(f"{t:.2f}" for t in wraps)))
+                               times=", ".join(f"{t:.2f}" for t in wraps[~flips])))
+        if wraps[flips].size:
+            lines.append(_("At t = {times} SLERP passes the gimbal lock: its Euler readout "
+                           "flips there (grey line in the plots), the first and last angles "
+                           "jumping to the other side; the rotation does not jump.").format(
+                               times=", ".join(f"{t:.2f}" for t in wraps[flips])))
         return sentences(*lines)
