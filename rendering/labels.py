@@ -30,7 +30,7 @@ from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from quatlab.rendering import themes
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.contrast import readable
-from quatlab.rendering.label_place import LABEL_COST, Segments, best, costs
+from quatlab.rendering.label_place import LABEL_COST, Segments, best, costs, meets
 from quatlab.rendering.style import SCENE_BACKGROUND
 
 __all__ = ["Label", "LabelLayer", "label_font", "ink"]
@@ -347,14 +347,12 @@ def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segm
     edges = _edges(view)
     rects = [_edges(_plate_at(box, x, y)) for x, y in corners]
     i, cost = best(rects, segs, taken, edges)
+
     def crossed(corner) -> float:
         # A leader through a label counts as that label covered, its own or an
         # earlier one (the engines' "Unity Euler curves" leader ran through
         # "PlayCanvas / glTFast").
-        plate = box.translated(*corner).adjusted(-4.0, -3.0, 4.0, 3.0)
-        clear = _leader_clear(anchor, box, corner, placed) and not any(
-            _crosses(a, e, plate) for a, e in leaders)
-        return 0.0 if clear else _CROSSED
+        return 0.0 if _leader_clear(anchor, box, corner, placed, leaders) else _CROSSED
 
     if cost == 0.0 and crossed(corners[i]) == 0.0:
         return corners[i]
@@ -434,67 +432,35 @@ def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.
     # "Unity Euler curves" leader ran through "PlayCanvas / glTFast"); failing
     # that, the nearest.
     ends = np.stack([np.clip(anchor.x(), left, right), np.clip(anchor.y(), top, bottom)], -1)
-    crossing = _leaders_cross((anchor.x(), anchor.y()), ends, placed) & (distance > _LEADER)
-    i = int(np.argmin(distance + np.where(crossing, np.inf, 0.0)))
-    if not np.isfinite(distance[i] + (np.inf if crossing[i] else 0.0)):
-        i = int(np.argmin(distance))
+    clear = distance <= _LEADER
+    if placed:
+        leaders = np.stack([np.broadcast_to([anchor.x(), anchor.y()], ends.shape), ends], 1)
+        clear |= ~meets(leaders, _shrunk(placed)).any(axis=1)
+    i = int(np.argmin(np.where(clear, distance, np.inf) if clear.any() else distance))
     # Centre the plate in its cells: the rounding margin goes to both sides.
     x = left[i] + (pw * _CELL - plate0.width()) / 2 - plate0.left()
     y = top[i] + (ph * _CELL - plate0.height()) / 2 - plate0.top()
     return float(x), float(y)
 
 
+def _shrunk(rects) -> np.ndarray:
+    """``(M, 4)`` edges of ``rects`` (QRectF) a pixel in: a leader may touch a neighbour."""
+    return np.array([(r.left() + 1.0, r.top() + 1.0, r.right() - 1.0, r.bottom() - 1.0)
+                     for r in rects], dtype=np.float64).reshape(-1, 4)
+
+
 def _leader_clear(anchor: QtCore.QPointF, box: QtCore.QRectF, corner: tuple[float, float],
-                  placed) -> bool:
-    """Whether text ``box`` at baseline ``corner`` needs no leader, or one that crosses
-    none of the ``placed`` plates."""
+                  placed, leaders=()) -> bool:
+    """Whether text ``box`` at baseline ``corner`` needs no leader or one that crosses none
+    of the ``placed`` plates, and covers none of the earlier ``leaders``."""
     plate = box.translated(*corner).adjusted(-4.0, -3.0, 4.0, 3.0)  # as drawn
-    if _distance(anchor, plate) <= _LEADER:
+    if leaders and meets([[(a.x(), a.y()), (e.x(), e.y())] for a, e in leaders],
+                         _shrunk([plate])).any():
+        return False
+    if _distance(anchor, plate) <= _LEADER or not placed:
         return True
     end = _nearest(anchor, plate)
-    return not any(_crosses(anchor, end, r) for r in placed)
-
-
-def _crosses(a: QtCore.QPointF, b: QtCore.QPointF, rect: QtCore.QRectF) -> bool:
-    """Whether the segment ``a``-``b`` passes through ``rect`` shrunk by a pixel (a leader
-    may touch a neighbour's edge): Liang-Barsky clipping."""
-    x0, y0, dx, dy = a.x(), a.y(), b.x() - a.x(), b.y() - a.y()
-    u0, u1 = 0.0, 1.0
-    for p, q in ((-dx, x0 - rect.left() - 1.0), (dx, rect.right() - 1.0 - x0),
-                 (-dy, y0 - rect.top() - 1.0), (dy, rect.bottom() - 1.0 - y0)):
-        if p == 0.0:
-            if q < 0.0:
-                return False  # parallel to this edge and outside it
-            continue
-        u = q / p
-        if p < 0.0:
-            u0 = max(u0, u)
-        else:
-            u1 = min(u1, u)
-        if u0 > u1:
-            return False
-    return True
-
-
-def _leaders_cross(anchor: tuple[float, float], ends: np.ndarray, placed) -> np.ndarray:
-    """For leaders from ``anchor`` to each of ``ends`` ``(N, 2)``: whether it passes
-    through any of the ``placed`` plates (each shrunk by a pixel), clipped as
-    :func:`_crosses` does, all at once."""
-    ax, ay = anchor
-    dx, dy = ends[:, 0] - ax, ends[:, 1] - ay
-    out = np.zeros(len(ends), dtype=bool)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for r in placed:
-            u0, u1 = np.zeros(len(ends)), np.ones(len(ends))
-            inside = np.ones(len(ends), dtype=bool)
-            for p, q in ((-dx, ax - r.left() - 1.0), (dx, r.right() - 1.0 - ax),
-                         (-dy, ay - r.top() - 1.0), (dy, r.bottom() - 1.0 - ay)):
-                u = q / p
-                inside &= (p != 0.0) | (q >= 0.0)
-                u0 = np.where(p < 0.0, np.maximum(u0, u), u0)
-                u1 = np.where(p > 0.0, np.minimum(u1, u), u1)
-            out |= inside & (u0 <= u1)
-    return out
+    return not meets([[(anchor.x(), anchor.y()), (end.x(), end.y())]], _shrunk(placed)).any()
 
 
 def _distance(p: QtCore.QPointF, rect: QtCore.QRectF) -> float:

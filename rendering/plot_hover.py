@@ -75,8 +75,8 @@ class PlotInspector:
         self.reset_button.hide()
         self.reset_button.clicked.connect(plots.reset_view)
         view.scene().sigMouseMoved.connect(self.hover)
-        view.viewport().installEventFilter(_LeaveFilter(self.hide, view))
-        view.installEventFilter(_ResizeFilter(self._place_button, view))
+        view.viewport().installEventFilter(_OnEvent(QtCore.QEvent.Type.Leave, self.hide, view))
+        view.installEventFilter(_OnEvent(QtCore.QEvent.Type.Resize, self._place_button, view))
 
     # -- zoom ---------------------------------------------------------------------
 
@@ -140,27 +140,16 @@ class PlotInspector:
             box.setVisible(True)
 
 
-class _LeaveFilter(QtCore.QObject):
-    """Hides the hover boxes when the pointer leaves the plots."""
+class _OnEvent(QtCore.QObject):
+    """Calls ``action`` when the watched object gets an event of ``kind`` (the pointer
+    leaving the plots hides the hover boxes; a resize moves the button)."""
 
-    def __init__(self, on_leave, parent) -> None:
+    def __init__(self, kind: QtCore.QEvent.Type, action, parent) -> None:
         super().__init__(parent)
-        self._on_leave = on_leave
-
-    def eventFilter(self, obj, event) -> bool:
-        if event.type() == QtCore.QEvent.Type.Leave:
-            self._on_leave()
-        return False
-
-
-class _ResizeFilter(QtCore.QObject):
-    """Calls ``on_resize`` after the watched widget is resized."""
-
-    def __init__(self, on_resize, parent) -> None:
-        super().__init__(parent)
-        self._on_resize = on_resize
+        self._kind = kind
+        self._action = action
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
-        if event.type() == QtCore.QEvent.Type.Resize:
-            self._on_resize()
+        if event.type() == self._kind:
+            self._action()
         return False

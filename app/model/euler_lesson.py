@@ -105,17 +105,20 @@ class EulerModel(LessonModel):
     #: A jump of the readout this close (deg) to the lock is a flip through it, not a wrap.
     LOCK_FLIP_DEG = 3.0
 
+    def _jumps(self) -> np.ndarray:
+        """Indices of the samples where SLERP's Euler readout jumped from the one before."""
+        return np.flatnonzero(np.any(self.comparison.slerp_wraps, axis=-1))
+
     def wrap_times(self) -> np.ndarray:
         """t where SLERP's Euler readout jumps across +-180 deg."""
-        c = self.comparison
-        return c.t[np.any(c.slerp_wraps, axis=-1)]
+        return self.comparison.t[self._jumps()]
 
     def lock_flips(self) -> np.ndarray:
         """For each of :meth:`wrap_times`, whether the jump is SLERP passing (next to) the
         gimbal lock: there the first and last angles swap sides by about 180° each
         ("Near the lock (pitch 85)" at t = 0.5), which is no wrap across ±180°."""
         c = self.comparison
-        jumps = np.flatnonzero(np.any(c.slerp_wraps, axis=-1))
+        jumps = self._jumps()
         return np.array([min(float(G.gimbal_readout(c.slerp_euler[j], self.order).margin)
                              for j in (i - 1, i)) < np.radians(self.LOCK_FLIP_DEG)
                          for i in jumps], dtype=bool)
@@ -151,7 +154,7 @@ class EulerModel(LessonModel):
         # tab's first preset) and the sentence then pointed at nothing visible.
         # Each jump at the middle of the two samples it lies between (the sample after
         # it said 0.51 for the lock passed at 0.5).
-        jumps = np.flatnonzero(np.any(c.slerp_wraps, axis=-1))
+        jumps = self._jumps()
         wraps, flips = (c.t[jumps - 1] + c.t[jumps]) / 2.0, self.lock_flips()
         if wraps[~flips].size:
             lines.append(_("SLERP's own Euler readout wraps across ±180° at t = {times} (grey "

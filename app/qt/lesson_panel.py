@@ -41,13 +41,18 @@ def swatch(colour: str, mark: str = "■") -> str:
 CHAIN_MARK = "●"
 
 
-def legend_html(entries: Sequence[tuple[str, str]]) -> str:
-    """A one-line colour legend for the 3D chains: ``[(colour, text), ...]``.
+def chain_entry(colour: str, text: str) -> str:
+    """One chain's legend entry: its mark in ``colour``, its name in the text colour.
 
-    Only the swatch takes the colour; the name stays in the text colour:
-    orange names on the light window measured 1.96:1, a pale blue 2.0:1.
+    Only the swatch takes the colour: orange names on the light window
+    measured 1.96:1, a pale blue 2.0:1.
     """
-    return "&nbsp; ".join(f"{swatch(c, CHAIN_MARK)}&nbsp;{t}" for c, t in entries)
+    return f"{swatch(colour, CHAIN_MARK)}&nbsp;{text}"
+
+
+def legend_html(entries: Sequence[tuple[str, str]]) -> str:
+    """A one-line colour legend for the 3D chains: ``[(colour, text), ...]``."""
+    return "&nbsp; ".join(chain_entry(c, t) for c, t in entries)
 
 
 class ParamSlider(Scrubber):
@@ -398,7 +403,7 @@ class LessonPanel(QtWidgets.QWidget):
         one label for all six engines was wider than a 1024-px window at 150 %
         and scrolled the whole lesson sideways.
         """
-        self.legend.set_entries([f"{swatch(c, CHAIN_MARK)}&nbsp;{t}" for c, t in entries])
+        self.legend.set_entries([chain_entry(c, t) for c, t in entries])
 
     def add_scene_side(self, title: str) -> QtWidgets.QVBoxLayout:
         """A column of controls left of the 3D view, as tall as it; ``title`` names it
