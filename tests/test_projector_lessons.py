@@ -356,3 +356,30 @@ def test_the_endpoint_panel_ends_below_a_whole_row(sized_window):
         assert seen >= 5, (name, value)
         assert cut == [], (name, value, cut)
     bar.setValue(bar.minimum())
+
+
+def test_the_engines_forms_over_the_stage_keep_their_fields_by_their_labels(qtbot):
+    """At 1400x900 the engines' q0/q1 forms lie over the stage; stretched across the
+    window, "w x y z" stood 900 px from its fields. Each field now follows its label
+    within a few lines of text."""
+    win = build_window((1400, 900), 1.0)
+    try:
+        win.set_zoom(1.0)  # the application font, whatever zoom a window before left
+        settle(8)
+        show_case(win, "engines", "stored_minus_q", 0.5)
+        settle(8)
+        view = win.views["engines"]
+        # The forms are over the stage at this size (arranged a turn after a resize).
+        qtbot.waitUntil(view._strip.isVisible, timeout=3000)
+        editor = view.editors[0]
+        label = editor._components_label
+        field = view.findChild(QtWidgets.QLineEdit, "engines_q0_w")
+        # From the end of the label's text (its widget stretched with the form).
+        text_end = (label.mapTo(view, QtCore.QPoint(0, 0)).x() + label.contentsRect().left()
+                    + label.fontMetrics().horizontalAdvance(label.text()))
+        gap = field.mapTo(view, QtCore.QPoint(0, 0)).x() - text_end
+        assert gap <= 3 * label.fontMetrics().height(), gap
+    finally:
+        win.close()
+        win.deleteLater()
+        settle()

@@ -430,6 +430,9 @@ class LessonPanel(QtWidgets.QWidget):
         self.fold_button.show()
         return column
 
+    #: Whether the column of controls stretches across the strip over the stage.
+    STRIP_FILL = True
+
     #: A page shorter than this many text lines folds the column of controls:
     #: 1024x768 at 150 % (31 lines) does, 1280x720 at 100 % (43) does not.
     FOLD_BELOW_LINES = 36
@@ -492,7 +495,12 @@ class LessonPanel(QtWidgets.QWidget):
                                       else QtCore.Qt.ArrowType.DownArrow)
         if side is not None:
             if strip:
-                self._strip.layout().insertWidget(0, side)
+                # A lesson whose controls lay out across (the blend's poses) fills the
+                # strip; one with a column of forms keeps its width, or its fields
+                # stood a window's width from their labels (the engines at 1400 px).
+                self._strip.layout().insertWidget(
+                    0, side, 0, QtCore.Qt.AlignmentFlag(0) if self.STRIP_FILL
+                    else QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
             else:
                 self._scene_row.layout().insertWidget(0, side)
             side.show()

@@ -41,6 +41,9 @@ SPACING = 5.5
 
 
 class SameKeysView(LessonPanel):
+    # Two endpoint forms: over the stage they keep their own width.
+    STRIP_FILL = False
+
     def __init__(self, model: SameKeysModel, parent=None) -> None:
         self.model = model
         super().__init__(model.preset_items(), model.set_preset, "t", model.set_param, parent,
