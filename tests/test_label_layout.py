@@ -1,0 +1,115 @@
+"""How the 3D labels are laid out together, on hand-worked scenes (no GL view needed).
+
+Rules of :mod:`quatlab.rendering.labels` that each mended a reviewed
+picture: two leaders that cross are uncrossed by swapping their plates
+(SQUAD at 1024x768 at 150 %); where no place is both free and reachable by
+a leader that crosses no label, the least covered reachable one is taken
+(the engines' "Unity Euler curves" lay on the Unity quaternion ring).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PyQt6 import QtCore
+
+from quatlab.rendering import labels as L
+from quatlab.rendering.label_place import Segments, crossings, meets
+
+VIEW = QtCore.QRectF(0.0, 0.0, 400.0, 200.0)
+
+
+def _placed(anchor: tuple[float, float], centre: tuple[float, float],
+            width: float = 60.0) -> L._Placed:
+    """A one-line label anchored at ``anchor`` whose plate (``width`` x 20) is centred on
+    ``centre``."""
+    plate = QtCore.QRectF(centre[0] - width / 2, centre[1] - 10.0, width, 20.0)
+    box = plate.adjusted(4.0, 3.0, -4.0, -3.0).translated(-plate.left() - 4.0,
+                                                          -plate.bottom() + 3.0)
+    x, y = plate.left() + 4.0 - box.left(), plate.top() + 3.0 - box.top()
+    unit = L._Unit([L.Label(font=None, offset=(0.0, 0.0), text="x")], QtCore.QPointF(*anchor))
+    return L._Placed(unit, unit.members, box, [0.0], [box.top()], x, y, plate)
+
+
+def _line(leader) -> list[tuple[float, float]]:
+    return [(p.x(), p.y()) for p in leader]
+
+
+def test_a_placed_label_keeps_its_text_on_its_plate():
+    done = _placed((100.0, 150.0), (250.0, 40.0))
+    assert done.box.translated(done.x, done.y).adjusted(-4, -3, 4, 3) == done.plate
+    assert done.leader is not None
+    assert (done.leader[1].x(), done.leader[1].y()) == (220.0, 50.0)  # the plate's corner
+
+
+def test_crossing_leaders_are_uncrossed_by_swapping_the_plates():
+    # Anchors left and right along y = 150; each plate above the OTHER anchor.
+    a = _placed((100.0, 150.0), (300.0, 40.0))
+    b = _placed((300.0, 150.0), (100.0, 40.0))
+    assert crossings([_line(a.leader)], [_line(b.leader)])[0] == 1
+    drawn = [a, b]
+    L._uncross(drawn, Segments(np.empty((0, 2, 2))), VIEW)
+    assert drawn[0].plate.center() == QtCore.QPointF(100.0, 40.0)
+    assert drawn[1].plate.center() == QtCore.QPointF(300.0, 40.0)
+    assert crossings([_line(drawn[0].leader)], [_line(drawn[1].leader)])[0] == 0
+    assert drawn[0].unit is a.unit and drawn[1].unit is b.unit
+
+
+def test_plates_of_unequal_widths_swap_to_the_pairs_outer_edges():
+    """Centred in the narrow one's place by the view's edge, the wide plate ran into
+    the narrow one (the engines' "glTF reference" and "three.js" at 1024x768 at
+    150 %): each goes to the pair's outer edge on the other's side instead."""
+    a = _placed((60.0, 150.0), (215.0, 40.0), width=190.0)  # 120-310
+    b = _placed((200.0, 150.0), (45.0, 40.0))                # 15-75
+    assert crossings([_line(a.leader)], [_line(b.leader)])[0] == 1
+    drawn = [a, b]
+    L._uncross(drawn, Segments(np.empty((0, 2, 2))), VIEW)
+    assert (drawn[0].plate.left(), drawn[0].plate.right()) == (15.0, 205.0)
+    assert (drawn[1].plate.left(), drawn[1].plate.right()) == (250.0, 310.0)
+    assert not L._cross(drawn[0].leader or _far(drawn[0]), drawn[1].leader or _far(drawn[1]))
+
+
+def _far(done: L._Placed):
+    """The line from a label's anchor to its plate, drawn or not."""
+    return done.unit.anchor, L._nearest(done.unit.anchor, done.plate)
+
+
+def test_a_swap_that_would_cover_a_line_is_not_made():
+    a = _placed((100.0, 150.0), (300.0, 40.0), width=160.0)
+    b = _placed((300.0, 150.0), (100.0, 40.0))
+    # A line right of b's plate (70-130) that a's, 160 wide, would cover there:
+    # centred (20-180) or from the pair's left edge (70-230).
+    segs = Segments([[(150.0, 30.0), (150.0, 50.0)]])
+    drawn = [a, b]
+    L._uncross(drawn, segs, VIEW)
+    assert drawn == [a, b]
+    L._uncross(drawn, Segments(np.empty((0, 2, 2))), VIEW)  # without the line, swapped
+    assert drawn[0].plate.center() == QtCore.QPointF(100.0, 40.0)
+
+
+def test_leaders_from_one_point_fan_out_and_do_not_count_as_crossing():
+    # Two chains in one pose (4 px apart): their leaders cross just above the root.
+    a = _placed((200.0, 150.0), (300.0, 40.0))
+    b = _placed((204.0, 150.0), (100.0, 40.0))
+    assert crossings([_line(a.leader)], [_line(b.leader)])[0] == 1
+    assert not L._cross(a.leader, b.leader)
+
+
+def test_where_every_free_place_is_behind_a_label_the_least_covered_reachable_one_wins():
+    """The anchor lies among five long lines (a trail) between two rows of labels;
+    the free places beyond the rows are reachable only through a label. Before,
+    the nearest free place was returned all the same, and the caller fell back
+    to a spot over the lines next to the anchor, whatever it covered."""
+    anchor = QtCore.QPointF(200.0, 100.0)
+    segs = np.array([[(0.0, y), (400.0, y)] for y in (80.0, 90.0, 100.0, 110.0, 120.0)])
+    placed = [QtCore.QRectF(0.0, 50.0, 400.0, 14.0), QtCore.QRectF(0.0, 136.0, 400.0, 14.0)]
+    box = QtCore.QRectF(0.0, -10.0, 50.0, 12.0)
+    plate0 = L._plate_at(box, 0.0, 0.0)
+    x, y = L._free_place(anchor, plate0, placed, segs, VIEW)
+    plate = box.translated(x, y).adjusted(-4.0, -3.0, 4.0, 3.0)  # as drawn
+    assert not any(plate.intersects(r) for r in placed)
+    end = L._nearest(anchor, plate)
+    assert not meets([[(anchor.x(), anchor.y()), (end.x(), end.y())]], L._shrunk(placed)).any()
+    # Between the rows every place covers lines: the plate with the gap kept round
+    # it (24 px) covers two of them at least, and that is all it covers.
+    hits = meets(segs, [(plate.left(), plate.top(), plate.right(), plate.bottom())])
+    assert hits.sum() <= 2
