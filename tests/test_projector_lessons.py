@@ -383,3 +383,30 @@ def test_the_engines_forms_over_the_stage_keep_their_fields_by_their_labels(qtbo
         win.close()
         win.deleteLater()
         settle()
+
+
+def test_the_engines_forms_over_the_stage_stand_side_by_side(qtbot):
+    """At 1400x900 q0's form stood over q1's in the strip over the stage: 270 of the
+    window's 900 px, and the 3D view got 390. Side by side they take one form's
+    height; where the strip is too narrow for both (beside the view at 1280x720)
+    they stand one over the other as before."""
+    win = build_window((1400, 900), 1.0)
+    try:
+        show_case(win, "engines", "stored_minus_q", 0.5)
+        view = win.views["engines"]
+        qtbot.waitUntil(view._strip.isVisible, timeout=3000)
+        settle(8)
+        q0, q1 = (e.mapTo(view, QtCore.QPoint(0, 0)) for e in view.editors)
+        assert q1.y() == q0.y() and q1.x() >= q0.x() + view.editors[0].width(), (q0, q1)
+        scene = view.scene
+        assert scene.height() >= 0.5 * win.height(), scene.height()
+        win.resize(1280, 720)
+        settle(8)
+        qtbot.waitUntil(lambda: not view._strip.isVisible(), timeout=3000)
+        settle(4)
+        q0, q1 = (e.mapTo(view, QtCore.QPoint(0, 0)) for e in view.editors)
+        assert q1.y() >= q0.y() + view.editors[0].height(), (q0, q1)
+    finally:
+        win.close()
+        win.deleteLater()
+        settle()

@@ -46,19 +46,25 @@ class SameKeysView(LessonPanel):
 
     def __init__(self, model: SameKeysModel, parent=None) -> None:
         self.model = model
+        self.editors: list[EndpointEditor] = []  # made after the panel, which asks (_across)
         super().__init__(model.preset_items(), model.set_preset, "t", model.set_param, parent,
                          param_tooltip=_("From the first key (t = 0) to the second (t = 1)"))
         ids = model.runtimes
         self.set_legend([(COLOURS[r], _(R.runtime(r).label)) for r in ids])
         side = self.add_scene_side(_("q0 and q1"))
         self.editors = [EndpointEditor(model.state, which) for which in (0, 1)]
+        pair = QtWidgets.QWidget()
+        # Down beside the view, across in the strip over it (arrange_side).
+        self._pair = QtWidgets.QBoxLayout(QtWidgets.QBoxLayout.Direction.TopToBottom, pair)
+        self._pair.setContentsMargins(0, 0, 0, 0)
         for editor in self.editors:
             # The two-key tab has editors of the same names: these get a prefix, so
             # a lookup by name (tests, the window) finds that tab's, not this one's.
             for widget in (editor, *editor.findChildren(QtCore.QObject)):
                 if widget.objectName():
                     widget.setObjectName("engines_" + widget.objectName())
-            side.addWidget(editor)
+            self._pair.addWidget(editor)
+        side.addWidget(pair)
         side.addStretch(1)
         self.scene.set_root_only(True)
         self.scene.set_default_direction(40.0, 0.0)
@@ -70,6 +76,29 @@ class SameKeysView(LessonPanel):
         model.events.connect("data", self.on_data)
         model.events.connect("param", self.on_param)
         self.on_data()
+
+    def _across(self, width: int) -> bool:
+        """Whether q0's and q1's forms stand side by side in a strip ``width`` wide."""
+        if not self.editors:
+            return False
+        need = sum(e.minimumSizeHint().width() for e in self.editors) + self._pair.spacing()
+        margins = self._side.contentsMargins()
+        return width >= need + margins.left() + margins.right() + 12
+
+    def arrange_side(self, in_strip: bool) -> None:
+        # Over the stage, one form above the other took 270 of 900 px from the
+        # picture at 1400x900; side by side they take half that.
+        across = in_strip and self._across(self.width())
+        if self.editors:
+            self._pair.setDirection(QtWidgets.QBoxLayout.Direction.LeftToRight if across
+                                    else QtWidgets.QBoxLayout.Direction.TopToBottom)
+
+    def strip_height(self, width: int) -> int:
+        if not self._across(width):
+            return super().strip_height(width)
+        margins = self._side.contentsMargins()
+        return (max(e.sizeHint().height() for e in self.editors) + margins.top()
+                + margins.bottom())
 
     def on_data(self) -> None:
         m = self.model
