@@ -72,9 +72,10 @@ def build_window(size: tuple[int, int], zoom: float):
     from quatlab.app.qt.window import MainWindow
 
     win = MainWindow()
-    if zoom != 1.0:
-        win.set_zoom(zoom)
-        win.status.clearMessage()
+    # Also at 100 %: zoom is the application font, and a window built after one
+    # at 150 % (the other size's module-wide window) started at 150 %.
+    win.set_zoom(zoom)
+    win.status.clearMessage()
     win.resize(*size)
     win.show()
     settle(8)
