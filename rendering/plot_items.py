@@ -157,7 +157,15 @@ class CursorDots(pg.ScatterPlotItem):
     0.2-0.3 ms per plot and time change, where a time change usually moves
     the same dots in the same colours. :meth:`set_points` then writes the
     new coordinates into the spots it has and repaints.
+
+    Its brushes come in the current theme's colours already
+    (:meth:`~quatlab.rendering.plot_cursor.PlotCursor._brush`, again on every
+    switch), so the theme walk leaves them alone (:data:`THEMED_BRUSHES`): it
+    took high contrast's white (the text colour) for the light palette's white
+    background and filled the dot black on the black plot.
     """
+
+    THEMED_BRUSHES = True
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
