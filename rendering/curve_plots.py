@@ -281,8 +281,9 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Pl
         y_label = self._y_label[plot]
         if y_label is None:
             y_label = (_("path angle (deg)") if plot == "angle"
-                       else _("angular speed (deg / {unit})").format(
-                           unit=self._x_unit or "t"))  # deg per unit t, as the readouts' °/t
+                       # "°/s" as the text and readouts write it (not "deg / s"),
+                       # "°/t" as the readouts' column: one form in every tab
+                       else _("angular speed (°/{unit})").format(unit=self._x_unit or "t"))
         _set_label(item, "left", y_label, style)
         self._made(item.getAxis("left"), item.getAxis("bottom"))
         item.setXRange(*self._x_range, padding=0.02)
