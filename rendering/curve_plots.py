@@ -63,6 +63,7 @@ from quatlab.rendering.plot_items import (
     CurveItem,
     EndLabelAxis,
     LineSample,
+    MarkerLine,
     ScrubViewBox,
     method_pen,
 )
@@ -390,9 +391,9 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Pl
             item, lines = self.plots[plot], self._key_lines[plot]
             # Reuse the existing lines; create or remove only the difference.
             while len(lines) < len(xs):
-                line = pg.InfiniteLine(angle=90, movable=False,
-                                       pen=pg.mkPen(_MARKER_COLOUR, width=1))
-                line.setZValue(-5)
+                line = MarkerLine(_MARKER_COLOUR)
+                # Over the curves (dashed: see MarkerLine), under the cursor and its dots.
+                line.setZValue(15)
                 item.addItem(line, ignoreBounds=True)
                 lines.append(line)
                 self._made(line)
