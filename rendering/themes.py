@@ -92,6 +92,10 @@ class Theme:
     line_scale: float = 1.0
     grid_alpha: float = 0.15
     ghost_alpha: float = 0.5    # the ghosts' opacity (see ghost_rgba)
+    #: Opacity of a flagged span's fill in a plot (the Keyframes tab's sign-flip band),
+    #: drawn in its finding's colour between edges at full strength: on black a
+    #: quarter of the orange was a dark brown at 1.4:1.
+    band_alpha: float = 0.25
     _map: dict = field(default=None, compare=False, repr=False)
 
     def roles(self) -> dict[str, str]:
@@ -194,7 +198,7 @@ DARK = Theme(
     # (the old grey at 28 % was 1.7:1), two thirds of the opaque, coloured
     # chains' 4.6:1 in the lesson's 3D view beside its plots (at 50 % they were
     # 3.2:1, 0.71 of the chains; 3.5 of 5.4 when the view was wide and low).
-    grid_alpha=0.18, ghost_alpha=0.48,
+    grid_alpha=0.18, ghost_alpha=0.48, band_alpha=0.35,
 )
 
 HIGH_CONTRAST = Theme(
@@ -214,7 +218,7 @@ HIGH_CONTRAST = Theme(
               "euler_flip": "#FF8CE0", "gimbal": "#1AF0A8", "broken": "#FFFFFF",
               "other": "#B0B0B0"},
     # Ghosts 4.0:1 as drawn, against the chains' 7.0:1.
-    line_scale=1.8, grid_alpha=0.35, ghost_alpha=0.56,
+    line_scale=1.8, grid_alpha=0.35, ghost_alpha=0.56, band_alpha=0.4,
 )
 
 #: Themes by name, in menu order.

@@ -220,3 +220,51 @@ def test_the_scrubbers_groove_has_3_to_1_on_the_window_in_every_theme(qtbot, the
     ratios = contrast_8bit(column, bg)
     # The groove's top and bottom edges, each a pixel or more.
     assert (ratios >= NON_TEXT).sum() >= 2, (theme, window.name(), np.round(ratios.max(), 2))
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_sign_flip_band_has_edges_and_a_fill_that_read_in_every_theme(qtbot, theme):
+    """The stored-keys plot's band over a flagged span was a quarter of the light
+    vermillion in every theme and had no edge: a dark brown 1.4:1 on high contrast's
+    black. Now edged in the theme's sign-flip colour (3:1 at least) and filled at the
+    theme's band opacity (1.75:1 at least on the dark plots)."""
+    from PyQt6 import QtCore
+
+    from quatlab.rendering.component_plot import ComponentPlot
+
+    host = QtWidgets.QWidget()
+    qtbot.addWidget(host)
+    plot = ComponentPlot(host)
+    plot.resize(420, 300)
+    host.resize(420, 300)
+    host.show()
+    qtbot.waitExposed(host)
+    times = np.linspace(0.0, 1.0, 6)
+    keys = np.tile([1.0, 0.0, 0.0, 0.0], (6, 1))  # curves at 1 and 0: none at +-0.5
+    plot.set_track(times, keys, flagged=([0.4], [0.6]), x_range=(0.0, 1.0))
+    plot.set_cursor(0.05)
+    theme_menu.apply_theme(host, theme)
+    t = themes.current()
+    rgb = _grab(plot)
+    bg = np.array([int(t.background[i:i + 2], 16) for i in (1, 3, 5)])
+    want = np.array([int(t.findings["sign_flip"][i:i + 2], 16) for i in (1, 3, 5)])
+    box = plot.getPlotItem().getViewBox()
+    ratio = plot.devicePixelRatioF()
+
+    def px(x: float, y: float) -> tuple[int, int]:
+        at = plot.mapFromScene(box.mapViewToScene(QtCore.QPointF(x, y)))
+        return round(at.x() * ratio), round(at.y() * ratio)
+
+    _, top = px(0.5, 0.9)
+    _, bottom = px(0.5, 0.1)  # rows with no curve (the grid crosses a few)
+    for x in (0.4, 0.6):  # each edge: the finding's own colour, down most of its rows
+        c, _ = px(x, 0.5)
+        near = rgb[top:bottom, c - 3:c + 4]
+        rows = (np.abs(near - want).sum(axis=-1) <= 60).any(axis=1)
+        assert rows.mean() >= 0.6, (theme, x, rows.mean())
+    assert contrast(t.findings["sign_flip"], t.background) >= NON_TEXT
+    if t.dark:  # the fill, mid-band: its commonest colour (grid lines cross it)
+        c, _ = px(0.5, 0.5)
+        fill = _mode(rgb[top:bottom, c - 2:c + 3])
+        ratio = float(contrast_8bit(fill, bg))
+        assert ratio >= 1.75, (theme, fill, ratio)

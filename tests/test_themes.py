@@ -263,3 +263,17 @@ def test_the_cursor_and_each_curve_of_a_plot_stay_apart_and_read(plot, theme):
         worst = min((delta_e(drawn[a], drawn[b], vision), a, b)
                     for a, b in itertools.combinations(drawn, 2))
         assert worst[0] >= MIN_LESSON_DELTA_E[vision], (plot, theme.name, vision, worst)
+
+
+@pytest.mark.parametrize("theme", ALL, ids=lambda t: t.name)
+def test_the_ghost_labels_read_as_text_and_as_strongly_as_the_themes_marks(theme):
+    """The "t = 0" and "t = 1" labels were a grey of no role, which the dark themes
+    turn into its light twin: 7.4:1 on high contrast's black, beside text at 21:1
+    and the faint marks at 14.7:1. As text: 4.5:1 at least on the 3D scene, and no
+    weaker than the theme's faint marks."""
+    from quatlab.rendering.chain_ghosts import GHOST_LABEL_COLOUR
+
+    drawn = theme.colour(GHOST_LABEL_COLOUR)
+    ratio = contrast(drawn, theme.scene)
+    assert ratio >= 4.5, (theme.name, drawn, ratio)
+    assert ratio >= contrast(theme.faint, theme.scene), (theme.name, drawn, ratio)
