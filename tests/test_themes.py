@@ -186,7 +186,10 @@ def _lesson_colours(module: str) -> dict[str, str]:
 @pytest.mark.parametrize("theme", ALL, ids=lambda t: t.name)
 @pytest.mark.parametrize("vision", list(VISIONS))
 def test_each_lessons_curves_stay_apart(module, theme, vision):
+    """Each from the others and from the plots' cursor (the engines' Unreal grey was
+    white on high contrast, as the cursor is)."""
     drawn = {k: theme.colour(c) for k, c in _lesson_colours(module).items()}
+    drawn["cursor"] = theme.cursor
     assert len(drawn) >= 2
     worst = min((delta_e(drawn[a], drawn[b], vision), a, b)
                 for a, b in itertools.combinations(drawn, 2))
