@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from oracles import contrast_8bit
-from PyQt6 import QtGui, QtWidgets
+from PyQt6 import QtCore, QtGui, QtWidgets
 from test_themes import contrast
 
 from quatlab.app.io.tracks import Track
@@ -23,6 +23,7 @@ from quatlab.app.qt.lesson_panel import legend_html
 from quatlab.app.qt.recorder import image_to_rgb
 from quatlab.app.qt.timeline import Timeline
 from quatlab.rendering import themes
+from quatlab.rendering.component_plot import ComponentPlot
 from quatlab.rendering.gimbal import ANGLE_COLOURS, LOCK_COLOUR
 from quatlab.rendering.style import METHOD_COLORS
 
@@ -161,15 +162,21 @@ def _drawn_on_background(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     return after[changed]
 
 
-@pytest.fixture
-def timeline(qtbot):
+def _hosted(qtbot, make, width: int, height: int):
+    """A host widget shown at ``width`` x ``height`` and ``make(host)`` filling it."""
     host = QtWidgets.QWidget()
     qtbot.addWidget(host)
-    tl = Timeline(host)
-    tl.resize(600, 96)
-    host.resize(600, 96)
+    widget = make(host)
+    widget.resize(width, height)
+    host.resize(width, height)
     host.show()
     qtbot.waitExposed(host)
+    return host, widget
+
+
+@pytest.fixture
+def timeline(qtbot):
+    host, tl = _hosted(qtbot, Timeline, 600, 96)
     model = KeyframesModel()
     t = np.arange(5, dtype=float)
     model.set_tracks([Track(times=t, values=np.tile([1.0, 0.0, 0.0, 0.0], (5, 1)))])
@@ -228,17 +235,7 @@ def test_the_sign_flip_band_has_edges_and_a_fill_that_read_in_every_theme(qtbot,
     vermillion in every theme and had no edge: a dark brown 1.4:1 on high contrast's
     black. Now edged in the theme's sign-flip colour (3:1 at least) and filled at the
     theme's band opacity (1.75:1 at least on the dark plots)."""
-    from PyQt6 import QtCore
-
-    from quatlab.rendering.component_plot import ComponentPlot
-
-    host = QtWidgets.QWidget()
-    qtbot.addWidget(host)
-    plot = ComponentPlot(host)
-    plot.resize(420, 300)
-    host.resize(420, 300)
-    host.show()
-    qtbot.waitExposed(host)
+    host, plot = _hosted(qtbot, ComponentPlot, 420, 300)
     times = np.linspace(0.0, 1.0, 6)
     keys = np.tile([1.0, 0.0, 0.0, 0.0], (6, 1))  # curves at 1 and 0: none at +-0.5
     plot.set_track(times, keys, flagged=([0.4], [0.6]), x_range=(0.0, 1.0))
