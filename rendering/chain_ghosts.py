@@ -18,7 +18,13 @@ from quatlab.rendering.chain_items import _ORDER_GHOST, _as_local
 from quatlab.rendering.gl_items import GHOST_SHADER, GhostItem
 from quatlab.rendering.labels import Label, label_font
 
-__all__ = ["ChainGhosts"]
+__all__ = ["ChainGhosts", "GHOST_LABEL_COLOUR"]
+
+#: The "t = 0" and "t = 1" labels: the secondary-text grey, which each theme
+#: draws by role (Theme.muted: 6.9:1 on the light scene, white on high contrast's
+#: black). A grey of no role was turned into its light twin in the dark themes,
+#: 7.4:1 on high contrast's black where all its other text is 15-21:1.
+GHOST_LABEL_COLOUR = themes.LIGHT.muted
 
 
 class ChainGhosts:
@@ -47,7 +53,7 @@ class ChainGhosts:
         ghost_font = label_font(10.0, QtGui.QFont.Weight.Normal)
         self._ghost_labels = [
             self._add_label(Label(ghost_font, offset, text=text, priority=-1,
-                                   color=QtGui.QColor.fromRgbF(0.4, 0.4, 0.43)))
+                                   color=QtGui.QColor(GHOST_LABEL_COLOUR)))
             for text, offset in (("t = 0", (-9.0, -4.0)), ("t = 1", (-9.0, 4.0)))
         ]
 

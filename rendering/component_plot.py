@@ -5,19 +5,21 @@ curve per component through the keys as stored. Where two keys lie in
 opposite hemispheres every component jumps across zero, which is the sign
 flip a naive runtime turns the long way on. After "Fix signs" the keys as
 they were can be overlaid (dashed, faint) to compare. Flagged segments are
-shaded in the naive colour; the cursor line is the playback time and can be
-dragged (:attr:`ComponentPlot.cursorMoved`). The w, x, y, z legend is a
-row of its own above the data area, so it never covers a curve.
+shaded in the sign-flip colour between edges of it (:meth:`ComponentPlot.retheme`);
+the cursor line is the playback time and can be dragged
+(:attr:`ComponentPlot.cursorMoved`). The w, x, y, z legend is a row of its
+own above the data area, so it never covers a curve.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PyQt6 import QtCore, QtWidgets
+from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import _
-from quatlab.rendering.style import AXIS_COLORS, BACKGROUND, FOREGROUND, METHOD_COLORS
+from quatlab.rendering import themes
+from quatlab.rendering.style import AXIS_COLORS, BACKGROUND, FOREGROUND
 
 __all__ = ["ComponentPlot", "TimePlot", "COMPONENT_COLORS", "LegendRow"]
 
@@ -129,9 +131,8 @@ class ComponentPlot(TimePlot):
         self.curves = [item.plot(pen=pg.mkPen(c, width=2), name=n, symbolSize=5,
                                  symbolBrush=c, symbolPen=None)
                        for c, n in zip(COMPONENT_COLORS, _NAMES, strict=True)]
-        self._bands = pg.BarGraphItem(x0=[0], x1=[1], y0=[-1.05], height=[2.1],
-                                      brush=pg.mkBrush(METHOD_COLORS["naive_nlerp"] + "40"),
-                                      pen=pg.mkPen(None))
+        self._bands = pg.BarGraphItem(x0=[0], x1=[1], y0=[-1.05], height=[2.1])
+        self.retheme()
         # The curves change with the track, not with the time: cached, a
         # moving cursor re-blits them instead of redrawing every symbol. A
         # PlotDataItem paints nothing itself: its line and its symbols are
@@ -143,6 +144,21 @@ class ComponentPlot(TimePlot):
         self._bands.setVisible(False)
         item.addItem(self._bands)
         self.has_before = False
+
+    def retheme(self) -> None:
+        """Colour the flagged spans in the current theme (the theme walk calls it).
+
+        The sign-flip family's colour (Theme.findings) at the theme's
+        ``band_alpha``, edged in that colour at full strength: the band was a
+        quarter of the light vermillion in every theme, a dark brown at 1.4:1
+        on high contrast's black, and had no edge.
+        """
+        theme = themes.current()
+        colour = theme.findings["sign_flip"]
+        fill = QtGui.QColor(colour)
+        fill.setAlphaF(theme.band_alpha)
+        pen = pg.mkPen(colour, width=2.0 * themes.scale() * theme.line_scale)
+        self._bands.setOpts(brush=pg.mkBrush(fill), pen=pen)
 
     def set_track(self, times, keys, before=None, flagged=None, x_range=None) -> None:
         """Keys ``(K, 4)`` at ``times``; ``before``: keys before a fix; ``flagged``: (lo, hi)."""

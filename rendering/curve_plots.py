@@ -63,6 +63,7 @@ from quatlab.rendering.plot_items import (
     CurveItem,
     EndLabelAxis,
     LineSample,
+    MarkerLine,
     ScrubViewBox,
     method_pen,
 )
@@ -281,8 +282,9 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Pl
         y_label = self._y_label[plot]
         if y_label is None:
             y_label = (_("path angle (deg)") if plot == "angle"
-                       else _("angular speed (deg / {unit})").format(
-                           unit=self._x_unit or "t"))  # deg per unit t, as the readouts' °/t
+                       # "°/s" as the text and readouts write it (not "deg / s"),
+                       # "°/t" as the readouts' column: one form in every tab
+                       else _("angular speed (°/{unit})").format(unit=self._x_unit or "t"))
         _set_label(item, "left", y_label, style)
         self._made(item.getAxis("left"), item.getAxis("bottom"))
         item.setXRange(*self._x_range, padding=0.02)
@@ -389,9 +391,9 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Pl
             item, lines = self.plots[plot], self._key_lines[plot]
             # Reuse the existing lines; create or remove only the difference.
             while len(lines) < len(xs):
-                line = pg.InfiniteLine(angle=90, movable=False,
-                                       pen=pg.mkPen(_MARKER_COLOUR, width=1))
-                line.setZValue(-5)
+                line = MarkerLine(_MARKER_COLOUR)
+                # Over the curves (dashed: see MarkerLine), under the cursor and its dots.
+                line.setZValue(15)
                 item.addItem(line, ignoreBounds=True)
                 lines.append(line)
                 self._made(line)

@@ -33,7 +33,8 @@ from quatlab.math.gimbal import GimbalRings
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.gl_items import LIT_SHADER  # lit like the bones they carry
 from quatlab.rendering.gl_view import GLWindowView
-from quatlab.rendering.style import FOREGROUND, rgba
+from quatlab.rendering.style import rgba
+from quatlab.rendering.themes import LIGHT
 
 __all__ = ["RADII", "ANGLE_COLOURS", "LOCK_COLOUR", "ring_frames", "ring_points", "torus",
            "GimbalItems"]
@@ -43,13 +44,14 @@ __all__ = ["RADII", "ANGLE_COLOURS", "LOCK_COLOUR", "ring_frames", "ring_points"
 #: far enough apart that three nested rings read as three.
 RADII = (1.15, 0.95, 0.75)
 
-#: First, second and third Euler angle (and the ring each turns): the text
-#: colour (near-black; the dark themes turn it near-white, where black would
-#: vanish), Okabe-Ito sky blue and a mid grey. The Okabe-Ito hues left once the four
-#: methods (docs/curves.md) and the Euler lesson's orange are taken; they
-#: differ in lightness too, so they stay apart for every colour-vision
-#: deficiency and in grey-scale.
-ANGLE_COLOURS = (FOREGROUND, "#56B4E9", "#8C8C8C")
+#: First, second and third Euler angle (and the ring each turns): the themes'
+#: violet, the deeper light sky blue (themes.LIGHT_DEEP: 3.8:1 on white, the
+#: Okabe-Ito one was 2.3:1; the dark themes draw their own) and a mid grey. None is
+#: a method colour (docs/curves.md) or the Euler lesson's orange, and none is the
+#: plots' cursor: the first angle was the text colour, which the cursor is too
+#: (both black in light, both white in high contrast). They differ in lightness
+#: too, so they stay apart for every colour-vision deficiency (tests/test_themes.py).
+ANGLE_COLOURS = (LIGHT.violet, "#0083F5", "#8C8C8C")
 
 #: The two rings whose pivots coincide at the lock: Okabe-Ito yellow, the
 #: one hue left, unlike every method colour (naive SLERP's reddish purple

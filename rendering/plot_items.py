@@ -11,7 +11,7 @@ from quatlab.rendering import themes
 from quatlab.rendering.tick_fit import FittedTicks
 
 __all__ = ["method_pen", "nan_runs", "ScrubViewBox", "LineSample", "swatch_icon", "CurveItem",
-           "CursorDots", "EndLabelAxis", "SCRIBBLE"]
+           "CursorDots", "MarkerLine", "EndLabelAxis", "SCRIBBLE"]
 
 # Curves often coincide (naive = shortest when dot >= 0; NLERP ~ SLERP for
 # small angles) and one must not hide another. Dashed curves are drawn above
@@ -157,7 +157,15 @@ class CursorDots(pg.ScatterPlotItem):
     0.2-0.3 ms per plot and time change, where a time change usually moves
     the same dots in the same colours. :meth:`set_points` then writes the
     new coordinates into the spots it has and repaints.
+
+    Its brushes come in the current theme's colours already
+    (:meth:`~quatlab.rendering.plot_cursor.PlotCursor._brush`, again on every
+    switch), so the theme walk leaves them alone (:data:`THEMED_BRUSHES`): it
+    took high contrast's white (the text colour) for the light palette's white
+    background and filled the dot black on the black plot.
     """
+
+    THEMED_BRUSHES = True
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -177,6 +185,44 @@ class CursorDots(pg.ScatterPlotItem):
             return
         self._brushes = list(brushes)
         self.setData(xs, ys, brush=self._brushes)
+
+
+class MarkerLine(pg.InfiniteLine):
+    """A key marker (a vertical grey line) drawn over the curves, dashed, on a halo.
+
+    Beneath the curves a marker where a curve jumps (the blending's reference
+    changing at the kept-reference blend's jump, the Euler readout flipping at
+    the lock) hid behind the jump's own vertical stroke; solid over them it
+    would hide the jump instead. Dashed over them, each dash on a wider dash of
+    the plot's background: both show, dash by dash, and the halo sets the grey
+    off from whatever curve it crosses (every curve keeps 3:1 on the
+    background). The halo takes the current theme's background when it is
+    painted, and its width and dashes follow the pen the theme walk scales.
+    """
+
+    #: The halo's width, in the pen's.
+    HALO = 2.5
+    #: Dash and gap lengths, in pen widths.
+    DASH = (4.0, 3.0)
+
+    def __init__(self, colour: str, width: float = 1.5) -> None:
+        pen = pg.mkPen(colour, width=width)
+        pen.setCapStyle(QtCore.Qt.PenCapStyle.FlatCap)  # dashes end where the halo's do
+        pen.setDashPattern(list(self.DASH))
+        super().__init__(angle=90, movable=False, pen=pen)
+
+    def paint(self, p, *args):
+        left, right = self._endPoints
+        pen = QtGui.QPen(self.currentPen)
+        pen.setCapStyle(QtCore.Qt.PenCapStyle.FlatCap)
+        halo = QtGui.QPen(pen)
+        halo.setColor(QtGui.QColor(themes.current().background))
+        halo.setWidthF((pen.widthF() or 1.0) * self.HALO)
+        # Dash lengths count in the pen's width: the halo's, that much wider, are shorter.
+        halo.setDashPattern([v / self.HALO for v in pen.dashPattern()])
+        for stroke in (halo, pen):
+            p.setPen(stroke)
+            p.drawLine(QtCore.QPointF(left, 0.0), QtCore.QPointF(right, 0.0))
 
 
 class LineSample(ItemSample):

@@ -187,7 +187,9 @@ def _restyle_plot_data(item: pg.PlotDataItem, s: float, lw: float) -> None:
 
 
 def _restyle_scatter(item: pg.ScatterPlotItem, s: float, lw: float) -> None:
-    if item.data.size and item.data["brush"][0] is not None:
+    if getattr(item, "THEMED_BRUSHES", False):
+        pass  # filled in the theme's colours by their owner: translated again, white went black
+    elif item.data.size and item.data["brush"][0] is not None:
         item.setBrush([_brush(item, f"brush{i}", b) for i, b in enumerate(item.data["brush"])],
                       update=False)
     else:

@@ -2,7 +2,7 @@
 
 One :class:`Theme` per look, holding every colour a view needs by role: the
 four method colours, the axis gizmo colours, backgrounds, text, grid,
-secondary text, ghosts, the cursor, and the orange and sky blue that the
+secondary text, ghosts, the cursor, and the orange, sky blue and violet that the
 lessons draw their other curves in. Views are written with the light
 palette of :mod:`quatlab.rendering.style`; :meth:`Theme.colour` translates
 one of those colours into the theme's (docs/curves.md, "Themes"), so a
@@ -81,6 +81,10 @@ class Theme:
     accent: str              # the orange of "the other" curve (Euler, naive blend)
     error: str               # error messages
     sky: str                 # the sky blue of a lesson's third curve (SQUAD, align to first)
+    #: A curve that is neither a method nor "the other" and must not be taken for the
+    #: cursor (the Euler readout's first angle and its gimbal ring, the blending's
+    #: reference pose, three.js): in the text colour it was the cursor's twin.
+    violet: str
     disabled: str = "#A0A0A0"  # text and dashed frames of disabled widgets (dark themes)
     #: The audit's finding families (app/model/finding_families.py) as marks: 3:1 at least
     #: on ``background`` and on the dope sheet's row shades (tests/test_dope_sheet_theme.py).
@@ -88,6 +92,10 @@ class Theme:
     line_scale: float = 1.0
     grid_alpha: float = 0.15
     ghost_alpha: float = 0.5    # the ghosts' opacity (see ghost_rgba)
+    #: Opacity of a flagged span's fill in a plot (the Keyframes tab's sign-flip band),
+    #: drawn in its finding's colour between edges at full strength: on black a
+    #: quarter of the orange was a dark brown at 1.4:1.
+    band_alpha: float = 0.25
     _map: dict = field(default=None, compare=False, repr=False)
 
     def roles(self) -> dict[str, str]:
@@ -96,7 +104,7 @@ class Theme:
         out.update({f"axis:{k}": c for k, c in enumerate(self.axes)})
         out.update({f"finding:{k}": c for k, c in self.findings.items()})
         for role in ("background", "foreground", "scene", "muted", "faint", "ghost",
-                     "cursor", "accent", "error", "sky"):
+                     "cursor", "accent", "error", "sky", "violet"):
             out[role] = getattr(self, role)
         return out
 
@@ -157,7 +165,7 @@ LIGHT = Theme(
     methods=dict(style.METHOD_COLORS), axes=tuple(style.AXIS_COLORS),
     background=style.BACKGROUND, foreground=style.FOREGROUND, scene=style.SCENE_BACKGROUND,
     grid="#000000", muted="#555555", faint="#888888", ghost="#34343A", cursor="#333333",
-    accent="#E69F00", error="#B00020", sky="#56B4E9",
+    accent="#E69F00", error="#B00020", sky="#56B4E9", violet="#7570B3",
     # Okabe-Ito hues, the yellow, purple and green deepened to 3:1 on the shaded rows;
     # a sign flip is naive NLERP's vermillion (the long way), a broken key the text's ink.
     findings={"sign_flip": "#D55E00", "half_turn": "#8C7A00", "euler_wrap": "#0072B2",
@@ -181,6 +189,8 @@ DARK = Theme(
     # blue, so that both stay apart from the method colours a lesson draws them
     # with, also under deuteranopia.
     accent="#F0C040", error="#FF6B6B", sky="#A0D8FF", disabled="#80868D",
+    # A lighter violet: the light one is 3.96:1 here, 6.82:1 this.
+    violet="#B48CFF",
     findings={"sign_flip": "#FF7B3A", "half_turn": "#F0C040", "euler_wrap": "#4A9FE8",
               "euler_flip": "#F08BD0", "gimbal": "#33D6A0", "broken": "#E8E8E8",
               "other": "#A0A0A0"},
@@ -188,7 +198,7 @@ DARK = Theme(
     # (the old grey at 28 % was 1.7:1), two thirds of the opaque, coloured
     # chains' 4.6:1 in the lesson's 3D view beside its plots (at 50 % they were
     # 3.2:1, 0.71 of the chains; 3.5 of 5.4 when the view was wide and low).
-    grid_alpha=0.18, ghost_alpha=0.48,
+    grid_alpha=0.18, ghost_alpha=0.48, band_alpha=0.35,
 )
 
 HIGH_CONTRAST = Theme(
@@ -201,11 +211,14 @@ HIGH_CONTRAST = Theme(
     # Disabled text at a third of the white's luminance: still read from the
     # back row (6:1 on black), plainly not the white of what can be used.
     accent="#FFC020", error="#FF5555", sky="#A0D8FF", disabled="#8C8C8C",
+    # 9.57:1 on black, near the other curves (8.05-14.1:1; the light violet was 4.72:1);
+    # paler still it would close on the sky blue and the white for a tritanope.
+    violet="#CC99FF",
     findings={"sign_flip": "#FF7A1A", "half_turn": "#FFD020", "euler_wrap": "#3FA9FF",
               "euler_flip": "#FF8CE0", "gimbal": "#1AF0A8", "broken": "#FFFFFF",
               "other": "#B0B0B0"},
     # Ghosts 4.0:1 as drawn, against the chains' 7.0:1.
-    line_scale=1.8, grid_alpha=0.35, ghost_alpha=0.56,
+    line_scale=1.8, grid_alpha=0.35, ghost_alpha=0.56, band_alpha=0.4,
 )
 
 #: Themes by name, in menu order.

@@ -318,3 +318,46 @@ def test_blend_mean_curve_is_drawn_and_left_out_where_it_exists_nowhere(blend_ta
     assert not view.plots.curve_item("angle", "mean").isVisible()
     assert "rotation mean" not in [b.text() for b in view.plots.findChildren(QtWidgets.QCheckBox)]
     assert "not unique" in view.mean_readout.text()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark", "high-contrast"])
+def test_the_reference_change_line_and_the_jump_both_show(blend_tab, theme):
+    """At sweep 1 the kept-reference blend jumps 0 -> 180 deg where the reference
+    changes: the grey line that says so lay under the jump's green stroke, gone in
+    every theme. Down the jump, pixels of both colours (as the theme draws them)."""
+    from PyQt6 import QtCore
+
+    from quatlab.app.qt import theme_menu
+    from quatlab.app.qt.blend_view import COLOURS
+    from quatlab.app.qt.recorder import image_to_rgb
+    from quatlab.rendering import themes
+    from quatlab.rendering.curve_plots import _MARKER_COLOUR
+
+    view = blend_tab("reference_switch", (1280, 720))
+    theme_menu.apply_theme(view.window(), theme)
+    view.model.set_param(0.0)  # the cursor away from the line
+    for _ in range(3):
+        QtWidgets.QApplication.processEvents()
+    assert [ln.value() for ln in view.plots._key_lines["angle"]] == pytest.approx([1.0])
+    plot = view.plots.plots["angle"]
+    graphics = plot.scene().views()[0]
+    rgb = image_to_rgb(graphics.grab().toImage()).astype(int)
+    ratio = graphics.devicePixelRatioF()
+
+    def px(x: float, y: float) -> tuple[int, int]:
+        at = graphics.mapFromScene(plot.getViewBox().mapViewToScene(QtCore.QPointF(x, y)))
+        return round(at.x() * ratio), round(at.y() * ratio)
+
+    x, top = px(1.0, 160.0)
+    _, bottom = px(1.0, 20.0)
+    band = rgb[top:bottom, x - 4:x + 5]  # the jump's rows, a few pixels either side
+
+    def count(hex_colour: str) -> int:
+        want = np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)])
+        return int((np.abs(band - want).sum(axis=-1) <= 30).any(axis=1).sum())
+
+    t = themes.current()
+    rows = bottom - top
+    green, grey = count(t.colour(COLOURS["blend"])), count(t.colour(_MARKER_COLOUR))
+    # Rows with each colour in them: the dashes share the rows between them.
+    assert green >= 0.3 * rows and grey >= 0.3 * rows, (theme, rows, green, grey)

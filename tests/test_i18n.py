@@ -301,14 +301,32 @@ def test_no_english_is_left_in_the_chinese_window(chinese_window, qtbot):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_seconds_are_written_alike_in_every_axis_title(lang):
-    # The SQUAD lesson's speed axis is "angular speed (deg / {unit})" with the
-    # unit "s", the Keyframes omega axis "ω (deg / s), ...", the x axes
+    # The SQUAD lesson's speed axis is "angular speed (°/{unit})" with the
+    # unit "s", the Keyframes omega axis "ω (°/s), ...", the x axes
     # "time (s)": a class comparing the two tabs should read one unit, not
     # "s" on one and a translated word on the other.
     catalog = _catalog(lang)
-    omega = catalog["ω (deg / s), naive dashed"].string
+    omega = catalog["ω (°/s), naive dashed"].string
     seconds = {catalog["time (s)"].string.rsplit("(", 1)[-1].rstrip(")）").strip(),
                omega.split("/", 1)[1].split(")")[0].split("）")[0].strip(),
-               catalog["angular speed (deg / {unit})"].string.format(unit="s")
+               catalog["angular speed (°/{unit})"].string.format(unit="s")
                .rsplit("/", 1)[-1].rstrip(")）").strip()}
     assert len(seconds) == 1, f"seconds are written {sorted(seconds)} in {lang}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_degrees_per_second_are_written_one_way_in_titles_and_text(lang):
+    """The SQUAD lesson's speed axis and the Keyframes omega axis said "(deg / s)"
+    ("（度 / s）"), the lessons' text "°/s", and a title shortened to fit a small
+    screen "(°/s)" again: one unit, as the text writes it, wherever it shows."""
+    from quatlab.rendering.axis_title import title_forms
+
+    catalog = _catalog(lang)
+    parens = re.compile(r"[(（]([^()（）]*)[)）]")
+    for msgid in ("ω (°/s), naive dashed", "angular speed (°/{unit})"):
+        for title in (msgid.format(unit="s"), catalog[msgid].string.format(unit="s")):
+            # As written, and each shortened form that keeps the parentheses.
+            units = {parens.search(f).group(1) for f in title_forms(title) if parens.search(f)}
+            assert units == {"°/s"}, (lang, title, units)
+    text = catalog["Exact step at {rate} Hz, {speed:.0f}°/s in the {frame} frame:"].string
+    assert "{speed:.0f}°/s" in text, (lang, text)

@@ -95,7 +95,7 @@ def test_angle_axis_and_labels(plots):
     lo, hi = angle.viewRange()[1]
     assert lo <= 0 and hi >= 360
     assert "path angle (deg)" in angle.getAxis("left").labelText
-    assert "angular speed (deg / t)" in speed.getAxis("left").labelText
+    assert "angular speed (°/t)" in speed.getAxis("left").labelText
     assert angle.getAxis("bottom").labelText == "t"
     reference = [it for it in angle.items
                  if isinstance(it, pg.InfiniteLine) and it.angle == 0]
@@ -354,7 +354,7 @@ def test_generic_series_time_axis_and_key_markers(qtbot, plots, tmp_path):
     assert plots.method_names() == ["elbow", "knee"]
     assert [b.text() for b in plots.findChildren(QtWidgets.QCheckBox)] == ["elbow", "knee"]
     assert plots.plots["angle"].getAxis("bottom").labelText == "time (s)"
-    assert "deg / s" in plots.plots["speed"].getAxis("left").labelText
+    assert "(°/s)" in plots.plots["speed"].getAxis("left").labelText
     assert not plots.curve_item("angle", "naive_nlerp").isVisible()
     plots.set_markers([1.0])
     keys = [it for it in plots.plots["speed"].items

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from oracles import contrast_8bit
-from PyQt6 import QtGui, QtWidgets
+from PyQt6 import QtCore, QtGui, QtWidgets
 from test_themes import contrast
 
 from quatlab.app.io.tracks import Track
@@ -23,6 +23,7 @@ from quatlab.app.qt.lesson_panel import legend_html
 from quatlab.app.qt.recorder import image_to_rgb
 from quatlab.app.qt.timeline import Timeline
 from quatlab.rendering import themes
+from quatlab.rendering.component_plot import ComponentPlot
 from quatlab.rendering.gimbal import ANGLE_COLOURS, LOCK_COLOUR
 from quatlab.rendering.style import METHOD_COLORS
 
@@ -161,15 +162,21 @@ def _drawn_on_background(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     return after[changed]
 
 
-@pytest.fixture
-def timeline(qtbot):
+def _hosted(qtbot, make, width: int, height: int):
+    """A host widget shown at ``width`` x ``height`` and ``make(host)`` filling it."""
     host = QtWidgets.QWidget()
     qtbot.addWidget(host)
-    tl = Timeline(host)
-    tl.resize(600, 96)
-    host.resize(600, 96)
+    widget = make(host)
+    widget.resize(width, height)
+    host.resize(width, height)
     host.show()
     qtbot.waitExposed(host)
+    return host, widget
+
+
+@pytest.fixture
+def timeline(qtbot):
+    host, tl = _hosted(qtbot, Timeline, 600, 96)
     model = KeyframesModel()
     t = np.arange(5, dtype=float)
     model.set_tracks([Track(times=t, values=np.tile([1.0, 0.0, 0.0, 0.0], (5, 1)))])
@@ -220,3 +227,41 @@ def test_the_scrubbers_groove_has_3_to_1_on_the_window_in_every_theme(qtbot, the
     ratios = contrast_8bit(column, bg)
     # The groove's top and bottom edges, each a pixel or more.
     assert (ratios >= NON_TEXT).sum() >= 2, (theme, window.name(), np.round(ratios.max(), 2))
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_sign_flip_band_has_edges_and_a_fill_that_read_in_every_theme(qtbot, theme):
+    """The stored-keys plot's band over a flagged span was a quarter of the light
+    vermillion in every theme and had no edge: a dark brown 1.4:1 on high contrast's
+    black. Now edged in the theme's sign-flip colour (3:1 at least) and filled at the
+    theme's band opacity (1.75:1 at least on the dark plots)."""
+    host, plot = _hosted(qtbot, ComponentPlot, 420, 300)
+    times = np.linspace(0.0, 1.0, 6)
+    keys = np.tile([1.0, 0.0, 0.0, 0.0], (6, 1))  # curves at 1 and 0: none at +-0.5
+    plot.set_track(times, keys, flagged=([0.4], [0.6]), x_range=(0.0, 1.0))
+    plot.set_cursor(0.05)
+    theme_menu.apply_theme(host, theme)
+    t = themes.current()
+    rgb = _grab(plot)
+    bg = np.array([int(t.background[i:i + 2], 16) for i in (1, 3, 5)])
+    want = np.array([int(t.findings["sign_flip"][i:i + 2], 16) for i in (1, 3, 5)])
+    box = plot.getPlotItem().getViewBox()
+    ratio = plot.devicePixelRatioF()
+
+    def px(x: float, y: float) -> tuple[int, int]:
+        at = plot.mapFromScene(box.mapViewToScene(QtCore.QPointF(x, y)))
+        return round(at.x() * ratio), round(at.y() * ratio)
+
+    _, top = px(0.5, 0.9)
+    _, bottom = px(0.5, 0.1)  # rows with no curve (the grid crosses a few)
+    for x in (0.4, 0.6):  # each edge: the finding's own colour, down most of its rows
+        c, _ = px(x, 0.5)
+        near = rgb[top:bottom, c - 3:c + 4]
+        rows = (np.abs(near - want).sum(axis=-1) <= 60).any(axis=1)
+        assert rows.mean() >= 0.6, (theme, x, rows.mean())
+    assert contrast(t.findings["sign_flip"], t.background) >= NON_TEXT
+    if t.dark:  # the fill, mid-band: its commonest colour (grid lines cross it)
+        c, _ = px(0.5, 0.5)
+        fill = _mode(rgb[top:bottom, c - 2:c + 3])
+        ratio = float(contrast_8bit(fill, bg))
+        assert ratio >= 1.75, (theme, fill, ratio)

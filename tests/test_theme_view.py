@@ -384,3 +384,39 @@ def test_check_boxes_show_their_box_and_state_in_the_dark_themes(qtbot, theme):
     QtWidgets.QApplication.processEvents()
     ticked = indicator()
     assert np.abs(ticked - unticked).sum(axis=-1).astype(bool).sum() >= 20
+
+
+def _dot_fills(qtbot, win, tab: str, plot: str) -> list[tuple[str, np.ndarray]]:
+    """Per cursor dot of ``tab``'s ``plot``: its series' colour as the theme draws it, and
+    the pixels of a 3x3 block at the dot's centre (the fill, inside the dot's outline)."""
+    view = win.views[tab]
+    win.show_view(tab)
+    _settle(qtbot, win)
+    plots = view.plots
+    graphics = plots.plots[plot].getViewBox().scene().views()[0]
+    rgb = image_to_rgb(graphics.grab().toImage()).astype(int)
+    ratio = graphics.devicePixelRatioF()
+    box = plots.plots[plot].getViewBox()
+    shown = [s for s in plots._series[plot].values() if plots._visible.get(s.name, True)]
+    out = []
+    for s in shown:
+        y = float(np.interp(plots.cursor(), s.x, s.y))
+        at = graphics.mapFromScene(box.mapViewToScene(QtCore.QPointF(plots.cursor(), y)))
+        c, r = round(at.x() * ratio), round(at.y() * ratio)
+        out.append((themes.current().colour(s.colour), rgb[r - 1:r + 2, c - 1:c + 2]))
+    return out
+
+
+@pytest.mark.parametrize("theme", ["light", "dark", "high-contrast"])
+@pytest.mark.parametrize("tab, plot, t", [("euler", "speed", 0.5), ("blend", "speed", 0.0)])
+def test_cursor_dots_are_filled_in_their_curves_colour(qtbot, win, theme, tab, plot, t):
+    """The Euler readout's first angle and the blending's reference pose (the text
+    colour, white in high contrast) had black dots there: the theme walk took the
+    dots' white for the light palette's white background and translated it again."""
+    win.theme_actions[theme].trigger()
+    win.views[tab].model.set_param(t)
+    dots = _dot_fills(qtbot, win, tab, plot)
+    assert dots
+    for colour, block in dots:
+        want = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)])
+        assert np.abs(block - want).sum(axis=-1).max() <= 40, (theme, tab, colour, block[1, 1])

@@ -186,7 +186,10 @@ def _lesson_colours(module: str) -> dict[str, str]:
 @pytest.mark.parametrize("theme", ALL, ids=lambda t: t.name)
 @pytest.mark.parametrize("vision", list(VISIONS))
 def test_each_lessons_curves_stay_apart(module, theme, vision):
+    """Each from the others and from the plots' cursor (the engines' Unreal grey was
+    white on high contrast, as the cursor is)."""
     drawn = {k: theme.colour(c) for k, c in _lesson_colours(module).items()}
+    drawn["cursor"] = theme.cursor
     assert len(drawn) >= 2
     worst = min((delta_e(drawn[a], drawn[b], vision), a, b)
                 for a, b in itertools.combinations(drawn, 2))
@@ -222,3 +225,58 @@ def test_ghosts_stand_out_from_the_scene_and_stay_fainter_than_the_chains(theme)
     assert ratio >= 3.0, (theme.name, ghost, ratio)
     least = min(contrast(c, theme.scene) for c in theme.methods.values())
     assert ratio <= 0.85 * least, (theme.name, ratio, least)
+
+
+@pytest.mark.parametrize("module", LESSONS)
+def test_high_contrast_draws_each_lessons_curves_as_strongly_as_its_methods(module):
+    """three.js' purple was the light one on high contrast's black, 4.7:1, where the
+    engines' other curves were 8-21:1: no curve there is fainter than the faintest
+    method colour (8.05:1)."""
+    theme = themes.HIGH_CONTRAST
+    least = min(contrast(c, theme.background) for c in theme.methods.values())
+    for k, c in _lesson_colours(module).items():
+        drawn = theme.colour(c)
+        assert contrast(drawn, theme.background) >= least - 1e-9, (module, k, drawn, least)
+
+
+def _plot_curves() -> dict[str, dict[str, str]]:
+    """Light colours of the curves of one plot each, beside the cursor: the Euler tab's
+    two plots (the lerp and SLERP; SLERP's readout, an angle each) and the blending
+    tab's reference pose."""
+    from quatlab.app.qt.blend_view import REFERENCE_COLOUR
+    from quatlab.rendering.gimbal import ANGLE_COLOURS
+
+    return {"euler angle": _lesson_colours("euler_view"),
+            "euler readout": {f"angle {i}": c for i, c in enumerate(ANGLE_COLOURS)},
+            "blend reference": {"reference": REFERENCE_COLOUR}}
+
+
+@pytest.mark.parametrize("plot", list(_plot_curves()))
+@pytest.mark.parametrize("theme", ALL, ids=lambda t: t.name)
+def test_the_cursor_and_each_curve_of_a_plot_stay_apart_and_read(plot, theme):
+    """The Euler readout's first angle and the blending's reference pose were the text
+    colour, as the cursor is: both near-black in light (Delta E 9), both white in high
+    contrast (0). Every curve 3:1 on the plot, the cursor's too, in every theme (the
+    Euler lerp's orange and the readout's sky blue were 2.25 and 2.31:1 in light)."""
+    drawn = {k: theme.colour(c) for k, c in _plot_curves()[plot].items()}
+    drawn["cursor"] = theme.cursor
+    for k, c in drawn.items():
+        assert contrast(c, theme.background) >= 3.0, (plot, theme.name, k, c)
+    for vision in VISIONS:
+        worst = min((delta_e(drawn[a], drawn[b], vision), a, b)
+                    for a, b in itertools.combinations(drawn, 2))
+        assert worst[0] >= MIN_LESSON_DELTA_E[vision], (plot, theme.name, vision, worst)
+
+
+@pytest.mark.parametrize("theme", ALL, ids=lambda t: t.name)
+def test_the_ghost_labels_read_as_text_and_as_strongly_as_the_themes_marks(theme):
+    """The "t = 0" and "t = 1" labels were a grey of no role, which the dark themes
+    turn into its light twin: 7.4:1 on high contrast's black, beside text at 21:1
+    and the faint marks at 14.7:1. As text: 4.5:1 at least on the 3D scene, and no
+    weaker than the theme's faint marks."""
+    from quatlab.rendering.chain_ghosts import GHOST_LABEL_COLOUR
+
+    drawn = theme.colour(GHOST_LABEL_COLOUR)
+    ratio = contrast(drawn, theme.scene)
+    assert ratio >= 4.5, (theme.name, drawn, ratio)
+    assert ratio >= contrast(theme.faint, theme.scene), (theme.name, drawn, ratio)

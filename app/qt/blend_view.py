@@ -25,7 +25,8 @@ from quatlab.app.model.blend_lesson import BlendModel, axis_angle_text, mean_tex
 from quatlab.app.qt.lesson_panel import LessonPanel, ParamSlider
 from quatlab.rendering.chain import ROW_VIEW, roots_in_a_row
 from quatlab.rendering.series import Series
-from quatlab.rendering.style import FOREGROUND, METHOD_COLORS
+from quatlab.rendering.style import METHOD_COLORS
+from quatlab.rendering.themes import LIGHT
 
 VIEW_NAME = "blend"
 TITLE = N_("Pose blending")
@@ -42,6 +43,9 @@ DASHED = {"blend": False, "naive": True, "align_first": True}
 #: no plot, so it reads as a curve of its own rather than a fourth blend.
 MEAN_COLOUR = METHOD_COLORS["naive_slerp"]
 MEAN_LABEL = N_("rotation mean")
+#: The reference pose's step: the themes' violet, not the text colour, which the
+#: plots' cursor is too (both black in light, both white in high contrast).
+REFERENCE_COLOUR = LIGHT.violet
 #: Inputs are context, not results: one pale grey, told apart by their labels.
 POSE_COLOUR = "#C4C4C8"
 
@@ -302,7 +306,8 @@ class BlendView(LessonPanel):
                 Series(v, _(LABELS[v]), COLOURS[v], DASHED[v], x, p["angles"][v])
                 for v in m.VARIANTS])
             self.plots.set_series("speed", [
-                Series("reference", _("reference pose"), FOREGROUND, False, x, p["reference"])])
+                Series("reference", _("reference pose"), REFERENCE_COLOUR, False, x,
+                       p["reference"])])
             if old is None or not np.array_equal(old["switches"], p["switches"]):
                 self.plots.set_markers(p["switches"])
         self._integer_ticks()  # the plots reset the ticks when their curves change

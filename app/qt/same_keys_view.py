@@ -20,6 +20,7 @@ from quatlab.app.qt.lesson_panel import LessonPanel
 from quatlab.math import runtimes as R
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.series import Series
+from quatlab.rendering.themes import LIGHT
 
 VIEW_NAME = "engines"
 TITLE = N_("Same keys, six engines")
@@ -27,13 +28,18 @@ TITLE = N_("Same keys, six engines")
 #: One colour per runtime (Okabe-Ito): the reference keeps the shortest-SLERP green of the
 #: two-key lesson, the stored-sign lerp its naive vermillion, Euler curves their orange.
 #: The other three were chosen so that every pair stays apart in every theme and for
-#: every colour-vision deficiency tests/test_themes.py simulates. The sky blue and the
-#: orange are their deeper light shades (themes.LIGHT_DEEP; the dark themes draw their
-#: own sky blue and orange): every curve and 3D chain keeps 3:1 on its background in
-#: every theme (tests/test_same_keys.py), where the Okabe-Ito ones were 2.1:1
-#: on the light theme's.
-COLOURS = {"gltf": "#009E73", "three": "#7570B3", "playcanvas": "#0083F5",
-           "unity_quat": "#D55E00", "unity_euler": "#B86D37", "unreal": "#666666"}
+#: every colour-vision deficiency tests/test_themes.py simulates. three.js is the themes'
+#: violet (high contrast drew its light purple at 4.7:1 on black, the other curves at
+#: 8-21:1); Unreal a grey unlike the cursor's. The sky blue and the orange are their
+#: deeper light shades (themes.LIGHT_DEEP; the dark themes draw their own sky blue and
+#: orange): every curve and 3D chain keeps 3:1 on its background in every theme
+#: (tests/test_same_keys.py), where the Okabe-Ito ones were 2.1:1 on the light theme's.
+COLOURS = {"gltf": "#009E73", "three": LIGHT.violet, "playcanvas": "#0083F5",
+           "unity_quat": "#D55E00", "unity_euler": "#B86D37",
+           # The themes' neutral grey for a mark (Theme.findings["other"]), not the
+           # secondary-text grey it was: that is white in high contrast, the cursor's
+           # colour there, and 14.9 Delta E from the light cursor.
+           "unreal": LIGHT.findings["other"]}
 #: Runtimes that blend the components (NLERP-like timing) are dashed, as NLERP is elsewhere.
 DASHED = {"playcanvas", "unity_quat", "unreal"}
 #: Chain roots side by side along y, two reaches apart so the swept circles never cross.
