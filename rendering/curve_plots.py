@@ -281,7 +281,7 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Pl
         _set_label(item, "bottom", x_label, style)
         y_label = self._y_label[plot]
         if y_label is None:
-            y_label = (_("path angle (deg)") if plot == "angle"
+            y_label = (_("path angle (°)") if plot == "angle"
                        # "°/s" as the text and readouts write it (not "deg / s"),
                        # "°/t" as the readouts' column: one form in every tab
                        else _("angular speed (°/{unit})").format(unit=self._x_unit or "t"))

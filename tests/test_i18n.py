@@ -330,3 +330,20 @@ def test_degrees_per_second_are_written_one_way_in_titles_and_text(lang):
             assert units == {"°/s"}, (lang, title, units)
     text = catalog["Exact step at {rate} Hz, {speed:.0f}°/s in the {frame} frame:"].string
     assert "{speed:.0f}°/s" in text, (lang, text)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_plot_titles_write_degrees_as_the_degree_sign(lang):
+    """The Euler tab's plots read "path angle (deg)" over "SLERP as YXZ angles (°)":
+    a title shortened to fit writes its unit short, and the others wrote it in
+    full. Every title writes "°" from the start, in both languages."""
+    catalog = _catalog(lang)
+    last = re.compile(r"[(（]([^()（）]*)[)）]\s*$")  # a title's unit, last in it
+    unit = re.compile(r"\s*(deg|degrees|°)(\s*(per unit \w+|/\s*\S+))?\s*")
+    field = "Euler angle {i} (degrees)"  # a field's accessible name, not a plot's title
+    titles = [(m.id, m.string) for m in catalog if isinstance(m.id, str) and m.id != field
+              and last.search(m.id) and unit.fullmatch(last.search(m.id).group(1))]
+    assert len(titles) >= 10, titles
+    long = [(i, s) for i, s in titles if "°" not in last.search(i).group(1)
+            or re.search(r"[(（]\s*度", s)]
+    assert long == [], long

@@ -94,7 +94,7 @@ def test_angle_axis_and_labels(plots):
     angle, speed = plots.plots["angle"], plots.plots["speed"]
     lo, hi = angle.viewRange()[1]
     assert lo <= 0 and hi >= 360
-    assert "path angle (deg)" in angle.getAxis("left").labelText
+    assert "path angle (°)" in angle.getAxis("left").labelText
     assert "angular speed (°/t)" in speed.getAxis("left").labelText
     assert angle.getAxis("bottom").labelText == "t"
     reference = [it for it in angle.items
@@ -396,7 +396,7 @@ def test_y_axis_title_and_range_modes(plots):
     assert "↑ NLERP chain peak 1e-09\nat time = 1.00" in texts(plots, "angle")
     # Back to the default: degrees, [0, 360], the half-turn line.
     plots.set_y_axis("angle")
-    assert angle.getAxis("left").labelText == "path angle (deg)"
+    assert angle.getAxis("left").labelText == "path angle (°)"
     assert reference.isVisible()
     assert angle.viewRange()[1][0] <= 0 and angle.viewRange()[1][1] >= 360
     with pytest.raises(ValueError, match="y_range"):

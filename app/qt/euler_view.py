@@ -123,7 +123,7 @@ class EulerView(LessonPanel):
         # Right plot: the angles SLERP's pose reads back as, where the wrap shows.
         with self.plots.batch():  # one refresh of the plots for all of it
             self.set_axes("t", None, (0.0, 1.0),
-                          {"speed": _("SLERP as {order} angles (deg)").format(order=c.order)})
+                          {"speed": _("SLERP as {order} angles (°)").format(order=c.order)})
             self.plots.set_series("angle", [
                 Series(k, _(LABELS[k]), COLOURS[k], k == "euler", c.t,
                        np.degrees(getattr(c, f"{k}_angle"))) for k in COLOURS])

@@ -225,7 +225,7 @@ class IntegrateView(LessonPanel):
         with self.plots.batch():  # one refresh of the plots for all of it
             self.set_axes(_("step"), None, m.param_range,
                           {"angle": _("|q| − 1   and   ‖RᵀR − I‖"),
-                           "speed": _("angle error (deg)")},
+                           "speed": _("angle error (°)")},
                           y_range="auto")
             self.plots.set_y_axis("angle", _("| |q| − 1 |   and   ‖RᵀR − I‖   (log)"), "auto",
                                   log=True)

@@ -112,8 +112,8 @@ class SameKeysView(LessonPanel):
         c = m.comparison
         with self.plots.batch():
             self.set_axes("t", None, (0.0, 1.0), {
-                "angle": _("path angle from q0 (deg)"),
-                "speed": _("off the glTF reference (deg)")})
+                "angle": _("path angle from q0 (°)"),
+                "speed": _("off the glTF reference (°)")})
             for plot, values in (("angle", c.angle), ("speed", c.off)):
                 self.plots.set_series(plot, [
                     Series(r, _(R.runtime(r).label), COLOURS[r], r in DASHED, c.t, values[r])
