@@ -607,6 +607,15 @@ def test_robot_expressive_on_a_projector_shows_whole_rows_names_and_words(qtbot,
         view = win.views["keyframes"]
         panel = view.rig_panel
         assert panel.wait_loaded()
+        words = [i18n._("spec player (shortest-arc SLERP)"), i18n._("naive runtime (ghost)"),
+                 "1°", i18n._("selected")]
+        # As the screenshot was taken: each legend entry the only label on show with its
+        # words (the entries the rig's colour replaced stayed drawn beside the 3D view
+        # until the event loop deleted them, after the screenshot).
+        labels = panel.findChildren(QtWidgets.QLabel)
+        for text in words[:2]:
+            shown = [w.text() for w in labels if w.isVisible() and text in w.text()]
+            assert len(shown) == 1, (text, shown)
         for _ in range(6):
             QtWidgets.QApplication.processEvents()
             qtbot.wait(15)
@@ -638,9 +647,7 @@ def test_robot_expressive_on_a_projector_shows_whole_rows_names_and_words(qtbot,
         # The joint tree (folded to its handle at 150 %): whole rows too.
         assert_whole_rows(panel.node_list, "joint tree")
         # The rig legend: each entry on one line, its mark with its words.
-        assert_legend_entries_on_one_line(
-            panel.legend.entries, [i18n._("spec player (shortest-arc SLERP)"),
-                                   i18n._("naive runtime (ghost)"), "1°", i18n._("selected")])
+        assert_legend_entries_on_one_line(panel.legend.entries, words)
     finally:
         i18n.set_language("en")
 
