@@ -367,6 +367,9 @@ def test_the_dope_sheet_shows_its_rows_and_no_blank_ones(qtbot, size, path, trac
     else:
         assert shown >= 8 * row, (shown, row)
         assert dope.tree.verticalScrollBar().isVisible()
+        assert_whole_rows(dope.tree, path.name)  # scrolled to the end too
+        dope.tree.verticalScrollBar().setValue(dope.tree.verticalScrollBar().maximum())
+        assert_whole_rows(dope.tree, path.name)
     # The segment table ends at a row's bottom too, and keeps its rows.
     segments = view.segment_table
     assert segments.viewport().height() % segments.rowHeight(0) == 0
