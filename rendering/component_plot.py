@@ -28,8 +28,8 @@ COMPONENT_COLORS = ("#505050", *AXIS_COLORS)
 _NAMES = ("w", "x", "y", "z")
 #: Above this many keys the key symbols would merge into a band: lines only.
 _MAX_SYMBOLS = 400
-#: Narrower than this many text lines, the legend takes two rows.
-_LEGEND_ROW_LINES = 16
+#: The gap (px) after each legend entry's label.
+_LEGEND_GAP = 12
 _CACHE = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
 
 
@@ -61,7 +61,7 @@ class LegendRow(pg.LegendItem):
         item.layout.setAlignment(legend, QtCore.Qt.AlignmentFlag.AlignCenter)
         item.legend = legend  # named curves enter it (PlotItem.addItem)
         for k in range(columns - 1):  # a gap after each label: "━ w   ━ x   ━ y   ━ z"
-            legend.layout.setColumnSpacing(2 * k + 1, 12)
+            legend.layout.setColumnSpacing(2 * k + 1, _LEGEND_GAP)
         return legend
 
 
@@ -101,9 +101,21 @@ class TimePlot(pg.PlotWidget):
         super().resizeEvent(ev)
         if "legend" not in self.__dict__:  # pyqtgraph resizes before __init__ is done
             return
-        # The entries in one row while they fit, else two rows.
-        fits = self.width() >= _LEGEND_ROW_LINES * self.fontMetrics().height()
+        # The entries in one row while they fit, else two rows. Measured, not
+        # guessed from the font: a rule of 16 text lines put "w x / y z" on two
+        # rows in a 268-px plot that holds them in one (1024x768 at 150 %),
+        # which took a fifth of its data area's height.
+        fits = self._one_row_width() <= self.width() - self.fontMetrics().height()
         self.legend.setColumnCount(self._entries if fits else (self._entries + 1) // 2)
+
+    def _one_row_width(self) -> float:
+        """The legend's width with all its entries in one row (samples, labels, gaps)."""
+        legend = self.legend
+        hint = QtCore.Qt.SizeHint.PreferredSize
+        parts = [w for pair in legend.items for w in pair]
+        gaps = (legend.layout.horizontalSpacing() * max(len(parts) - 1, 0)
+                + _LEGEND_GAP * max(len(legend.items) - 1, 0))
+        return sum(w.effectiveSizeHint(hint).width() for w in parts) + gaps
 
     def set_cursor(self, t: float) -> None:
         self._moving = True

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PyQt6 import QtCore, QtWidgets
+from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.io.keyframe_files import KeyframeFileError
 from quatlab.app.qt.theme_menu import set_theme
@@ -367,6 +367,9 @@ def test_the_dope_sheet_shows_its_rows_and_no_blank_ones(qtbot, size, path, trac
     else:
         assert shown >= 8 * row, (shown, row)
         assert dope.tree.verticalScrollBar().isVisible()
+        assert_whole_rows(dope.tree, path.name)  # scrolled to the end too
+        dope.tree.verticalScrollBar().setValue(dope.tree.verticalScrollBar().maximum())
+        assert_whole_rows(dope.tree, path.name)
     # The segment table ends at a row's bottom too, and keeps its rows.
     segments = view.segment_table
     assert segments.viewport().height() % segments.rowHeight(0) == 0
@@ -517,13 +520,139 @@ def test_robot_expressive_at_150_percent_fits_1024_px_and_explains_in_two_lines(
 
 def test_the_rig_legend_keeps_each_mark_with_its_words(window):
     """Wrapped at 150 % in zh_CN, the "joints differing" dot ended one line and its
-    words began the next, so the dot read as the overlay switch's mark."""
-    import re
+    words began the next, so the dot read as the overlay switch's mark: each mark
+    is now the first character of its entry's own label, a no-break space after it."""
+    entries = [e.text() for e in window.views["keyframes"].rig_panel.legend.entries]
+    assert len(entries) == 4, entries
+    for text in entries[:3]:
+        assert text.startswith("<span style='color:") and "</span>&nbsp;" in text, text
+    assert entries[3].startswith("◉&nbsp;"), entries[3]
 
-    text = window.findChild(QtWidgets.QLabel, "rig_legend").text()
-    marks = re.findall(r"</span>(.)", text) + re.findall(r"◉(.)", text)
-    assert len(marks) == 4 and set(marks) == {"&"}, marks  # each followed by &nbsp;
-    assert text.count("</span>&nbsp;") == 3 and "◉&nbsp;" in text
+
+# --------------------------------------------------------------------------- projector
+def cut_rows(tree: QtWidgets.QTreeView) -> list[tuple[str, int, int, int]]:
+    """The rows the tree's bottom edge cuts through: (text, top, bottom, viewport height)."""
+    height = tree.viewport().height()
+    cut = []
+    index = tree.indexAt(QtCore.QPoint(1, 1))
+    while index.isValid():
+        rect = tree.visualRect(index)
+        if rect.top() < height < rect.bottom() + 1:
+            cut.append((index.data(), rect.top(), rect.bottom() + 1, height))
+        index = tree.indexBelow(index)
+    return cut
+
+
+def assert_whole_rows(tree: QtWidgets.QTreeView, what: str) -> None:
+    """No row cut by the bottom edge, and no more than a row's height left blank."""
+    assert cut_rows(tree) == [], what
+    rows = tree.indexAt(QtCore.QPoint(1, 1))
+    if rows.isValid():
+        blank = tree.viewportMargins().bottom()
+        assert 0 <= blank < tree.visualRect(rows).height(), (what, blank)
+
+
+def elided_names(tree: QtWidgets.QTreeView) -> list[tuple[str, str]]:
+    """(name, as drawn) of the first column's rows the tree would elide, laid out as its
+    delegate lays them out (the row's font, the style's text rectangle)."""
+    style = tree.style()
+    out = []
+    index = tree.model().index(0, 0)
+    while index.isValid():
+        option = QtWidgets.QStyleOptionViewItem()
+        tree.initViewItemOption(option)
+        option.rect = tree.visualRect(index)
+        tree.itemDelegate().initStyleOption(option, index)
+        text = style.subElementRect(QtWidgets.QStyle.SubElement.SE_ItemViewItemText, option, tree)
+        drawn = QtGui.QFontMetrics(option.font).elidedText(option.text, tree.textElideMode(),
+                                                           text.width())
+        if drawn != option.text:
+            out.append((option.text, drawn))
+        index = tree.indexBelow(index)
+    return out
+
+
+def assert_legend_entries_on_one_line(entries: list[QtWidgets.QLabel], words: list[str]) -> None:
+    """Each entry a label of one line, whole, apart from the others, holding its words."""
+    assert len(entries) == len(words)
+    for entry, text in zip(entries, words, strict=True):
+        line = entry.fontMetrics().lineSpacing()
+        box = entry.geometry()
+        assert entry.isVisible() and text in entry.text(), (text, entry.text())
+        assert box.height() < 1.5 * line, (text, box, line)  # one line tall
+        assert box.width() >= entry.sizeHint().width(), (text, box)  # not clipped
+        assert entry.visibleRegion().boundingRect() == entry.rect(), text
+    boxes = [e.geometry() for e in entries]
+    for i, a in enumerate(boxes):
+        assert not any(a.intersects(b) for b in boxes[i + 1:]), boxes
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("size, scale, theme", [((1024, 768), 1.5, "light"),
+                                                ((1280, 720), 1.0, "dark")])
+def test_robot_expressive_on_a_projector_shows_whole_rows_names_and_words(qtbot, lang, size,
+                                                                         scale, theme):
+    """As ``quatlab screenshot --view keyframes`` draws RobotExpressive at 1024x768 and
+    150 % and at 1280x720: before, the stored keys' side tab said "ω" (on its side,
+    a "3"), the plot beside the scene kept a 206x80 data area under a two-row
+    legend, the dope sheet cut "LowerArm.L" to "Low…m.L" and, like the joint tree,
+    ended in a row cut in half, and the rig legend broke "naive / runtime (ghost)"."""
+    from quatlab.app import i18n
+    from quatlab.app.commands.screenshot import lesson_state, show_window
+
+    i18n.set_language(lang)
+    try:
+        robot = Path(__file__).parent / "data" / "gltf" / "RobotExpressive.glb"
+        (win, _img), problem = show_window(lesson_state("keyframes", None, None), "keyframes",
+                                           size, open_file=robot, scale=scale, theme=theme)
+        assert problem is None
+        qtbot.addWidget(win)
+        view = win.views["keyframes"]
+        panel = view.rig_panel
+        assert panel.wait_loaded()
+        words = [i18n._("spec player (shortest-arc SLERP)"), i18n._("naive runtime (ghost)"),
+                 "1°", i18n._("selected")]
+        # As the screenshot was taken: each legend entry the only label on show with its
+        # words (the entries the rig's colour replaced stayed drawn beside the 3D view
+        # until the event loop deleted them, after the screenshot).
+        labels = panel.findChildren(QtWidgets.QLabel)
+        for text in words[:2]:
+            shown = [w.text() for w in labels if w.isVisible() and text in w.text()]
+            assert len(shown) == 1, (text, shown)
+        for _ in range(6):
+            QtWidgets.QApplication.processEvents()
+            qtbot.wait(15)
+        # The plot tabs: words (a lone symbol on its side reads as another), each whole.
+        tabs, bar = panel.plot_tabs, panel.plot_tabs.tabBar()
+        side = tabs.tabPosition() == QtWidgets.QTabWidget.TabPosition.West
+        assert side == (scale > 1.0)  # beside the scene when narrow
+        for i in range(tabs.count()):
+            text = tabs.tabText(i)
+            assert sum(c.isalpha() for c in text) >= 2, text
+            rect = bar.tabRect(i)
+            assert (rect.height() if side else rect.width()) >= \
+                bar.fontMetrics().horizontalAdvance(text), (text, rect)
+            assert bar.rect().contains(rect), (text, rect, bar.rect())
+        # The stored keys' legend in one row where it fits, inside the plot; the data
+        # area under it gets the height (206x80 before at 1024x768 and 150 %).
+        plot = panel.components
+        legend = plot.legend
+        box = QtCore.QRectF(plot.mapFromScene(legend.sceneBoundingRect()).boundingRect())
+        assert QtCore.QRectF(plot.rect()).contains(box), (box, plot.rect())
+        assert legend.columnCount == 4
+        data = plot.getPlotItem().getViewBox().sceneBoundingRect()
+        assert data.width() >= 200 and data.height() >= 110, data
+        # The dope sheet: whole names, whole rows.
+        dope = view.dope_sheet
+        assert dope.shown_rows() >= 5
+        assert elided_names(dope.tree) == []
+        assert_whole_rows(dope.tree, "dope sheet")
+        # The joint tree (folded to its handle at 150 %): whole rows too.
+        assert_whole_rows(panel.node_list, "joint tree")
+        # The rig legend: each entry on one line, its mark with its words.
+        assert_legend_entries_on_one_line(panel.legend.entries, words)
+    finally:
+        i18n.set_language("en")
 
 
 @pytest.mark.parametrize("theme", ["dark", "high-contrast"])

@@ -87,9 +87,9 @@ def test_doctests():
     import doctest
 
     from quatlab.app.model import keyframes_model
-    from quatlab.app.qt import keyframe_tables
+    from quatlab.app.qt import keyframe_tables, whole_rows
 
-    for module in (keyframes_model, keyframe_tables):
+    for module in (keyframes_model, keyframe_tables, whole_rows):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
 

@@ -29,6 +29,7 @@ from quatlab.app.i18n import _, ngettext
 from quatlab.app.model.dope_sheet import DopeSheet, Mark
 from quatlab.app.model.finding_families import EULER_FAMILIES, primary
 from quatlab.app.model.keyframes_model import describe_kinds, kind_name
+from quatlab.app.qt.whole_rows import WholeRowsTree
 from quatlab.rendering import themes
 
 __all__ = ["DopeSheetView", "labelled_ticks", "mix", "row_shades", "time_ticks"]
@@ -47,6 +48,8 @@ CLICK_SLOP_PX = 5
 TICK_SPACING_PX = 3
 #: Height (px) of the playhead's triangle under the header's time labels.
 PLAYHEAD_PX = 6
+#: The most of the view's width the joint names take (the lanes keep the rest but the count).
+NAME_SHARE = 0.5
 #: Files with more tracks than this get the filter row (a few rows need no filtering,
 #: and a small window zoomed in needs the height).
 FILTER_FROM_TRACKS = 12
@@ -342,8 +345,12 @@ class _Delegate(QtWidgets.QStyledItemDelegate):
         return super().helpEvent(event, view, option, index)
 
 
-class _Tree(QtWidgets.QTreeView):
-    """The rows; a click on a mark chooses the finding instead of only the row."""
+class _Tree(WholeRowsTree, QtWidgets.QTreeView):
+    """The rows; a click on a mark chooses the finding instead of only the row.
+
+    The rows end whole at the bottom edge (:class:`~quatlab.app.qt.whole_rows.WholeRowsTree`):
+    a joint cut in half there ("Upp…m.R" at 1024x768 and 150 %) read as a fault.
+    """
 
     def __init__(self, owner: DopeSheetView) -> None:
         super().__init__()
@@ -575,18 +582,25 @@ class DopeSheetView(QtWidgets.QWidget):
         return self._visual.get(index.data(ROW_ROLE), 0)
 
     def _fit_columns(self) -> None:
-        """The joint column as wide as its names (at most 42 % of the view), unless resized."""
-        sheet = self.sheet
+        """The joint column as wide as the names it shows (at most :data:`NAME_SHARE` of
+        the view), unless the user resized it.
+
+        Measured as the tree lays its names out (``sizeHintForColumn``: the
+        item's font, bold for an animation, its indentation, the style's text
+        margins): an estimate from the plain font and a 42 % cap cut
+        "LowerArm.L" to "Low…m.L" at 1024x768 and 150 %, where the names
+        needed 45 %. Past the cap the names are elided in the middle, as the
+        joint tree's are (the start and the side suffix both tell joints apart),
+        and each row's tooltip names its track in full.
+        """
         metrics = self.tree.fontMetrics()
         self._fitting = True
         try:
             if not self._user_sized:
-                names = [metrics.horizontalAdvance(sheet.rows[r].label)
-                         + self.tree.indentation() * (sheet.rows[r].depth + 1)
-                         for r, _ctx in self._shown] if sheet is not None else []
+                names = self.tree.sizeHintForColumn(NAME) if self._shown else -1
                 room = max(self.tree.viewport().width(), 300)
-                width = max(names, default=120) + 24
-                self.header.resizeSection(NAME, int(min(max(width, 110), 0.42 * room)))
+                width = names if names > 0 else 120
+                self.header.resizeSection(NAME, int(min(max(width, 110), NAME_SHARE * room)))
             self.header.resizeSection(COUNT, metrics.horizontalAdvance("0000") + 24)
         finally:
             self._fitting = False
@@ -813,6 +827,7 @@ class DopeSheetView(QtWidgets.QWidget):
         elif not self._syncing:
             self._collapsed.add(r)
         self._number_rows()
+        self._fit_columns()  # the names shown changed
         self.tree.viewport().update()
         self.rowsChanged.emit()
 

@@ -71,6 +71,10 @@ class RowLegend:
         """Replace the entries (rich text each), placed before the widget ``before``."""
         for label in self.entries:
             self._row.removeWidget(label)
+            # Hidden now: out of the row it stays drawn where it last was until the
+            # event loop deletes it, which a screenshot taken first showed (the rig
+            # legend's words piled up beside the Keyframes tab's 3D view).
+            label.hide()
             label.deleteLater()
         at = self._row.indexOf(self._before)
         self.entries = []

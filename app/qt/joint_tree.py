@@ -21,6 +21,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 from quatlab.app.i18n import _
 from quatlab.app.model.finding_families import primary
 from quatlab.app.model.keyframes_model import describe_kinds
+from quatlab.app.qt.whole_rows import WholeRowsTree
 from quatlab.rendering import themes
 
 __all__ = ["JointTree", "node_tracks"]
@@ -37,8 +38,11 @@ def _swatch(colour: str, side: int) -> QtGui.QIcon:
     return QtGui.QIcon(pix)
 
 
-class JointTree(QtWidgets.QTreeWidget):
-    """The joint tree (module docs); :meth:`fill` with a rig, :meth:`select_node` to follow."""
+class JointTree(WholeRowsTree, QtWidgets.QTreeWidget):
+    """The joint tree (module docs); :meth:`fill` with a rig, :meth:`select_node` to follow.
+
+    Its rows end whole at the bottom edge (:class:`~quatlab.app.qt.whole_rows.WholeRowsTree`).
+    """
 
     nodeChosen = QtCore.pyqtSignal(int)
     findingClicked = QtCore.pyqtSignal(int)

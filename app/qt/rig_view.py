@@ -41,6 +41,7 @@ from quatlab.app.i18n import N_, _
 from quatlab.app.model.keyframes_model import KeyframesModel
 from quatlab.app.model.rig_playback import DIFFERENCE_DEG, SHOWN_PLAYERS, RigPlayback
 from quatlab.app.qt import theme_menu
+from quatlab.app.qt.flow_legend import RowLegend
 from quatlab.app.qt.joint_tree import JointTree, node_tracks
 from quatlab.app.qt.lesson_panel import swatch
 from quatlab.app.qt.rig_camera import RigCamera
@@ -51,6 +52,7 @@ from quatlab.app.qt.rig_selection import RigSelection
 from quatlab.app.qt.scrubber import BoundParameter, Scrubber
 from quatlab.rendering.component_plot import ComponentPlot
 from quatlab.rendering.curve_plots import LEAST_HEIGHT, CurvePlots
+from quatlab.rendering.flow_layout import FlowRow
 from quatlab.rendering.omega_plot import OmegaPlot
 from quatlab.rendering.rig_scene import NAIVE_COLOR, SPEC_COLOR, RigScene
 
@@ -103,15 +105,15 @@ class _SteadyLabel(QtWidgets.QLabel):
             self._fit()
 
 
-def _legend_text(spec: str) -> str:
-    """The 3D view's legend; ``spec``: the spec player's colour as drawn (its meshes' or bones')."""
-    # A no-break space after each swatch: wrapped, a mark must not end a line
-    # and leave its words to the next (zh_CN at 150 %).
-    return (f"{swatch(spec)}&nbsp;" + _("spec player (shortest-arc SLERP)")
-            + f" &nbsp;{swatch(NAIVE_COLOR)}&nbsp;" + _("naive runtime (ghost)")
-            + f" &nbsp;{swatch(NAIVE_COLOR, '●')}&nbsp;"
-            + _("joints differing &gt; {angle}°").format(angle=f"{DIFFERENCE_DEG:g}")
-            + " &nbsp;◉&nbsp;" + _("selected"))
+def _legend_entries(spec: str) -> list[str]:
+    """The 3D view's legend, one entry each; ``spec``: the spec player's colour as drawn
+    (its meshes' or bones')."""
+    # A no-break space after each swatch, as every legend here has it.
+    return [f"{swatch(spec)}&nbsp;" + _("spec player (shortest-arc SLERP)"),
+            f"{swatch(NAIVE_COLOR)}&nbsp;" + _("naive runtime (ghost)"),
+            f"{swatch(NAIVE_COLOR, '●')}&nbsp;"
+            + _("joints differing &gt; {angle}°").format(angle=f"{DIFFERENCE_DEG:g}"),
+            "◉&nbsp;" + _("selected")]
 
 
 def _time_parameter(playback: RigPlayback) -> BoundParameter:
@@ -180,17 +182,17 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
                                       "the selected joint's (a skeleton without meshes always "
                                       "shows its bones)"))
         self.overlay_box.toggled.connect(lambda on: self.scene.set_overlay(on))
-        self.legend = QtWidgets.QLabel(_legend_text(SPEC_COLOR))
-        self.legend.setObjectName("rig_legend")
-        # Wrapping, so that zoomed text cannot widen the panel past the window.
-        self.legend.setWordWrap(True)
         top.addStretch(1)
         layout.addLayout(top)
-        # The overlay switch ends the legend's line: a widget more in the top row
-        # widened the panel past a zoomed 1024-px window.
-        legend_row = QtWidgets.QHBoxLayout()
-        legend_row.addWidget(self.legend, 1)
-        legend_row.addWidget(self.overlay_box, 0, QtCore.Qt.AlignmentFlag.AlignTop)
+        # The legend flows, one unbreakable label per entry, so that zoomed text
+        # cannot widen the panel past the window: a word-wrapped label broke
+        # "naive / runtime (ghost)" across two lines at 1024x768 and 150 %. The
+        # overlay switch ends the legend's row (a widget more in the top row
+        # widened the panel past a zoomed 1024-px window).
+        legend_row = FlowRow(spacing=10)
+        legend_row.addWidget(self.overlay_box)
+        self.legend = RowLegend(legend_row, before=self.overlay_box)
+        self.legend.set_entries(_legend_entries(SPEC_COLOR))
         layout.addLayout(legend_row)
 
         self.scene = RigScene()
@@ -312,12 +314,13 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
         home = self._view_split if narrow else self._plots
         if self.plot_tabs.parentWidget() is home:
             return
-        # Beside the scene the height is short: the tabs go to the side, in short words.
+        # Beside the scene the height is short: the tabs go to the side, in short
+        # words. Words, not symbols: "ω" turned on its side read as "3".
         tabs = self.plot_tabs
         tabs.setTabPosition(QtWidgets.QTabWidget.TabPosition.West if narrow
                             else QtWidgets.QTabWidget.TabPosition.North)
         tabs.setTabText(0, _("stored") if narrow else _("stored keys"))
-        tabs.setTabText(1, "ω" if narrow else _("angular velocity ω"))
+        tabs.setTabText(1, _("velocity") if narrow else _("angular velocity ω"))
         if narrow:
             self._view_split.addWidget(self.plot_tabs)
             self._view_split.setStretchFactor(2, 1)
@@ -351,7 +354,7 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
         pb = self.playback
         rig = pb.rig
         self.scene.set_rig(rig, pb.bounds() if rig is not None else None)
-        self.legend.setText(_legend_text(self.scene.spec_colour()))
+        self.legend.set_entries(_legend_entries(self.scene.spec_colour()))
         self.status.setVisible(rig is None)
         self.scene.widget.setVisible(rig is not None)
         if rig is not None:

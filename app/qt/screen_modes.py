@@ -14,6 +14,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 from quatlab.app.i18n import _
 from quatlab.app.qt import theme_menu
 from quatlab.app.qt.scrubber import Scrubber
+from quatlab.app.qt.whole_rows import whole_rows_end
 from quatlab.rendering import themes
 from quatlab.rendering.flow_layout import FlowRow
 
@@ -139,14 +140,7 @@ class SidePanel(QtWidgets.QScrollArea):
                     top = w.mapTo(content, QtCore.QPoint(0, 0)).y()
                     spans.append((top, top + w.height()))
             # The lowest edge at or above the room's end that cuts no control.
-            y, moved = room, True
-            while moved:  # y only rises, so this ends
-                moved = False
-                for top, bottom in spans:
-                    if top < y < bottom:
-                        y, moved = top, True
-            if y > room // 2:
-                cut = room - y
+            cut = room - whole_rows_end(spans, room)
         if cut != self.viewportMargins().bottom():
             self.setViewportMargins(0, 0, 0, cut)
 
