@@ -124,7 +124,10 @@ def _pt(obj, key: str, size, factor: float) -> str | None:
         now = float(size[:-2])
     except ValueError:
         return None
-    return f"{_scaled(obj, key, now, factor):.4g}pt"
+    # The record is the size as written, rounded: a walk that compared "20.62pt" with
+    # the 20.625 it had scaled took it for a new design size and scaled it again (the
+    # plots' "time (s)" at 39 pt in presentation mode at 150 %).
+    return f"{_tracked(obj, key, now, lambda design: float(f'{design * factor:.4g}')):.4g}pt"
 
 
 def _alpha(obj, key: str, alpha: float, theme: themes.Theme) -> int:

@@ -85,3 +85,21 @@ def test_an_axis_without_its_own_tick_font_is_zoomed_once(qtbot):
         assert axis.style["tickFont"].pointSizeF() == pytest.approx(base)
     finally:
         win.set_zoom(1.0)
+
+
+@pytest.mark.parametrize("factor", [1.5, 1.625, 1.875, 2.5 * 1.25])
+def test_a_label_size_scaled_again_keeps_its_design_size(factor):
+    """Presentation mode at 150 % draws 1.875 times larger: 11 pt was written
+    "20.62pt", and the next theme walk, which compares what it finds with the
+    20.625 it recorded, took it for a new design size and scaled it again (the
+    plots' "time (s)" at 38.7 pt, the y titles cut to "p…")."""
+    from quatlab.rendering.theme_apply import _pt
+
+    class Axis:  # anything with a __dict__, as the walk records there
+        pass
+
+    axis = Axis()
+    once = _pt(axis, "label", "11pt", factor)
+    assert abs(float(once[:-2]) - 11.0 * factor) < 0.01
+    assert _pt(axis, "label", once, factor) == once
+    assert _pt(axis, "label", once, 1.0) == "11pt"
