@@ -410,3 +410,30 @@ def test_the_engines_forms_over_the_stage_stand_side_by_side(qtbot):
         win.close()
         win.deleteLater()
         settle()
+
+
+def test_the_engines_row_of_chains_takes_the_pages_width_on_a_short_page(qtbot):
+    """At 1024x768 and 150 % the explanation stood beside the engines' 3D view and took
+    400 of the 1024 px: the six chains in a row were 40 px tall. On a short page a
+    wide picture has the page's width and its text over it, a few lines that scroll;
+    a picture about as tall as wide (the Euler gimbal) keeps its text beside it."""
+    win = build_window((1024, 768), 1.5)
+    try:
+        for tab, wide in (("engines", True), ("euler", False)):
+            show_case(win, tab, TABS[tab][0] if tab in TABS else "stored_minus_q", 0.5)
+            settle(8)
+            view = win.views[tab]
+            scene, area = view.scene.widget, view.explanation_area
+            qtbot.waitUntil(lambda: scene.width() > 0, timeout=3000)
+            settle(4)
+            over = area.mapTo(view, QtCore.QPoint(0, area.height())).y() <= \
+                scene.mapTo(view, QtCore.QPoint(0, 0)).y()
+            assert over == wide, (tab, area.geometry(), scene.geometry())
+            if wide:
+                assert scene.width() >= 0.9 * view.width(), (scene.width(), view.width())
+                line = area.widget().fontMetrics().height()
+                assert area.height() <= 4 * line, (area.height(), line)
+    finally:
+        win.close()
+        win.deleteLater()
+        settle()

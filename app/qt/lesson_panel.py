@@ -114,13 +114,16 @@ class ExplanationArea(QtWidgets.QScrollArea):
         self._reserved: int | None = None  # the height over the stage, for this preset
         self._tallest = 0  # the tallest reserved at this width and font, over the presets
         self._top = True
+        self._lines: int | None = None  # most lines over the stage, if fewer than TOP_SHARE
         label.installEventFilter(self)
         if isinstance(label, ExplanationLabel):
             label.on_text = self._fit
 
-    def set_top(self, top: bool) -> None:
-        """Over the stage (a height of its own) or in a column (the height it is given)."""
+    def set_top(self, top: bool, lines: int | None = None) -> None:
+        """Over the stage (a height of its own, at most ``lines`` lines if given) or in a
+        column (the height it is given)."""
         self._top = bool(top)
+        self._lines = lines
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred if top
                            else QtWidgets.QSizePolicy.Policy.Ignored,
                            QtWidgets.QSizePolicy.Policy.Fixed if top
@@ -147,8 +150,11 @@ class ExplanationArea(QtWidgets.QScrollArea):
         text = label.heightForWidth(max(width, 1))
         if text < 0:
             text = label.sizeHint().height()
-        cap = max(int(self.TOP_SHARE * self.window().height()), 2 * label.fontMetrics().height())
-        return min(text + label.fontMetrics().height(), cap)
+        line = label.fontMetrics().height()
+        cap = max(int(self.TOP_SHARE * self.window().height()), 2 * line)
+        if self._lines is not None:
+            cap = min(cap, self._lines * line + 2 * self.frameWidth())
+        return min(text + line, cap)
 
     def forget_height(self) -> None:
         """A new preset: the height is set again by its first text (never lower, at this
@@ -436,6 +442,13 @@ class LessonPanel(QtWidgets.QWidget):
     #: A page shorter than this many text lines folds the column of controls:
     #: 1024x768 at 150 % (31 lines) does, 1280x720 at 100 % (43) does not.
     FOLD_BELOW_LINES = 36
+    #: Lines of explanation over the stage on such a page.
+    SHORT_PAGE_LINES = 3
+    #: Whether the lesson's picture is much wider than tall (chains in a row): on a
+    #: short page it takes the page's width and the explanation goes over it. A
+    #: picture about as tall as wide (a gimbal, a ring) is bound by the height,
+    #: which that would take from it.
+    WIDE_SCENE = False
 
     def folded(self) -> bool:
         """Whether the column of controls is folded away: the user's choice, else on a
@@ -449,6 +462,10 @@ class LessonPanel(QtWidgets.QWidget):
             return False
         if self._user_fold is not None:
             return self._user_fold
+        return self._short_page()
+
+    def _short_page(self) -> bool:
+        """Whether the page is shorter than FOLD_BELOW_LINES lines of the present font."""
         parent = self.parentWidget()
         page = (parent.height() if parent is not None
                 and isinstance(parent.parentWidget(), QtWidgets.QAbstractScrollArea)
@@ -484,7 +501,12 @@ class LessonPanel(QtWidgets.QWidget):
         side = None if folded else self._side
         strip = beside or (side is not None and self.side_width()
                            + self.scene.widget.minimumWidth() + 12 > self.width() > 1)
-        explanation = "top" if strip else "side" if side is not None else "row"
+        # A wide picture on a short page (1024x768 at 150 %) has its text over the
+        # stage too, a few lines that scroll: beside the view the text took 400 of
+        # the 1024 px, and the engines' six chains were 40 px tall.
+        explanation = ("top" if strip or (side is None and self.WIDE_SCENE
+                                          and self._short_page())
+                       else "side" if side is not None else "row")
         placement = (beside, strip, explanation, folded)
         if placement == getattr(self, "_placement", None):
             return
@@ -519,7 +541,8 @@ class LessonPanel(QtWidgets.QWidget):
             column.insertWidget(at, area, 1)  # before the closing stretch
         else:
             self._scene_row.layout().addWidget(area, 2)
-        area.set_top(explanation == "top")
+        # Over the stage of a short page: three lines, the rest scrolls.
+        area.set_top(explanation == "top", self.SHORT_PAGE_LINES if self._short_page() else None)
         self.arrange_side(strip)
         layout = self._strip.layout()
         self._strip.setVisible(any(

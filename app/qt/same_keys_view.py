@@ -49,6 +49,8 @@ SPACING = 5.5
 class SameKeysView(LessonPanel):
     # Two endpoint forms: over the stage they keep their own width.
     STRIP_FILL = False
+    # Six chains in a row.
+    WIDE_SCENE = True
 
     def __init__(self, model: SameKeysModel, parent=None) -> None:
         self.model = model
