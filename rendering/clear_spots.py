@@ -52,35 +52,39 @@ def blocked_spots(lefts, tops, w: float, h: float, segs, grow: float) -> np.ndar
     lefts = np.asarray(lefts, dtype=np.float64).reshape(-1)
     tops = np.asarray(tops, dtype=np.float64).reshape(-1)
     segs = np.asarray(segs, dtype=np.float64).reshape(-1, 2, 2)
-    out = np.zeros((len(tops), len(lefts)), dtype=bool)
-    if not len(segs) or not len(tops):
-        return out
-    a, b = segs[:, 0], segs[:, 1]
-    d = b - a
-    x_lo, x_hi = np.minimum(a[:, 0], b[:, 0]), np.maximum(a[:, 0], b[:, 0])
-    flat = d[:, 0] == 0.0
+    if not len(segs) or not len(tops) or not len(lefts):
+        return np.zeros((len(tops), len(lefts)), dtype=bool)
+    a, d = segs[:, 0], segs[:, 1] - segs[:, 0]
+    x_lo, x_hi = np.minimum(segs[:, 0, 0], segs[:, 1, 0]), np.maximum(segs[:, 0, 0], segs[:, 1, 0])
+    # The pairs of a column and a segment that reaches into its x span.
+    col, seg = np.nonzero((x_hi >= (lefts - grow)[:, None]) & (x_lo <= (lefts + w + grow)[:, None]))
+    # The part of each inside its column, as fractions along the segment (all
+    # of a vertical one), then the closed y interval it spans there.
+    a, d = a[seg], d[seg]
+    vertical = d[:, 0] == 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
-        inv = np.where(flat, 0.0, 1.0 / np.where(flat, 1.0, d[:, 0]))
-    top_edge, bottom_edge = tops - grow, tops + h + grow
-    for j, left in enumerate(lefts):
-        x0, x1 = left - grow, left + w + grow
-        near = np.flatnonzero((x_hi >= x0) & (x_lo <= x1))
-        if not len(near):
-            continue
-        # The part of each segment inside the column [x0, x1]: its fractions
-        # along the segment (all of a vertical one), then the y it spans.
-        ra, rd, ri = a[near], d[near], inv[near]
-        f0, f1 = (x0 - ra[:, 0]) * ri, (x1 - ra[:, 0]) * ri
-        vertical = flat[near]
-        t0 = np.where(vertical, 0.0, np.clip(np.minimum(f0, f1), 0.0, 1.0))
-        t1 = np.where(vertical, 1.0, np.clip(np.maximum(f0, f1), 0.0, 1.0))
-        y0, y1 = ra[:, 1] + t0 * rd[:, 1], ra[:, 1] + t1 * rd[:, 1]
-        lo, hi = np.minimum(y0, y1), np.maximum(y0, y1)
-        order = np.argsort(lo, kind="stable")
-        lo, highest = lo[order], np.maximum.accumulate(hi[order])
-        # The intervals whose low ends lie above the box's bottom edge (y grows
-        # down) are a prefix; one of them reaches its top edge when the
-        # highest of their high ends does.
-        k = np.searchsorted(lo, bottom_edge, side="right")
-        out[:, j] = (k > 0) & (highest[np.maximum(k - 1, 0)] >= top_edge)
-    return out
+        f0 = (lefts[col] - grow - a[:, 0]) / d[:, 0]
+        f1 = (lefts[col] + w + grow - a[:, 0]) / d[:, 0]
+    t0 = np.where(vertical, 0.0, np.clip(np.fmin(f0, f1), 0.0, 1.0))
+    t1 = np.where(vertical, 1.0, np.clip(np.fmax(f0, f1), 0.0, 1.0))
+    y0, y1 = a[:, 1] + t0 * d[:, 1], a[:, 1] + t1 * d[:, 1]
+    # Each box's grown top and bottom edges (y grows down). An interval meets a
+    # box when it starts above the bottom edge and ends below the top one.
+    top, bottom = tops - grow, tops + h + grow
+    # All columns in one sorted array: the intervals' ends clamped just outside
+    # the range of the edges they are compared with (which keeps every
+    # comparison), and each column shifted past the one before.
+    span = float(tops.max() - tops.min()) + 4.0
+    shift = span * np.arange(len(lefts), dtype=np.float64)
+    lo = np.clip(np.minimum(y0, y1), bottom.min() - 1.0, bottom.max() + 1.0) + shift[col]
+    hi = np.clip(np.maximum(y0, y1), top.min() - 1.0, top.max() + 1.0) + shift[col]
+    order = np.argsort(lo, kind="stable")
+    lo, highest = lo[order], np.maximum.accumulate(hi[order])
+    # Per box, the intervals starting above its bottom edge are a prefix (of
+    # its column's, after the columns before); one of them reaches its top
+    # edge when the highest of their ends does (those of the columns before
+    # end above every edge of this one).
+    k = np.searchsorted(lo, (bottom[:, None] + shift).reshape(-1), side="right")
+    reach = highest[np.maximum(k - 1, 0)] if len(highest) else np.full(len(k), -np.inf)
+    return ((k > 0) & (reach >= (top[:, None] + shift).reshape(-1))).reshape(len(tops),
+                                                                              len(lefts))
