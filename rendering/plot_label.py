@@ -50,7 +50,6 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.rendering.clear_spots import blocked_spots
 from quatlab.rendering.label_place import (
-    LABEL_COST,
     crossings,
     meets,
     overlaps,
@@ -475,20 +474,7 @@ class BoxedLabel(pg.TextItem):
         # own border): against the boxes and the cursor as drawn, against each
         # curve by half its pen more, against a leader by half the leader's.
         c = self._reach()
-        clear = _grown(corners, w, h, c)
         span = self._span_px()
-        lines = self._leader_lines(corners, w, h, box.top(), span)
-        # Meeting a box or the cursor, crossing a leader, or a leader through
-        # a box, costs what meeting a label does (the leader's own stroke: the
-        # boxes grown by its border's half and the clearance).
-        taken = np.concatenate([around.taken, around.cursor])
-        extra = LABEL_COST * overlaps(clear, taken)
-        if len(around.taken):
-            extra += LABEL_COST * (
-                crossings(lines, around.leaders)
-                + meets(lines, around.taken + [-c, -c, c, c]).sum(axis=1)
-                + meets(around.leaders, _grown(corners, w, h, c + 0.5 * around.leader_width)
-                        ).sum(axis=0))
         # Clear of all, then (on a cursor move) not within a box's width ahead
         # of the cursor, then nearest what it names (to 1 px), then highest,
         # then earliest.
@@ -496,7 +482,7 @@ class BoxedLabel(pg.TextItem):
         ahead = np.zeros(len(corners))
         for x in 0.5 * (around.cursor[:, 0] + around.cursor[:, 2]) if around.heading else ():
             near, far = sorted((x, x + around.heading * (w + 2.0 * c)))
-            ahead += (clear[:, 0] < far) & (clear[:, 2] > near)
+            ahead += (corners[:, 0] - c < far) & (corners[:, 0] + w + c > near)
         ties = (corners[:, 1], np.round(reach), ahead)
         # What the curves leave clear depends on neither the cursor nor the
         # labels around: on a cursor move (or a paint, a re-layout) the same
@@ -514,13 +500,40 @@ class BoxedLabel(pg.TextItem):
             for width, segs in around.curves:
                 blocked |= blocked_spots(lefts, tops, w, h, segs, c + 0.5 * width).reshape(-1)
             self._searches[form] = (asked, blocked)
-        # The first clear spot by the ties (lexsort: the last key first), then the earliest.
+        # The spots the curves leave clear, in order (lexsort: the last key
+        # first, then the earliest), tested against the cursor and the labels
+        # around a few at a time, up to the first clear one.
         order = np.lexsort((np.arange(len(corners)), *ties))
-        clear_spots = order[~blocked[order] & (extra[order] == 0.0)]
-        if not len(clear_spots):
-            return None
-        x, y = corners[clear_spots[0]]
-        return float(x), float(y)
+        order = order[~blocked[order]]
+        start, size = 0, 16
+        while start < len(order):
+            batch = order[start:start + size]
+            ok = self._clear_of_labels(corners[batch], w, h, box.top(), span, around)
+            if ok.any():
+                x, y = corners[batch[int(np.argmax(ok))]]
+                return float(x), float(y)
+            start, size = start + len(batch), 4 * size
+        return None
+
+    def _clear_of_labels(self, corners: np.ndarray, w: float, h: float, box_top: float,
+                         span: tuple[float, float], around: _Around) -> np.ndarray:
+        """``(K,)`` whether the box at each top-left corner, with its leader, keeps
+        clear of the cursor and of the labels placed before (their boxes and leaders).
+
+        The box as drawn, grown by the clearance, meets neither the cursor nor
+        a box as drawn; its leader crosses no leader and (grown by the same)
+        meets no box; no leader meets the box grown by half a leader's pen more.
+        """
+        c = self._reach()
+        taken = np.concatenate([around.taken, around.cursor])
+        ok = overlaps(_grown(corners, w, h, c), taken) == 0
+        if len(around.taken):
+            lines = self._leader_lines(corners, w, h, box_top, span)
+            ok &= crossings(lines, around.leaders) == 0
+            ok &= ~meets(lines, around.taken + [-c, -c, c, c]).any(axis=1)
+            ok &= ~meets(around.leaders, _grown(corners, w, h, c + 0.5 * around.leader_width)
+                         ).any(axis=0)
+        return ok
 
 
 class _Around(NamedTuple):
