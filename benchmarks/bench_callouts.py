@@ -45,9 +45,11 @@ def _plots(win, tab):
 
 
 def _drop_searches(stacks) -> None:
+    """Forget what each callout worked out from the curves (as new curves make it)."""
     for stack in stacks:
         for label in stack:
             label._searches.clear()
+            label._lines = None
 
 
 def run_case(app, win, tab: str, preset: str, rounds: int) -> dict:

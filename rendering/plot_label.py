@@ -48,12 +48,11 @@ import numpy as np
 import pyqtgraph as pg
 from PyQt6 import QtCore, QtGui, QtWidgets
 
-from quatlab.rendering.clear_spots import blocked_spots
+from quatlab.rendering.clear_spots import Polylines, blocked_spots
 from quatlab.rendering.label_place import (
     crossings,
     meets,
     overlaps,
-    polyline_segments,
 )
 
 __all__ = ["BoxedLabel", "Curve", "Line", "follow_keep_clear", "CLEARANCE"]
@@ -155,6 +154,8 @@ class BoxedLabel(pg.TextItem):
         #: spots and curves (a cursor move, a paint, a re-layout) tests only the
         #: cursor and the labels around, not the curves again.
         self._searches: dict[tuple, tuple] = {}
+        #: The curves last looked at, in this label's pixels, and their polylines.
+        self._lines: tuple | None = None
         #: Hidden while the cursor was in the way: the scene x span the cursor
         #: is to leave before the label is placed again (follow_keep_clear).
         self._waiting: tuple[float, float] | None = None
@@ -422,9 +423,9 @@ class BoxedLabel(pg.TextItem):
         self.leader.setLine(QtCore.QLineF(*start, *end))
         self.leader.setVisible(True)
 
-    def _curve_segments(self) -> tuple[tuple[float, np.ndarray], ...]:
-        """The obstacle curves as ``(S, 2, 2)`` segments in this label's pixels, those
-        drawn with pens of one width together: ``(width, segments)`` pairs."""
+    def _curve_segments(self) -> tuple[tuple[float, Polylines], ...]:
+        """The obstacle curves in this label's pixels, those drawn with pens of one
+        width together: ``(width, polylines)`` pairs."""
         vb = self.getViewBox()
         if self._obstacles is None or vb is None or not hasattr(vb, "childGroup"):
             return ()
@@ -438,10 +439,18 @@ class BoxedLabel(pg.TextItem):
             p = np.asarray(points, dtype=np.float64).reshape(-1, 2)
             px = np.column_stack([t.m11() * p[:, 0] + t.m21() * p[:, 1] + t.m31(),
                                   t.m12() * p[:, 0] + t.m22() * p[:, 1] + t.m32()])
-            segs = polyline_segments(px)
-            if len(segs):
-                by_width.setdefault(float(w), []).append(segs)
-        return tuple((w, np.concatenate(parts)) for w, parts in sorted(by_width.items()))
+            by_width.setdefault(float(w), []).append(px)
+        # Worked out again only when the curves move on screen (not on a cursor move).
+        key = tuple((np.array([w]), *lines) for w, lines in sorted(by_width.items()))
+        last = self._lines
+        if last is not None and len(last[0]) == len(key) and all(
+                _same_arrays(a, b) for a, b in zip(last[0], key, strict=True)):
+            return last[1]
+        curves = tuple((w, lines) for w, lines in
+                       ((w, Polylines(parts)) for w, parts in sorted(by_width.items()))
+                       if len(lines))
+        self._lines = (key, curves)
+        return curves
 
     def _free_spot(self, w: float, h: float, box, around: _Around
                    ) -> tuple[float, float] | None:
@@ -489,8 +498,9 @@ class BoxedLabel(pg.TextItem):
         # curves and spots are not tested again.
         lefts = np.asarray(lefts, dtype=np.float64)
         asked = (lefts, tops, np.array([w, h, c]),
-                 *(np.array([width]) for width, _segs in around.curves),
-                 *(segs for _width, segs in around.curves))
+                 *(np.array([width]) for width, _lines in around.curves),
+                 *(lines.points for _width, lines in around.curves),
+                 *(lines.ends for _width, lines in around.curves))
         form = (self.textItem.toPlainText(), self.textItem.textWidth())
         cached = self._searches.get(form)
         if cached is not None and _same_arrays(cached[0], asked):
@@ -527,23 +537,28 @@ class BoxedLabel(pg.TextItem):
         c = self._reach()
         taken = np.concatenate([around.taken, around.cursor])
         ok = overlaps(_grown(corners, w, h, c), taken) == 0
-        if len(around.taken):
-            lines = self._leader_lines(corners, w, h, box_top, span)
-            ok &= crossings(lines, around.leaders) == 0
-            ok &= ~meets(lines, around.taken + [-c, -c, c, c]).any(axis=1)
-            ok &= ~meets(around.leaders, _grown(corners, w, h, c + 0.5 * around.leader_width)
-                         ).any(axis=0)
+        if not len(around.taken):
+            return ok
+        # The costlier tests only for the spots still clear.
+        at = np.flatnonzero(ok)
+        lines = self._leader_lines(corners[at], w, h, box_top, span)
+        clear = ((crossings(lines, around.leaders) == 0)
+                 & ~meets(around.leaders, _grown(corners[at], w, h, c + 0.5 * around.leader_width)
+                          ).any(axis=0))
+        at, lines = at[clear], lines[clear]
+        ok[:] = False
+        ok[at[~meets(lines, around.taken + [-c, -c, c, c]).any(axis=1)]] = True
         return ok
 
 
 class _Around(NamedTuple):
-    """What a label's box keeps clear of, in its pixels: curve segments ``(S, 2, 2)``
+    """What a label's box keeps clear of, in its pixels: the curves (polylines)
     by the width of their pens (:meth:`BoxedLabel._curve_segments`), the boxes
     ``(T, 4)`` (as drawn, borders included) and leaders ``(L, 2, 2)`` of the
     labels placed before it, and the lines it keeps clear of (the cursor) as
     rectangles ``(C, 4)`` as wide as drawn, with the way they move."""
 
-    curves: tuple[tuple[float, np.ndarray], ...]
+    curves: tuple[tuple[float, Polylines], ...]
     taken: np.ndarray
     leaders: np.ndarray
     cursor: np.ndarray
@@ -571,6 +586,8 @@ def follow_keep_clear(stack: list) -> None:
 
 
 def _same_arrays(a: tuple, b: tuple) -> bool:
-    """Whether two tuples of arrays hold the same shapes and values."""
-    return len(a) == len(b) and all(x.shape == y.shape and np.array_equal(x, y)
-                                    for x, y in zip(a, b, strict=True))
+    """Whether two tuples of arrays hold the same shapes and values (NaN equal to NaN:
+    the gaps of curves)."""
+    return len(a) == len(b) and all(
+        x.shape == y.shape and np.array_equal(x, y, equal_nan=x.dtype.kind == "f")
+        for x, y in zip(a, b, strict=True))

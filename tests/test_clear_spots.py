@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PyQt6 import QtCore
 
-from quatlab.rendering.clear_spots import blocked_spots
+from quatlab.rendering.clear_spots import Polylines, blocked_spots
 
 _coord = st.integers(-12, 12)
 _segment = st.tuples(st.tuples(_coord, _coord), st.tuples(_coord, _coord))
@@ -45,3 +45,46 @@ def test_random_curves_agree_with_the_orientation_tests(rng):
     got = blocked_spots(lefts, tops, 41.5, 23.0, segs, 3.7)
     assert got.any() and not got.all()
     assert got.tolist() == _oracle(lefts, tops, 41.5, 23.0, segs, 3.7).tolist()
+
+
+_polyline = st.lists(st.tuples(st.integers(-12, 12), st.integers(-12, 12)), min_size=1,
+                     max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(_polyline, min_size=1, max_size=3), gaps=st.lists(st.booleans(), max_size=8),
+       monotone=st.booleans(),
+       lefts=st.lists(st.integers(-16, 16), min_size=1, max_size=5, unique=True),
+       tops=st.lists(st.integers(-16, 16), min_size=1, max_size=5, unique=True),
+       w=st.integers(0, 6), h=st.integers(0, 6), grow=st.sampled_from([0.0, 0.5, 2.0]))
+def test_polylines_block_the_spots_their_segments_do(lines, gaps, monotone, lefts, tops, w, h,
+                                                      grow):
+    # Polylines with gaps (NaN rows), x sorted along each (a plot's curves:
+    # ranges and interpolation) or not (segment by segment); lone points between
+    # gaps draw nothing.
+    arrays = []
+    for line in lines:
+        p = np.array(sorted(line) if monotone else line, dtype=np.float64)
+        for k, gap in enumerate(gaps[:len(p)]):
+            if gap:
+                p[k] = np.nan
+        arrays.append(p)
+    polylines = Polylines(arrays)
+    segs = polylines.segs
+    assert polylines.monotone or not monotone
+    got = blocked_spots(lefts, tops, w, h, polylines, grow)
+    assert got.tolist() == _oracle(lefts, tops, w, h, segs, grow).tolist()
+    assert got.tolist() == blocked_spots(lefts, tops, w, h, segs, grow).tolist()
+
+
+def test_a_plot_curve_as_polylines_agrees_with_its_segments(rng):
+    x = np.linspace(0.0, 600.0, 1001)
+    y = 150 + 140 * np.sin(x / 40) + rng.normal(0, 2, x.size)
+    y[400:420] = np.nan
+    x[700:704] = x[700]                        # a column of samples (min/max downsampling)
+    lines = Polylines([np.column_stack([x, y]), np.column_stack([x, 0.5 * y])])
+    assert lines.monotone
+    lefts, tops = np.linspace(-30, 570, 31), np.arange(-5.0, 300.0, 1.0)
+    got = blocked_spots(lefts, tops, 61.5, 24.0, lines, 4.3)
+    assert got.any() and not got.all()
+    assert got.tolist() == blocked_spots(lefts, tops, 61.5, 24.0, lines.segs, 4.3).tolist()
