@@ -81,8 +81,11 @@ class PlotCallouts:
     def _cursor_line(self, plot: str) -> Line:
         """The t cursor of ``plot`` as wide as drawn: its line, or the dots it carries."""
         dots = self._dots[plot]
+        outline = dots.opts["pen"]   # a QPen once styled: no mkPen on every cursor move
+        if not isinstance(outline, QtGui.QPen):
+            outline = pg.mkPen(outline)
         return Line(self._t, max(pen_width(self._cursor_lines[plot].pen),
-                                 float(dots.opts["size"]) + pen_width(pg.mkPen(dots.opts["pen"]))))
+                                 float(dots.opts["size"]) + pen_width(outline)))
 
     def _annotate(self, plot: str) -> None:
         """Labelled markers at the gaps, and labels of curves that leave the top."""

@@ -473,7 +473,7 @@ class BoxedLabel(pg.TextItem):
         anchor = -self._fraction * w
         lefts = [-offset if offset is not None else anchor, anchor, -0.5 * w, 0.0, -w, lo_x,
                  hi_x, *np.linspace(lo_x, hi_x, _SPOTS)]
-        lefts = list(dict.fromkeys(round(max(min(x, hi_x), lo_x), 1) for x in lefts))
+        lefts = list(dict.fromkeys(np.round(np.maximum(np.minimum(lefts, hi_x), lo_x), 1).tolist()))
         # Every _STEP px; on a plot taller than _HEIGHTS steps, that many evenly.
         step = max(_STEP, (hi_y - lo_y) / _HEIGHTS)
         tops = np.arange(lo_y, hi_y + 0.5, step) if hi_y > lo_y else [lo_y]
