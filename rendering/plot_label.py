@@ -14,10 +14,13 @@ before it (labels of one plot share a stack, in order) and from their
 leaders; its own leader crosses neither their leaders nor their boxes.
 (Measured from the curves' centre lines alone, a box 2 px away from a
 2.4 px dashed curve left 0.55 px between stroke and border: anti-aliased,
-they touched.) It tries
-heights from the top down and horizontal spots across the box
-(:mod:`quatlab.rendering.label_place`, the rule the 3D labels follow too)
-and takes the clear spot nearest its x, then the highest. With no clear
+they touched.) It tries heights from the top down, every pixel, and
+horizontal spots across the box, and takes the clear spot nearest its x,
+then the highest. What the curves leave clear
+(:mod:`quatlab.rendering.clear_spots`) is kept until the curves or the
+spots change: a cursor move tests only the cursor and the labels around
+(the leaders' geometry is :mod:`quatlab.rendering.label_place`'s, which
+the 3D labels use too). With no clear
 spot for its text, it tries its first line alone, then its short form (the
 number alone: the box's colour still says whose it is); with none for
 those either it is not drawn (until a layout or a cursor move gives it
@@ -479,9 +482,9 @@ class BoxedLabel(pg.TextItem):
         tops = np.arange(lo_y, hi_y + 0.5, step) if hi_y > lo_y else [lo_y]
         tops = np.unique(np.round(tops, 1))   # ascending: from the top down
         corners = np.column_stack([np.tile(lefts, len(tops)), np.repeat(tops, len(lefts))])
-        # The box grown by what keeps it clear, as drawn (the clearance and its
-        # own border): against the boxes and the cursor as drawn, against each
-        # curve by half its pen more, against a leader by half the leader's.
+        # The box as drawn, grown by the clearance: against the curves by half
+        # each one's pen more (clear_spots), against the cursor and the labels
+        # around in _clear_of_labels.
         c = self._reach()
         span = self._span_px()
         # Clear of all, then (on a cursor move) not within a box's width ahead
