@@ -36,8 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from gui_window import open_window  # noqa: E402 - benchmarks/ runs as scripts: a sibling module
 
-#: (tab, preset, t): the callouts the cursor meets (gaps at 0.5, peaks at 0.5).
-CASES = (("main", "q-to-minus-q", 0.0), ("main", "negated-20", 0.0), ("wrap", "yaw_wrap", 0.0))
+#: (tab, preset): callouts the cursor meets (gaps at t = 0.5, peaks at 0.5).
+CASES = (("main", "q-to-minus-q"), ("main", "negated-20"), ("wrap", "yaw_wrap"))
 
 
 def _plots(win, tab):
@@ -103,7 +103,7 @@ def main() -> int:
     if opened is None:
         return 2
     app, win = opened
-    for tab, preset, _t in CASES:
+    for tab, preset in CASES:
         r = run_case(app, win, tab, preset, args.rounds)
         print(f"{r['case']:24s} callouts {r['callouts']}: cursor move median "
               f"{1e3 * r['move_med']:.2f} ms, worst {1e3 * r['move_max']:.1f} ms; baseline median "
