@@ -14,7 +14,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import _
 from quatlab.rendering.plot_items import nan_runs
-from quatlab.rendering.plot_label import BoxedLabel
+from quatlab.rendering.plot_label import BoxedLabel, Curve, Line, pen_width
 from quatlab.rendering.plot_y_axis import _TICK_FONT_PT
 from quatlab.rendering.style import BACKGROUND, FOREGROUND
 
@@ -56,7 +56,7 @@ class PlotCallouts:
         # translucent box let the high-contrast grid cross its text.
         item = BoxedLabel(text, fraction=(x - lo) / (hi - lo), stack=self._label_stack[plot],
                           short=short, obstacles=lambda: self._curve_points(plot),
-                          keep_clear=lambda: (self._t,), span=span,
+                          keep_clear=lambda: (self._cursor_line(plot),), span=span,
                           color=FOREGROUND, border=pg.mkPen(colour, width=1.5),
                           fill=pg.mkBrush(BACKGROUND))
         font = QtGui.QFont()
@@ -66,15 +66,26 @@ class PlotCallouts:
         item.setPos(x, self._top[plot])
         self._add_annotation(plot, item)
 
-    def _curve_points(self, plot: str) -> list[np.ndarray]:
-        """The shown curves of ``plot`` as drawn, ``(N, 2)`` in view coordinates (log, if so)."""
+    def _curve_points(self, plot: str) -> list[Curve]:
+        """The shown curves of ``plot`` as drawn: points in view coordinates (log, if
+        so), and their pens' widths (the theme's and the zoom's)."""
         out = []
         for item in self._items[plot].values():
             if item.isVisible():
                 x, y = item.getData()
                 if x is not None and len(x):
-                    out.append(np.column_stack([x, y]))
+                    out.append(Curve(np.column_stack([x, y]),
+                                     pen_width(pg.mkPen(item.opts["pen"]))))
         return out
+
+    def _cursor_line(self, plot: str) -> Line:
+        """The t cursor of ``plot`` as wide as drawn: its line, or the dots it carries."""
+        dots = self._dots[plot]
+        outline = dots.opts["pen"]   # a QPen once styled: no mkPen on every cursor move
+        if not isinstance(outline, QtGui.QPen):
+            outline = pg.mkPen(outline)
+        return Line(self._t, max(pen_width(self._cursor_lines[plot].pen),
+                                 float(dots.opts["size"]) + pen_width(outline)))
 
     def _annotate(self, plot: str) -> None:
         """Labelled markers at the gaps, and labels of curves that leave the top."""

@@ -5,9 +5,15 @@ what is wrong with the callouts of one plot, in words:
 
 * **clipped**: a callout's text box reaches outside its plot's view box (the
   view box clips what it holds);
-* **covers a curve**: a point of a shown curve, its samples joined by 1-px
-  steps in the scene (as drawn, gaps left open), lies inside a callout's box;
-* **covers the cursor**: the t cursor line passes through a callout's box;
+* **touches a curve**: a shown curve's stroke comes within :data:`GAP` px of
+  a callout's box as drawn: its samples joined by quarter-pixel steps in the
+  scene (gaps left open), each grown by half its pen's width, against the
+  text box grown by half the border's width (a dashed curve of 2.4 px sat
+  2.5 px from the text box, its stroke and the box's 1.5 px border 0.55 px
+  apart: anti-aliased, they touch);
+* **touches the cursor**: the t cursor line, grown by half its pen's width,
+  or one of the dots it carries on the curves (their size and outline),
+  comes within :data:`GAP` px of a callout's box as drawn;
 * **leaders cross**: two callouts' leader lines meet (orientation tests);
 * **leader through a box**: a leader runs through another callout's box;
 * **boxes overlap**: two callouts' boxes overlap.
@@ -23,6 +29,10 @@ import numpy as np
 import pyqtgraph as pg
 from PyQt6 import QtCore
 
+#: Pixels of background a callout's box keeps between its border and a curve's
+#: stroke or the cursor (anti-aliasing blurs each edge by about half a pixel).
+GAP = 1.0
+
 
 def callouts(plot: pg.PlotItem) -> list[pg.TextItem]:
     """The callouts drawn in ``plot``: boxed text items shown with their text."""
@@ -31,8 +41,8 @@ def callouts(plot: pg.PlotItem) -> list[pg.TextItem]:
             and it.border.style() != QtCore.Qt.PenStyle.NoPen]
 
 
-def curve_points(item: pg.PlotDataItem) -> np.ndarray:
-    """``item``'s curve in scene pixels, consecutive finite samples joined by 1-px steps."""
+def curve_points(item: pg.PlotDataItem, step: float = 1.0) -> np.ndarray:
+    """``item``'s curve in scene pixels, consecutive finite samples joined by ``step``-px steps."""
     x, y = item.getData()
     if x is None or not len(x):
         return np.empty((0, 2))
@@ -42,7 +52,7 @@ def curve_points(item: pg.PlotDataItem) -> np.ndarray:
     ok = np.all(np.isfinite(px), axis=-1)
     dense = [px[ok]]
     for a, b in zip(px[:-1][ok[:-1] & ok[1:]], px[1:][ok[:-1] & ok[1:]], strict=True):
-        n = int(min(np.ceil(np.hypot(*(b - a))), 4000)) + 1
+        n = int(min(np.ceil(np.hypot(*(b - a)) / step), 16000)) + 1
         dense.append(a + np.linspace(0.0, 1.0, n)[:, None] * (b - a))
     return np.concatenate(dense)
 
@@ -53,10 +63,26 @@ def shown_curves(plot: pg.PlotItem) -> list[pg.PlotDataItem]:
             if isinstance(it, pg.PlotDataItem) and it.isVisible()]
 
 
-def points_in(rect: QtCore.QRectF, pts: np.ndarray) -> int:
-    """How many of ``pts`` ``(N, 2)`` lie inside the closed ``rect``."""
-    return int(np.sum((pts[:, 0] >= rect.left()) & (pts[:, 0] <= rect.right())
-                      & (pts[:, 1] >= rect.top()) & (pts[:, 1] <= rect.bottom())))
+def distances(rect: QtCore.QRectF, pts: np.ndarray) -> np.ndarray:
+    """``(N,)`` distance of each of ``pts`` ``(N, 2)`` from the closed ``rect`` (0 inside).
+
+    >>> distances(QtCore.QRectF(0, 0, 10, 10), np.array([(5, 5), (13, 14), (-2, 5)])).tolist()
+    [0.0, 5.0, 2.0]
+    """
+    dx = np.maximum(np.maximum(rect.left() - pts[:, 0], pts[:, 0] - rect.right()), 0.0)
+    dy = np.maximum(np.maximum(rect.top() - pts[:, 1], pts[:, 1] - rect.bottom()), 0.0)
+    return np.hypot(dx, dy)
+
+
+def pen_width(pen) -> float:
+    """Width in pixels a pen strokes (a cosmetic pen of width 0 draws 1 px)."""
+    return max(pg.mkPen(pen).widthF(), 1.0)
+
+
+def drawn_box(label) -> QtCore.QRectF:
+    """A callout's box as drawn, in the scene: its text box and the outer half of its border."""
+    half = 0.5 * pen_width(label.border)
+    return label.textItem.sceneBoundingRect().adjusted(-half, -half, half, half)
 
 
 def leader(label) -> tuple[np.ndarray, np.ndarray] | None:
@@ -113,12 +139,27 @@ def segment_hits_rect(a, b, rect: QtCore.QRectF) -> bool:
                                          for i in range(4))
 
 
-def cursor_xs(plot: pg.PlotItem) -> list[float]:
-    """Scene x of the plot's movable vertical lines (the t cursor)."""
-    return [line.mapToScene(QtCore.QPointF(0.0, 0.0)).x()
+def cursor_lines(plot: pg.PlotItem) -> list[tuple[float, float]]:
+    """Scene x and pen width (px) of the plot's movable vertical lines (the t cursor)."""
+    return [(line.mapToScene(QtCore.QPointF(0.0, 0.0)).x(), pen_width(line.currentPen))
             for line in plot.getViewBox().childGroup.childItems()
             if isinstance(line, pg.InfiniteLine) and line.isVisible() and line.movable
             and line.angle == 90]
+
+
+
+def cursor_dots(plot: pg.PlotItem) -> list[tuple[np.ndarray, float]]:
+    """Scene centre and diameter (px, outline included) of each dot drawn at the cursor."""
+    out = []
+    for item in plot.getViewBox().childGroup.childItems():
+        if isinstance(item, pg.ScatterPlotItem) and item.isVisible() \
+                and not isinstance(item.parentItem(), pg.PlotDataItem):
+            t = item.sceneTransform()
+            for spot in item.points():
+                p = t.map(spot.pos())
+                out.append((np.array([[p.x(), p.y()]]),
+                            float(spot.size()) + pen_width(spot.pen())))
+    return out
 
 
 def callout_problems(plot: pg.PlotItem, name: str = "") -> list[str]:
@@ -126,19 +167,27 @@ def callout_problems(plot: pg.PlotItem, name: str = "") -> list[str]:
     problems = []
     labels = callouts(plot)
     view = plot.getViewBox().sceneBoundingRect()
-    curves = [(it.name() or repr(it), curve_points(it)) for it in shown_curves(plot)]
+    curves = [(it.name() or pg.mkPen(it.opts["pen"]).color().name(), curve_points(it, 0.25),
+               pen_width(it.opts["pen"]))
+              for it in shown_curves(plot)]
     boxes = [lb.textItem.sceneBoundingRect() for lb in labels]
     for lb, box in zip(labels, boxes, strict=True):
         text = lb.textItem.toPlainText().replace("\n", " / ")
         if not view.contains(box):
             problems.append(f"{name}: {text!r} clipped: {box} outside {view}")
-        for curve, pts in curves:
-            n = points_in(box, pts)
-            if n:
-                problems.append(f"{name}: {text!r} covers {n} px of curve {curve}")
-        for x in cursor_xs(plot):
-            if box.left() <= x <= box.right():
-                problems.append(f"{name}: {text!r} covers the cursor at x = {x:.1f}")
+        outline = drawn_box(lb)
+        for curve, pts, width in curves:
+            gap = distances(outline, pts) - 0.5 * width if len(pts) else np.empty(0)
+            if len(gap) and gap.min() < GAP:
+                problems.append(f"{name}: {text!r} touches curve {curve}: "
+                                f"{np.sum(gap < GAP)} points of its stroke within {GAP} px "
+                                f"(closest {gap.min():.2f} px)")
+        for x, width in cursor_lines(plot):
+            if outline.left() - 0.5 * width - GAP < x < outline.right() + 0.5 * width + GAP:
+                problems.append(f"{name}: {text!r} touches the cursor at x = {x:.1f}")
+        for centre, size in cursor_dots(plot):
+            if distances(outline, centre)[0] - 0.5 * size < GAP:
+                problems.append(f"{name}: {text!r} touches the cursor's dot at {centre[0]}")
     for i, (a, box_a) in enumerate(zip(labels, boxes, strict=True)):
         for j, (b, box_b) in enumerate(zip(labels, boxes, strict=True)):
             if i == j:

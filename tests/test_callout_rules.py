@@ -5,7 +5,11 @@ on the left and the "0.5" one on the right with their leaders crossed and
 both boxes over curves; in Chinese (dark) the second callout had lost its
 second line; in the two-key tab (q to -q at t = 0.75) the t cursor ran
 through both callouts, and the speed peak's callout (negated 20 deg) sat on
-the top of the spike it names. Measured here from the scene's items
+the top of the spike it names. A second review found the peak callouts
+"↑ 2,612" (the wrapping lesson) and "↑ 2,620" (negated 20 deg, t = 0.5)
+touching the dashed naive NLERP curve: clear of its centre line by the
+clearance, but not of its 2.4 px stroke, nor the box's border of its
+(callout_checks measures both as drawn). Measured here from the scene's items
 (tests/callout_checks.py), not from the placer's numbers; the placer's
 geometry helpers against independent oracles (exact rational arithmetic,
 orientation tests).
@@ -93,10 +97,11 @@ def test_meets_agrees_with_the_orientation_test(rng):
 # -- the callouts as shown ------------------------------------------------------------
 
 
-#: (view, preset, t): the cases of the review, and the speed peak.
+#: (view, preset, t): the cases of the reviews, and the speed peak.
 _CASES = [("blend", "reference_switch", 0.0), ("blend", "reference_switch", 0.75),
           ("main", "q-to-minus-q", 0.75), ("main", "q-to-minus-q", 0.0),
-          ("main", "negated-20", 0.75)]
+          ("main", "negated-20", 0.75), ("main", "negated-20", 0.5),
+          ("wrap", "yaw_wrap", 0.75)]
 
 
 def _window(qtbot, size, zoom, lang, theme):
