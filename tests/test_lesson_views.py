@@ -289,6 +289,34 @@ def test_euler_plots_are_the_model_arrays(euler_view):
     assert "wraps across ±180°" in as_read(euler_view.explanation.text())
 
 
+def test_a_path_passing_the_lock_leaves_out_its_one_undefined_readout(qtbot):
+    """"Near the lock (pitch 85)": SLERP passes the gimbal lock at t = 0.5 only. There
+    the first and last angles are any pair with the right difference; drawn, that
+    sample made a spike to −180° off both branches, and the tab opened with its
+    cursor on it. The sample is left out (scipy's readout of the same pose warns of
+    the lock), the tab opens just before the jump, and a path lying in the lock
+    throughout keeps its readout."""
+    from scipy.spatial.transform import Rotation
+
+    from quatlab.app.qt.euler_view import DEFAULT_PRESET, EulerView
+
+    view = _show(qtbot, EulerView(EulerModel(DEFAULT_PRESET)))
+    m = view.model
+    assert DEFAULT_PRESET == "near_lock"
+    c = m.comparison
+    t, y = _plotted(view, "speed", "angle0")
+    mid = int(np.argmin(np.abs(t - 0.5)))
+    wxyz = c.slerp_quats[mid]
+    with pytest.warns(UserWarning, match="[Gg]imbal"):
+        Rotation.from_quat(np.roll(wxyz, -1)).as_euler("YXZ", degrees=True)
+    assert np.isnan(y[mid]) and np.isnan(_plotted(view, "speed", "angle2")[1][mid])
+    assert np.isfinite(_plotted(view, "speed", "angle1")[1][mid])
+    assert np.isfinite(np.delete(y, mid)).all() and np.nanmin(np.abs(y)) > 45
+    assert m.param == pytest.approx(0.45) and m.param < min(m.wrap_times())
+    view.preset_box.setCurrentIndex(view.preset_box.findData("pitch90_lock"))
+    assert np.isfinite(_plotted(view, "speed", "angle0")[1]).all()
+
+
 def test_euler_lock_text_and_pixels(euler_view):
     before = _grab(euler_view.scene)
     euler_view.preset_box.setCurrentIndex(euler_view.preset_box.findData("pitch90_lock"))

@@ -424,7 +424,7 @@ def test_the_engines_row_of_chains_takes_the_pages_width_on_a_short_page(qtbot):
             settle(8)
             view = win.views[tab]
             scene, area = view.scene.widget, view.explanation_area
-            qtbot.waitUntil(lambda: scene.width() > 0, timeout=3000)
+            qtbot.waitUntil(lambda s=scene: s.width() > 0, timeout=3000)
             settle(4)
             over = area.mapTo(view, QtCore.QPoint(0, area.height())).y() <= \
                 scene.mapTo(view, QtCore.QPoint(0, 0)).y()

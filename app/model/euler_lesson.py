@@ -105,6 +105,17 @@ class EulerModel(LessonModel):
     #: A jump of the readout this close (deg) to the lock is a flip through it, not a wrap.
     LOCK_FLIP_DEG = 3.0
 
+    def _initial_param(self) -> float:
+        """Mid-way, or a little before it when SLERP's readout jumps there: on the jump the
+        readout's dots sit on neither side of it, and the cursor hides the grey line the
+        text points to ("Near the lock (pitch 85)" passes the lock at t = 0.5)."""
+        mid = super()._initial_param()
+        near = np.abs(self.wrap_times() - mid) <= self.BEFORE_JUMP / 2
+        return mid - self.BEFORE_JUMP if near.any() else mid
+
+    #: How far before a jump at mid-way the slider starts.
+    BEFORE_JUMP = 0.05
+
     def _jumps(self) -> np.ndarray:
         """Indices of the samples where SLERP's Euler readout jumped from the one before."""
         return np.flatnonzero(np.any(self.comparison.slerp_wraps, axis=-1))

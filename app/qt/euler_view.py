@@ -128,6 +128,13 @@ class EulerView(LessonPanel):
                 Series(k, _(LABELS[k]), COLOURS[k], k == "euler", c.t,
                        np.degrees(getattr(c, f"{k}_angle"))) for k in COLOURS])
             readout = np.degrees(c.slerp_euler)
+            # A path that only passes the lock has one sample on it, where the first
+            # and last angles are any pair with the right sum or difference: drawn,
+            # they made a spike to -180 off both branches ("Near the lock (pitch 85)"
+            # at t = 0.5). Left out; a path that stays in the lock keeps its readout.
+            locked = G.gimbal_locked(c.slerp_euler, c.order)
+            lone = locked & ~np.r_[False, locked[:-1]] & ~np.r_[locked[1:], False]
+            readout[np.ix_(lone, [0, 2])] = np.nan
             self.plots.set_series("speed", [
                 Series(f"angle{i}", _("SLERP, about {axis}").format(axis=n), ANGLE_COLOURS[i],
                        False, c.t, readout[:, i])
