@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
-from PyQt6 import QtWidgets, sip
+from PyQt6 import QtGui, QtWidgets, sip
 
+from quatlab.app.model.explain import NBSP, WJ
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt import s3_view
 from quatlab.app.qt.scrubber import BASE_DURATION
@@ -35,6 +38,11 @@ def make_view(qtbot):
         view.close()
         sip.delete(view)
     QtWidgets.QApplication.processEvents()
+
+
+def _words(text: str) -> str:
+    """``text`` with glue_formulas' no-break spaces and word joiners as plain spaces and nothing."""
+    return text.replace(NBSP, " ").replace(WJ, "")
 
 
 def _xy(item):
@@ -67,7 +75,7 @@ def test_paths_lie_on_the_circle_and_end_at_q0_and_q1(make_view):
                                    atol=1e-12)
     np.testing.assert_allclose(np.hypot(*_xy(gc.circle).T), 1.0, atol=1e-12)
     assert "170.0°" in gc.angle_text.toPlainText()
-    assert f"{state.dot:+.4f}" in gc.angle_text.toPlainText()
+    assert f"{state.dot:+.4f}".replace("-", "−") in gc.angle_text.toPlainText()
 
 
 def test_markers_follow_t_and_paths_only_endpoints(make_view):
@@ -85,7 +93,7 @@ def test_markers_follow_t_and_paths_only_endpoints(make_view):
     p = np.array(view.stereo.markers["shortest_slerp"].transform().copyDataTo()).reshape(4, 4)
     p = p[:3, 3]  # row-major: the translation column is where the ball's centre went
     np.testing.assert_allclose(p, s3.stereographic(state.q1), atol=1e-6)
-    assert "t = 1.000" in view.stereo.axis_angle.text()
+    assert "t = 1.000" in _words(view.stereo.axis_angle.text())
 
 
 def test_degenerate_plane_shows_a_message(make_view):
@@ -169,7 +177,7 @@ def test_tab_scrubber_moves_t_and_the_markers(make_view):
     b = view.great_circle.basis
     np.testing.assert_allclose(np.c_[view.great_circle.markers["shortest_slerp"].getData()],
                                s3.to_plane(state.q1, b)[None], atol=1e-12)
-    assert "t = 1.000" in view.stereo.axis_angle.text()
+    assert "t = 1.000" in _words(view.stereo.axis_angle.text())
     # t set elsewhere (the two-key tab) shows in this tab's scrubber too
     state.set_t(0.25)
     assert sc.slider.value() == 250 and sc.spin.value() == 0.25
@@ -217,7 +225,7 @@ def test_stereographic_panel_labels_axes_and_half_angle(make_view):
             assert not a.intersects(b)
     # negated-20: dot = -cos(10 deg), 170 deg apart on S3, a turn of 340 deg
     # the naive way and 20 deg the short way (hand-worked).
-    text = st.turning.text()
+    text = _words(st.turning.text())
     assert "170.0° on S3 = 340.0° of turning" in text and "10.0° on S3 = 20.0° of turning" in text
     assert st.turning.isVisible()
 
@@ -244,7 +252,7 @@ def test_stereographic_camera_looks_at_the_oblique_circle_face_on(make_view):
 
 def test_great_circle_states_the_half_angle(make_view):
     _, view = make_view()
-    text = view.great_circle.angle_text.toPlainText()
+    text = _words(view.great_circle.angle_text.toPlainText())
     assert "170.0° on S3" in text and "2 × 170.0° = 340.0°" in text
 
 
@@ -273,3 +281,45 @@ def test_no_legend_entry_breaks_across_lines(qapp, width):
         first = layout.lineForTextPosition(found.selectionStart() - block.position())
         last = layout.lineForTextPosition(found.selectionEnd() - 1 - block.position())
         assert first.lineNumber() == last.lineNumber(), (width, m)
+
+
+_HYPHEN_MINUS = re.compile(r"(?<![\w.])-(?=\d)|(?<=\de)-(?=\d)")
+
+
+def _plain(html: str) -> str:
+    doc = QtGui.QTextDocument()
+    doc.setHtml(html)
+    return doc.toPlainText()
+
+
+def test_every_number_the_tab_prints_has_a_minus_sign_not_a_hyphen(make_view):
+    # "cos = dot(q0, q1) = -0.9848" and "(+0.00, +0.00, -11.43)": the rest of
+    # the app writes U+2212 (explain.glue_formulas). Every text the tab
+    # shows, for every preset, t and pole.
+    from quatlab.app.model import presets
+
+    state, view = make_view()
+    shown = set()
+    for name in presets.names():
+        state.load_preset(name)
+        for pole in range(len(s3_view.POLES)):
+            view.stereo.pole_box.setCurrentIndex(pole)
+            for t in (0.0, 0.5, 0.75, 1.0):
+                state.set_t(t)
+                gc, st = view.great_circle, view.stereo
+                texts = {
+                    "legend": _plain(view.legend.text()),
+                    "turning": _plain(st.turning.text()),
+                    "axis_angle": _plain(st.axis_angle.text()),
+                    **{f"label {k}": lb.text for k, lb in st.labels.items()},
+                    **{f"circle label {k}": lb.toPlainText() for k, lb in gc.labels.items()},
+                }
+                if gc.degenerate:
+                    texts["message"] = _plain(gc.message.text())
+                else:
+                    texts["angle"] = gc.angle_text.toPlainText()
+                for where, text in texts.items():
+                    assert not _HYPHEN_MINUS.search(text), (name, pole, t, where, text)
+                    shown.add(where)
+                assert "−" in texts["axis_angle"] or name == "small-1", (name, texts["axis_angle"])
+    assert {"message", "angle"} <= shown

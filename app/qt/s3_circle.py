@@ -16,6 +16,7 @@ import pyqtgraph as pg
 from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.i18n import _
+from quatlab.app.model.explain import glue_formulas
 from quatlab.math import s3
 from quatlab.math.curves import METHODS
 from quatlab.rendering.label_place import (
@@ -201,7 +202,9 @@ class GreatCircleView(QtWidgets.QWidget):
                      "passes through q1, so naive SLERP has no preferred way round and "
                      "naive NLERP's chord runs through the centre (it collapses at "
                      "t = 0.5). Shortest SLERP/NLERP flip q1 and stay at q0."))
-                + f"<br><br><small>{exc}</small>")
+                # The math module's words are ASCII: its "-q0" and "1e-09" get minus signs.
+                + "<br><br><small>" + glue_formulas(str(exc).replace("+-", "±")
+                                                    .replace("-q", "−q")) + "</small>")
             self.stack.setCurrentWidget(self.message)
             return
         self.stack.setCurrentWidget(self.plot)
@@ -227,12 +230,14 @@ class GreatCircleView(QtWidgets.QWidget):
         # e2 points to q1), so the lower half-disc keeps the label clear of
         # them; a light plate keeps it readable over a radius or chord.
         self.angle_text.setPos(0.0, -0.6)
-        self.angle_text.setHtml(
+        # glue_formulas: a negative cosine is written with the minus sign, as
+        # everywhere else in the app.
+        self.angle_text.setHtml(glue_formulas(
             "<span style='font-size:11pt'>"
             + _("∠(q0, q1) = {angle:.1f}° on S3<br>= a turn of 2 × {angle:.1f}° = "
                 "{turn:.1f}°<br>cos = dot(q0, q1) = {dot:+.4f}").format(
                     angle=np.degrees(omega), turn=2 * np.degrees(omega), dot=s.dot)
-            + "</span>")
+            + "</span>"))
         self.on_t()
 
     def on_t(self) -> None:

@@ -19,6 +19,7 @@ import pyqtgraph.opengl as gl
 from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import N_, _
+from quatlab.app.model.explain import glue_formulas
 from quatlab.app.qt.s3_camera import fit_camera, view_direction
 from quatlab.app.qt.s3_circle import ENDPOINT_COLOUR as _ENDPOINT_COLOUR
 from quatlab.math import quaternion as Q
@@ -307,7 +308,8 @@ class StereographicView(QtWidgets.QWidget):
         far = bool(np.any(np.linalg.norm(true[np.all(np.isfinite(true), axis=-1)], axis=-1)
                           > _INNER))
         self.shrink_sphere.setVisible(far)
-        self.turning.setText(_("<b>Half angle:</b> {text}.").format(text=turning_text(s.q0, s.q1)))
+        self.turning.setText(glue_formulas(
+            _("<b>Half angle:</b> {text}.").format(text=turning_text(s.q0, s.q1))))
         self._ends_html = "&nbsp;&nbsp; ".join(
             f"<span style='white-space:nowrap'><b>{name}</b> "
             + (f"({p[0]:+.2f}, {p[1]:+.2f}, {p[2]:+.2f})" if good
@@ -390,13 +392,14 @@ class StereographicView(QtWidgets.QWidget):
             self._show_label(self.labels[m], p if good else None)
             rows.append(_axis_angle_row(m, q, self._strut))
         self._size_balls()
-        self.axis_angle.setText(
+        # glue_formulas: negative coordinates with the minus sign, as the rest of the app.
+        self.axis_angle.setText(glue_formulas(
             # Named in the colour the theme draws them (near-white on the dark themes).
             _("q0, q1 and −q1, the {colour} balls (projected):").format(
                 colour=colour_name(themed(_ENDPOINT_COLOUR))) + f" {self._ends_html}<br>"
             + _("<b>Rotation at t = {t:.3f}</b> (axis-angle, angle in [0°, 180°]):").format(
                 t=self.state.t)
-            + "<table cellspacing='2'>" + "".join(rows) + "</table>")
+            + "<table cellspacing='2'>" + "".join(rows) + "</table>"))
 
     @property
     def _strut(self) -> str:
