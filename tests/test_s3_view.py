@@ -7,8 +7,8 @@ import re
 import numpy as np
 import pytest
 from PyQt6 import QtGui, QtWidgets, sip
+from text_layout import as_read
 
-from quatlab.app.model.explain import NBSP, WJ
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt import s3_view
 from quatlab.app.qt.scrubber import BASE_DURATION
@@ -40,11 +40,6 @@ def make_view(qtbot):
     QtWidgets.QApplication.processEvents()
 
 
-def _words(text: str) -> str:
-    """``text`` with glue_formulas' no-break spaces and word joiners as plain spaces and nothing."""
-    return text.replace(NBSP, " ").replace(WJ, "")
-
-
 def _xy(item):
     x, y = item.getData()
     return np.c_[x, y]
@@ -74,8 +69,7 @@ def test_paths_lie_on_the_circle_and_end_at_q0_and_q1(make_view):
         np.testing.assert_allclose(s3.project_to_circle(chord), _xy(gc.paths[f"{key}_nlerp"]),
                                    atol=1e-12)
     np.testing.assert_allclose(np.hypot(*_xy(gc.circle).T), 1.0, atol=1e-12)
-    assert "170.0°" in gc.angle_text.toPlainText()
-    assert f"{state.dot:+.4f}".replace("-", "−") in gc.angle_text.toPlainText()
+    assert gc.angle_text.toPlainText() == "170.0°"
 
 
 def test_markers_follow_t_and_paths_only_endpoints(make_view):
@@ -93,7 +87,7 @@ def test_markers_follow_t_and_paths_only_endpoints(make_view):
     p = np.array(view.stereo.markers["shortest_slerp"].transform().copyDataTo()).reshape(4, 4)
     p = p[:3, 3]  # row-major: the translation column is where the ball's centre went
     np.testing.assert_allclose(p, s3.stereographic(state.q1), atol=1e-6)
-    assert "t = 1.000" in _words(view.stereo.axis_angle.text())
+    assert "t = 1.000" in as_read(view.stereo.axis_angle.text())
 
 
 def test_degenerate_plane_shows_a_message(make_view):
@@ -177,7 +171,7 @@ def test_tab_scrubber_moves_t_and_the_markers(make_view):
     b = view.great_circle.basis
     np.testing.assert_allclose(np.c_[view.great_circle.markers["shortest_slerp"].getData()],
                                s3.to_plane(state.q1, b)[None], atol=1e-12)
-    assert "t = 1.000" in _words(view.stereo.axis_angle.text())
+    assert "t = 1.000" in as_read(view.stereo.axis_angle.text())
     # t set elsewhere (the two-key tab) shows in this tab's scrubber too
     state.set_t(0.25)
     assert sc.slider.value() == 250 and sc.spin.value() == 0.25
@@ -225,7 +219,7 @@ def test_stereographic_panel_labels_axes_and_half_angle(make_view):
             assert not a.intersects(b)
     # negated-20: dot = -cos(10 deg), 170 deg apart on S3, a turn of 340 deg
     # the naive way and 20 deg the short way (hand-worked).
-    text = _words(st.turning.text())
+    text = as_read(st.turning.text())
     assert "170.0° on S3 = 340.0° of turning" in text and "10.0° on S3 = 20.0° of turning" in text
     assert st.turning.isVisible()
 
@@ -251,9 +245,14 @@ def test_stereographic_camera_looks_at_the_oblique_circle_face_on(make_view):
 
 
 def test_great_circle_states_the_half_angle(make_view):
+    # negated-20: q1 = -(20 deg about z), dot = -cos(10 deg) = -0.98481, 170 deg
+    # apart on S3 (hand-worked). The circle names the arc's value; the text
+    # under the panels says what it is and its cosine.
     _, view = make_view()
-    text = _words(view.great_circle.angle_text.toPlainText())
-    assert "170.0° on S3" in text and "2 × 170.0° = 340.0°" in text
+    assert view.great_circle.angle_text.toPlainText() == "170.0°"
+    text = as_read(_plain(view.stereo.turning.text()))
+    assert "∠(q0, q1) = 170.0° on S3 = 340.0° of turning" in text
+    assert "cos ∠(q0, q1) = dot(q0, q1) = −0.9848." in text
 
 
 @pytest.mark.parametrize("width", [420, 520, 640])

@@ -308,8 +308,14 @@ class StereographicView(QtWidgets.QWidget):
         far = bool(np.any(np.linalg.norm(true[np.all(np.isfinite(true), axis=-1)], axis=-1)
                           > _INNER))
         self.shrink_sphere.setVisible(far)
+        # The great circle's angle and its cosine: the circle shows the angle's
+        # value at its arc and leaves the relation to this line.
+        # The angle's name is never cut across two lines.
+        angle = "<span style='white-space:nowrap'>∠(q0, q1)</span>"
         self.turning.setText(glue_formulas(
-            _("<b>Half angle:</b> {text}.").format(text=turning_text(s.q0, s.q1))))
+            _("<b>Half angle:</b> {angle} = {text}; {cos_angle} = dot(q0, q1) = "
+              "{dot:+.4f}.").format(angle=angle, text=turning_text(s.q0, s.q1),
+                                    cos_angle=angle.replace("∠", "cos ∠"), dot=s.dot)))
         self._ends_html = "&nbsp;&nbsp; ".join(
             f"<span style='white-space:nowrap'><b>{name}</b> "
             + (f"({p[0]:+.2f}, {p[1]:+.2f}, {p[2]:+.2f})" if good
