@@ -206,7 +206,22 @@ def test_stereographic_panel_labels_axes_and_half_angle(make_view):
     st = view.stereo
     texts = {lb.text for lb in st.layer.labels if lb.visible}
     assert {"q0", "q1", "−q1", "x", "y", "z"} <= texts
-    assert len(texts & {"naive N", "short N", "naive S", "short S"}) == 4
+    # negated-20 at t = 0.5: the short way has turned 5 deg on S3, 0.044 from
+    # q0 (at the origin from w = -1: tan(5 deg / 2) = 0.0437), its balls drawn
+    # on q0's, which names them; the naive ones, halfway to q1, have labels.
+    assert texts & {"naive N", "short N", "naive S", "short S"} == {"naive N", "naive S"}
+    for m in ("shortest_nlerp", "shortest_slerp"):
+        assert np.linalg.norm(st.ball_pos[m] - st.ball_pos["q0"]) == pytest.approx(
+            np.tan(np.radians(2.5)), abs=1e-3)
+    # At t = 0.25 naive SLERP has turned 85 deg on S3 (tan(42.5 deg / 2) = 0.389
+    # from q0) and is named; naive NLERP, slow at the ends of a long chord, is
+    # still within 0.05 of q0, on its ball.
+    state.set_t(0.25)
+    shown = {lb.text for lb in st.layer.labels if lb.visible}
+    assert "naive S" in shown and "naive N" not in shown
+    assert np.linalg.norm(st.ball_pos["naive_slerp"]) == pytest.approx(np.tan(np.radians(21.25)))
+    assert np.linalg.norm(st.ball_pos["naive_nlerp"]) < 0.05
+    state.set_t(0.5)
     np.testing.assert_allclose(st.labels["q0"].pos, st.project(state.q0), atol=1e-12)
     np.testing.assert_allclose(st.labels["shortest_slerp"].pos,
                                st.project(state.at_t()["shortest_slerp"].quats[0]), atol=1e-12)

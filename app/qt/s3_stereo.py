@@ -161,6 +161,7 @@ class StereographicView(QtWidgets.QWidget):
         # In the muted and faint text greys, which every theme translates (black
         # stayed black on the dark themes' near-black scene).
         self._sphere = _great_circles(1.0)
+        self._sphere_drawn = self._sphere
         self.sphere_lines = gl.GLLinePlotItem(pos=_segments(self._sphere),
                                               color=rgba(_SPHERE_COLOUR, 0.7), width=1.5,
                                               antialias=True, mode="lines")
@@ -348,6 +349,13 @@ class StereographicView(QtWidgets.QWidget):
         self.view.setCameraPosition(pos=pg.Vector(*centre), distance=distance)
         eye = centre + distance * rotation[2]
         self.shrink_sphere.setData(pos=_segments(_outline(_INNER, eye, rotation), 2))
+        # The unit sphere as the camera sees it: its outline and its equator
+        # (the plane of the x and y axes). Its three great circles crossed the
+        # middle of the ball, where q0 and the short way's points lie, and left
+        # their labels no room short of the ball's edge (95-160 px away at 1280x720).
+        self._sphere_drawn = np.vstack([_outline(1.0, eye, rotation), np.full((1, 3), np.nan),
+                                        self._sphere[:121]])
+        self.sphere_lines.setData(pos=_segments(self._sphere_drawn))
         self._size_balls()
 
     def _rotation(self) -> np.ndarray:
@@ -373,7 +381,7 @@ class StereographicView(QtWidgets.QWidget):
         per_px = 2.0 * np.tan(np.radians(o["fov"]) / 2) / w
         zoom = themes.scale()
         # The unit sphere's circles and the axes too: "−q1" sat across both at 1024 x 768.
-        obstacles = [*self._paths, self._sphere, pair_segments(self._axes)]
+        obstacles = [*self._paths, self._sphere_drawn, pair_segments(self._axes)]
         for name, item in (*self.points.items(), *self.markers.items()):
             p = self.ball_pos.get(name)
             if p is None:
@@ -385,7 +393,29 @@ class StereographicView(QtWidgets.QWidget):
                        ((-1, -1), (1, -1), (1, 1), (-1, 1), (-1, -1))]
             obstacles.append(np.vstack([*corners, np.full(3, np.nan), corners[1], corners[3]]))
         self.layer.obstacles = obstacles
+        self._name_balls_on_keys(eye, rotation, per_px, zoom)
         self.view.update()
+
+    def _name_balls_on_keys(self, eye, rotation, per_px: float, zoom: float) -> None:
+        """Leave a method's label out while its ball covers the centre of a key's ball.
+
+        The key's label names that spot (at t = 0 every method sits on q0, at
+        t = 1 on q1 or -q1): the plate of "q0" and four method names beside it
+        was six lines at 1024 x 768 and 150 %, and found room only 60-160 px
+        away. The ball keeps its colour, which the legend names.
+        """
+        right, up, back = rotation
+
+        def pixels(p):
+            rel = p - eye
+            return np.array([rel @ right, rel @ up]) / (per_px * float(-(rel @ back)))
+
+        keys = [(pixels(p), self.ball_px[name] * zoom) for name, p in
+                ((n, self.ball_pos.get(n)) for n in self.points) if p is not None]
+        for m in METHODS:
+            p = self.ball_pos.get(m)
+            on_key = p is not None and any(np.hypot(*(pixels(p) - c)) <= r for c, r in keys)
+            self.labels[m].visible = p is not None and not on_key
 
     def on_t(self) -> None:
         at = self.state.at_t()
