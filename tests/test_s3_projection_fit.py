@@ -570,7 +570,7 @@ def test_projection_labels_stand_by_their_balls(projector_window):
     # great circles left no room inside the ball, and every method sitting on
     # q0 added a line to its plate. Measured: the share of point labels within
     # 40 px (x zoom) of their anchors was 0.35 at 1280x720 and 0.60 at 1024x768
-    # and 150 %; it is 0.76 and 0.70 now.
+    # and 150 %.
     name, zoom, win = projector_window
     points = ("q0", "q1", "−q1", *METHODS)
     near, far = 0, []
@@ -583,9 +583,13 @@ def test_projection_labels_stand_by_their_balls(projector_window):
             if t == 0.0:
                 # Every method is at q0, on its ball: "q0" names them.
                 assert not set(shown) & set(METHODS), (name, preset)
+            frame = QtCore.QRectF(0, 0, stereo.view.width(), stereo.view.height())
             for key, label in shown.items():
                 a = _to_pixels(stereo.view, label.pos[None])[0]
                 r = label.rect
+                # Whole: four method names at one point ran off the bottom of the
+                # view at 1024x768 and 150 % (half-turn, t = 0.5).
+                assert frame.contains(r), (name, preset, t, key, r, frame)
                 gap = _gap((r.left(), r.top(), r.right(), r.bottom()), a)
                 if gap <= 40.0 * zoom:
                     near += 1
