@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
-from PyQt6 import QtWidgets, sip
+from PyQt6 import QtGui, QtWidgets, sip
+from text_layout import as_read
 
 from quatlab.app.model.state import LessonState
 from quatlab.app.qt import s3_view
@@ -66,8 +69,7 @@ def test_paths_lie_on_the_circle_and_end_at_q0_and_q1(make_view):
         np.testing.assert_allclose(s3.project_to_circle(chord), _xy(gc.paths[f"{key}_nlerp"]),
                                    atol=1e-12)
     np.testing.assert_allclose(np.hypot(*_xy(gc.circle).T), 1.0, atol=1e-12)
-    assert "170.0°" in gc.angle_text.toPlainText()
-    assert f"{state.dot:+.4f}" in gc.angle_text.toPlainText()
+    assert gc.angle_text.toPlainText() == "170.0°"
 
 
 def test_markers_follow_t_and_paths_only_endpoints(make_view):
@@ -85,7 +87,7 @@ def test_markers_follow_t_and_paths_only_endpoints(make_view):
     p = np.array(view.stereo.markers["shortest_slerp"].transform().copyDataTo()).reshape(4, 4)
     p = p[:3, 3]  # row-major: the translation column is where the ball's centre went
     np.testing.assert_allclose(p, s3.stereographic(state.q1), atol=1e-6)
-    assert "t = 1.000" in view.stereo.axis_angle.text()
+    assert "t = 1.000" in as_read(view.stereo.axis_angle.text())
 
 
 def test_degenerate_plane_shows_a_message(make_view):
@@ -169,7 +171,7 @@ def test_tab_scrubber_moves_t_and_the_markers(make_view):
     b = view.great_circle.basis
     np.testing.assert_allclose(np.c_[view.great_circle.markers["shortest_slerp"].getData()],
                                s3.to_plane(state.q1, b)[None], atol=1e-12)
-    assert "t = 1.000" in view.stereo.axis_angle.text()
+    assert "t = 1.000" in as_read(view.stereo.axis_angle.text())
     # t set elsewhere (the two-key tab) shows in this tab's scrubber too
     state.set_t(0.25)
     assert sc.slider.value() == 250 and sc.spin.value() == 0.25
@@ -204,7 +206,22 @@ def test_stereographic_panel_labels_axes_and_half_angle(make_view):
     st = view.stereo
     texts = {lb.text for lb in st.layer.labels if lb.visible}
     assert {"q0", "q1", "−q1", "x", "y", "z"} <= texts
-    assert len(texts & {"naive N", "short N", "naive S", "short S"}) == 4
+    # negated-20 at t = 0.5: the short way has turned 5 deg on S3, 0.044 from
+    # q0 (at the origin from w = -1: tan(5 deg / 2) = 0.0437), its balls drawn
+    # on q0's, which names them; the naive ones, halfway to q1, have labels.
+    assert texts & {"naive N", "short N", "naive S", "short S"} == {"naive N", "naive S"}
+    for m in ("shortest_nlerp", "shortest_slerp"):
+        assert np.linalg.norm(st.ball_pos[m] - st.ball_pos["q0"]) == pytest.approx(
+            np.tan(np.radians(2.5)), abs=1e-3)
+    # At t = 0.25 naive SLERP has turned 85 deg on S3 (tan(42.5 deg / 2) = 0.389
+    # from q0) and is named; naive NLERP, slow at the ends of a long chord, is
+    # still within 0.05 of q0, on its ball.
+    state.set_t(0.25)
+    shown = {lb.text for lb in st.layer.labels if lb.visible}
+    assert "naive S" in shown and "naive N" not in shown
+    assert np.linalg.norm(st.ball_pos["naive_slerp"]) == pytest.approx(np.tan(np.radians(21.25)))
+    assert np.linalg.norm(st.ball_pos["naive_nlerp"]) < 0.05
+    state.set_t(0.5)
     np.testing.assert_allclose(st.labels["q0"].pos, st.project(state.q0), atol=1e-12)
     np.testing.assert_allclose(st.labels["shortest_slerp"].pos,
                                st.project(state.at_t()["shortest_slerp"].quats[0]), atol=1e-12)
@@ -217,7 +234,7 @@ def test_stereographic_panel_labels_axes_and_half_angle(make_view):
             assert not a.intersects(b)
     # negated-20: dot = -cos(10 deg), 170 deg apart on S3, a turn of 340 deg
     # the naive way and 20 deg the short way (hand-worked).
-    text = st.turning.text()
+    text = as_read(st.turning.text())
     assert "170.0° on S3 = 340.0° of turning" in text and "10.0° on S3 = 20.0° of turning" in text
     assert st.turning.isVisible()
 
@@ -243,9 +260,14 @@ def test_stereographic_camera_looks_at_the_oblique_circle_face_on(make_view):
 
 
 def test_great_circle_states_the_half_angle(make_view):
+    # negated-20: q1 = -(20 deg about z), dot = -cos(10 deg) = -0.98481, 170 deg
+    # apart on S3 (hand-worked). The circle names the arc's value; the text
+    # under the panels says what it is and its cosine.
     _, view = make_view()
-    text = view.great_circle.angle_text.toPlainText()
-    assert "170.0° on S3" in text and "2 × 170.0° = 340.0°" in text
+    assert view.great_circle.angle_text.toPlainText() == "170.0°"
+    text = as_read(_plain(view.stereo.turning.text()))
+    assert "∠(q0, q1) = 170.0° on S3 = 340.0° of turning" in text
+    assert "cos ∠(q0, q1) = dot(q0, q1) = −0.9848." in text
 
 
 @pytest.mark.parametrize("width", [420, 520, 640])
@@ -273,3 +295,45 @@ def test_no_legend_entry_breaks_across_lines(qapp, width):
         first = layout.lineForTextPosition(found.selectionStart() - block.position())
         last = layout.lineForTextPosition(found.selectionEnd() - 1 - block.position())
         assert first.lineNumber() == last.lineNumber(), (width, m)
+
+
+_HYPHEN_MINUS = re.compile(r"(?<![\w.])-(?=\d)|(?<=\de)-(?=\d)")
+
+
+def _plain(html: str) -> str:
+    doc = QtGui.QTextDocument()
+    doc.setHtml(html)
+    return doc.toPlainText()
+
+
+def test_every_number_the_tab_prints_has_a_minus_sign_not_a_hyphen(make_view):
+    # "cos = dot(q0, q1) = -0.9848" and "(+0.00, +0.00, -11.43)": the rest of
+    # the app writes U+2212 (explain.glue_formulas). Every text the tab
+    # shows, for every preset, t and pole.
+    from quatlab.app.model import presets
+
+    state, view = make_view()
+    shown = set()
+    for name in presets.names():
+        state.load_preset(name)
+        for pole in range(len(s3_view.POLES)):
+            view.stereo.pole_box.setCurrentIndex(pole)
+            for t in (0.0, 0.5, 0.75, 1.0):
+                state.set_t(t)
+                gc, st = view.great_circle, view.stereo
+                texts = {
+                    "legend": _plain(view.legend.text()),
+                    "turning": _plain(st.turning.text()),
+                    "axis_angle": _plain(st.axis_angle.text()),
+                    **{f"label {k}": lb.text for k, lb in st.labels.items()},
+                    **{f"circle label {k}": lb.toPlainText() for k, lb in gc.labels.items()},
+                }
+                if gc.degenerate:
+                    texts["message"] = _plain(gc.message.text())
+                else:
+                    texts["angle"] = gc.angle_text.toPlainText()
+                for where, text in texts.items():
+                    assert not _HYPHEN_MINUS.search(text), (name, pole, t, where, text)
+                    shown.add(where)
+                assert "−" in texts["axis_angle"] or name == "small-1", (name, texts["axis_angle"])
+    assert {"message", "angle"} <= shown

@@ -16,6 +16,7 @@ import pyqtgraph as pg
 from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.i18n import _
+from quatlab.app.model.explain import glue_formulas
 from quatlab.math import s3
 from quatlab.math.curves import METHODS
 from quatlab.rendering.label_place import (
@@ -39,6 +40,16 @@ _CHORD_WIDTH = 1.4
 _ARC_WIDTHS = (6.0, 9.0)
 _ANGLE_RADIUS = 0.28
 _MARKER_SIZE = 13
+# Pixels between the angle's value and the middle of its arc (a thin guide, no ball).
+_ARC_REACH = 3.0
+# The angle's value may stand farther from its arc's middle than a point's
+# name from its point (the arc is long, and inside the circle the chords and
+# rays leave little room), and an axis or ray through it costs more than
+# one beside a point's name: a number crossed by a line misreads.
+_ARC_FAR_COST = 1.0
+_ARC_TURNS = tuple(sorted(range(-180, 180, 15), key=abs))
+_ARC_FARTHER = (0.0, 6.0, 12.0, 20.0, 30.0, 45.0, 60.0)
+_ARC_GUIDE_COST = 0.6
 # Pixels kept between an endpoint label and any ball or other label: the
 # label of -q1 sat on the balls at q0 when the two keys were 10 deg apart.
 _LABEL_GAP = 3.0
@@ -115,8 +126,12 @@ class GreatCircleView(QtWidgets.QWidget):
         self.radii = self.plot.plot([], [], pen=pg.mkPen(_GUIDE_COLOUR, width=0.8,
                                                          style=QtCore.Qt.PenStyle.DotLine),
                                     connect="pairs")
-        self.angle_text = pg.TextItem(color=FOREGROUND, anchor=(0.5, 0.5),
-                                      fill=pg.mkBrush(255, 255, 255, 215))
+        # The angle's value beside its arc, placed like the endpoints' labels. The
+        # relation it stands in (half the turn, cos = dot) is told in the text
+        # under the panels: a block of three lines in the lower half-disc
+        # covered the circle and -q1's side at 1024 x 768 and 150 %.
+        self.angle_text = pg.TextItem(color=FOREGROUND, anchor=(0.5, 0.5))
+        self.angle_text.setFont(_label_font(bold=False))
         self.plot.addItem(self.angle_text)
 
         # Solid (SLERP) below dashed (NLERP), the wide shortest SLERP lowest:
@@ -160,13 +175,15 @@ class GreatCircleView(QtWidgets.QWidget):
         self.labels = {}
         for name in ("q0", "q1", "−q1"):
             label = pg.TextItem(name, color=_ENDPOINT_COLOUR, anchor=(0.5, 0.5))
-            label.setFont(_bold_font())
+            label.setFont(_label_font(bold=True))
             self.plot.addItem(label)
             self.labels[name] = label
         self.plot.setRange(xRange=(-1.3, 1.3), yRange=(-1.3, 1.3), padding=0)
         self._ends = np.zeros((0, 2))
+        self._arc_middle = np.zeros(2)
         self._placing = False
-        # Labels are placed in pixels: again whenever the plot's scale changes.
+        # Labels are placed in pixels: again whenever the plot's scale changes,
+        # after framing the circle for them (_fit_range).
         vb = self.plot.getViewBox()
         vb.sigResized.connect(self._place_labels)
         vb.sigTransformChanged.connect(self._place_labels)
@@ -201,7 +218,9 @@ class GreatCircleView(QtWidgets.QWidget):
                      "passes through q1, so naive SLERP has no preferred way round and "
                      "naive NLERP's chord runs through the centre (it collapses at "
                      "t = 0.5). Shortest SLERP/NLERP flip q1 and stay at q0."))
-                + f"<br><br><small>{exc}</small>")
+                # The math module's words are ASCII: its "-q0" and "1e-09" get minus signs.
+                + "<br><br><small>" + glue_formulas(str(exc).replace("+-", "±")
+                                                    .replace("-q", "−q")) + "</small>")
             self.stack.setCurrentWidget(self.message)
             return
         self.stack.setCurrentWidget(self.plot)
@@ -223,16 +242,8 @@ class GreatCircleView(QtWidgets.QWidget):
         omega = float(s3.plane_angle(q0, q1))
         arc = np.linspace(0.0, omega, 64)
         self.angle_arc.setData(_ANGLE_RADIUS * np.cos(arc), _ANGLE_RADIUS * np.sin(arc))
-        # The arcs always run through the upper half (omega is in (0, pi) and
-        # e2 points to q1), so the lower half-disc keeps the label clear of
-        # them; a light plate keeps it readable over a radius or chord.
-        self.angle_text.setPos(0.0, -0.6)
-        self.angle_text.setHtml(
-            "<span style='font-size:11pt'>"
-            + _("∠(q0, q1) = {angle:.1f}° on S3<br>= a turn of 2 × {angle:.1f}° = "
-                "{turn:.1f}°<br>cos = dot(q0, q1) = {dot:+.4f}").format(
-                    angle=np.degrees(omega), turn=2 * np.degrees(omega), dot=s.dot)
-            + "</span>")
+        self._arc_middle = _ANGLE_RADIUS * np.array([np.cos(omega / 2), np.sin(omega / 2)])
+        self.angle_text.setText(f"{np.degrees(omega):.1f}°")
         self.on_t()
 
     def on_t(self) -> None:
@@ -255,6 +266,64 @@ class GreatCircleView(QtWidgets.QWidget):
         rays = np.array(rays, float).reshape(-1, 2)
         self.rays.setData(rays[:, 0], rays[:, 1])
         self._place_labels()
+
+    def _reach(self) -> float:
+        """Pixels from an endpoint's centre to its label: clear of the largest ball on it."""
+        return max(self.markers[m].opts["size"] for m in METHODS) / 2.0 + 1.0 + _LABEL_GAP
+
+    def _fit_range(self) -> None:
+        """Frame the circle as large as the plot holds it with each endpoint's label
+        straight outwards from its point, inside the plot.
+
+        A fixed range of 1.3 radii left a label 0.3 radii: at 1024 x 768 and
+        150 % a label of a point near the top or bottom had no room outwards
+        and was pushed onto the circle or a chord. The label boxes grow
+        outwards with the circle's radius ``s`` (pixels), so the width and
+        height needed rise with ``s``: the largest ``s`` that fits is found
+        by bisection, and the view centred on what it holds. Framed again
+        before each placing (the labels' fonts follow the zoom), but the
+        range is set only when it changes: one preset keeps one framing across t.
+        """
+        vb = self.plot.getViewBox()
+        w, h = vb.width(), vb.height()
+        if self.basis is None or not len(self._ends) or w < 8 or h < 8:
+            return
+        pad = max(item.opts["size"] for item in self.markers.values()) / 2.0 + 1.0
+        reach = self._reach()
+        # Each item's extent in x and y, pixels from the centre, is s * slope + offset
+        # at its high end and at its low end: the circle (and a ball on it), and
+        # each endpoint's label straight outwards from its point.
+        slopes_high, offsets_high = [np.ones(2)], [np.full(2, pad)]
+        slopes_low, offsets_low = [-np.ones(2)], [np.full(2, -pad)]
+        for label, end in zip(self.labels.values(), self._ends, strict=True):
+            box = label.textItem.boundingRect()
+            half = np.array([box.width(), box.height()]) / 2.0
+            d = end / max(float(np.hypot(*end)), 1e-12)
+            with np.errstate(divide="ignore"):
+                edge = float(np.min(np.where(np.abs(d) > 1e-12, half / np.abs(d), np.inf)))
+            out = d * (edge + reach)
+            slopes_high.append(end)
+            offsets_high.append(out + half)
+            slopes_low.append(end)
+            offsets_low.append(out - half)
+        high, c_high = np.array(slopes_high), np.array(offsets_high)
+        low, c_low = np.array(slopes_low), np.array(offsets_low)
+
+        def extent(r):
+            return (r * high + c_high).max(axis=0), (r * low + c_low).min(axis=0)
+
+        room = np.array([w, h]) - 4.0
+        lo_s, hi_s = 1.0, 0.5 * float(min(w, h))
+        for _step in range(40):
+            mid = 0.5 * (lo_s + hi_s)
+            top, bottom = extent(mid)
+            lo_s, hi_s = (mid, hi_s) if np.all(top - bottom <= room) else (lo_s, mid)
+        top, bottom = extent(lo_s)
+        centre = 0.5 * (top + bottom) / lo_s
+        half = np.array([w, h]) / (2.0 * lo_s)
+        want = np.array([centre - half, centre + half]).T  # [[x0, x1], [y0, y1]]
+        if not np.allclose(vb.viewRange(), want, rtol=0.0, atol=1e-6 / lo_s):
+            self.plot.setRange(xRange=tuple(want[0]), yRange=tuple(want[1]), padding=0)
 
     def _place_labels(self, *_args) -> None:
         """Put q0, q1 and -q1 beside their points, clear of every ball, label and line.
@@ -318,6 +387,7 @@ class GreatCircleView(QtWidgets.QWidget):
         return Segments(np.concatenate(main)), Segments(np.concatenate(guides))
 
     def _place_labels_now(self) -> None:
+        self._fit_range()
         to_px = self._to_scene()
         vb = self.plot.getViewBox()
         frame = vb.sceneBoundingRect()
@@ -325,14 +395,8 @@ class GreatCircleView(QtWidgets.QWidget):
         segs, guides = self._lines(to_px)
         g = _LABEL_GAP
         taken = [tuple(r) for r in self.ball_rects() + (-g, -g, g, g)]
-        if self.angle_text.isVisible():
-            # Both boxes have the text's margin of empty plate round them: a
-            # label may reach into the angle plate's margin, not its text.
-            r = self.angle_text.sceneBoundingRect()
-            m = 2.0 * self.angle_text.textItem.document().documentMargin() - 2.0
-            taken.append((r.left() + m, r.top() + m, r.right() - m, r.bottom() - m))
         centre = to_px([(0.0, 0.0)])[0]
-        reach = max(self.markers[m].opts["size"] for m in METHODS) / 2.0 + 1.0 + g
+        reach = self._reach()
         labels = list(self.labels.values())
         cands = [_candidates(label, end, centre, reach)
                  for label, end in zip(labels, to_px(self._ends), strict=True)]
@@ -356,13 +420,22 @@ class GreatCircleView(QtWidgets.QWidget):
                 placed.append((left - g, top - g, right + g, bottom + g))
             if total < least:
                 chosen, least = boxes, total
-        for k, label in enumerate(labels):
+        # The angle's value last, beside the middle of its arc, clear of the endpoints' labels.
+        placed = taken + [(left - g, top - g, right + g, bottom + g)
+                          for left, top, right, bottom in chosen.values()]
+        rects, penalty = _candidates(self.angle_text, to_px([self._arc_middle])[0], centre,
+                                     _ARC_REACH, _ARC_FAR_COST, _ARC_TURNS, _ARC_FARTHER)
+        cost = (costs(rects, segs, placed, view, by_length=True)
+                + _ARC_GUIDE_COST * costs(rects, guides, by_length=True) + penalty)
+        chosen[len(labels)] = rects[int(np.argmin(cost))]
+        for k, label in enumerate([*labels, self.angle_text]):
             left, top, right, bottom = chosen[k]
             label.setPos(vb.mapSceneToView(QtCore.QPointF((left + right) / 2,
                                                           (top + bottom) / 2)))
 
 
-def _candidates(label, end: np.ndarray, centre: np.ndarray, reach: float
+def _candidates(label, end: np.ndarray, centre: np.ndarray, reach: float,
+                far_cost: float = _FAR_COST, turns=_LABEL_TURNS, farther=_LABEL_FARTHER
                 ) -> tuple[np.ndarray, np.ndarray]:
     """Boxes ``(K, 4)`` ``(left, top, right, bottom)`` for ``label`` beside its point ``end``
     (pixels), and what each costs for its distance and turn.
@@ -375,14 +448,14 @@ def _candidates(label, end: np.ndarray, centre: np.ndarray, reach: float
     out = end - centre
     heading = np.arctan2(out[1], out[0]) if np.hypot(*out) > 1e-9 else 0.0
     rects, penalty = [], []
-    for farther in _LABEL_FARTHER:
-        for turn in _LABEL_TURNS:
+    for further in farther:
+        for turn in turns:
             d = np.array([np.cos(heading + np.radians(turn)), np.sin(heading + np.radians(turn))])
             edge = min(a / abs(d[0]) if abs(d[0]) > 1e-12 else np.inf,
                        b / abs(d[1]) if abs(d[1]) > 1e-12 else np.inf)
-            c = end + d * (edge + reach + farther)
+            c = end + d * (edge + reach + further)
             rects.append((c[0] - a, c[1] - b, c[0] + a, c[1] + b))
-            penalty.append(_FAR_COST * farther + _TURN_COST * abs(turn))
+            penalty.append(far_cost * further + _TURN_COST * abs(turn))
     return np.array(rects), np.array(penalty)
 
 
@@ -391,12 +464,13 @@ def _finite_xy(xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return xy[ok, 0], xy[ok, 1]
 
 
-def _bold_font():
+def _label_font(bold: bool):
+    """The endpoints' labels' font (bold), or the angle's."""
     from PyQt6 import QtGui
 
     font = QtGui.QFont()
-    font.setPointSize(12)
-    font.setBold(True)
+    font.setPointSize(12 if bold else 10)
+    font.setBold(bold)
     return font
 
 

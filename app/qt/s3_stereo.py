@@ -19,6 +19,7 @@ import pyqtgraph.opengl as gl
 from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import N_, _
+from quatlab.app.model.explain import glue_formulas
 from quatlab.app.qt.s3_camera import fit_camera, view_direction
 from quatlab.app.qt.s3_circle import ENDPOINT_COLOUR as _ENDPOINT_COLOUR
 from quatlab.math import quaternion as Q
@@ -27,8 +28,8 @@ from quatlab.math.curves import METHOD_LABELS, METHODS
 from quatlab.math.stereographic import shrink_far
 from quatlab.rendering import themes
 from quatlab.rendering.gl_view import GLWindowView
-from quatlab.rendering.label_place import pair_segments
-from quatlab.rendering.labels import Label, LabelLayer, label_font
+from quatlab.rendering.label_place import Segments, costs, pair_segments, polyline_segments
+from quatlab.rendering.labels import Label, LabelLayer, _block, label_font
 from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND, rgba
 from quatlab.rendering.themes import colour_name, themed
 
@@ -89,6 +90,16 @@ _MARKER_PX = 7.5
 _EDGE_PX = 14.0
 # The axes of R3 reach just past the unit sphere.
 _AXIS_REACH = 1.3
+# Labels of one group whose anchors lie this close (pixels) share a plate: the
+# layer's rule (rendering/labels.py), repeated to know its plates beforehand.
+_MERGE = 6.0
+# The layer's plate: the text's box and 4 x 3 px round it, and a gap of 3 px
+# kept to anything else; one pixel more here, so a spot free here is free there.
+_PLATE = (4.0 + 3.0 + 1.0, 3.0 + 3.0 + 1.0)
+_SPOT_PAD = 3.0 + 1.0
+# Pixels from the ball's edge to the plate tried, nearest first, across and along.
+_SPOT_GAPS = (1.0, 4.0, 9.0, 16.0, 26.0, 40.0)
+_RING = 24  # spots tried at once
 
 
 
@@ -160,6 +171,7 @@ class StereographicView(QtWidgets.QWidget):
         # In the muted and faint text greys, which every theme translates (black
         # stayed black on the dark themes' near-black scene).
         self._sphere = _great_circles(1.0)
+        self._sphere_drawn = self._sphere
         self.sphere_lines = gl.GLLinePlotItem(pos=_segments(self._sphere),
                                               color=rgba(_SPHERE_COLOUR, 0.7), width=1.5,
                                               antialias=True, mode="lines")
@@ -212,6 +224,8 @@ class StereographicView(QtWidgets.QWidget):
         self._camera_size: tuple[int, int] | None = None
         self._direction = (0.0, 0.0)
         self._strut_key: tuple[str, str] | None = None
+        #: Each label's own offset and priority, given back before spots are offered.
+        self._home = {name: (label.offset, label.priority) for name, label in self.labels.items()}
         self._strut_html = ""
         # The frame depends on the view's size in pixels: fit again on a resize.
         self.view.widget.installEventFilter(self)
@@ -307,7 +321,14 @@ class StereographicView(QtWidgets.QWidget):
         far = bool(np.any(np.linalg.norm(true[np.all(np.isfinite(true), axis=-1)], axis=-1)
                           > _INNER))
         self.shrink_sphere.setVisible(far)
-        self.turning.setText(_("<b>Half angle:</b> {text}.").format(text=turning_text(s.q0, s.q1)))
+        # The great circle's angle and its cosine: the circle shows the angle's
+        # value at its arc and leaves the relation to this line.
+        # The angle's name is never cut across two lines.
+        angle = "<span style='white-space:nowrap'>∠(q0, q1)</span>"
+        self.turning.setText(glue_formulas(
+            _("<b>Half angle:</b> {angle} = {text}; {cos_angle} = dot(q0, q1) = "
+              "{dot:+.4f}.").format(angle=angle, text=turning_text(s.q0, s.q1),
+                                    cos_angle=angle.replace("∠", "cos ∠"), dot=s.dot)))
         self._ends_html = "&nbsp;&nbsp; ".join(
             f"<span style='white-space:nowrap'><b>{name}</b> "
             + (f"({p[0]:+.2f}, {p[1]:+.2f}, {p[2]:+.2f})" if good
@@ -340,6 +361,13 @@ class StereographicView(QtWidgets.QWidget):
         self.view.setCameraPosition(pos=pg.Vector(*centre), distance=distance)
         eye = centre + distance * rotation[2]
         self.shrink_sphere.setData(pos=_segments(_outline(_INNER, eye, rotation), 2))
+        # The unit sphere as the camera sees it: its outline and its equator
+        # (the plane of the x and y axes). Its three great circles crossed the
+        # middle of the ball, where q0 and the short way's points lie, and left
+        # their labels no room short of the ball's edge (95-160 px away at 1280x720).
+        self._sphere_drawn = np.vstack([_outline(1.0, eye, rotation), np.full((1, 3), np.nan),
+                                        self._sphere[:121]])
+        self.sphere_lines.setData(pos=_segments(self._sphere_drawn))
         self._size_balls()
 
     def _rotation(self) -> np.ndarray:
@@ -365,7 +393,7 @@ class StereographicView(QtWidgets.QWidget):
         per_px = 2.0 * np.tan(np.radians(o["fov"]) / 2) / w
         zoom = themes.scale()
         # The unit sphere's circles and the axes too: "−q1" sat across both at 1024 x 768.
-        obstacles = [*self._paths, self._sphere, pair_segments(self._axes)]
+        obstacles = [*self._paths, self._sphere_drawn, pair_segments(self._axes)]
         for name, item in (*self.points.items(), *self.markers.items()):
             p = self.ball_pos.get(name)
             if p is None:
@@ -377,7 +405,120 @@ class StereographicView(QtWidgets.QWidget):
                        ((-1, -1), (1, -1), (1, 1), (-1, 1), (-1, -1))]
             obstacles.append(np.vstack([*corners, np.full(3, np.nan), corners[1], corners[3]]))
         self.layer.obstacles = obstacles
+        self._name_balls_on_keys(eye, rotation, per_px, zoom)
+        self._offer_spots(zoom)
         self.view.update()
+
+    def _name_balls_on_keys(self, eye, rotation, per_px: float, zoom: float) -> None:
+        """Leave a method's label out while its ball covers the centre of a key's ball.
+
+        The key's label names that spot (at t = 0 every method sits on q0, at
+        t = 1 on q1 or -q1): the plate of "q0" and four method names beside it
+        was six lines at 1024 x 768 and 150 %, and found room only 60-160 px
+        away. The ball keeps its colour, which the legend names.
+        """
+        right, up, back = rotation
+
+        def pixels(p):
+            rel = p - eye
+            return np.array([rel @ right, rel @ up]) / (per_px * float(-(rel @ back)))
+
+        keys = [(pixels(p), self.ball_px[name] * zoom) for name, p in
+                ((n, self.ball_pos.get(n)) for n in self.points) if p is not None]
+        for m in METHODS:
+            p = self.ball_pos.get(m)
+            on_key = p is not None and any(np.hypot(*(pixels(p) - c)) <= r for c, r in keys)
+            self.labels[m].visible = p is not None and not on_key
+
+    def _offer_spots(self, zoom: float) -> None:
+        """Give each label, as its own offset (the spot the layer tries first), the
+        nearest spot beside its anchor that covers no line, ball or earlier label.
+
+        The layer's own spots lie on four diagonals 10-100 px out and, failing
+        those, it takes the nearest free place anywhere: inside the unit ball,
+        among the axes and paths, "q0" stood 55-115 px from its ball at
+        1024 x 768 and 150 %. Here the spots ring the anchor, beside the ball
+        first, and cost their distance; the plates are the layer's (its text
+        box, ``labels._block``, and its padding), grouped and ordered as it
+        groups and orders them (:meth:`_plates`), so a spot found free here is
+        free there and the layer takes it. Where none is free the label keeps
+        its own offset and the layer its search.
+        """
+        # The container's size, as _fit frames it: the native window follows it later.
+        w, h = self.view.widget.width(), self.view.widget.height()
+        if w < 2 or h < 2:
+            return
+        m = self.view.projectionMatrix((0, 0, w, h), (0, 0, w, h)) * self.view.viewMatrix()
+        m = np.array(m.copyDataTo(), float).reshape(4, 4)
+
+        def pixels(points):
+            c = np.c_[np.asarray(points, float).reshape(-1, 3), np.ones(len(points))] @ m.T
+            with np.errstate(invalid="ignore", divide="ignore"):
+                ndc = np.where(c[:, 3:4] > 1e-9, c[:, :2] / c[:, 3:4], np.nan)
+            return np.c_[(ndc[:, 0] + 1) * w / 2, (1 - ndc[:, 1]) * h / 2]
+
+        segs = np.concatenate(
+            [polyline_segments(pixels(line)) for line in self.layer.obstacles if len(line)]
+            or [np.zeros((0, 2, 2))])
+        seg_lo, seg_hi = segs.min(axis=1), segs.max(axis=1)
+        view = (0.0, 0.0, float(w), float(h))
+        taken: list[tuple[float, float, float, float]] = []
+        for name, label in self.labels.items():
+            label.offset, label.priority = self._home[name]
+        units = self._plates(pixels)
+        # Plates of more lines first, then by priority: a name of one line finds
+        # room beside a plate of four, not the four beside it (at 1024 x 768 and
+        # 150 % "q0" took the one corner the methods' plate fitted in, which then
+        # ran off the view). The layer places them in this order too.
+        units.sort(key=lambda u: -len(u[0]))
+        for rank, (names, _anchor) in enumerate(units):
+            for n in names:
+                self.labels[n].priority = len(units) - rank
+        for names, anchor in units:
+            members = [self.labels[n] for n in names]
+            box = _block(members)[0]
+            radius = max(self.ball_px.get(n, 0.0) for n in names) * zoom
+            offsets, rects, far = _spots(anchor, box, radius)
+            # Nearest first, a ring at a time, and only against the segments near
+            # the ring: clipping every spot against every line took 55 ms a frame.
+            order = np.argsort(far, kind="stable")
+            for ring in np.array_split(order, max(len(order) // _RING, 1)):
+                lo, hi = rects[ring, :2].min(axis=0), rects[ring, 2:].max(axis=0)
+                near = np.all((seg_hi >= lo) & (seg_lo <= hi), axis=1)
+                free = ring[costs(rects[ring], Segments(segs[near]), taken, view) == 0.0]
+                if len(free):
+                    break
+            else:
+                continue  # the layer searches on; where it puts the plate is not known here
+            i = free[0]
+            members[0].offset = tuple(offsets[i])
+            # The plate as drawn: the layer keeps the gap (_SPOT_PAD) round the next one.
+            left, top, right, bottom = rects[i]
+            taken.append((left + _SPOT_PAD, top + _SPOT_PAD, right - _SPOT_PAD,
+                          bottom - _SPOT_PAD))
+
+    def _plates(self, pixels) -> list[tuple[list[str], np.ndarray]]:
+        """The shown labels as the layer groups and orders them: ``(names, anchor px)``.
+
+        Labels of one group whose anchors lie within :data:`_MERGE` px share a
+        plate (the first one's offset places it); plates go by priority, highest
+        first, in the order the labels were made.
+        """
+        units: list[tuple[list[str], np.ndarray, str | None]] = []
+        for name, label in self.labels.items():
+            if not (label.visible and label.text):
+                continue
+            anchor = pixels(label.pos[None])[0]
+            for names, _anchor, group in units:
+                if (label.group is not None and group == label.group
+                        and any(np.max(np.abs(pixels(self.labels[n].pos[None])[0] - anchor))
+                                <= _MERGE for n in names)):
+                    names.append(name)
+                    break
+            else:
+                units.append(([name], anchor, label.group))
+        units.sort(key=lambda u: -max(self.labels[n].priority for n in u[0]))
+        return [(names, anchor) for names, anchor, _group in units]
 
     def on_t(self) -> None:
         at = self.state.at_t()
@@ -390,13 +531,14 @@ class StereographicView(QtWidgets.QWidget):
             self._show_label(self.labels[m], p if good else None)
             rows.append(_axis_angle_row(m, q, self._strut))
         self._size_balls()
-        self.axis_angle.setText(
+        # glue_formulas: negative coordinates with the minus sign, as the rest of the app.
+        self.axis_angle.setText(glue_formulas(
             # Named in the colour the theme draws them (near-white on the dark themes).
             _("q0, q1 and −q1, the {colour} balls (projected):").format(
                 colour=colour_name(themed(_ENDPOINT_COLOUR))) + f" {self._ends_html}<br>"
             + _("<b>Rotation at t = {t:.3f}</b> (axis-angle, angle in [0°, 180°]):").format(
                 t=self.state.t)
-            + "<table cellspacing='2'>" + "".join(rows) + "</table>")
+            + "<table cellspacing='2'>" + "".join(rows) + "</table>"))
 
     @property
     def _strut(self) -> str:
@@ -415,6 +557,35 @@ class StereographicView(QtWidgets.QWidget):
             self._strut_html = (f"<span style=\"font-family:'{family}'\">&#8203;</span>"
                                 if family else "")
         return self._strut_html
+
+
+def _spots(anchor: np.ndarray, box: QtCore.QRectF, radius: float
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Label offsets ``(K, 2)`` round a ball of ``radius`` px at ``anchor``, their plates
+    ``(K, 4)`` (left, top, right, bottom, padded as the layer pads them) and each plate's
+    distance from the anchor.
+
+    An offset is the text's near corner from the anchor, its signs picking the
+    side (``Label.offset``): beside the ball (across by the radius and a gap,
+    along from level with its centre to clear of it), or above or below it.
+    """
+    pw, ph = _PLATE
+    offsets = set()
+    for gap in _SPOT_GAPS:
+        out = radius + gap
+        for along in (1.0, 0.5 * radius, out, out + 0.5 * box.height()):
+            for sx in (1, -1):
+                for sy in (1, -1):
+                    offsets.add((sx * (out + pw), sy * (along + ph)))   # beside
+                    offsets.add((sx * (along + pw), sy * (out + ph)))   # above or below
+    offsets = np.array(sorted(offsets), float)
+    dx, dy = offsets.T
+    left = anchor[0] + dx - np.where(dx < 0, box.width(), 0.0) - pw
+    top = anchor[1] + dy - np.where(dy < 0, box.height(), 0.0) - ph
+    rects = np.c_[left, top, left + box.width() + 2 * pw, top + box.height() + 2 * ph]
+    near = np.c_[np.clip(anchor[0], rects[:, 0] + 3, rects[:, 2] - 3),
+                 np.clip(anchor[1], rects[:, 1] + 3, rects[:, 3] - 3)]
+    return offsets, rects, np.hypot(*(near - anchor).T)
 
 
 def _tallest_family(text: str, font: QtGui.QFont) -> str | None:
