@@ -341,7 +341,7 @@ def test_the_plots_lay_out_their_axis_titles_only_when_they_change(qtbot, monkey
     for item in plots.plots.values():
         assert item.getAxis("bottom").labelText == "time (s)"
         assert item.getAxis("bottom").label.isVisible()
-    assert "/ s" in plots.plots["speed"].getAxis("left").labelText
+    assert "°/s" in plots.plots["speed"].getAxis("left").labelText
 
 
 def test_a_shorter_explanation_keeps_the_stage_as_it_was(qtbot, monkeypatch):
