@@ -19,6 +19,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import _
 from quatlab.rendering import themes
+from quatlab.rendering.plot_items import ink_axes
 from quatlab.rendering.style import AXIS_COLORS, BACKGROUND, FOREGROUND
 
 __all__ = ["ComponentPlot", "TimePlot", "COMPONENT_COLORS", "LegendRow"]
@@ -89,6 +90,7 @@ class TimePlot(pg.PlotWidget):
         item.setLabel("left", y_label, color=FOREGROUND)
         self._entries = entries
         self.legend = LegendRow.into(item, entries)
+        ink_axes(item)
         for side in ("left", "bottom"):
             item.getAxis(side).setCacheMode(_CACHE)
         self.cursor = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#333333", width=1.5))

@@ -65,6 +65,7 @@ from quatlab.rendering.plot_items import (
     LineSample,
     MarkerLine,
     ScrubViewBox,
+    ink_axes,
     method_pen,
 )
 from quatlab.rendering.plot_label import BoxedLabel
@@ -241,10 +242,9 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Pl
         item.showGrid(x=True, y=True, alpha=_GRID_ALPHA)
         tick_font = QtGui.QFont()
         tick_font.setPointSize(_TICK_FONT_PT)
+        ink_axes(item)
         for side in ("left", "bottom"):
             axis = item.getAxis(side)
-            axis.setPen(FOREGROUND)
-            axis.setTextPen(FOREGROUND)
             # Axes (and the grid they draw) only change with the range: cache
             # them, so moving the t cursor re-blits instead of re-drawing.
             axis.setCacheMode(_CACHE)

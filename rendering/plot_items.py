@@ -8,10 +8,11 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 from pyqtgraph.graphicsItems.LegendItem import ItemSample
 
 from quatlab.rendering import themes
+from quatlab.rendering.style import FOREGROUND
 from quatlab.rendering.tick_fit import FittedTicks
 
-__all__ = ["method_pen", "nan_runs", "ScrubViewBox", "LineSample", "swatch_icon", "CurveItem",
-           "CursorDots", "MarkerLine", "EndLabelAxis", "SCRIBBLE"]
+__all__ = ["ink_axes", "method_pen", "nan_runs", "ScrubViewBox", "LineSample", "swatch_icon",
+           "CurveItem", "CursorDots", "MarkerLine", "EndLabelAxis", "SCRIBBLE"]
 
 # Curves often coincide (naive = shortest when dot >= 0; NLERP ~ SLERP for
 # small angles) and one must not hide another. Dashed curves are drawn above
@@ -24,6 +25,15 @@ _SOLID_WIDTHS = (2.4, 5.2)
 _DASHED_WIDTH = 2.4
 #: Dash and gap length in pen widths.
 _DASH = 3.0
+
+
+def ink_axes(item: pg.PlotItem, sides=("left", "bottom")) -> None:
+    """Draw ``item``'s axis lines and tick labels in the text colour (the theme walk
+    follows): pyqtgraph's own grey, #969696, is 3:1 on the light theme's white."""
+    for side in sides:
+        axis = item.getAxis(side)
+        axis.setPen(FOREGROUND)
+        axis.setTextPen(FOREGROUND)
 
 
 def method_pen(colour: str, dashed: bool, phase: int = 0, width: float | None = None) -> QtGui.QPen:

@@ -265,3 +265,23 @@ def test_the_sign_flip_band_has_edges_and_a_fill_that_read_in_every_theme(qtbot,
         fill = _mode(rgb[top:bottom, c - 2:c + 3])
         ratio = float(contrast_8bit(fill, bg))
         assert ratio >= 1.75, (theme, fill, ratio)
+
+
+def test_the_keyframes_plots_tick_labels_read_on_the_light_theme(qtbot):
+    """The stored-keys plot, the omega plot and the timeline drew their tick labels in
+    pyqtgraph's own grey (#969696, 3.0:1 on white): faint on a projector. They are
+    the text colour, as the lessons' plots are."""
+    from quatlab.app.qt.timeline import Timeline
+    from quatlab.rendering.component_plot import ComponentPlot
+    from quatlab.rendering.contrast import contrast_ratio
+    from quatlab.rendering.omega_plot import OmegaPlot
+    from quatlab.rendering.style import BACKGROUND
+
+    for widget, sides in ((ComponentPlot(), ("left", "bottom")), (OmegaPlot(), ("left", "bottom")),
+                          (Timeline(), ("bottom",))):
+        qtbot.addWidget(widget)
+        for side in sides:
+            colour = widget.getPlotItem().getAxis(side).textPen().color()
+            ratio = float(contrast_ratio(colour.getRgbF()[:3],
+                                         QtGui.QColor(BACKGROUND).getRgbF()[:3]))
+            assert ratio >= 4.5, (type(widget).__name__, side, colour.name(), ratio)

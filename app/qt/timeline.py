@@ -17,6 +17,7 @@ from quatlab.app.i18n import _
 from quatlab.app.model.finding_families import FAMILIES
 from quatlab.app.model.keyframes_model import Segments
 from quatlab.rendering import themes
+from quatlab.rendering.plot_items import ink_axes
 from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS
 from quatlab.rendering.themes import LIGHT
 
@@ -74,6 +75,7 @@ class Timeline(pg.PlotWidget):
         item.hideAxis("left")
         item.setLabel("bottom", _("time (s)"), color=FOREGROUND)
         item.getAxis("bottom").enableAutoSIPrefix(False)  # never "time (s) (x0.001)"
+        ink_axes(item, ("bottom",))
         # The axis changes with the range only: cached, a moving time cursor
         # re-blits it instead of drawing its ticks and labels again.
         item.getAxis("bottom").setCacheMode(
