@@ -116,8 +116,8 @@ class PlotCallouts:
                 marker.setZValue(-2)
                 self._add_annotation(plot, marker)
                 # Short: what happens alone, the box's colour says to whom.
-                self._label(plot, where, s.colour,
-                            f"{s.label} {s.gap_label}\n{where_text}", short=s.gap_label,
+                gap = _(s.gap_label)  # the default is marked, not translated
+                self._label(plot, where, s.colour, f"{s.label} {gap}\n{where_text}", short=gap,
                             span=band)
         top = self._top[plot]
         for s in self._shown(plot):

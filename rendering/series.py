@@ -52,7 +52,8 @@ class Series:
     dashed: bool
     x: np.ndarray
     y: np.ndarray
-    gap_label: str = "undefined"
+    #: Translated where shown (a caller may give it translated already).
+    gap_label: str = N_("undefined")
 
     def __post_init__(self):
         x = np.asarray(self.x, dtype=np.float64)

@@ -529,3 +529,21 @@ def test_log_y_axis_spans_decades(qtbot, plots):
     assert plots.inspector.values_at("angle", 1.0)[0][2] == pytest.approx(-1e-16)
     plots.set_y_axis("angle", "|q| - 1", "auto")
     np.testing.assert_array_equal(plots.curve_item("angle", "q").getData()[1], drift)
+
+
+def test_a_gap_says_undefined_in_the_language_in_use(plots):
+    """The Euler tab's gap at the gimbal lock read "SLERP，绕 Y undefined" in Chinese:
+    the series' default gap word was never translated."""
+    from quatlab.app import i18n
+
+    before = i18n.current_language()
+    i18n.set_language("zh_CN")
+    try:
+        x = np.linspace(0.0, 1.0, 11)
+        y = np.where(np.isclose(x, 0.5), np.nan, x)
+        plots.set_series("angle", [Series("a", "SLERP", "#0072B2", False, x, y)])
+        labels = texts(plots, "angle")
+        assert any("SLERP 未定义" in s for s in labels), labels
+        assert not any("undefined" in s for s in labels), labels
+    finally:
+        i18n.set_language(before)
