@@ -687,3 +687,26 @@ def test_the_timeline_strip_is_dark_in_a_dark_theme(qtbot, theme):
         assert contrast_8bit(flag, band) > 2.0, (flag, band)
     finally:
         set_theme(win, "light")
+
+
+def test_the_segment_table_shows_the_selected_tracks_first_finding(qtbot):
+    """RobotExpressive opens on 'Head', whose details explain the sign flip at keys
+    51 → 52, while the segment table stood at '0 → 1' with the flagged row out of
+    sight. The table now scrolls to the track's first flagged segment."""
+    from quatlab.app.commands.screenshot import lesson_state, show_window
+
+    robot = Path(__file__).parent / "data" / "gltf" / "RobotExpressive.glb"
+    (win, _img), problem = show_window(lesson_state("keyframes", None, None), "keyframes",
+                                       (1280, 720), open_file=robot)
+    assert problem is None
+    qtbot.addWidget(win)
+    view = win.views["keyframes"]
+    m = view.model
+    assert m.selected_track is not None and m.selected_segment is None
+    flagged = [r for r, f in enumerate(m.segments(m.selected_track).findings) if f]
+    assert flagged and flagged[0] > 10, flagged
+    table = view.segment_table
+    row = table.model().index(flagged[0], 0)
+    qtbot.waitUntil(lambda: table.viewport().rect().contains(table.visualRect(row)),
+                    timeout=3000)
+    assert "51" in table.model().data(row)

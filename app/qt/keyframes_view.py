@@ -623,6 +623,17 @@ class KeyframesView(QtWidgets.QWidget):
         fit_columns(self.segment_table)
         self.timeline.set_track(track.times, seg)
 
+    def _show_first_finding(self) -> None:
+        """Scroll the segment table to the track's first flagged segment: the details
+        name it ("keys 51 → 52") while the table stood at "0 → 1"."""
+        track = self.model.selected_track
+        if track is None:
+            return
+        flagged = [r for r, found in enumerate(self.model.segments(track).findings) if found]
+        if flagged:
+            self.segment_table.scrollTo(self.segment_model.index(flagged[0], 0),
+                                        QtWidgets.QAbstractItemView.ScrollHint.PositionAtCenter)
+
     def on_selection(self) -> None:
         m = self.model
         self._fill_segments()
@@ -635,6 +646,9 @@ class KeyframesView(QtWidgets.QWidget):
                     sel.clearSelection()
                     sel.setCurrentIndex(QtCore.QModelIndex(),
                                         QtCore.QItemSelectionModel.SelectionFlag.NoUpdate)
+                    if table is self.segment_table:
+                        # After the table's layout: a table not yet shown scrolls nowhere.
+                        QtCore.QTimer.singleShot(0, self._show_first_finding)
                 else:
                     index = table.model().index(row, 0)
                     sel.setCurrentIndex(index, QtCore.QItemSelectionModel.SelectionFlag
