@@ -57,6 +57,7 @@ def test_lesson_explanations_break_between_words_only(qtbot, lang, view, size):
     win.show_view(view)
     if PRESETS[view] is not None:
         win.views[view].model.set_preset(PRESETS[view])
+        win.views[view].model.set_param(0.5)  # "t = 0.50" in the text
     render_window(win, size)
     for _ in range(3):
         QtWidgets.QApplication.processEvents()

@@ -408,7 +408,9 @@ def _dot_fills(qtbot, win, tab: str, plot: str) -> list[tuple[str, np.ndarray]]:
 
 
 @pytest.mark.parametrize("theme", ["light", "dark", "high-contrast"])
-@pytest.mark.parametrize("tab, plot, t", [("euler", "speed", 0.5), ("blend", "speed", 0.0)])
+# The Euler tab at 0.1: at 0.5 its path passes the lock, where two of the three readout
+# angles are left out (no dots), and near it the X′ and Z″ dots overlap (86° and 66° here).
+@pytest.mark.parametrize("tab, plot, t", [("euler", "speed", 0.1), ("blend", "speed", 0.0)])
 def test_cursor_dots_are_filled_in_their_curves_colour(qtbot, win, theme, tab, plot, t):
     """The Euler readout's first angle and the blending's reference pose (the text
     colour, white in high contrast) had black dots there: the theme walk took the
