@@ -393,6 +393,7 @@ class ChainScene(ChainLabels, ChainGhosts, ChainTurns, ChainTrails, ChainCamera,
             chain.gizmo.setData(pos=verts, color=np.tile(self._gizmo[1], (self._n_bones, 1)))
             hand = positions[-1] + matrices[-1][:, 2] * self._hand
             chain.label.pos, chain.label.text = hand, chain.text
+            chain.label.body = np.vstack([positions, hand])  # what it names (labels.Label)
             self._set_obstacles(("chain", id(chain)), [
                 *self._bone_lines(positions, matrices), pair_segments(verts)])
         else:

@@ -61,6 +61,9 @@ class Label:
     #: Where the last paint put the text's plate, widget pixels (None: not drawn);
     #: for a label sharing a plate, its own line's band of it.
     rect: QtCore.QRectF | None = None
+    #: World points of what the label names (a chain's joints), or None: a plate
+    #: nearer another label's body than its own reads as naming that one.
+    body: np.ndarray | None = None
 
 
 #: Pixel offsets tried after a label's own, nearest first: right/left of the
@@ -74,6 +77,11 @@ _MERGE = 6.0        # anchors of one group this close (pixels) share a plate
 _CELL = 4.0         # pixels per cell of the free-place search
 _LEADER = 12.0      # a plate farther than this from its anchor gets a leader line
 _CROSSED = LABEL_COST  # a spot whose leader crosses a label costs as one covering it
+# A plate nearer another label's chain than its own: worse than a free spot, better than
+# one over a line (a label over a chain hides more than one beside the wrong chain), and
+# never a reason to go far (_place).
+_MISREAD = 0.5
+_MISREAD_PX = 4.0   # nearer by this much (chains in one pose are as near)
 _NOTE_MARGIN = 10.0  # pixels a pinned note keeps from the view's right edge
 
 
@@ -83,6 +91,8 @@ class _Unit:
 
     members: list[Label]
     anchor: QtCore.QPointF | None
+    #: Screen points (P, 2) of what the members name, the anchors included.
+    body: np.ndarray = field(default_factory=lambda: np.empty((0, 2)))
 
 
 @dataclass
@@ -151,6 +161,8 @@ class LabelLayer(GLGraphicsItem):
         segs = Segments(_project(m, self.obstacles))
         view = QtCore.QRectF(0.0, 0.0, vw, vh)
         units = _units(shown, project)
+        for unit in units:
+            unit.body = _body(unit, m)
         # Notes first, then the labels, then the notes that give way to them.
         units.sort(key=lambda u: (2 if u.members[0].optional else u.anchor is not None,
                                   -max(lb.priority for lb in u.members)))
@@ -238,7 +250,8 @@ def _arrange(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_P
             x, y = first.fixed[0] - box.left(), first.fixed[1] - rise - box.top()
         else:
             x, y = _place(unit.anchor, box, (first.offset, *_SPOTS), placed, segs, view,
-                          [d.leader for d in drawn if d.leader])
+                          [d.leader for d in drawn if d.leader], unit.body,
+                          [u.body for u in units if u is not unit and len(u.body)])
         plate = box.translated(x, y).adjusted(-4.0, -3.0, 4.0, 3.0)
         if first.optional and (not view.contains(plate)
                                or any(plate.intersects(r) for r in placed)):
@@ -496,14 +509,16 @@ def _edges(rect: QtCore.QRectF) -> tuple[float, float, float, float]:
 
 
 def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segments,
-           view: QtCore.QRectF, leaders=()) -> tuple[float, float]:
+           view: QtCore.QRectF, leaders=(), body=None, others=()) -> tuple[float, float]:
     """Baseline position of the first spot whose plate is clear of labels, lines and edges.
 
     The spots are scored together by :func:`quatlab.rendering.label_place.best`
     (a label weighs most, leaving the view next, then each segment met); the
     first free spot around the anchor wins. When none is free, the nearest
     free place anywhere in the view (:func:`_free_place`), and failing that
-    the least covered of all.
+    the least covered of all. A plate nearer one of the ``others`` (what the
+    other labels name, screen points) than its own ``body`` costs
+    :data:`_MISREAD`: it reads as naming that one.
     """
     corners = [(anchor.x() + dx - (box.width() if dx < 0 else 0.0) - box.left(),
                 anchor.y() + dy - (box.bottom() if dy < 0 else box.top())) for dx, dy in spots]
@@ -518,16 +533,19 @@ def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segm
         # "PlayCanvas / glTFast").
         return np.where(_leaders_clear(anchor, box, spots, placed, leaders), 0.0, _CROSSED)
 
-    if cost == 0.0 and crossed([corners[i]])[0] == 0.0:
+    def misread(spots) -> np.ndarray:
+        return np.where(_nearer_another(box, spots, body, others), _MISREAD, 0.0)
+
+    if cost == 0.0 and crossed([corners[i]])[0] == 0.0 and misread([corners[i]])[0] == 0.0:
         return corners[i]
-    every = costs(rects, segs, taken, edges) + crossed(corners)
+    every = costs(rects, segs, taken, edges) + crossed(corners) + misread(corners)
     i = int(np.argmin(every))
     cost = float(every[i])
-    if cost == 0.0:
+    if cost < 1.0:  # free, if beside another chain too
         return corners[i]
     far = _free_place(anchor, _plate_at(box, 0.0, 0.0), placed, segs.segs, view)
     if far is not None and (costs([_edges(_plate_at(box, *far))], segs, taken, edges)[0]
-                            + crossed([far])[0] < cost):
+                            + crossed([far])[0] + misread([far])[0] < cost):
         return far
     return _inside(corners[i], box, placed, view)
 
@@ -633,6 +651,40 @@ def _shrunk(rects) -> np.ndarray:
     """``(M, 4)`` edges of ``rects`` (QRectF) a pixel in: a leader may touch a neighbour."""
     return np.array([(r.left() + 1.0, r.top() + 1.0, r.right() - 1.0, r.bottom() - 1.0)
                      for r in rects], dtype=np.float64).reshape(-1, 4)
+
+
+def _body(unit: _Unit, m: np.ndarray) -> np.ndarray:
+    """Screen points ``(P, 2)`` of what ``unit``'s labels name: their anchors, and each
+    body's points and the points between them (a bone is a line), projected by ``m``."""
+    points = [np.array([[unit.anchor.x(), unit.anchor.y()]])] if unit.anchor is not None else []
+    for label in unit.members:
+        if label.body is None or not len(label.body):
+            continue
+        world = np.asarray(label.body, dtype=np.float64).reshape(-1, 3)
+        f = np.linspace(0.0, 1.0, 5)[:-1, None, None]
+        dense = np.concatenate([(world[:-1] + f * (world[1:] - world[:-1])).reshape(-1, 3),
+                                world[-1:]])
+        px = _project(m, [dense])
+        points.append(px[:, 0])
+    return np.concatenate(points) if points else np.empty((0, 2))
+
+
+def _nearer_another(box: QtCore.QRectF, corners, body, others) -> np.ndarray:
+    """``(K,)`` whether text ``box`` at each baseline of ``corners`` lies nearer one of the
+    point sets ``others`` than its own ``body``, by :data:`_MISREAD_PX` or more."""
+    c = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
+    if body is None or not len(body) or not len(others):
+        return np.zeros(len(c), dtype=bool)
+    lo = c + [box.left() - 4.0, box.top() - 3.0]
+    hi = c + [box.right() + 4.0, box.bottom() + 3.0]
+
+    def gap(points):  # (K,) distance from each plate to the nearest of points (P, 2)
+        d = np.maximum(np.maximum(lo[:, None] - points[None], points[None] - hi[:, None]), 0.0)
+        return np.hypot(d[..., 0], d[..., 1]).min(axis=1)
+
+    own = gap(np.asarray(body))
+    nearest = np.min([gap(np.asarray(p)) for p in others], axis=0)
+    return nearest + _MISREAD_PX < own
 
 
 def _leaders_clear(anchor: QtCore.QPointF, box: QtCore.QRectF, corners, placed,

@@ -113,3 +113,33 @@ def test_where_every_free_place_is_behind_a_label_the_least_covered_reachable_on
     # it (24 px) covers two of them at least, and that is all it covers.
     hits = meets(segs, [(plate.left(), plate.top(), plate.right(), plate.bottom())])
     assert hits.sum() <= 2
+
+
+def test_a_plate_nearer_another_chain_than_its_own_reads_as_naming_that_one():
+    """SQUAD at 1280x720 in Chinese: "分段 NLERP" stood right of its chain's tip, its end
+    6 px from the piecewise-SLERP chain and 15 px from its own; it read as that
+    chain's name. Such a spot costs more than a free one (labels._MISREAD)."""
+    box = QtCore.QRectF(0.0, -10.0, 90.0, 12.0)  # the text; the plate is 4 px and 3 px out
+    own = np.array([(180.0, 190.0), (215.0, 185.0), (240.0, 250.0)])
+    other = np.array([(330.0, 160.0), (350.0, 150.0), (380.0, 220.0)])
+    # Right of the tip (plate 226-320 x 149-165): the other chain is 10 px off, its own 22.
+    right, left = (230.0, 162.0), (110.0, 172.0)
+    assert L._nearer_another(box, [right, left], own, [other]).tolist() == [True, False]
+    # Chains in one pose are as near: no cost.
+    assert not L._nearer_another(box, [right], own, [own + 1.0])[0]
+    # A label with no body (a note, an angle) is never misread.
+    assert not L._nearer_another(box, [right], None, [other])[0]
+
+
+def test_misread_spots_cost_and_the_next_clear_spot_wins():
+    box = QtCore.QRectF(0.0, -10.0, 90.0, 12.0)
+    anchor = QtCore.QPointF(215.0, 185.0)
+    own = np.array([(180.0, 190.0), (215.0, 185.0), (240.0, 250.0)])
+    # The next chain's bone reaches under the end of the spot right of the tip.
+    other = np.array([(316.0, 178.0), (340.0, 170.0), (380.0, 220.0)])
+    spots = [(9.0, -4.0), (-9.0, -4.0)]  # right of the tip first, as a chain label asks
+    empty = Segments(np.empty((0, 2, 2)))
+    first = L._place(anchor, box, spots, [], empty, VIEW)
+    assert first[0] > anchor.x()  # no bodies given: its own spot
+    x, _ = L._place(anchor, box, spots, [], empty, VIEW, (), own, [other])
+    assert x + box.right() < anchor.x()  # left of the tip
