@@ -27,12 +27,14 @@ _DASHED_WIDTH = 2.4
 _DASH = 3.0
 
 
-def ink_axes(item: pg.PlotItem, sides=("left", "bottom")) -> None:
-    """Draw ``item``'s axis lines and tick labels in the text colour (the theme walk
-    follows): pyqtgraph's own grey, #969696, is 3:1 on the light theme's white."""
+def ink_axes(item: pg.PlotItem, sides=("left", "bottom"), *, lines: bool = True) -> None:
+    """Draw ``item``'s tick labels, and its axis lines and ticks if ``lines``, in the text
+    colour (the theme walk follows): pyqtgraph's own grey, #969696, is 3:1 on the
+    light theme's white."""
     for side in sides:
         axis = item.getAxis(side)
-        axis.setPen(FOREGROUND)
+        if lines:
+            axis.setPen(FOREGROUND)
         axis.setTextPen(FOREGROUND)
 
 

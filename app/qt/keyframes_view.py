@@ -627,8 +627,8 @@ class KeyframesView(QtWidgets.QWidget):
         """Scroll the segment table to the track's first flagged segment: the details
         name it ("keys 51 → 52") while the table stood at "0 → 1"."""
         track = self.model.selected_track
-        if track is None:
-            return
+        if track is None or self.model.selected_segment is not None:
+            return  # (called a turn late) a segment chosen since is shown already
         flagged = [r for r, found in enumerate(self.model.segments(track).findings) if found]
         if flagged:
             self.segment_table.scrollTo(self.segment_model.index(flagged[0], 0),

@@ -75,7 +75,9 @@ class Timeline(pg.PlotWidget):
         item.hideAxis("left")
         item.setLabel("bottom", _("time (s)"), color=FOREGROUND)
         item.getAxis("bottom").enableAutoSIPrefix(False)  # never "time (s) (x0.001)"
-        ink_axes(item, ("bottom",))
+        # The labels only: its ticks reach into the strip, where a mark in the text
+        # colour is a broken key.
+        ink_axes(item, ("bottom",), lines=False)
         # The axis changes with the range only: cached, a moving time cursor
         # re-blits it instead of drawing its ticks and labels again.
         item.getAxis("bottom").setCacheMode(
