@@ -669,14 +669,21 @@ def _body(unit: _Unit, m: np.ndarray) -> np.ndarray:
     return np.concatenate(points) if points else np.empty((0, 2))
 
 
+def _drawn(box: QtCore.QRectF, corners) -> np.ndarray:
+    """``(K, 4)`` edges of the plates of text ``box`` at each baseline of ``corners``, as
+    drawn (4 x 3 px round the text; :func:`_plate_at` adds the gap kept round them)."""
+    c = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
+    return np.column_stack([c[:, 0] + box.left() - 4.0, c[:, 1] + box.top() - 3.0,
+                            c[:, 0] + box.right() + 4.0, c[:, 1] + box.bottom() + 3.0])
+
+
 def _nearer_another(box: QtCore.QRectF, corners, body, others) -> np.ndarray:
     """``(K,)`` whether text ``box`` at each baseline of ``corners`` lies nearer one of the
     point sets ``others`` than its own ``body``, by :data:`_MISREAD_PX` or more."""
-    c = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
+    plates = _drawn(box, corners)
     if body is None or not len(body) or not len(others):
-        return np.zeros(len(c), dtype=bool)
-    lo = c + [box.left() - 4.0, box.top() - 3.0]
-    hi = c + [box.right() + 4.0, box.bottom() + 3.0]
+        return np.zeros(len(plates), dtype=bool)
+    lo, hi = plates[:, :2], plates[:, 2:]
 
     def gap(points):  # (K,) distance from each plate to the nearest of points (P, 2)
         d = np.maximum(np.maximum(lo[:, None] - points[None], points[None] - hi[:, None]), 0.0)
@@ -695,11 +702,8 @@ def _leaders_clear(anchor: QtCore.QPointF, box: QtCore.QRectF, corners, placed,
     All spots at once: one spot at a time was most of a crowded frame's label
     work (the engines at 1024x768 at 150 %).
     """
-    c = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
-    # The plates as drawn, (K, 4) edges.
-    plates = np.column_stack([c[:, 0] + box.left() - 4.0, c[:, 1] + box.top() - 3.0,
-                              c[:, 0] + box.right() + 4.0, c[:, 1] + box.bottom() + 3.0])
-    ok = np.ones(len(c), dtype=bool)
+    plates = _drawn(box, corners)
+    ok = np.ones(len(plates), dtype=bool)
     if leaders:
         lines = [[(a.x(), a.y()), (e.x(), e.y())] for a, e in leaders]
         ok &= ~meets(lines, plates + [1.0, 1.0, -1.0, -1.0]).any(axis=0)

@@ -29,7 +29,7 @@ from quatlab.math.stereographic import shrink_far
 from quatlab.rendering import themes
 from quatlab.rendering.gl_view import GLWindowView
 from quatlab.rendering.label_place import Segments, costs, pair_segments, polyline_segments
-from quatlab.rendering.labels import Label, LabelLayer, _block, label_font
+from quatlab.rendering.labels import _PAD, Label, LabelLayer, _block, _units, label_font
 from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND, rgba
 from quatlab.rendering.themes import colour_name, themed
 
@@ -90,13 +90,11 @@ _MARKER_PX = 7.5
 _EDGE_PX = 14.0
 # The axes of R3 reach just past the unit sphere.
 _AXIS_REACH = 1.3
-# Labels of one group whose anchors lie this close (pixels) share a plate: the
-# layer's rule (rendering/labels.py), repeated to know its plates beforehand.
-_MERGE = 6.0
-# The layer's plate: the text's box and 4 x 3 px round it, and a gap of 3 px
-# kept to anything else; one pixel more here, so a spot free here is free there.
-_PLATE = (4.0 + 3.0 + 1.0, 3.0 + 3.0 + 1.0)
-_SPOT_PAD = 3.0 + 1.0
+# The layer's plate: the text's box and 4 x 3 px round it, and the gap it keeps
+# to anything else (labels._PAD); one pixel more here, so a spot free here is
+# free there.
+_PLATE = (4.0 + _PAD + 1.0, 3.0 + _PAD + 1.0)
+_SPOT_PAD = _PAD + 1.0
 # Pixels from the ball's edge to the plate tried, nearest first, across and along.
 _SPOT_GAPS = (1.0, 4.0, 9.0, 16.0, 26.0, 40.0)
 _RING = 24  # spots tried at once
@@ -448,6 +446,10 @@ class StereographicView(QtWidgets.QWidget):
         w, h = self.view.widget.width(), self.view.widget.height()
         if w < 2 or h < 2:
             return
+        to_pixels = QtGui.QMatrix4x4()
+        to_pixels.viewport(0.0, float(h), float(w), -float(h))  # as the layer draws
+        project = (to_pixels * self.view.projectionMatrix((0, 0, w, h), (0, 0, w, h))
+                   * self.view.viewMatrix())
         m = self.view.projectionMatrix((0, 0, w, h), (0, 0, w, h)) * self.view.viewMatrix()
         m = np.array(m.copyDataTo(), float).reshape(4, 4)
 
@@ -465,7 +467,7 @@ class StereographicView(QtWidgets.QWidget):
         taken: list[tuple[float, float, float, float]] = []
         for name, label in self.labels.items():
             label.offset, label.priority = self._home[name]
-        units = self._plates(pixels)
+        units = self._plates(project)
         # Plates of more lines first, then by priority: a name of one line finds
         # room beside a plate of four, not the four beside it (at 1024 x 768 and
         # 150 % "q0" took the one corner the methods' plate fitted in, which then
@@ -497,28 +499,19 @@ class StereographicView(QtWidgets.QWidget):
             taken.append((left + _SPOT_PAD, top + _SPOT_PAD, right - _SPOT_PAD,
                           bottom - _SPOT_PAD))
 
-    def _plates(self, pixels) -> list[tuple[list[str], np.ndarray]]:
+    def _plates(self, project: QtGui.QMatrix4x4) -> list[tuple[list[str], np.ndarray]]:
         """The shown labels as the layer groups and orders them: ``(names, anchor px)``.
 
-        Labels of one group whose anchors lie within :data:`_MERGE` px share a
-        plate (the first one's offset places it); plates go by priority, highest
-        first, in the order the labels were made.
+        The layer's own grouping (:func:`quatlab.rendering.labels._units`, labels of
+        one group whose anchors coincide share a plate), ordered as it places
+        them: by priority, highest first, in the order the labels were made.
         """
-        units: list[tuple[list[str], np.ndarray, str | None]] = []
-        for name, label in self.labels.items():
-            if not (label.visible and label.text):
-                continue
-            anchor = pixels(label.pos[None])[0]
-            for names, _anchor, group in units:
-                if (label.group is not None and group == label.group
-                        and any(np.max(np.abs(pixels(self.labels[n].pos[None])[0] - anchor))
-                                <= _MERGE for n in names)):
-                    names.append(name)
-                    break
-            else:
-                units.append(([name], anchor, label.group))
-        units.sort(key=lambda u: -max(self.labels[n].priority for n in u[0]))
-        return [(names, anchor) for names, anchor, _group in units]
+        names = {id(label): name for name, label in self.labels.items()}
+        shown = [label for label in self.labels.values() if label.visible and label.text]
+        units = _units(shown, project)
+        units.sort(key=lambda u: -max(lb.priority for lb in u.members))
+        return [([names[id(lb)] for lb in u.members], np.array([u.anchor.x(), u.anchor.y()]))
+                for u in units]
 
     def on_t(self) -> None:
         at = self.state.at_t()
