@@ -24,6 +24,10 @@ PLOT_LEAST_WIDTH_LINES = 17
 #: Least height of one plot, in lines: a y title shortened at most once, and
 #: three labelled ticks.
 PLOT_LEAST_HEIGHT_LINES = 11
+#: Least height of a plot squeezed into a column too narrow for two side by side
+#: (a short page's plots beside the 3D view), in lines: three labelled ticks and
+#: the x axis, the y title shortened.
+PLOT_SQUEEZED_HEIGHT_LINES = 7
 #: Side by side only when the widget is this much wider than tall: two
 #: plots then are each about as wide as tall, not tall slivers.
 SIDE_BY_SIDE_ASPECT = 1.3
@@ -33,7 +37,8 @@ def side_by_side(width: int, height: int, line: float) -> bool:
     """Whether two plots in a ``width`` x ``height`` widget go side by side (else stacked).
 
     Stacked when the widget is tall enough for two plots and either narrower
-    than two plots or not much wider than tall; ``line`` is the height of a
+    than two plots or not much wider than tall, or narrower than two plots
+    and tall enough for two squeezed ones; ``line`` is the height of a
     line of the widget's font (it grows with View > Zoom).
 
     >>> side_by_side(824, 360, 15.0), side_by_side(330, 600, 15.0)
@@ -42,7 +47,12 @@ def side_by_side(width: int, height: int, line: float) -> bool:
     True
     >>> side_by_side(560, 560, 23.0)
     False
+    >>> side_by_side(410, 420, 23.0)  # a short page's column beside the 3D view
+    False
     """
+    narrow = width < 2 * PLOT_LEAST_WIDTH_LINES * line
+    if narrow and height >= 2 * PLOT_SQUEEZED_HEIGHT_LINES * line:
+        return False  # two plots side by side here are slivers; stacked, short ones
     if height < 2 * PLOT_LEAST_HEIGHT_LINES * line:
         return True
     return width >= SIDE_BY_SIDE_ASPECT * height and width >= 2 * PLOT_LEAST_WIDTH_LINES * line

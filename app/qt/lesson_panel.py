@@ -153,8 +153,29 @@ class ExplanationArea(QtWidgets.QScrollArea):
         line = label.fontMetrics().height()
         cap = max(int(self.TOP_SHARE * self.window().height()), 2 * line)
         if self._lines is not None:
-            cap = min(cap, self._lines * line + 2 * self.frameWidth())
+            # The lines as laid out, with the label's margins: three of the font's
+            # lines held two of Chinese text, whose glyphs come from a taller
+            # font, and the third was cut off (:meth:`_whole_lines`).
+            margins = label.contentsMargins()
+            # The text's width once it overflows: the scroll bar shows.
+            bottoms = self._line_bottoms(
+                width - 2 * self.frameWidth() - margins.left() - margins.right()
+                - self.verticalScrollBar().sizeHint().width())
+            if len(bottoms) > self._lines:
+                cap = min(cap, math.ceil(bottoms[self._lines - 1]) + margins.top()
+                          + margins.bottom() + 2 * self.frameWidth())
         return min(text + line, cap)
+
+    def _line_bottoms(self, text_width: int) -> list[float]:
+        """The bottom of each of the label's lines laid out ``text_width`` wide, below its
+        top margin."""
+        label = self.widget()
+        doc = QtGui.QTextDocument()
+        doc.setDefaultFont(label.font())
+        doc.setDocumentMargin(0.0)  # as the label lays out its rich text
+        doc.setHtml(label.text())
+        doc.setTextWidth(max(text_width, 1))
+        return line_bottoms(doc)
 
     def forget_height(self) -> None:
         """A new preset: the height is set again by its first text (never lower, at this
@@ -190,13 +211,9 @@ class ExplanationArea(QtWidgets.QScrollArea):
         room = self.height() - 2 * self.frameWidth()
         cut = 0
         if label.heightForWidth(max(label.width(), 1)) > room > 0:
-            doc = QtGui.QTextDocument()
-            doc.setDefaultFont(label.font())
-            doc.setDocumentMargin(0.0)  # as the label lays out its rich text
-            doc.setHtml(label.text())
-            doc.setTextWidth(label.contentsRect().width())
             top = label.contentsMargins().top()
-            fits = [top + b for b in line_bottoms(doc) if top + b <= room]
+            fits = [top + b for b in self._line_bottoms(label.contentsRect().width())
+                    if top + b <= room]
             if fits:
                 cut = room - min(math.ceil(fits[-1]), room)
         if cut != self.viewportMargins().bottom():
@@ -497,17 +514,23 @@ class LessonPanel(QtWidgets.QWidget):
         always gets the same arrangement.
         """
         folded = self.folded()
-        beside = self._beside()
+        short = self._short_page()
+        # On a short page (1024x768 at 150 %) the plots below left the 3D view
+        # 610x250 px, the Euler gimbal 50 px across; beside it, squeezed and
+        # stacked (:meth:`_SceneSplit.room_beside`), they leave it about
+        # 610x445 and are themselves about as large as before. A wide picture
+        # (the engines' row of chains) keeps the page's width instead.
+        beside = self._beside() or (short and not self.WIDE_SCENE)
         side = None if folded else self._side
         strip = beside or (side is not None and self.side_width()
                            + self.scene.widget.minimumWidth() + 12 > self.width() > 1)
         # A wide picture on a short page (1024x768 at 150 %) has its text over the
         # stage too, a few lines that scroll: beside the view the text took 400 of
         # the 1024 px, and the engines' six chains were 40 px tall.
-        explanation = ("top" if strip or (side is None and self.WIDE_SCENE
-                                          and self._short_page())
+        explanation = ("top" if strip or (side is None and self.WIDE_SCENE and short)
                        else "side" if side is not None else "row")
-        placement = (beside, strip, explanation, folded)
+        # The page's shortness too: it caps the lines over the stage.
+        placement = (beside, strip, explanation, folded, short)
         if placement == getattr(self, "_placement", None):
             return
         self._placement = placement
@@ -542,7 +565,7 @@ class LessonPanel(QtWidgets.QWidget):
         else:
             self._scene_row.layout().addWidget(area, 2)
         # Over the stage of a short page: three lines, the rest scrolls.
-        area.set_top(explanation == "top", self.SHORT_PAGE_LINES if self._short_page() else None)
+        area.set_top(explanation == "top", self.SHORT_PAGE_LINES if short else None)
         self.arrange_side(strip)
         layout = self._strip.layout()
         self._strip.setVisible(any(
@@ -665,6 +688,10 @@ class _SceneSplit(QtWidgets.QSplitter):
     BESIDE_ASPECT = 1.45
     #: Share of the width the plots take beside the view.
     BESIDE_SHARE = 0.33
+    #: Share they take when the owner put them beside a stage too short for two plots
+    #: of full height (a short page): stacked there, each needs the width of a plot
+    #: below the view (about 400 px at 1024 px and 150 %).
+    SQUEEZED_SHARE = 0.4
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
@@ -718,7 +745,9 @@ class _SceneSplit(QtWidgets.QSplitter):
         total = sum(self.sizes())
         scene, plots = self.widget(0), self.widget(1)
         if beside:
-            size = max(int(total * self.BESIDE_SHARE), plots.minimumSizeHint().width())
+            share = (self.BESIDE_SHARE if self.room_beside(self.width(), self.height())
+                     else self.SQUEEZED_SHARE)
+            size = max(int(total * share), plots.minimumSizeHint().width())
             size = min(size, total - scene.minimumSizeHint().width())
         else:
             # 5 : 4 of the whole height, set here rather than left to the stretch

@@ -332,7 +332,8 @@ class TrackView(LessonPanel):
             return  # still being built
         if in_strip:
             self.add_to_strip(self.explanation_area, 1)
-            self.explanation_area.set_top(True)
+            self.explanation_area.set_top(
+                True, self.SHORT_PAGE_LINES if self._short_page() else None)
 
     def load_track(self, times, keys, name: str | None = None) -> None:
         """Show an imported track, keys (w, x, y, z) as stored; ValueError if it is unusable."""
