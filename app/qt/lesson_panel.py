@@ -153,29 +153,14 @@ class ExplanationArea(QtWidgets.QScrollArea):
         line = label.fontMetrics().height()
         cap = max(int(self.TOP_SHARE * self.window().height()), 2 * line)
         if self._lines is not None:
-            # The lines as laid out, with the label's margins: three of the font's
-            # lines held two of Chinese text, whose glyphs come from a taller
-            # font, and the third was cut off (:meth:`_whole_lines`).
+            # The label's margins too: without them the last of three lines was cut
+            # off (:meth:`_whole_lines`) and two showed. Lines of the font: Chinese
+            # lines are taller and two show, the third scrolls; three of them left
+            # the engines' plots below their least height at 1024x768 and 150 %.
             margins = label.contentsMargins()
-            # The text's width once it overflows: the scroll bar shows.
-            bottoms = self._line_bottoms(
-                width - 2 * self.frameWidth() - margins.left() - margins.right()
-                - self.verticalScrollBar().sizeHint().width())
-            if len(bottoms) > self._lines:
-                cap = min(cap, math.ceil(bottoms[self._lines - 1]) + margins.top()
-                          + margins.bottom() + 2 * self.frameWidth())
+            cap = min(cap, self._lines * line + margins.top() + margins.bottom()
+                      + 2 * self.frameWidth())
         return min(text + line, cap)
-
-    def _line_bottoms(self, text_width: int) -> list[float]:
-        """The bottom of each of the label's lines laid out ``text_width`` wide, below its
-        top margin."""
-        label = self.widget()
-        doc = QtGui.QTextDocument()
-        doc.setDefaultFont(label.font())
-        doc.setDocumentMargin(0.0)  # as the label lays out its rich text
-        doc.setHtml(label.text())
-        doc.setTextWidth(max(text_width, 1))
-        return line_bottoms(doc)
 
     def forget_height(self) -> None:
         """A new preset: the height is set again by its first text (never lower, at this
@@ -211,9 +196,13 @@ class ExplanationArea(QtWidgets.QScrollArea):
         room = self.height() - 2 * self.frameWidth()
         cut = 0
         if label.heightForWidth(max(label.width(), 1)) > room > 0:
+            doc = QtGui.QTextDocument()
+            doc.setDefaultFont(label.font())
+            doc.setDocumentMargin(0.0)  # as the label lays out its rich text
+            doc.setHtml(label.text())
+            doc.setTextWidth(label.contentsRect().width())
             top = label.contentsMargins().top()
-            fits = [top + b for b in self._line_bottoms(label.contentsRect().width())
-                    if top + b <= room]
+            fits = [top + b for b in line_bottoms(doc) if top + b <= room]
             if fits:
                 cut = room - min(math.ceil(fits[-1]), room)
         if cut != self.viewportMargins().bottom():
