@@ -52,6 +52,7 @@ from quatlab.app.i18n import _
 from quatlab.math.curves import METHOD_LABELS, METHODS, Curves
 from quatlab.rendering import themes
 from quatlab.rendering.axis_title import TitleFitAxis
+from quatlab.rendering.cursor_dots import CursorDots
 from quatlab.rendering.flow_layout import FlowRow
 from quatlab.rendering.plot_arrange import PlotArrange
 from quatlab.rendering.plot_callouts import PlotCallouts
@@ -59,7 +60,6 @@ from quatlab.rendering.plot_cursor import PlotCursor
 from quatlab.rendering.plot_export import PlotExport
 from quatlab.rendering.plot_hover import PlotInspector
 from quatlab.rendering.plot_items import (
-    CursorDots,
     CurveItem,
     EndLabelAxis,
     LineSample,

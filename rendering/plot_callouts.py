@@ -84,8 +84,9 @@ class PlotCallouts:
         outline = dots.opts["pen"]   # a QPen once styled: no mkPen on every cursor move
         if not isinstance(outline, QtGui.QPen):
             outline = pg.mkPen(outline)
+        # The widest dot: curves that meet share one, wider than a single dot.
         return Line(self._t, max(pen_width(self._cursor_lines[plot].pen),
-                                 float(dots.opts["size"]) + pen_width(outline)))
+                                 dots.widest() + pen_width(outline)))
 
     def _annotate(self, plot: str) -> None:
         """Labelled markers at the gaps, and labels of curves that leave the top."""

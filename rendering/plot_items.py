@@ -12,7 +12,7 @@ from quatlab.rendering.style import FOREGROUND
 from quatlab.rendering.tick_fit import FittedTicks
 
 __all__ = ["ink_axes", "method_pen", "nan_runs", "ScrubViewBox", "LineSample", "swatch_icon",
-           "CurveItem", "CursorDots", "MarkerLine", "EndLabelAxis", "SCRIBBLE"]
+           "CurveItem", "MarkerLine", "EndLabelAxis", "SCRIBBLE"]
 
 # Curves often coincide (naive = shortest when dot >= 0; NLERP ~ SLERP for
 # small angles) and one must not hide another. Dashed curves are drawn above
@@ -160,43 +160,6 @@ class CurveItem(pg.PlotDataItem):
         with np.errstate(invalid="ignore"):
             length = np.nansum(np.hypot(np.diff(x) / px, np.diff(y) / py))
         return bool(length > SCRIBBLE * (view.width() + view.height()))
-
-
-class CursorDots(pg.ScatterPlotItem):
-    """The dots on the curves at the cursor, moved in place when only their places change.
-
-    ``setData`` rebuilds every spot (styles, atlas lookups, size bounds):
-    0.2-0.3 ms per plot and time change, where a time change usually moves
-    the same dots in the same colours. :meth:`set_points` then writes the
-    new coordinates into the spots it has and repaints.
-
-    Its brushes come in the current theme's colours already
-    (:meth:`~quatlab.rendering.plot_cursor.PlotCursor._brush`, again on every
-    switch), so the theme walk leaves them alone (:data:`THEMED_BRUSHES`): it
-    took high contrast's white (the text colour) for the light palette's white
-    background and filled the dot black on the black plot.
-    """
-
-    THEMED_BRUSHES = True
-
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self._brushes: list = []
-
-    def set_points(self, xs, ys, brushes) -> None:
-        """Dots at (``xs``, ``ys``) filled with ``brushes`` (one each, reused objects)."""
-        if (len(brushes) == len(self._brushes) == len(self.data)
-                and all(a is b for a, b in zip(brushes, self._brushes, strict=True))):
-            self.data["x"] = xs
-            self.data["y"] = ys
-            # As ScatterPlotItem.addPoints does after new data: new bounds, repaint.
-            self.prepareGeometryChange()
-            self.informViewBoundsChanged()
-            self.bounds = [None, None]
-            self.invalidate()
-            return
-        self._brushes = list(brushes)
-        self.setData(xs, ys, brush=self._brushes)
 
 
 class MarkerLine(pg.InfiniteLine):

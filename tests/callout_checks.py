@@ -155,6 +155,12 @@ def cursor_dots(plot: pg.PlotItem) -> list[tuple[np.ndarray, float]]:
         if isinstance(item, pg.ScatterPlotItem) and item.isVisible() \
                 and not isinstance(item.parentItem(), pg.PlotDataItem):
             t = item.sceneTransform()
+            if hasattr(item, "groups"):  # CursorDots: curves that meet share a wider dot
+                outline = pen_width(pg.mkPen(item.opts["pen"]))
+                for x, y, size, _ in item.groups():
+                    p = t.map(QtCore.QPointF(x, y))
+                    out.append((np.array([[p.x(), p.y()]]), size + outline))
+                continue
             for spot in item.points():
                 p = t.map(spot.pos())
                 out.append((np.array([[p.x(), p.y()]]),
