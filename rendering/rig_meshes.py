@@ -138,7 +138,6 @@ class MeshSoups:
                  onion_alpha: float = 0.2, materials: tuple = (), images: dict | None = None
                  ) -> None:
         self.shown = shown
-        self._design_colour = color
         self.rigid = [k for k, m in enumerate(shown) if m.skin is None]
         self.skinned = [k for k, m in enumerate(shown) if m.skin is not None]
         self.parts = RigidParts([shown[k] for k in self.rigid])
@@ -174,23 +173,6 @@ class MeshSoups:
             onion.setVisible(False)
             self.onions[rigid] = onion
         self._onion_key: tuple = ()
-
-    def colour(self) -> str:
-        """The soup's colour at a glance, ``"#RRGGBB"``: its vertices' base colours times their
-        textures' mean texel (a legend swatch for the meshes as drawn)."""
-        solid = self.solid
-        static = getattr(solid, "static", None)
-        if static is None or not len(static):
-            return self._design_colour
-        total = np.zeros(3)
-        for first, count, texture in static.ranges:
-            mean = static.colours[first:first + count, :3].mean(axis=0, dtype=np.float64)
-            image = solid._images.get(texture) if texture is not None else None
-            if image is not None:  # a sparse grid of texels is mean enough
-                mean = mean * image[0][::8, ::8, :3].reshape(-1, 3).mean(axis=0) / 255
-            total += count * mean
-        r, g, b = (int(round(255 * float(c))) for c in np.clip(total / len(static), 0, 1))
-        return f"#{r:02X}{g:02X}{b:02X}"
 
     @property
     def items(self) -> list:

@@ -264,10 +264,6 @@ class RigScene(UserCamera, GLWindowView):
         self._camera_touched = True
         self.update()
 
-    def spec_colour(self) -> str:
-        """The spec player's colour as drawn (a legend swatch): its meshes', or its bones'."""
-        return self._meshes.colour() if self._meshes is not None else SPEC_COLOR
-
     def set_markable(self, nodes) -> None:
         """Nodes that get a gizmo and can be clicked besides the skin joints (the animated ones)."""
         self._markable = np.asarray(nodes, dtype=np.int64)

@@ -21,6 +21,7 @@ from PIL import Image
 from PyQt6 import QtGui, QtWidgets
 
 from quatlab.app.qt import keyframes_view as KV
+from quatlab.app.qt.theme_menu import set_theme
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -140,24 +141,27 @@ def legend_swatch(panel) -> str:
     return colour
 
 
-@pytest.mark.parametrize("name", ["gltf/Fox.glb", "gltf/CesiumMan.glb", "gltf/BoxAnimated.gltf"])
-def test_the_spec_players_swatch_is_its_meshes_colour(view, name):
-    open_rig(view, DATA / name)
+@pytest.mark.parametrize("name", ["gltf/RobotExpressive.glb", "gltf/Fox.glb",
+                                  "bvh/test_freebvh.bvh"])
+def test_the_spec_players_swatch_is_its_colour_in_the_plots_and_the_bones(view, name):
+    """The robot's legend showed the spec player in the robot's tan; the plots drew it green."""
+    open_rig(view, DATA / name, players="both")
     panel = view.rig_panel
-    swatch = np.array(QtGui.QColor(legend_swatch(panel)).getRgb()[:3], dtype=float)
-    rgb = scene_rgb(panel.scene)
-    background = np.array(QtGui.QColor("#F5F5F3").getRgb()[:3], dtype=float)
-    grid = np.abs(rgb - background).max(axis=2) < 40  # the background and its faint grid
-    mesh = rgb[~grid]
-    # The swatch is the mean colour of the meshes as drawn, to within the light's play.
-    mean = mesh.mean(axis=0)
-    h_swatch, _ = hues(swatch[None])
-    h_mesh, _ = hues(mean[None])
-    assert abs((h_swatch[0] - h_mesh[0] + 180) % 360 - 180) < 25, (swatch, mean)
-
-
-def test_a_skeletons_swatch_is_its_bones_colour(view):
-    from quatlab.rendering.rig_scene import SPEC_COLOR
-
-    open_rig(view, DATA / "bvh" / "test_freebvh.bvh")
-    assert legend_swatch(view.rig_panel).upper() == SPEC_COLOR.upper()
+    window = panel.window()
+    assert panel.wait_loaded()
+    try:
+        for theme in ("light", "dark"):
+            set_theme(window, theme)
+            QtWidgets.QApplication.processEvents()
+            swatch = QtGui.QColor(legend_swatch(panel)).name()
+            plotted = panel.curves.curve_item("angle", "spec").opts["pen"].color().name()
+            assert swatch == plotted, (theme, swatch, plotted)
+        # The 3D view draws the spec player's own bones in the swatch's hue (shaded).
+        set_theme(window, "light")
+        panel.overlay_box.setChecked(True)
+        QtWidgets.QApplication.processEvents()
+        rgb = np.array(QtGui.QColor(legend_swatch(panel)).getRgb()[:3], dtype=float)
+        (hue,), _ = hues(rgb[None])
+        assert pixels_of_hue(scene_rgb(panel.scene), hue) > 100
+    finally:
+        set_theme(window, "light")

@@ -34,6 +34,20 @@ def laid_out_lines(doc: QtGui.QTextDocument) -> list[str]:
     return [s.replace("\u00a0", " ").replace("\u2060", "").replace("\u2028", "") for s in out]
 
 
+def whole_lines_above(doc: QtGui.QTextDocument, height: float) -> list[str]:
+    """The laid-out lines of ``doc`` (as :func:`laid_out_lines` reads them) whose
+    bottom lies within ``height`` of its top: those a view that tall shows whole."""
+    bottoms = []
+    block = doc.begin()
+    while block.isValid():
+        layout = block.layout()
+        for i in range(layout.lineCount()):
+            line = layout.lineAt(i)
+            bottoms.append(layout.position().y() + line.y() + line.height())
+        block = block.next()
+    return [s for s, b in zip(laid_out_lines(doc), bottoms, strict=True) if b <= height]
+
+
 def formula_breaks(lines: list[str]) -> list[str]:
     """Line ends that cut a formula: at an operator or an opening bracket, before a unit,
     an operator, a superscript or a closing mark.

@@ -11,11 +11,16 @@ import math
 
 from PyQt6 import QtGui, QtWidgets
 
-__all__ = ["MIN_TABLE_ROWS", "MIN_TOP_ROWS", "fit_text_below_table", "line_bottoms",
-           "table_height"]
+__all__ = ["MIN_DETAIL_LINES", "MIN_TABLE_ROWS", "MIN_TOP_ROWS", "fit_text_below_table",
+           "line_bottoms", "table_height"]
 
 #: Table rows the explanation leaves showing, however long its text.
 MIN_TABLE_ROWS = 4
+
+#: Lines (of the font's line spacing) the explanation keeps, the table giving up rows,
+#: down to one, for them: with two, at 1024x768 and 150 % it showed the track's
+#: heading alone (it wraps there), the finding it explains out of sight below.
+MIN_DETAIL_LINES = 3
 
 #: Rows a table on top keeps (when it has them), however tall a zoom makes them.
 MIN_TOP_ROWS = 2
@@ -53,15 +58,15 @@ def fit_text_below_table(split: QtWidgets.QSplitter, table: QtWidgets.QTableView
     The table's pane and ``details`` share their room: ``details`` takes what
     its text needs, up to half of it and as long as the table keeps
     :data:`MIN_TABLE_ROWS` rows (fewer, down to one, where that would leave
-    ``details`` less than two lines); the table shows a whole number of rows and
-    ``details`` takes the few pixels left (blank under its text). When the text
-    needs more than that cap, ``details`` scrolls and stops at a line's bottom,
-    never half-way through a line; the rest goes to the top pane. The top
-    pane keeps its height otherwise, except that a ``top_table`` (the top
-    pane itself) shows whole rows and no more than it has (taking up to a
-    sixth of the splitter back when more rows come): a file of two tracks
-    leaves no blank rows there, and no row is cut, except that when
-    ``details`` scrolls the pixels short of a whole line (less than a row)
+    ``details`` less than :data:`MIN_DETAIL_LINES` lines); the table shows a
+    whole number of rows and ``details`` takes the few pixels left (blank under
+    its text). When the text needs more than that cap, ``details`` scrolls and
+    stops at a line's bottom, never half-way through a line; the rest goes to
+    the top pane. The top pane keeps its height otherwise, except that a
+    ``top_table`` (the top pane itself) shows whole rows and no more than it
+    has (taking up to a sixth of the splitter back when more rows come): a file
+    of two tracks leaves no blank rows there, and no row is cut, except that
+    when ``details`` scrolls the pixels short of a whole line (less than a row)
     still go to the top pane: below its rows, or showing part of one more.
     """
     sizes = split.sizes()
@@ -88,11 +93,12 @@ def fit_text_below_table(split: QtWidgets.QSplitter, table: QtWidgets.QTableView
     if details.verticalScrollBar().isVisible():
         width += details.verticalScrollBar().width()
     # On a short screen (1024x768 at 150 %) the table gives up rows, down to
-    # one, before the explanation is left less than two lines.
-    two_lines = 2 * details.fontMetrics().lineSpacing() + 2 * details.document().documentMargin()
+    # one, before the explanation is left fewer than MIN_DETAIL_LINES lines.
+    least = MIN_DETAIL_LINES * details.fontMetrics().lineSpacing() \
+        + 2 * details.document().documentMargin()
     for keep in range(MIN_TABLE_ROWS, 0, -1):
         cap = min(pool // 2, pool - fixed - frame - keep * row)
-        if cap >= two_lines:
+        if cap >= least:
             break
     if cap <= 0:
         return  # too small a window to share: the splitter as it is
@@ -115,6 +121,9 @@ def fit_text_below_table(split: QtWidgets.QSplitter, table: QtWidgets.QTableView
         top += pool - fixed - rows * row - frame - shown
         bottom = shown + frame
     doc.deleteLater()
-    # A scroll area's own minimum (its scroll bar's, 70 px zoomed in) must not undo the share.
+    # A scroll area's own minimum (its scroll bar's, 70 px zoomed in) must not undo the
+    # share: neither the explanation's nor the table's (the splitter kept the table's
+    # pane that tall, two rows at 150 %, and took the pixels from the text).
     details.setMinimumHeight(min(bottom, details.minimumSizeHint().height()))
+    table.setMinimumHeight(min(table_height(table, rows), table.minimumSizeHint().height()))
     split.setSizes([top, fixed + rows * row, bottom])

@@ -105,11 +105,15 @@ class _SteadyLabel(QtWidgets.QLabel):
             self._fit()
 
 
-def _legend_entries(spec: str) -> list[str]:
-    """The 3D view's legend, one entry each; ``spec``: the spec player's colour as drawn
-    (its meshes' or bones')."""
+def _legend_entries() -> list[str]:
+    """The 3D view's legend, one entry each.
+
+    A player's swatch is its colour in the 3D view (bones, joints, paths) and in
+    the plots below, never the asset's: the meshes keep the colours they ship
+    with, and a swatch in the robot's tan labelled a player the plots drew green.
+    """
     # A no-break space after each swatch, as every legend here has it.
-    return [f"{swatch(spec)}&nbsp;" + _("spec player (shortest-arc SLERP)"),
+    return [f"{swatch(SPEC_COLOR)}&nbsp;" + _("spec player (shortest-arc SLERP)"),
             f"{swatch(NAIVE_COLOR)}&nbsp;" + _("naive runtime (ghost)"),
             f"{swatch(NAIVE_COLOR, '●')}&nbsp;"
             + _("joints differing &gt; {angle}°").format(angle=f"{DIFFERENCE_DEG:g}"),
@@ -192,7 +196,7 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
         legend_row = FlowRow(spacing=10)
         legend_row.addWidget(self.overlay_box)
         self.legend = RowLegend(legend_row, before=self.overlay_box)
-        self.legend.set_entries(_legend_entries(SPEC_COLOR))
+        self.legend.set_entries(_legend_entries())
         layout.addLayout(legend_row)
 
         self.scene = RigScene()
@@ -354,7 +358,6 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
         pb = self.playback
         rig = pb.rig
         self.scene.set_rig(rig, pb.bounds() if rig is not None else None)
-        self.legend.set_entries(_legend_entries(self.scene.spec_colour()))
         self.status.setVisible(rig is None)
         self.scene.widget.setVisible(rig is not None)
         if rig is not None:
