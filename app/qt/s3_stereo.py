@@ -340,11 +340,14 @@ class StereographicView(QtWidgets.QWidget):
         # Frame the paths, the balls, the unit sphere and the axes' ends.
         self._fit_points = np.vstack([*self._paths, shown[ok], self._sphere, axes])
         self._direction = view_direction(np.vstack([*self._paths, shown[ok]]))
-        self._fit(force=True)
+        # The balls and labels wait for on_t: sized here, with the methods' balls
+        # still at the last preset's t, they were all sized and placed again there.
+        self._fit(force=True, balls=False)
         self.on_t()
 
-    def _fit(self, force: bool = False) -> None:
-        """Point the camera and frame :attr:`_fit_points` in the view's pixels; size the balls."""
+    def _fit(self, force: bool = False, balls: bool = True) -> None:
+        """Point the camera and frame :attr:`_fit_points` in the view's pixels; size the balls
+        (``balls=False``: the caller sizes them next)."""
         w, h = self.view.widget.width(), self.view.widget.height()
         if not len(self._fit_points) or (not force and self._camera_size == (w, h)):
             return
@@ -366,7 +369,8 @@ class StereographicView(QtWidgets.QWidget):
         self._sphere_drawn = np.vstack([_outline(1.0, eye, rotation), np.full((1, 3), np.nan),
                                         self._sphere[:121]])
         self.sphere_lines.setData(pos=_segments(self._sphere_drawn))
-        self._size_balls()
+        if balls:
+            self._size_balls()
 
     def _rotation(self) -> np.ndarray:
         m = np.array(self.view.viewMatrix().copyDataTo(), float).reshape(4, 4)
