@@ -427,8 +427,8 @@ class StereographicView(QtWidgets.QWidget):
         self.view.update()
 
     def _lines(self) -> list[np.ndarray]:
-        """The lines drawn, as label obstacles: the paths, the unit sphere's circles and the
-        axes ("−q1" sat across both of the last at 1024 x 768)."""
+        """The lines drawn, as label obstacles: the paths, and the unit sphere's circles and
+        the axes too ("−q1" sat across both at 1024 x 768)."""
         return [*self._paths, self._sphere_drawn, pair_segments(self._axes)]
 
     def _lines_px(self, key: tuple, pixels) -> np.ndarray:
