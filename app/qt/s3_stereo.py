@@ -13,6 +13,8 @@ unit ball to a dot. The balls keep a size in pixels, whatever the frame.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.opengl as gl
@@ -28,7 +30,13 @@ from quatlab.math.curves import METHOD_LABELS, METHODS
 from quatlab.math.stereographic import shrink_far
 from quatlab.rendering import themes
 from quatlab.rendering.gl_view import GLWindowView
-from quatlab.rendering.label_place import Segments, costs, pair_segments, polyline_segments
+from quatlab.rendering.label_place import (
+    Segments,
+    costs,
+    overlaps,
+    pair_segments,
+    polyline_segments,
+)
 from quatlab.rendering.labels import _PAD, Label, LabelLayer, _block, _units, label_font
 from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND, rgba
 from quatlab.rendering.themes import colour_name, themed
@@ -219,6 +227,11 @@ class StereographicView(QtWidgets.QWidget):
         self._paths: list[np.ndarray] = []
         self._fit_points = np.zeros((0, 3))
         self._axes = np.zeros((0, 3))
+        #: The balls' outlines among the label obstacles (the rest are the lines drawn).
+        self._ball_outlines: list[np.ndarray] = []
+        #: The lines' segments in pixels, and the camera and view size they were
+        #: projected for (:meth:`_lines_px`); None: the lines changed since.
+        self._lines_cache: tuple[tuple, np.ndarray] | None = None
         self._camera_size: tuple[int, int] | None = None
         self._direction = (0.0, 0.0)
         self._strut_key: tuple[str, str] | None = None
@@ -284,6 +297,7 @@ class StereographicView(QtWidgets.QWidget):
         curves = s.curves
         projected = {m: self.project(curves[m].quats) for m in METHODS}
         self._paths = []  # as drawn, for the camera's frame and the labels' obstacles
+        self._lines_cache = None
         for m in METHODS:
             # Items are reused, never removed: a GL item garbage-collected
             # outside its context frees its buffers in the wrong place and
@@ -340,11 +354,14 @@ class StereographicView(QtWidgets.QWidget):
         # Frame the paths, the balls, the unit sphere and the axes' ends.
         self._fit_points = np.vstack([*self._paths, shown[ok], self._sphere, axes])
         self._direction = view_direction(np.vstack([*self._paths, shown[ok]]))
-        self._fit(force=True)
+        # The balls and labels wait for on_t: sized here, with the methods' balls
+        # still at the last preset's t, they were all sized and placed again there.
+        self._fit(force=True, balls=False)
         self.on_t()
 
-    def _fit(self, force: bool = False) -> None:
-        """Point the camera and frame :attr:`_fit_points` in the view's pixels; size the balls."""
+    def _fit(self, force: bool = False, balls: bool = True) -> None:
+        """Point the camera and frame :attr:`_fit_points` in the view's pixels; size the balls
+        (``balls=False``: the caller sizes them next)."""
         w, h = self.view.widget.width(), self.view.widget.height()
         if not len(self._fit_points) or (not force and self._camera_size == (w, h)):
             return
@@ -365,8 +382,10 @@ class StereographicView(QtWidgets.QWidget):
         # their labels no room short of the ball's edge (95-160 px away at 1280x720).
         self._sphere_drawn = np.vstack([_outline(1.0, eye, rotation), np.full((1, 3), np.nan),
                                         self._sphere[:121]])
+        self._lines_cache = None
         self.sphere_lines.setData(pos=_segments(self._sphere_drawn))
-        self._size_balls()
+        if balls:
+            self._size_balls()
 
     def _rotation(self) -> np.ndarray:
         m = np.array(self.view.viewMatrix().copyDataTo(), float).reshape(4, 4)
@@ -390,8 +409,7 @@ class StereographicView(QtWidgets.QWidget):
         eye = centre + o["distance"] * back
         per_px = 2.0 * np.tan(np.radians(o["fov"]) / 2) / w
         zoom = themes.scale()
-        # The unit sphere's circles and the axes too: "−q1" sat across both at 1024 x 768.
-        obstacles = [*self._paths, self._sphere_drawn, pair_segments(self._axes)]
+        balls = []
         for name, item in (*self.points.items(), *self.markers.items()):
             p = self.ball_pos.get(name)
             if p is None:
@@ -401,11 +419,26 @@ class StereographicView(QtWidgets.QWidget):
             _place(item, p, r)
             corners = [p + r * (sx * right + sy * up) for sx, sy in
                        ((-1, -1), (1, -1), (1, 1), (-1, 1), (-1, -1))]
-            obstacles.append(np.vstack([*corners, np.full(3, np.nan), corners[1], corners[3]]))
-        self.layer.obstacles = obstacles
+            balls.append(np.vstack([*corners, np.full(3, np.nan), corners[1], corners[3]]))
+        self._ball_outlines = balls
+        self.layer.obstacles = [*self._lines(), *balls]
         self._name_balls_on_keys(eye, rotation, per_px, zoom)
         self._offer_spots(zoom)
         self.view.update()
+
+    def _lines(self) -> list[np.ndarray]:
+        """The lines drawn, as label obstacles: the paths, and the unit sphere's circles and
+        the axes too ("−q1" sat across both at 1024 x 768)."""
+        return [*self._paths, self._sphere_drawn, pair_segments(self._axes)]
+
+    def _lines_px(self, key: tuple, pixels) -> np.ndarray:
+        """:meth:`_lines` as segments ``(S, 2, 2)`` in pixels through ``pixels``, projected
+        once per ``key`` (the camera and the view's size) and per set of lines: a step of t
+        moves only the balls."""
+        if self._lines_cache is None or self._lines_cache[0] != key:
+            segs = [polyline_segments(pixels(line)) for line in self._lines() if len(line)]
+            self._lines_cache = (key, np.concatenate(segs or [np.zeros((0, 2, 2))]))
+        return self._lines_cache[1]
 
     def _name_balls_on_keys(self, eye, rotation, per_px: float, zoom: float) -> None:
         """Leave a method's label out while its ball covers the centre of a key's ball.
@@ -459,10 +492,9 @@ class StereographicView(QtWidgets.QWidget):
                 ndc = np.where(c[:, 3:4] > 1e-9, c[:, :2] / c[:, 3:4], np.nan)
             return np.c_[(ndc[:, 0] + 1) * w / 2, (1 - ndc[:, 1]) * h / 2]
 
-        segs = np.concatenate(
-            [polyline_segments(pixels(line)) for line in self.layer.obstacles if len(line)]
-            or [np.zeros((0, 2, 2))])
-        seg_lo, seg_hi = segs.min(axis=1), segs.max(axis=1)
+        segs = np.concatenate([self._lines_px((w, h, m.tobytes()), pixels),
+                               *(polyline_segments(pixels(ball)) for ball in self._ball_outlines)])
+        found = Segments(segs)
         view = (0.0, 0.0, float(w), float(h))
         taken: list[tuple[float, float, float, float]] = []
         for name, label in self.labels.items():
@@ -483,14 +515,20 @@ class StereographicView(QtWidgets.QWidget):
             offsets, rects, far = _spots(anchor, box, radius)
             # Nearest first, a ring at a time, and only against the segments near
             # the ring: clipping every spot against every line took 55 ms a frame.
+            # A spot leaving the view or on a plate placed before is not free
+            # whatever lines it covers: it is left out before any clipping.
             order = np.argsort(far, kind="stable")
-            for ring in np.array_split(order, max(len(order) // _RING, 1)):
+            left, top, right, bottom = rects.T
+            out = (left < 0.0) | (top < 0.0) | (right > w) | (bottom > h)  # as costs has it
+            order = order[(~out & (overlaps(rects, taken) == 0))[order]]
+            free = order[:0]
+            for ring in np.array_split(order, max(len(order) // _RING, 1)) if len(order) else ():
                 lo, hi = rects[ring, :2].min(axis=0), rects[ring, 2:].max(axis=0)
-                near = np.all((seg_hi >= lo) & (seg_lo <= hi), axis=1)
-                free = ring[costs(rects[ring], Segments(segs[near]), taken, view) == 0.0]
+                near = np.all((found.hi >= lo) & (found.lo <= hi), axis=1)
+                free = ring[costs(rects[ring], found.subset(near), taken, view) == 0.0]
                 if len(free):
                     break
-            else:
+            if not len(free):
                 continue  # the layer searches on; where it puts the plate is not known here
             i = free[0]
             members[0].offset = tuple(offsets[i])
@@ -563,15 +601,7 @@ def _spots(anchor: np.ndarray, box: QtCore.QRectF, radius: float
     along from level with its centre to clear of it), or above or below it.
     """
     pw, ph = _PLATE
-    offsets = set()
-    for gap in _SPOT_GAPS:
-        out = radius + gap
-        for along in (1.0, 0.5 * radius, out, out + 0.5 * box.height()):
-            for sx in (1, -1):
-                for sy in (1, -1):
-                    offsets.add((sx * (out + pw), sy * (along + ph)))   # beside
-                    offsets.add((sx * (along + pw), sy * (out + ph)))   # above or below
-    offsets = np.array(sorted(offsets), float)
+    offsets = _spot_offsets(radius, box.height())
     dx, dy = offsets.T
     left = anchor[0] + dx - np.where(dx < 0, box.width(), 0.0) - pw
     top = anchor[1] + dy - np.where(dy < 0, box.height(), 0.0) - ph
@@ -579,6 +609,25 @@ def _spots(anchor: np.ndarray, box: QtCore.QRectF, radius: float
     near = np.c_[np.clip(anchor[0], rects[:, 0] + 3, rects[:, 2] - 3),
                  np.clip(anchor[1], rects[:, 1] + 3, rects[:, 3] - 3)]
     return offsets, rects, np.hypot(*(near - anchor).T)
+
+
+@lru_cache(maxsize=64)
+def _spot_offsets(radius: float, height: float) -> np.ndarray:
+    """The offsets of :func:`_spots` round a ball of ``radius`` px for a text ``height`` px
+    tall, sorted, read-only: they depend on nothing else, and the same few come back on
+    every step of t."""
+    pw, ph = _PLATE
+    offsets = set()
+    for gap in _SPOT_GAPS:
+        out = radius + gap
+        for along in (1.0, 0.5 * radius, out, out + 0.5 * height):
+            for sx in (1, -1):
+                for sy in (1, -1):
+                    offsets.add((sx * (out + pw), sy * (along + ph)))   # beside
+                    offsets.add((sx * (along + pw), sy * (out + ph)))   # above or below
+    offsets = np.array(sorted(offsets), float)
+    offsets.flags.writeable = False
+    return offsets
 
 
 def _tallest_family(text: str, font: QtGui.QFont) -> str | None:
