@@ -132,6 +132,27 @@ def test_the_shared_dot_is_centred_on_the_value_and_dots_apart_stay_apart(qtbot)
     assert drawn[0][2] == pytest.approx(size * np.sqrt(2)) and drawn[1][2] == size
 
 
+def test_dots_of_different_values_stay_apart_even_when_they_overlap(qtbot):
+    """Two values most of a dot apart are two dots, each at its value: merged, SQUAD's
+    60 and 78 deg/s at 1024x768 and 150 % in Chinese made one dot at 70."""
+    plots = _plots(qtbot, [40.0 + 20.0 * X, 40.0 + 20.0 * X, 150.0 - 50.0 * X])
+    dots = plots._dots["angle"]
+    vb = plots.plots["angle"].getViewBox()
+    per_px = abs(vb.viewPixelSize()[1])
+    size = float(dots.opts["size"])
+    gap = 0.7 * size * per_px  # 0.7 of a dot apart: the dots overlap
+    with plots.batch():
+        plots.set_series("angle", [
+            Series("s0", "curve 0", COLOURS[0], False, X, 40.0 + 20.0 * X),
+            Series("s1", "curve 1", COLOURS[1], True, X, 40.0 + gap + 20.0 * X),
+            Series("s2", "curve 2", COLOURS[2], False, X, 150.0 - 50.0 * X)])
+    plots.set_cursor(0.5)
+    QtWidgets.QApplication.processEvents()
+    drawn = sorted(dots.groups(), key=lambda g: g[1])
+    assert [g[3] for g in drawn] == [[0], [1], [2]], drawn
+    assert [g[1] for g in drawn[:2]] == pytest.approx([50.0, 50.0 + gap])
+
+
 def test_the_two_keys_tab_shows_shortest_nlerp_beside_shortest_slerp(qtbot, main_window):
     """negated-20 at t = 0.5: both shortest methods turn at 20 deg/t."""
     win = main_window("negated-20", 0.5, (1280, 720))
