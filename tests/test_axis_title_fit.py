@@ -135,3 +135,30 @@ def test_a_plot_too_short_for_its_title_shows_the_owners_short_title(qtbot):
     axis.resize(axis.width(), 20 * metrics.horizontalAdvance("unwrapped"))
     axis.labelString()
     assert axis.shown_title() == "unwrapped turn (deg)"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_formula_title_breaks_between_its_terms_only(qtbot, lang):
+    """At 1024x768 and 150 % in Chinese the integration lesson's title broke inside a
+    norm, "| |q| − 1 | / 与 ‖RᵀR − / I‖", and the lone "I‖" read as "≡": its
+    translation had single spaces where the title sets its terms apart with runs
+    of them (docs/curves.md, "Axis titles")."""
+    from quatlab.app import i18n
+
+    i18n.set_language(lang)
+    try:
+        win = MainWindow(LessonState.from_preset("negated-20"))
+        qtbot.addWidget(win)
+        win.set_zoom(1.5)
+        win.show_view("integrate")
+        render_window(win, (1024, 768))
+        for _ in range(3):
+            QtWidgets.QApplication.processEvents()
+        axis = win.views["integrate"].plots.plots["angle"].getAxis("left")
+        lines = axis.shown_title().split("\n")
+        assert len(lines) >= 2, lines  # the case: too short for one line
+        for line in lines:
+            assert ("RᵀR" in line) == ("I‖" in line), lines
+            assert ("|q|" in line) == ("− 1 |" in line), lines
+    finally:
+        i18n.set_language("en")
