@@ -13,7 +13,7 @@ import numpy as np
 from PyQt6 import QtCore
 
 from quatlab.rendering import labels as L
-from quatlab.rendering.label_place import Segments, crossings, meets
+from quatlab.rendering.label_place import Segments, costs, crossings, meets
 
 VIEW = QtCore.QRectF(0.0, 0.0, 400.0, 200.0)
 
@@ -129,6 +129,23 @@ def test_a_plate_nearer_another_chain_than_its_own_reads_as_naming_that_one():
     assert not L._nearer_another(box, [right], own, [own + 1.0])[0]
     # A label with no body (a note, an angle) is never misread.
     assert not L._nearer_another(box, [right], None, [other])[0]
+
+
+def test_a_label_beside_another_chain_takes_a_free_place_by_its_own_within_reach():
+    """The engines' row at 1280x720: the spot right of "glTF reference"'s tip was free
+    but over the three.js chain, the one left of it on a line, and the label took
+    the first; the free place above its own chain reads right."""
+    box = QtCore.QRectF(0.0, -10.0, 90.0, 12.0)
+    anchor = QtCore.QPointF(100.0, 100.0)
+    own = np.array([(80.0, 140.0), (100.0, 100.0), (120.0, 140.0)])
+    other = np.array([(200.0, 90.0), (200.0, 130.0)])
+    spots = [(9.0, -4.0), (-9.0, -4.0)]
+    line = Segments(np.array([[[60.0, 80.0], [60.0, 100.0]]]))  # under the left spot
+    x, y = L._place(anchor, box, spots, [], line, VIEW, (), own, [other])
+    assert not L._nearer_another(box, [(x, y)], own, [other])[0], (x, y)
+    plate = L._plate_at(box, x, y)
+    assert costs([L._edges(plate)], line)[0] == 0.0, (x, y)
+    assert L._reach(anchor, box, (x, y)) <= L._MISREAD_REACH
 
 
 def test_misread_spots_cost_and_the_next_clear_spot_wins():
