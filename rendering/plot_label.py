@@ -170,9 +170,17 @@ class BoxedLabel(pg.TextItem):
         super().__init__(text, anchor=(0, 0), **kwargs)
         #: From the box to the top of the plot above x, when the box sits away from x.
         self.leader = QtWidgets.QGraphicsLineItem(self)
-        self.leader.setPen(QtGui.QPen(self.border))
+        self.leader.setPen(self._leader_pen())
         self.leader.setVisible(False)
         stack.append(self)
+
+    def _leader_pen(self) -> QtGui.QPen:
+        """The border's pen, dotted: solid in the series' colour and width, the leader
+        from "not unique" to the blend's sweep-0.5 line read as the rotation mean
+        falling from 180 to 70 degrees, and the wrap's "↑ 2,612" leader as a curve."""
+        pen = QtGui.QPen(self.border)
+        pen.setStyle(QtCore.Qt.PenStyle.DotLine)
+        return pen
 
     def paint(self, p, *args) -> None:
         if not self.squeezed:
@@ -422,7 +430,7 @@ class BoxedLabel(pg.TextItem):
         if np.isnan(start).any():
             self.leader.setVisible(False)
             return
-        self.leader.setPen(QtGui.QPen(self.border))
+        self.leader.setPen(self._leader_pen())
         self.leader.setLine(QtCore.QLineF(*start, *end))
         self.leader.setVisible(True)
 

@@ -189,3 +189,23 @@ def test_callouts_keep_clear_of_the_cursor_as_it_sweeps(qtbot):
             assert callout_problems(plot, f"t = {t:.3f} {name}") == []
             seen += len(callouts(plot))
     assert seen >= 82, seen   # most of the way two or more callouts are shown
+
+
+@pytest.mark.gl
+def test_a_callouts_leader_is_dotted_not_a_curve(qtbot):
+    """1024x768 at 150 %: the blend's "not unique" leader, solid in the rotation
+    mean's colour and width, read as that curve falling from 180 to 70 degrees."""
+    import lesson_checks as lc
+
+    from quatlab.rendering.plot_label import BoxedLabel
+
+    win = _window(qtbot, (1024, 768), 1.5, "en", "light")
+    lc.show_case(win, "blend", "reference_switch", 0.0)
+    lc.settle(4)
+    labels = [lb for cp in _plots(win) for plot in cp.plots.values() for lb in callouts(plot)]
+    led = [lb for lb in labels if isinstance(lb, BoxedLabel) and lb.leader.isVisible()]
+    assert led, [lb.textItem.toPlainText() for lb in labels]
+    for label in led:
+        pen = label.leader.pen()
+        assert pen.style() == QtCore.Qt.PenStyle.DotLine, label.textItem.toPlainText()
+        assert pen.color() == label.border.color()  # still says whose it is
