@@ -459,3 +459,23 @@ def test_on_a_short_page_the_picture_takes_the_height_and_the_text_goes_over_it(
         win.close()
         win.deleteLater()
         settle()
+
+
+def test_an_explanation_beside_the_view_shows_three_whole_lines_at_least(qtbot):
+    """The engines at 1280x720: the explanation under q0's and q1's forms was given
+    three lines of the font without the label's margins, so the third was cut off
+    and two showed, the text breaking off at "dot is −0.707 < 0:"."""
+    win = build_window((1280, 720), 1.0)
+    try:
+        show_case(win, "engines", "stored_minus_q", 0.5)
+        settle(8)
+        area = win.views["engines"].explanation_area
+        label = area.widget()
+        assert area.isVisible() and label.heightForWidth(label.width()) > area.height()
+        line = label.fontMetrics().height()
+        assert area.viewport().height() >= 3 * line + label.contentsMargins().top(), (
+            area.viewport().height(), line)
+    finally:
+        win.close()
+        win.deleteLater()
+        settle()

@@ -129,8 +129,13 @@ class ExplanationArea(QtWidgets.QScrollArea):
                            QtWidgets.QSizePolicy.Policy.Fixed if top
                            else QtWidgets.QSizePolicy.Policy.Ignored)
         if not top:
-            # Never squeezed out of sight: three lines at least, the rest scrolls.
-            self.setMinimumHeight(3 * self.widget().fontMetrics().height())
+            # Never squeezed out of sight: three whole lines at least, the rest
+            # scrolls; with the label's margins, or the third was cut off
+            # (:meth:`_whole_lines`) and two showed (the engines at 1280x720).
+            label = self.widget()
+            margins = label.contentsMargins()
+            self.setMinimumHeight(3 * label.fontMetrics().height() + margins.top()
+                                  + margins.bottom() + 2 * self.frameWidth())
             self.setMaximumHeight(16777215)
         self._reserved = None
         self._tallest = 0
