@@ -209,3 +209,28 @@ def test_a_callouts_leader_is_dotted_not_a_curve(qtbot):
         pen = label.leader.pen()
         assert pen.style() == QtCore.Qt.PenStyle.DotLine, label.textItem.toPlainText()
         assert pen.color() == label.border.color()  # still says whose it is
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize(("tab", "preset", "t", "lang", "peak"), [
+    ("wrap", "yaw_wrap", 0.35, "zh_CN", "2,6")])
+def test_an_off_scale_peak_is_named_at_projector_scale(qtbot, tab, preset, t, lang, peak):
+    """1024x768 at 150 % in Chinese: naive NLERP's 2,612 deg/t went off the top of the
+    wrap tab's speed plot unsaid: over the 340 of the Euler channels the range left
+    a band too low for the label. (The two-key tab's plots there, 190 px wide, have
+    no room beside the spike and the cursor at all.)"""
+    import lesson_checks as lc
+
+    from quatlab.app import i18n
+
+    try:
+        win = _window(qtbot, (1024, 768), 1.5, lang, "light")
+        lc.show_case(win, tab, preset, t)
+        lc.settle(4)
+        plots = _plots(win)
+        texts = [lb.textItem.toPlainText() for cp in plots for lb in callouts(cp.plots["speed"])]
+        assert any(text.startswith("↑") and peak in text for text in texts), texts
+        for cp in plots:
+            assert callout_problems(cp.plots["speed"]) == []
+    finally:
+        i18n.set_language("en")
