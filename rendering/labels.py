@@ -715,7 +715,8 @@ def _drawn(box: QtCore.QRectF, corners) -> np.ndarray:
 
 def _nearer_another(box: QtCore.QRectF, corners, body, others) -> np.ndarray:
     """``(K,)`` whether text ``box`` at each baseline of ``corners`` lies nearer one of the
-    point sets ``others`` than its own ``body``, by :data:`_MISREAD_PX` or more."""
+    point sets ``others`` than its own ``body``, by :data:`_MISREAD_PX` or more: by its
+    edges, or, as near by its edges, by its centre."""
     plates = _drawn(box, corners)
     if body is None or not len(body) or not len(others):
         return np.zeros(len(plates), dtype=bool)
@@ -727,7 +728,20 @@ def _nearer_another(box: QtCore.QRectF, corners, body, others) -> np.ndarray:
 
     own = gap(np.asarray(body))
     nearest = np.min([gap(np.asarray(p)) for p in others], axis=0)
-    return nearest + _MISREAD_PX < own
+    # As near by their edges (a plate over the gap between two chains): it reads
+    # as naming the chain it is centred over. "Unreal Engine" stood over the
+    # Unity-Euler chain, 12 px from each by its edges.
+    centre = 0.5 * (lo + hi)
+
+    def reach(points):  # (K,) distance from each plate's centre to the nearest of points
+        return np.hypot(*(centre[:, None] - points[None]).transpose(2, 0, 1)).min(axis=1)
+
+    tied = np.abs(nearest - own) <= _MISREAD_PX
+    if not tied.any():
+        return nearest + _MISREAD_PX < own
+    own_c = reach(np.asarray(body))
+    other_c = np.min([reach(np.asarray(p)) for p in others], axis=0)
+    return (nearest + _MISREAD_PX < own) | (tied & (other_c + _MISREAD_PX < own_c))
 
 
 def _leaders_clear(anchor: QtCore.QPointF, box: QtCore.QRectF, corners, placed,

@@ -148,6 +148,17 @@ def test_a_label_beside_another_chain_takes_a_free_place_by_its_own_within_reach
     assert L._reach(anchor, box, (x, y)) <= L._MISREAD_REACH
 
 
+def test_a_plate_as_near_two_chains_by_its_edges_names_the_one_it_is_centred_over():
+    """The engines at 1280x720: "Unreal Engine" stood over the Unity-Euler chain, 12 px
+    from each chain by its edges, and counted as by its own."""
+    box = QtCore.QRectF(0.0, -10.0, 92.0, 8.0)
+    corner = (104.0, 93.0)  # plate (100, 80) to (200, 94), centre (150, 87)
+    under = np.array([(150.0, 104.0)])  # 10 px below, under its centre
+    aside = np.array([(210.0, 97.0)])  # 10.4 px off its corner, 61 px from its centre
+    assert L._nearer_another(box, [corner], aside, [under])[0]
+    assert not L._nearer_another(box, [corner], under, [aside])[0]
+
+
 def test_misread_spots_cost_and_the_next_clear_spot_wins():
     box = QtCore.QRectF(0.0, -10.0, 90.0, 12.0)
     anchor = QtCore.QPointF(215.0, 185.0)
