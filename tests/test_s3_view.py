@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from PyQt6 import QtGui, QtWidgets, sip
+from PyQt6 import QtCore, QtGui, QtWidgets, sip
 from text_layout import as_read
 
 from quatlab.app.model.state import LessonState
@@ -152,6 +152,27 @@ def test_method_colours_appear_in_both_panels(make_view, qtbot):
     gl_img = view.stereo.view.renderToArray((400, 400))
     rgb = np.asarray(gl_img)[..., [2, 1, 0]] if gl_img.shape[-1] == 4 else np.asarray(gl_img)
     assert any(_has_colour(rgb, METHOD_COLORS[m], tol=60, min_count=5) for m in METHODS)
+
+
+def test_a_slerp_disc_shows_round_the_nlerp_square_on_it(make_view, qtbot):
+    """negated-20 at t = 0.5: NLERP is SLERP there, and the naive NLERP square covered
+    the naive SLERP disc, rim and all; a ring of the disc's colour shows round it."""
+    state, view = make_view("negated-20", t=0.5)
+    qtbot.wait(50)
+    gc = view.great_circle
+    (x,), (y,) = gc.markers["naive_nlerp"].getData()
+    img = gc.plot.grab().toImage()
+    ratio = img.devicePixelRatio() or 1.0
+    centre = gc.plot.mapFromScene(gc.plot.getViewBox().mapViewToScene(QtCore.QPointF(x, y)))
+    origin = gc.plot.mapFromScene(gc.plot.getViewBox().mapViewToScene(QtCore.QPointF(0, 0)))
+    arr = _qimage_rgb(img)
+    c = np.array([centre.x(), centre.y()]) * ratio
+    out = c - np.array([origin.x(), origin.y()]) * ratio
+    out /= np.hypot(*out)  # across the arc (9 px wide), whose own pink lies along it
+    ring = [arr[int(round(p[1])), int(round(p[0]))] for k in (-1, 1)
+            for p in (c + k * 6.5 * ratio * out,)]
+    pink = np.array([int(METHOD_COLORS["naive_slerp"][i:i + 2], 16) for i in (1, 3, 5)])
+    assert all(np.abs(px.astype(int) - pink).sum() < 60 for px in ring), (ring, pink)
 
 
 def _qimage_rgb(img):

@@ -160,8 +160,11 @@ class GreatCircleView(QtWidgets.QWidget):
                 pen=pg.mkPen(METHOD_COLORS[f"{key}_nlerp"], width=2))
         for m in order:
             # SLERP discs, NLERP squares: the two families differ without colour.
+            # Where the two meet (at t = 0.5 NLERP is SLERP) the square stands on
+            # the disc with a ring of it round it: at 13 and 10 px the square's
+            # outline covered the disc's rim, and naive SLERP vanished.
             self.markers[m] = pg.ScatterPlotItem(
-                size=_MARKER_SIZE if _slerp(m) else _MARKER_SIZE - 3,
+                size=_MARKER_SIZE + 3 if _slerp(m) else _MARKER_SIZE - 5,
                 symbol="o" if _slerp(m) else "s",
                 brush=pg.mkBrush(METHOD_COLORS[m]), pen=pg.mkPen(BACKGROUND, width=1))
         for item in self.markers.values():
