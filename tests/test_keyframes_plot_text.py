@@ -1,7 +1,8 @@
-"""The Keyframes tab's plots read from a lecture-hall seat: two y ticks at least.
+"""The Keyframes tab's plots read from a lecture-hall seat: two y ticks at least, titles full size.
 
 At 1024x768 and 150 % the turn plot (its curve falling to about -380 degrees)
-labelled "0" alone.
+labelled "0" alone, and the stored keys' axis titles and the timeline's
+"time (s)" stayed Qt's 9 pt at every zoom: 7-px letters beside titles of 16.5 pt.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PyQt6 import QtWidgets
+from PyQt6 import QtGui, QtWidgets
 from text_layout import tick_text_rects
 
 ROBOT = Path(__file__).parent / "data" / "gltf" / "RobotExpressive.glb"
@@ -41,6 +42,7 @@ def robot_panel(qtbot, request):
 
 
 PROJECTOR = [("en", (1024, 768), 1.5), ("zh_CN", (1024, 768), 1.5)]
+SETTINGS = [*PROJECTOR, ("en", (1280, 720), 1.0), ("zh_CN", (1280, 720), 1.0)]
 
 
 def _shown_ticks(axis):
@@ -68,3 +70,34 @@ def test_the_turn_and_error_plots_label_two_ticks_that_do_not_meet(robot_panel):
             assert float(a.replace("−", "-")) > float(b.replace("−", "-")), (name, a, b)
     values = [float(t.replace("−", "-")) for _r, t in _shown_ticks(turn.getAxis("left"))]
     assert min(values) < 0, values  # a label on the curve's way down, not "0" alone
+
+
+def _title_px(axis) -> int:
+    """The pixel size of the font the axis title is drawn in (its label's text)."""
+    cursor = QtGui.QTextCursor(axis.label.document())
+    cursor.setPosition(1)
+    return QtGui.QFontInfo(cursor.charFormat().font()).pixelSize()
+
+
+@pytest.mark.parametrize("robot_panel", SETTINGS, indirect=True)
+def test_the_stored_keys_and_timeline_titles_are_as_large_as_the_turn_plots(robot_panel):
+    panel = robot_panel.rig_panel
+    turn = panel.curves.plots["angle"].getAxis("left")
+    assert turn.label.isVisible()
+    size = _title_px(turn)
+    stored = panel.components.getPlotItem()
+    left = stored.getAxis("left")
+    shown = left.label.toPlainText()
+    assert left.label.isVisible() and "…" not in shown, shown
+    assert _title_px(left) >= size, (_title_px(left), size)
+    bottom = stored.getAxis("bottom")
+    if bottom.label.isVisible():
+        assert _title_px(bottom) >= size, (_title_px(bottom), size)
+    else:  # beside the 3D view: the turn plot right below says "time (s)"
+        beside = panel.plot_tabs.mapToGlobal(panel.plot_tabs.rect().bottomLeft()).y()
+        below = panel.curves.mapToGlobal(panel.curves.rect().topLeft()).y()
+        assert below >= beside and panel.curves.plots["angle"].getAxis("bottom").label.isVisible()
+    timeline = robot_panel.findChild(QtWidgets.QWidget, "timeline")
+    axis = timeline.getPlotItem().getAxis("bottom")
+    assert axis.label.isVisible()
+    assert _title_px(axis) >= size, (_title_px(axis), size)
