@@ -67,14 +67,18 @@ class TitleFitAxis(FittedTicks, pg.AxisItem):
         self._last: str | None = None  # what labelString last returned
         self._lines = 1  # of the title shown
         self._short: str | None = None  # a shorter title of the owner's, tried before eliding
+        self._short_first = False  # the short title on one line before the title on two
         super().__init__(*args, **kwargs)
 
-    def set_short_title(self, text: str | None) -> None:
+    def set_short_title(self, text: str | None, *, before_two_lines: bool = False) -> None:
         """A shorter title to show (its own forms, on one or two lines) where no form of
         the title fits, before it is elided: "unwrapped turn (deg)" cut to "unw…"
         on the Keyframes tab at 150 % says less than "turn (°)". The full title
-        is the tooltip then."""
+        is the tooltip then. ``before_two_lines``: the short title on one line
+        is tried before the title on two, which widens the axis by a line (a
+        narrow plot's data area, as the stored keys' beside the 3D view)."""
         self._short = text or None
+        self._short_first = before_two_lines
         self._updateLabel()
 
     def shown_title(self) -> str:
@@ -104,6 +108,8 @@ class TitleFitAxis(FittedTicks, pg.AxisItem):
         whole = forms[:-1] if _PARENS.search(full) else forms
         shown = self._first_fit(html, full, whole, room)
         lines = 1
+        if shown is None and self._short is not None and self._short_first:
+            shown = self._first_fit(html, full, title_forms(self._short), room)
         if shown is None:  # on two lines, the axis one line wider (see _updateWidth)
             shown = next((two for form in whole[1:] or whole
                           if (two := self._two_lines(html, full, form, room)) is not None), None)

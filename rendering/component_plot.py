@@ -19,10 +19,11 @@ from PyQt6 import QtCore, QtGui, QtWidgets
 
 from quatlab.app.i18n import _
 from quatlab.rendering import themes
+from quatlab.rendering.axis_title import TitleFitAxis
 from quatlab.rendering.plot_items import ink_axes
-from quatlab.rendering.style import AXIS_COLORS, BACKGROUND, FOREGROUND
+from quatlab.rendering.style import AXIS_COLORS, AXIS_TITLE_PT, BACKGROUND, FOREGROUND
 
-__all__ = ["ComponentPlot", "TimePlot", "COMPONENT_COLORS", "LegendRow"]
+__all__ = ["ComponentPlot", "TimePlot", "TimeAxis", "COMPONENT_COLORS", "LegendRow"]
 
 #: w in dark grey, x, y, z in the axis colours.
 COMPONENT_COLORS = ("#505050", *AXIS_COLORS)
@@ -66,6 +67,20 @@ class LegendRow(pg.LegendItem):
         return legend
 
 
+class TimeAxis(pg.AxisItem):
+    """A time axis whose title can be left out while a plot right below says "time (s)"."""
+
+    _title_off = False
+
+    def hide_title(self, hidden: bool) -> None:
+        """Leave the title out (``hidden``) or show it; a restyle does not bring it back."""
+        self._title_off = hidden
+        self.showLabel(bool(self.labelText))
+
+    def showLabel(self, show: bool = True) -> None:  # noqa: N802 (pyqtgraph's name)
+        super().showLabel(show and not self._title_off)
+
+
 class TimePlot(pg.PlotWidget):
     """A plot of one track against time, as the rig panel shows them (a base class).
 
@@ -76,18 +91,27 @@ class TimePlot(pg.PlotWidget):
 
     cursorMoved = QtCore.pyqtSignal(float)
 
-    def __init__(self, name: str, y_label: str, entries: int, parent=None) -> None:
-        super().__init__(parent, background=BACKGROUND)
+    def __init__(self, name: str, y_label: str, entries: int, parent=None, *,
+                 short_title: str | None = None) -> None:
+        super().__init__(parent, background=BACKGROUND,
+                         axisItems={"left": TitleFitAxis("left"), "bottom": TimeAxis("bottom")})
         self.setObjectName(name)
         item = self.getPlotItem()
         item.hideButtons()
         item.setMenuEnabled(False)
         item.setMouseEnabled(x=True, y=False)
         item.showGrid(x=True, y=True, alpha=0.18)
-        item.setLabel("bottom", _("time (s)"), color=FOREGROUND)
+        # The titles as large as the other plots' (they were Qt's 9 pt at every
+        # zoom, 7 px letters at 150 %); a title too long for the plot's height
+        # takes a shorter form (``short_title``), not a smaller font.
+        style = {"color": FOREGROUND, "font-size": AXIS_TITLE_PT}
+        item.setLabel("bottom", _("time (s)"), **style)
         item.getAxis("bottom").enableAutoSIPrefix(False)  # never "time (s) (x0.001)"
         item.getAxis("left").enableAutoSIPrefix(False)
-        item.setLabel("left", y_label, color=FOREGROUND)
+        item.setLabel("left", y_label, **style)
+        # On one line: a second line took 37 px from the stored keys' data area
+        # beside the 3D view (zh_CN at 1024x768 and 150 %).
+        item.getAxis("left").set_short_title(short_title, before_two_lines=True)
         self._entries = entries
         self.legend = LegendRow.into(item, entries)
         ink_axes(item)
@@ -119,6 +143,10 @@ class TimePlot(pg.PlotWidget):
                 + _LEGEND_GAP * max(len(legend.items) - 1, 0))
         return sum(w.effectiveSizeHint(hint).width() for w in parts) + gaps
 
+    def hide_time_title(self, hidden: bool) -> None:
+        """Leave out "time (s)" where the plots right below say it (beside the 3D view)."""
+        self.getPlotItem().getAxis("bottom").hide_title(hidden)
+
     def set_cursor(self, t: float) -> None:
         self._moving = True
         try:
@@ -135,7 +163,8 @@ class ComponentPlot(TimePlot):
     """Stored components of one track; see the module docstring."""
 
     def __init__(self, parent=None) -> None:
-        super().__init__("rig_components", _("stored key components"), len(_NAMES), parent)
+        super().__init__("rig_components", _("stored key components"), len(_NAMES), parent,
+                         short_title=_("key values"))
         item = self.getPlotItem()
         item.setYRange(-1.05, 1.05, padding=0)
         self._before = [item.plot(pen=pg.mkPen(c, width=1.2, style=QtCore.Qt.PenStyle.DashLine))

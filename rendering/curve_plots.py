@@ -72,7 +72,13 @@ from quatlab.rendering.plot_label import BoxedLabel
 from quatlab.rendering.plot_legend import PlotLegend
 from quatlab.rendering.plot_y_axis import _TICK_FONT_PT, PlotYAxis
 from quatlab.rendering.series import PLOTS, Series, check_plot, curve_series
-from quatlab.rendering.style import BACKGROUND, FOREGROUND, METHOD_COLORS, METHOD_DASHED
+from quatlab.rendering.style import (
+    AXIS_TITLE_PT,
+    BACKGROUND,
+    FOREGROUND,
+    METHOD_COLORS,
+    METHOD_DASHED,
+)
 from quatlab.rendering.theme_apply import restyle_plots
 
 __all__ = ["CurvePlots", "LEAST_HEIGHT"]
@@ -80,7 +86,7 @@ __all__ = ["CurvePlots", "LEAST_HEIGHT"]
 #: The plots' least height (px) unless a parent asks for less (CurvePlots.set_least_height).
 LEAST_HEIGHT = 212
 
-_LABEL_FONT_PT = "11pt"
+_LABEL_FONT_PT = AXIS_TITLE_PT
 _CACHE = QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache
 _GRID_ALPHA = 0.18
 #: Axes' z, below the ViewBox's (-100): see _setup_plot.

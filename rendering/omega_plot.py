@@ -61,7 +61,8 @@ class OmegaPlot(TimePlot):
     """omega of one track for both players; see the module docstring."""
 
     def __init__(self, parent=None) -> None:
-        super().__init__("rig_omega", _("ω (°/s), naive dashed"), len(_NAMES), parent)
+        super().__init__("rig_omega", _("ω (°/s), naive dashed"), len(_NAMES), parent,
+                         short_title=_("ω (°/s)"))
         item = self.getPlotItem()
         dash = QtCore.Qt.PenStyle.DashLine
         self.spec = [item.plot(pen=pg.mkPen(c, width=2), name=n)

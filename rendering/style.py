@@ -10,7 +10,7 @@ from __future__ import annotations
 from quatlab.math.curves import METHOD_LABELS, METHODS
 
 __all__ = ["METHODS", "METHOD_LABELS", "METHOD_COLORS", "METHOD_DASHED", "AXIS_COLORS",
-           "rgba", "BACKGROUND", "FOREGROUND", "SCENE_BACKGROUND"]
+           "rgba", "BACKGROUND", "FOREGROUND", "SCENE_BACKGROUND", "AXIS_TITLE_PT"]
 
 #: Hex colour per method.
 METHOD_COLORS = {
@@ -31,6 +31,8 @@ FOREGROUND = "#202020"
 #: 3D viewport clear colour: a hair darker than the plots' white so the bones'
 #: specular highlights keep an outline (the scene's docstring says why light).
 SCENE_BACKGROUND = "#F5F5F3"
+#: Every 2D plot's axis titles, at 100 % (the theme walk scales it with the zoom).
+AXIS_TITLE_PT = "11pt"
 
 
 def rgba(hex_colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:

@@ -6,7 +6,9 @@ labels of a t axis ran into one another ("0.0.2.0.4.6.8.0"). :class:`FittedTicks
 widens the major spacing along 1, 2, 5, 10, ... until the widest label (or a
 line, on a vertical axis) plus a gap fits between two ticks, measured in the
 axis's own tick font, and labels the major ticks only, so no two labels can
-meet. Of explicit ticks (``setTicks``) it labels every k-th, k as small as fits.
+meet. Where that leaves one label on a short axis, a step of any leading
+digit (300, 400, ...) that has room gives two. Of explicit ticks
+(``setTicks``) it labels every k-th, k as small as fits.
 """
 
 from __future__ import annotations
@@ -140,7 +142,41 @@ class FittedTicks:
         for step in nice_steps(levels[0][0]):
             if step * per_px >= self._label_room(metrics, lo, hi, step) or step > span:
                 break
+        if _ticks_within(lo, hi, step) < 2:
+            # 1, 2, 5 jump too far on a short axis: over -400..260 in 76 px, 200
+            # left no room and 500 labelled "0" alone. A step of any leading
+            # digit (300: "-300", "0") gives the scale back where one has room.
+            step = next((s for s in _digit_steps(levels[0][0], step)
+                         if _ticks_within(lo, hi, s) >= 2
+                         and s * per_px >= self._label_room(metrics, lo, hi, s)), step)
         if step == levels[0][0]:
             return levels
-        minor = step / (5.0 if round(step / 10.0 ** floor(log10(step))) == 5 else 2.0)
+        digit = round(step / 10.0 ** floor(log10(step)))
+        minor = step / (2.0 if digit in (1, 2) else float(digit))
         return [(step, 0), (minor, 0)]
+
+
+def _ticks_within(lo: float, hi: float, step: float) -> int:
+    """How many multiples of ``step`` lie in [lo, hi].
+
+    >>> _ticks_within(-401.0, 259.0, 500.0), _ticks_within(-401.0, 259.0, 300.0)
+    (1, 2)
+    """
+    return max(0, floor(hi / step) - ceil(lo / step) + 1)
+
+
+def _digit_steps(start: float, stop: float):
+    """Steps d x 10^k (d = 1 ... 9) from ``start`` to ``stop``, both kept, smallest first.
+
+    >>> [round(s, 6) for s in _digit_steps(200.0, 500.0)]
+    [200.0, 300.0, 400.0, 500.0]
+    """
+    exp = floor(log10(start))
+    while True:
+        for d in range(1, 10):
+            step = d * 10.0 ** exp
+            if step > stop * (1 + 1e-9):
+                return
+            if step >= start * (1 - 1e-9):
+                yield step
+        exp += 1

@@ -67,8 +67,9 @@ _STACK_BELOW_LINES = 40
 #: left the components plot a 52-px data area under its legend.
 _NARROW_CURVES_PX = 145
 #: The components plot's least width beside the scene, in text lines (its
-#: axis and side tabs take about half).
-_COMPONENTS_LINES = 11
+#: axis and side tabs take about half; 11 kept a 200-px data area while the
+#: axis title was Qt's 9 pt, not the other plots' size).
+_COMPONENTS_LINES = 12
 PLAYER_LABELS = {"both": N_("both players"), "spec": N_("spec player only"),
                  "naive": N_("naive runtime only")}
 
@@ -325,6 +326,10 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
                             else QtWidgets.QTabWidget.TabPosition.North)
         tabs.setTabText(0, _("stored") if narrow else _("stored keys"))
         tabs.setTabText(1, _("velocity") if narrow else _("angular velocity ω"))
+        # Beside the scene, the angle and error plots right below say "time (s)":
+        # the title's line is the data area's (docs/projector.md).
+        for plot in (self.components, self.omega):
+            plot.hide_time_title(narrow)
         if narrow:
             self._view_split.addWidget(self.plot_tabs)
             self._view_split.setStretchFactor(2, 1)
