@@ -215,7 +215,7 @@ def test_a_callouts_leader_is_dotted_not_a_curve(qtbot):
 @pytest.mark.parametrize(("tab", "preset", "t", "lang", "peak"), [
     ("wrap", "yaw_wrap", 0.35, "zh_CN", "2,6")])
 def test_an_off_scale_peak_is_named_at_projector_scale(qtbot, tab, preset, t, lang, peak):
-    """1024x768 at 150 % in Chinese: naive NLERP's 2,612 deg/t went off the top of the
+    """1024x768 at 150 % in Chinese: naive NLERP's 2,620 deg/t went off the top of the
     wrap tab's speed plot unsaid: over the 340 of the Euler channels the range left
     a band too low for the label. (The two-key tab's plots there, 190 px wide, have
     no room beside the spike and the cursor at all.)"""

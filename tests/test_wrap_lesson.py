@@ -69,6 +69,17 @@ def test_yaw_wrap_by_hand():
     np.testing.assert_allclose(c.speed["slerp"], 20.0, rtol=1e-6)
 
 
+def test_the_naive_nlerp_peak_is_the_two_key_lessons():
+    """Keys 170 deg apart in 4D (dot cos 170 deg): at t = 0.5 the blend's squared norm
+    is (1 + cos W) / 2 and NLERP turns at 2 sin W / that, 2,619.6 deg/t, as the
+    two-key lesson says for the same keys; differences of the samples said 2,612."""
+    c = WrapModel("yaw_wrap").comparison
+    w = np.arccos(c.key_dot)  # NLERP runs from q0 to the q1 it was given
+    peak = np.degrees(2.0 * np.sin(w) / ((1.0 + np.cos(w)) / 2.0))
+    assert peak == pytest.approx(2619.6, abs=0.1)  # W = 170 deg by hand
+    assert np.nanmax(c.speed["naive"]) == pytest.approx(peak, rel=1e-9)
+
+
 def test_explanation_names_both_families():
     m = WrapModel("mocap_lefthip")
     text = m.explanation()

@@ -137,7 +137,7 @@ def compare(start_deg, end_deg, order: str, samples: int = _SAMPLES) -> WrapComp
     negated = bool(np.dot(q0, q1) >= 0.0)
     if negated:
         q1 = -q1                         # the double cover's counterpart of the wrap
-    naive, _speed = nlerp_path(q0, q1, t)
+    naive, naive_speed = nlerp_path(q0, q1, t)
     quats = {
         "euler": from_euler(np.radians(euler), order),
         "naive": naive,
@@ -154,6 +154,10 @@ def compare(start_deg, end_deg, order: str, samples: int = _SAMPLES) -> WrapComp
         s[0], s[-1] = step[0] / dt, step[-1] / dt
         speed[k] = s
         swept[k] = float(np.nansum(step))
+    # NLERP's own speed: differences of samples 1/240 apart cut its spike at the
+    # collapse short (2,612 deg/t where the two-key lesson, from the same keys,
+    # says 2,620), and the plots name that peak.
+    speed["naive"] = np.degrees(naive_speed)
     for arr in (t, euler, q0, q1, *quats.values(), *angle.values(), *speed.values()):
         arr.setflags(write=False)
     return WrapComparison(order, a, b, t, euler, q0, q1, float(np.dot(q0, q1)), negated,
