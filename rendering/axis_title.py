@@ -68,7 +68,17 @@ class TitleFitAxis(FittedTicks, pg.AxisItem):
         self._lines = 1  # of the title shown
         self._short: str | None = None  # a shorter title of the owner's, tried before eliding
         self._short_first = False  # the short title on one line before the title on two
+        self._peers: list[TitleFitAxis] = []  # axes stacked with this one (set_peers)
+        self._natural = 0.0  # the width this axis needs on its own
         super().__init__(*args, **kwargs)
+
+    def set_peers(self, peers) -> None:
+        """Axes of plots stacked with this one: each takes the widest one's width, so the
+        plots' data areas, and their t cursors, line up. Stacked beside the 3D view
+        the Chinese SQUAD plots' t = 0 stood at x 717 and 749, and the two cursor
+        lines at one t 16 px apart."""
+        self._peers = [p for p in peers if p is not self]
+        self._updateWidth()
 
     def set_short_title(self, text: str | None, *, before_two_lines: bool = False) -> None:
         """A shorter title to show (its own forms, on one or two lines) where no form of
@@ -205,8 +215,7 @@ class TitleFitAxis(FittedTicks, pg.AxisItem):
         if self._lines > 1 and self.fixedWidth is not None:
             w += (self._lines - 1) * self._line_height()
         if self.orientation != "left" or self._last is None or not self.isVisible():
-            self.setMaximumWidth(w)
-            self.setMinimumWidth(w)
+            self._set_natural(w)
             return
         # pyqtgraph sizes the axis for 0.8 of the title's height, which the
         # nudge and the document margin cover only up to ~45 px: the title as
@@ -215,8 +224,22 @@ class TitleFitAxis(FittedTicks, pg.AxisItem):
         # label, drawn right-aligned at the axis' right edge. Two lines "… 与" /
         # "‖RᵀR − I‖（对数）" ran 1.4 px into "0.0001"; in English they cleared it by 0.2.
         w = max(w, self._title_right() + self._gap() + self._tick_space())
-        self.setMaximumWidth(w)
-        self.setMinimumWidth(w)
+        self._set_natural(w)
+
+    def _set_natural(self, w: float) -> None:
+        """Take width ``w`` as this axis' own need, and the widest of its peers' (set_peers)."""
+        changed = w != self._natural
+        self._natural = w
+        self._apply_width()
+        if changed:
+            for peer in self._peers:
+                peer._apply_width()
+
+    def _apply_width(self) -> None:
+        w = max([self._natural] + [p._natural for p in self._peers if p.isVisible()])
+        if w != self.maximumWidth() or w != self.minimumWidth():
+            self.setMaximumWidth(w)
+            self.setMinimumWidth(w)
 
     def _title_right(self) -> float:
         """Where the shown title's text ends, from the axis' left edge."""

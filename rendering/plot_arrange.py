@@ -89,6 +89,11 @@ class PlotArrange:
         layout.addItem(self._legend, row=0, col=0, colspan=1 if stacked else len(PLOTS))
         for k, item in enumerate(items):
             layout.addItem(item, row=1 + k if stacked else 1, col=0 if stacked else k)
+        # Stacked, one left axis width for both: their t axes line up under each other.
+        axes = [item.getAxis("left") for item in items]
+        for axis in axes:
+            if hasattr(axis, "set_peers"):
+                axis.set_peers(axes if stacked else [])
         # Laid out now, over the whole view: the grid kept the size it had
         # before the rows changed (two plots 43 px tall in a 411-px view).
         view = self._view

@@ -479,3 +479,28 @@ def test_an_explanation_beside_the_view_shows_three_whole_lines_at_least(qtbot):
         win.close()
         win.deleteLater()
         settle()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_stacked_plots_line_their_t_axes_up(qtbot, lang):
+    """Stacked beside the 3D view, each plot's left axis was as wide as its own title
+    and ticks: in Chinese at 1024x768 and 150 % SQUAD's t = 0 stood at x 717 over
+    749, so the two cursor lines at one t were 16 px apart."""
+    from quatlab.app import i18n
+
+    i18n.set_language(lang)
+    win = build_window((1024, 768), 1.5)
+    try:
+        for tab in ("squad", "blend", "euler", "integrate", "wrap"):
+            show_case(win, tab, TABS[tab][0], 0.5)
+            settle(8)
+            plots = win.views[tab].plots
+            assert plots.stacked, tab
+            lefts = [item.getViewBox().sceneBoundingRect().left()
+                     for item in plots.plots.values()]
+            assert abs(lefts[0] - lefts[1]) <= 1.0, (tab, lefts)
+    finally:
+        i18n.set_language("en")
+        win.close()
+        win.deleteLater()
+        settle()
