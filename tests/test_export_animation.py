@@ -50,14 +50,21 @@ def test_export_writes_the_sweep_converted_off_the_gui_thread(qtbot, win, tmp_pa
     assert converted_on == {"quatlab-encode"}
     assert win.state.t == pytest.approx(0.3)  # put back
     assert out.read_bytes() == encode_animation(out, frames, fps=10)
-    # Each frame is the window at its t (0, 0.2, ... 1), grabbed here the plain way.
+    # Each frame is the window at its t (0, 0.2, ... 1), grabbed here the plain way:
+    # nearer that grab than any other t's, and the same but for a few pixels. Not
+    # every pixel: a plot's callout steps out of the cursor's way by the way the
+    # cursor went (rendering/plot_label.py), so a frame and a later grab at one t
+    # may word or place it differently (0.3 % of the pixels, the peak's callout).
     win.status.clearMessage()  # the export's "saved" message is not in its frames
-    for i, t in enumerate(recorder.sweep_values(0.0, 1.0, 6)):
+    grabs = []
+    for t in recorder.sweep_values(0.0, 1.0, 6):
         win.state.set_t(float(t))
         for _ in range(3):
             QtWidgets.QApplication.processEvents()
-        np.testing.assert_array_equal(frames[i], recorder.image_to_rgb(win.grab_image()),
-                                      err_msg=f"frame {i}")
+        grabs.append(recorder.image_to_rgb(win.grab_image()))
+    for i, frame in enumerate(frames):
+        apart = [float((frame != grab).any(axis=-1).mean()) for grab in grabs]
+        assert int(np.argmin(apart)) == i and apart[i] < 0.01, (i, apart)
 
 
 def test_a_cancelled_export_ends_its_encoding_thread(qtbot, win, tmp_path):
