@@ -6,9 +6,8 @@ draw coinciding lines so that each shows (:mod:`.plot_items`: dashes over
 solids). Their cursor dots must do the same: one dot hidden under another
 told a class one curve was there. Dots whose centres lie closer than half a
 dot's diameter (MERGE_SHARE) on screen are drawn as one dot cut into equal pie
-slices, one per
-curve in its colour, in the curves' order from the upper left clockwise, so
-two make a dot split along its diagonal, as the 3D view stripes two chains in
+slices, one per curve in its colour, in the curves' order from the upper left
+clockwise, so two make a dot split along its diagonal, as the 3D view stripes two chains in
 one pose diagonally (:mod:`.chain_scene`). The group's dot is centred on the
 middle of its members' values and grows with their number (its area k dots'
 area), so each slice keeps about one dot's ink; a thin stroke of the outline

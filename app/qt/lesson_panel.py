@@ -130,12 +130,8 @@ class ExplanationArea(QtWidgets.QScrollArea):
                            else QtWidgets.QSizePolicy.Policy.Ignored)
         if not top:
             # Never squeezed out of sight: three whole lines at least, the rest
-            # scrolls; with the label's margins, or the third was cut off
-            # (:meth:`_whole_lines`) and two showed (the engines at 1280x720).
-            label = self.widget()
-            margins = label.contentsMargins()
-            self.setMinimumHeight(3 * label.fontMetrics().height() + margins.top()
-                                  + margins.bottom() + 2 * self.frameWidth())
+            # scrolls (the engines at 1280x720 showed two: see _lines_high).
+            self.setMinimumHeight(self._lines_high(3))
             self.setMaximumHeight(16777215)
         self._reserved = None
         self._tallest = 0
@@ -158,14 +154,20 @@ class ExplanationArea(QtWidgets.QScrollArea):
         line = label.fontMetrics().height()
         cap = max(int(self.TOP_SHARE * self.window().height()), 2 * line)
         if self._lines is not None:
-            # The label's margins too: without them the last of three lines was cut
-            # off (:meth:`_whole_lines`) and two showed. Lines of the font: Chinese
-            # lines are taller and two show, the third scrolls; three of them left
-            # the engines' plots below their least height at 1024x768 and 150 %.
-            margins = label.contentsMargins()
-            cap = min(cap, self._lines * line + margins.top() + margins.bottom()
-                      + 2 * self.frameWidth())
+            # Lines of the font: Chinese lines are taller and two show, the third
+            # scrolls; three of them left the engines' plots below their least
+            # height at 1024x768 and 150 %.
+            cap = min(cap, self._lines_high(self._lines))
         return min(text + line, cap)
+
+    def _lines_high(self, lines: int) -> int:
+        """The area's height for ``lines`` lines of the label's font, with the label's
+        margins and the frame: without the margins the last line was cut off
+        (:meth:`_whole_lines`) and one fewer showed."""
+        label = self.widget()
+        margins = label.contentsMargins()
+        return (lines * label.fontMetrics().height() + margins.top() + margins.bottom()
+                + 2 * self.frameWidth())
 
     def forget_height(self) -> None:
         """A new preset: the height is set again by its first text (never lower, at this
