@@ -76,6 +76,8 @@ class SameKeysView(LessonPanel):
         for r in ids:
             self.scene.set_chain(r, None, COLOURS[r])
             self.scene.set_label(r, _(R.runtime(r).label))
+        # Side by side by what each sweeps, in one row or two of three, seen from
+        # the side that shows them longest (ChainCamera.set_row, docs/projector.md).
         self.scene.set_row(ids)
         model.events.connect("data", self.on_data)
         model.events.connect("param", self.on_param)
