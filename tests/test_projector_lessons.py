@@ -14,12 +14,14 @@ reports the same checks and their time.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from lesson_checks import (
     SIZES,
     TABS,
     TS,
     build_window,
+    chain_boxes,
     check_case,
     check_story,
     check_sweep_fill,
@@ -298,6 +300,50 @@ def test_the_engines_labels_neither_overlap_nor_cross_each_others_leaders(sized_
             settle(6)
             scene = win.views["engines"].scene
             problems += [f"{preset} t={t}: {p}" for p in check_labels(scene)]
+    assert problems == [], f"{name}: " + "; ".join(problems)
+
+
+#: Each engines chain's length on the screen (the larger side of its projected box), the
+#: median over the six chains and the t of TS, in sides of the room each would have if
+#: the six tiled the view (the side of a square of a sixth of its area: 209 px at
+#: 1280x720, 177 px at 1024x768 and 150 %). The row of six framed as one row across,
+#: 5.5 m apart and seen from +X, left 0.18-0.21 of that at 1280x720 (a chain 38-45 px
+#: long in a 790x332 view) and 0.18-0.19 at 1024x768 and 150 % for the wheel and the
+#: wrap, seen end on; laid out by what they sweep and seen side on they have 0.32-0.50.
+ENGINES_LEAST_LENGTH = 0.28
+
+
+def test_the_engines_chains_are_as_large_as_the_view_allows(sized_window):
+    """Six chains in a row across a wide view were 40-60 px tall at 1280x720, the row
+    framed whole and the view's height unused; the wheel's and the wrap's chains were
+    seen end on, 2-4 px wide. Each preset keeps one framing across t, every chain
+    inside the view at every t, and the chains are long on the screen."""
+    from quatlab.app.model.same_keys_lesson import PRESETS
+
+    name, win = sized_window
+    problems = []
+    for preset in PRESETS:
+        lengths, cameras = [], set()
+        for t in TS:
+            scene = show_case(win, "engines", preset, t).scene
+            settle(2)
+            w, h = scene.width(), scene.height()
+            params = scene.cameraParams()
+            cameras.add((params["distance"], params["elevation"], params["azimuth"],
+                         params["center"].x(), params["center"].y(), params["center"].z()))
+            boxes = chain_boxes(scene)
+            assert len(boxes) == 6, (preset, t, sorted(boxes))
+            for key, (lo, hi) in boxes.items():
+                if lo[0] < -1 or lo[1] < -1 or hi[0] > w + 1 or hi[1] > h + 1:
+                    problems.append(f"{preset} t={t}: {key} leaves the {w}x{h} view: "
+                                    f"{lo.round()}-{hi.round()}")
+                lengths.append(float(np.max(hi - lo)))
+        if len(cameras) != 1:
+            problems.append(f"{preset}: {len(cameras)} framings over t")
+        room = np.sqrt(w * h / 6)
+        if np.median(lengths) < ENGINES_LEAST_LENGTH * room:
+            problems.append(f"{preset}: chains {np.median(lengths):.0f} px long in a {w}x{h} "
+                            f"view, under {ENGINES_LEAST_LENGTH} of {room:.0f} px")
     assert problems == [], f"{name}: " + "; ".join(problems)
 
 

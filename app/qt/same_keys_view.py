@@ -18,7 +18,6 @@ from quatlab.app.model.same_keys_lesson import SameKeysModel
 from quatlab.app.qt.endpoint_editor import EndpointEditor
 from quatlab.app.qt.lesson_panel import LessonPanel
 from quatlab.math import runtimes as R
-from quatlab.rendering.chain import ROOT
 from quatlab.rendering.series import Series
 from quatlab.rendering.themes import LIGHT
 
@@ -42,8 +41,6 @@ COLOURS = {"gltf": "#009E73", "three": LIGHT.violet, "playcanvas": "#0083F5",
            "unreal": LIGHT.findings["other"]}
 #: Runtimes that blend the components (NLERP-like timing) are dashed, as NLERP is elsewhere.
 DASHED = {"playcanvas", "unity_quat", "unreal"}
-#: Chain roots side by side along y, two reaches apart so the swept circles never cross.
-SPACING = 5.5
 
 
 class SameKeysView(LessonPanel):
@@ -75,12 +72,13 @@ class SameKeysView(LessonPanel):
         side.addWidget(pair)
         side.addStretch(1)
         self.scene.set_root_only(True)
-        self.scene.set_default_direction(40.0, 0.0)
-        middle = (len(ids) - 1) / 2
-        self.roots = {r: ROOT + [0.0, SPACING * (i - middle), 0.0] for i, r in enumerate(ids)}
+        self.scene.set_auto_direction(True)
         for r in ids:
-            self.scene.set_chain(r, None, COLOURS[r], root=self.roots[r])
+            self.scene.set_chain(r, None, COLOURS[r])
             self.scene.set_label(r, _(R.runtime(r).label))
+        # Side by side by what each sweeps, in one row or two of three, seen from
+        # the side that shows them longest (ChainCamera.set_row, docs/projector.md).
+        self.scene.set_row(ids)
         model.events.connect("data", self.on_data)
         model.events.connect("param", self.on_param)
         self.on_data()
@@ -120,8 +118,12 @@ class SameKeysView(LessonPanel):
                 self.plots.set_series(plot, [
                     Series(r, _(R.runtime(r).label), COLOURS[r], r in DASHED, c.t, values[r])
                     for r in m.runtimes])
-        for r in m.runtimes:
-            self.scene.set_path(r, c.quats[r], COLOURS[r])
+        with self.scene.one_framing():
+            for r in m.runtimes:
+                self.scene.set_path(r, c.quats[r], COLOURS[r])
+            # The chains stand side by side by what they sweep (set_row): after an
+            # edit (−q) the long way round needs more room.
+            self.scene.reframe()
         self.on_param()
 
     def on_param(self) -> None:
