@@ -195,6 +195,37 @@ def test_after_minus_q_the_long_way_round_has_its_room(view):
             assert apart, (a, b, swept[a], swept[b])
 
 
+def test_opened_on_long_numbers_the_forms_keep_one_row_and_the_page_its_plots(qtbot):
+    """As ``screenshot --view engines --preset truck_wheel`` opens it at 1280x720: q0
+    and q1 (0.057433, -0.99835 ...) were laid out in two rows before the window
+    showed, the forms asked for that narrow width from then on (309 px where the
+    default preset's get 482), and the column of q0 and q1 ran 99 px past the page:
+    the page scrolled and the plots were cut off."""
+    from quatlab.app.commands.screenshot import lesson_state, set_lesson_case, show_window
+
+    (win, _img), problem = show_window(
+        lesson_state("engines", None, None), "engines", (1280, 720),
+        prepare=lambda w: set_lesson_case(w, "engines", "truck_wheel", 0.5))
+    assert problem is None
+    qtbot.addWidget(win)
+    view = win.views["engines"]
+    assert [e._two_rows for e in view.editors] == [(False, False, False)] * 2
+    assert view.height() <= view.parentWidget().height()
+    assert not win.tabs.currentWidget().verticalScrollBar().isVisible()
+
+
+def test_forms_narrowed_to_two_rows_take_one_again_when_there_is_room(view):
+    """A form in two rows asked for the width of two rows: widened again, the window
+    kept it there."""
+    view.model.set_preset("truck_wheel")
+    view.resize(700, 1000)
+    settle(8)
+    assert any(any(e._two_rows) for e in view.editors)
+    view.resize(1400, 1000)
+    settle(8)
+    assert [e._two_rows for e in view.editors] == [(False, False, False)] * 2
+
+
 @pytest.mark.parametrize("theme", ["light", "dark", "high-contrast"])
 def test_every_runtime_keeps_3_to_1_on_its_background_in_every_theme(view, theme):
     """Curves in the plots, chains, trails and labels in 3D (WCAG 1.4.11; labels 4.5:1

@@ -166,14 +166,35 @@ class EndpointEditor(QtWidgets.QGroupBox):
         grid.addWidget(self._paste_apply, row + 1, 5)
         grid.addWidget(self.message, row + 2, 0, 1, 6)
 
-    def _field_width_on_one_row(self, width: int) -> float:
-        """Width of each of four fields on one row of an editor ``width`` wide."""
+    def _beside_fields(self, button: int) -> int:
+        """Width of a row of four fields that is not the fields': the margins, the label,
+        the −q button (``button`` px wide) and the five gaps."""
         grid = self._grid
         m = grid.contentsMargins()
         label = max(w.sizeHint().width() for w in (
             self._components_label, self._axis_label, self._euler_label, self._paste_label))
-        fixed = m.left() + m.right() + label + self.negate_button.width()
-        return (width - fixed - 5 * grid.horizontalSpacing()) / 4
+        return m.left() + m.right() + label + button + 5 * grid.horizontalSpacing()
+
+    def _field_width_on_one_row(self, width: int) -> float:
+        """Width of each of four fields on one row of an editor ``width`` wide."""
+        return (width - self._beside_fields(self.negate_button.width())) / 4
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt's name)
+        """As wide as every form's four fields on one row with their numbers whole.
+
+        The grid's own hint is that of the rows as they stand: laid out in two
+        rows in a narrow place, the editor asked for the narrow width from
+        then on, and a column of controls sized by it kept the two rows in a
+        window with room for one. The engines tab opened on the milk truck's
+        wheel (0.057433, -0.99835) at 1280x720 stood 310 px wide, in two rows,
+        and pushed its plots off the page. Two rows are for a place narrower
+        than this (:meth:`minimumSizeHint` is the grid's).
+        """
+        hint = super().sizeHint()
+        text = max(self._text_width(e) for e in (
+            *self.components, *self.axis, self.angle, *self.euler))
+        one_row = self._beside_fields(self.negate_button.sizeHint().width()) + 4 * text
+        return QtCore.QSize(max(hint.width(), one_row), hint.height())
 
     @staticmethod
     def _text_width(edit: QtWidgets.QLineEdit) -> int:
@@ -301,5 +322,6 @@ class EndpointEditor(QtWidgets.QGroupBox):
             e.setCursorPosition(0)  # a narrow field shows the sign, not the tail
         if self._two_rows is not None:
             self._fit_rows()  # new numbers may need (or free) the second rows
+        self.updateGeometry()  # the width one row needs (sizeHint) follows the numbers
         if not keep_message:
             self.message.hide()
