@@ -226,7 +226,7 @@ class IntegrateView(LessonPanel):
             self.set_axes(_("step"), None, m.param_range,
                           {"angle": _("|q| − 1   and   ‖RᵀR − I‖"),
                            "speed": _("angle error (°)")},
-                          y_range="auto")
+                          y_range="auto", y_short={"speed": _("error (°)")})
             self.plots.set_y_axis("angle", _("| |q| − 1 |   and   ‖RᵀR − I‖   (log)"), "auto",
                                   log=True)
             q_label, r_label = _("quaternion q"), _("matrix R ({dtype})").format(dtype=m.dtype)
