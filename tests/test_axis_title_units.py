@@ -45,11 +45,12 @@ def shown_axes(view) -> list[TitleFitAxis]:
     return axes
 
 
-def title_problems(win, *, whole: bool = False) -> tuple[list[str], int]:
-    """Every shown y title of every tab whose full title has a unit the shown one lacks
-    (``whole``: or that is elided); and how many titles with a unit were looked at."""
+def title_problems(win, tabs=TABS, *, whole: bool = False) -> tuple[list[str], int]:
+    """Every shown y title of ``tabs`` whose full title has a unit the shown one lacks
+    (``whole``: or that is elided, unit or not); and how many titles with a unit were
+    looked at."""
     problems, seen = [], 0
-    for tab in TABS:
+    for tab in tabs:
         win.show_view(tab)
         settle(8)
         view = win.views[tab]
@@ -61,15 +62,14 @@ def title_problems(win, *, whole: bool = False) -> tuple[list[str], int]:
                 view.rig_panel.plot_tabs.setCurrentIndex(page)
                 settle(6)
             for axis in shown_axes(view):
-                unit = unit_of(axis.labelText)
+                unit, shown = unit_of(axis.labelText), axis.shown_title()
+                if whole and ELLIPSIS in shown:
+                    problems.append(f"{tab}: {axis.labelText!r} elided to {shown!r}")
                 if unit is None:
                     continue
                 seen += 1
-                shown = axis.shown_title()
                 if unit not in shown.replace("\n", ""):
                     problems.append(f"{tab}: {axis.labelText!r} shown as {shown!r}")
-                elif whole and ELLIPSIS in shown:
-                    problems.append(f"{tab}: {axis.labelText!r} elided to {shown!r}")
         if tab == "keyframes":
             view.rig_panel.plot_tabs.setCurrentIndex(0)
     return problems, seen
@@ -102,9 +102,40 @@ CASES = [(s, lang) for s in SIZES for lang in ("en", "zh_CN")]
 def test_every_lesson_plot_title_keeps_its_unit(robot_window):
     problems, seen = title_problems(robot_window)
     assert problems == []
-    # Two plots a lesson tab, six of them (the integration's drift has no unit: "(log)"
-    # is no unit), the Keyframes tab's two and its omega.
-    assert seen >= 2 * 6 + 3
+    # Two plots in each of the seven lesson tabs, but the blend's "reference pose" and
+    # the integration's drift ("(log)" is no unit); the Keyframes tab's turn and error,
+    # looked at with each of its two plot pages, and omega.
+    assert seen == 2 * 7 - 2 + 2 * 2 + 1
+
+
+#: The lesson tabs with plots. The Keyframes tab is left out: in presentation mode at
+#: 150 % its page scrolls and its plots are 42 px tall, too short for any title.
+LESSON_TABS = ("main", "squad", "blend", "euler", "integrate", "wrap", "engines")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_presentation_mode_at_150_percent_shows_short_titles_with_their_units(qapp, lang):
+    """Presentation mode draws 1.25 times larger again: at 150 % the two-key tab's
+    "angular speed (°/t)" showed as "angular / speed", the engines' titles as
+    "pat…" and "off…", the integration's as "| |q|…". Each shows whole, its
+    short title with the unit where the title does not fit."""
+    from quatlab.app import i18n
+
+    i18n.set_language(lang)
+    win = build_window((1024, 768), 1.5)
+    try:
+        win.set_presenting(True, full_screen=False)
+        win.resize(1024, 768)
+        settle(8)
+        problems, seen = title_problems(win, LESSON_TABS, whole=True)
+        assert problems == []
+        assert seen == 12  # as below, without the Keyframes tab's three
+    finally:
+        win.set_presenting(False)
+        i18n.set_language("en")
+        win.close()
+        win.deleteLater()
+        settle()
 
 
 def test_without_a_short_title_the_words_are_elided_and_the_unit_kept(qtbot):
