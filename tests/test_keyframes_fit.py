@@ -328,15 +328,7 @@ def test_a_text_longer_than_its_share_stops_below_a_whole_line(truck_in, qtbot):
         doc = details.document()
         height = details.viewport().height()
         assert doc.size().height() > height  # the case under test: the text is capped
-        tops_bottoms = []
-        block = doc.begin()
-        while block.isValid():
-            layout = block.layout()
-            for i in range(layout.lineCount()):
-                line = layout.lineAt(i)
-                top = layout.position().y() + line.y()
-                tops_bottoms.append((top, top + line.height()))
-            block = block.next()
+        tops_bottoms = _line_spans(doc)
         cut = [(t, b) for t, b in tops_bottoms if t < height < b - 0.5]
         assert cut == [], (height, cut)
         # It shows lines, not a sliver: three (two left the heading alone in Chinese).
@@ -350,6 +342,62 @@ def test_a_text_longer_than_its_share_stops_below_a_whole_line(truck_in, qtbot):
         assert rows >= MIN_TABLE_ROWS or height - row < bottoms[2], (rows, height, bottoms[:3])
     finally:
         truck_in.set_zoom(1.0)
+
+
+def _line_spans(doc) -> list[tuple[float, float]]:
+    """The top and bottom of every laid-out line of ``doc``, from its Qt layout."""
+    spans = []
+    block = doc.begin()
+    while block.isValid():
+        layout = block.layout()
+        for i in range(layout.lineCount()):
+            line = layout.lineAt(i)
+            top = layout.position().y() + line.y()
+            spans.append((top, top + line.height()))
+        block = block.next()
+    return spans
+
+
+ROBOT = TRUCK.with_name("RobotExpressive.glb")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_file_of_many_tracks_leaves_the_explanation_three_lines_in_either_language(
+        qtbot, lang):
+    """RobotExpressive at 1024x768 and 150 %: the segment table was down to one row and
+    the explanation showed three whole lines in English but two in Chinese, whose
+    lines are 27 px where the font's line spacing (what three lines were counted in)
+    is 21. The dope sheet above, tall with 147 tracks, lends the few pixels; the
+    table keeps its whole row, the dope sheet two rows, and the page does not scroll."""
+    from quatlab.app import i18n
+    from quatlab.app.qt.details_fit import MIN_DETAIL_LINES, MIN_TOP_ROWS
+
+    i18n.set_language(lang)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    try:
+        win.open_keyframes(ROBOT)
+        win.show_view("keyframes")
+        win.show()
+        qtbot.waitExposed(win)
+        _zoomed(qtbot, win, 1.5)
+        view = win.views["keyframes"]
+        details, table = view.details, view.segment_table
+        height = details.viewport().height()
+        assert details.document().size().height() > height  # the case: the text is capped
+        spans = _line_spans(details.document())
+        assert [(t, b) for t, b in spans if t < height < b - 0.5] == [], (height, spans[:4])
+        assert sum(b <= height for _t, b in spans) >= MIN_DETAIL_LINES, (height, spans[:4])
+        row = table.rowHeight(0)
+        assert table.viewport().height() % row == 0 and table.viewport().height() >= row
+        sheet = view.dope_sheet
+        assert sheet.tree.viewport().height() >= MIN_TOP_ROWS * sheet.row_height()
+        page = win.tabs.currentWidget()
+        assert not page.verticalScrollBar().isVisible()
+        assert not page.horizontalScrollBar().isVisible()
+    finally:
+        i18n.set_language("en")
+        win.set_zoom(1.0)
 
 
 FOX = TRUCK.with_name("Fox.glb")
