@@ -6,7 +6,9 @@ both ends ("angular speed (deg per unit t" on a 720-px screen). A
 :class:`TitleFitAxis` shows the longest of :func:`title_forms` whose advance
 fits the axis height, measured on every resize and restyle (zoom, theme,
 language), and puts the whole title in the tooltip when it shows less
-(docs/curves.md, "Axis titles"). ``labelText`` keeps the whole title.
+(docs/curves.md, "Axis titles"). ``labelText`` keeps the whole title. A
+title with a unit keeps it while any form with it fits: the owner's short
+title, or the words elided ("rotation fr… (°)").
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from PyQt6 import QtGui
 
 from quatlab.rendering.tick_fit import FittedTicks
 
-__all__ = ["title_forms", "TitleFitAxis"]
+__all__ = ["title_forms", "title_unit", "TitleFitAxis"]
 
 #: A group in parentheses, ASCII or full width (the zh_CN titles use "（度）").
 _PARENS = re.compile(r"\s*[(（]([^()（）]*)[)）]")
@@ -26,6 +28,8 @@ _PARENS = re.compile(r"\s*[(（]([^()（）]*)[)）]")
 _UNIT_SHORT = ((re.compile(r"\s+per\s+unit\s+"), " / "), (re.compile(r"单位\s*"), ""),
                (re.compile(r"\s*/\s*"), "/"), (re.compile(r"\bdeg\b|度"), "°"))
 ELLIPSIS = "…"
+#: What makes a group in parentheses a unit (title_unit): degrees, a rate, seconds, radians.
+_UNIT_MARK = re.compile(r"°|\bdeg\b|度|/|\b(?:s|rad)\b")
 
 
 def _short_units(match: re.Match) -> str:
@@ -44,8 +48,10 @@ def title_forms(text: str) -> list[str]:
     3. units in parentheses written short: "deg" -> "°", "deg per unit t" -> "°/t";
     4. the words in parentheses dropped.
 
-    :class:`TitleFitAxis` tries 1-3 on one line, then 2-3 on two lines, then
-    4 on one, two and three lines, and elides the last when none fits.
+    :class:`TitleFitAxis` tries 1-3 on one line, then 2-3 on two lines; for a
+    title with a unit (:func:`title_unit`) the short title and the elided words
+    with the unit; then 4 on one, two and three lines, and elides the last
+    when none fits.
     """
     forms = [text]
     squeezed = re.sub(r"\s{2,}", " ", text).strip()
@@ -54,6 +60,38 @@ def title_forms(text: str) -> list[str]:
         if form and form != forms[-1]:
             forms.append(form)
     return forms
+
+
+def title_unit(text: str) -> str | None:
+    """The unit of a title: its last group in parentheses that holds one (degrees, a
+    rate, seconds, radians), written short, "（°）" or " (°/t)"; None if it has none.
+
+    A group that is a note, "(log)", is no unit: the title may drop it.
+
+    >>> title_unit("angular speed (deg per unit t)")
+    ' (°/t)'
+    >>> title_unit("| |q| − 1 |   (log)") is None
+    True
+    """
+    match = _unit_match(_PARENS.sub(_short_units, text))
+    return None if match is None else match.group(0)
+
+
+def _unit_match(text: str) -> re.Match | None:
+    units = [m for m in _PARENS.finditer(text) if _UNIT_MARK.search(m.group(1))]
+    return units[-1] if units else None
+
+
+def _kept_forms(text: str, forms: list[str]) -> list[str]:
+    """The forms of ``text`` that keep its words in parentheses (all, if it has none)."""
+    return forms[:-1] if _PARENS.search(text) else forms
+
+
+def _terms(text: str) -> list[str]:
+    """``text`` without its parentheses, split where it has runs of spaces, if it has them:
+    they set its terms apart ("| |q| − 1 |   and   ‖RᵀR − I‖"); else into words."""
+    bare = _PARENS.sub("", text).strip()
+    return re.split(r"\s{2,}", bare) if re.search(r"\s{2,}", bare) else bare.split()
 
 
 class TitleFitAxis(FittedTicks, pg.AxisItem):
@@ -87,6 +125,8 @@ class TitleFitAxis(FittedTicks, pg.AxisItem):
         is the tooltip then. ``before_two_lines``: the short title on one line
         is tried before the title on two, which widens the axis by a line (a
         narrow plot's data area, as the stored keys' beside the 3D view)."""
+        if (text or None, before_two_lines) == (self._short, self._short_first):
+            return  # laid out again for nothing (a lesson sets its titles on every change)
         self._short = text or None
         self._short_first = before_two_lines
         self._updateLabel()
@@ -113,62 +153,93 @@ class TitleFitAxis(FittedTicks, pg.AxisItem):
                 self._updateWidth()
             self._last = html
             return html
-        forms = title_forms(full)
-        # The forms that keep every word (all of them when there are no parentheses).
-        whole = forms[:-1] if _PARENS.search(full) else forms
-        shown = self._first_fit(html, full, whole, room)
-        lines = 1
-        if shown is None and self._short is not None and self._short_first:
-            shown = self._first_fit(html, full, title_forms(self._short), room)
-        if shown is None:  # on two lines, the axis one line wider (see _updateWidth)
-            shown = next((two for form in whole[1:] or whole
-                          if (two := self._two_lines(html, full, form, room)) is not None), None)
-            lines = 1 if shown is None else 2
-        if shown is None:
-            shown = self._first_fit(html, full, forms[len(whole):], room)
-        if shown is None:  # without the parentheses, on two lines, then on three
-            shown = next((two for form in forms[len(whole):]
-                          if (two := self._two_lines(html, full, form, room)) is not None), None)
-            lines = 1 if shown is None else 2
-        if shown is None and len(forms) > len(whole) and self.fixedWidth is None:
-            # Not on an axis given a fixed width to leave its plot room: each
-            # line widens the axis, and a third took 52 px from the Keyframes
-            # tab's error plot at 1024x768 and 150 % (docs/curves.md).
-            # Broken only where the title has runs of spaces, if it has them: they
-            # set apart its terms ("| |q| − 1 |   and   ‖RᵀR − I‖").
-            bare = _PARENS.sub("", full).strip()
-            words = re.split(r"\s{2,}", bare) if re.search(r"\s{2,}", bare) else bare.split()
-            shown = self._three_lines(html, full, words, room)
-            lines = 1 if shown is None else 3
-        if shown is None and self._short is not None:
-            # As the title's: whole forms on one line, then two, then without the unit.
-            short = title_forms(self._short)
-            kept = short[:-1] if _PARENS.search(self._short) else short
-            shown = self._first_fit(html, full, kept, room)
-            lines = 1
-            if shown is None:
-                shown = next((two for form in kept[1:] or kept
-                              if (two := self._two_lines(html, full, form, room)) is not None),
-                             None)
-                lines = 1 if shown is None else 2
-            if shown is None:
-                shown = self._first_fit(html, full, short[len(kept):], room)
-        if shown is None:  # the shortest form elided, keeping at least its first letter
-            short = forms[-1]
-            n = len(short) - 1
-            while n > 1:
-                shown = html.replace(full, short[:n].rstrip() + ELLIPSIS, 1)
-                if self._advance(shown) <= room:
-                    break
-                n -= 1
-            else:
-                shown = html.replace(full, short[:1] + ELLIPSIS, 1)
+        # pyqtgraph writes "<title> <units>": without units a space ends the title,
+        # which took 8.6 px of an 83-px plot's room in presentation mode at 150 %
+        # ("angle" / "(°)" did not fit, "an…" / "(°)" did) and set lines off centre.
+        html = html.replace(f"{full} </span>", f"{full}</span>", 1)
+        shown, lines = self._choose(html, full, room)
         self._set_tip(None if shown == html else full)
         self._last = shown
         if lines != self._lines or shown != self._shown:
             self._lines = lines
             self._updateWidth()
         return shown
+
+    def _choose(self, html: str, full: str, room: float) -> tuple[str, int]:
+        """The first form of the title that fits ``room`` (see the module docstring), and
+        its number of lines."""
+        forms = title_forms(full)
+        whole = _kept_forms(full, forms)  # every word (all forms when there are no parens)
+        short = title_forms(self._short) if self._short is not None else []
+        short_whole = _kept_forms(self._short, short) if short else []
+
+        def one(candidates: list[str]) -> str | None:
+            return self._first_fit(html, full, candidates, room)
+
+        def two(candidates: list[str]) -> str | None:
+            return next((t for form in candidates
+                         if (t := self._two_lines(html, full, form, room)) is not None), None)
+
+        steps = [(lambda: one(whole), 1)]
+        if self._short_first:
+            steps.append((lambda: one(short_whole), 1))
+        # On two lines, the axis one line wider (see _updateWidth).
+        steps.append((lambda: two(whole[1:] or whole), 2))
+        if title_unit(full) is not None:
+            # Before any form without it: a number axis without its unit ("angle
+            # from the first key" at 1024x768 and 150 %) says less than a shorter
+            # title with it, or the words elided and the unit kept.
+            with_unit = short_whole if title_unit(self._short or "") is not None else []
+            base = self._short if with_unit else full
+            steps += [(lambda: one(with_unit), 1), (lambda: two(with_unit[1:] or with_unit), 2),
+                      (lambda: self._elided_with_unit(html, full, base, room, 1), 1),
+                      (lambda: self._elided_with_unit(html, full, base, room, 2), 2)]
+        bare = forms[len(whole):]
+        steps += [(lambda: one(bare), 1), (lambda: two(bare), 2)]
+        if bare and self.fixedWidth is None:
+            # Not on an axis given a fixed width to leave its plot room: each
+            # line widens the axis, and a third took 52 px from the Keyframes
+            # tab's error plot at 1024x768 and 150 % (docs/curves.md).
+            steps.append((lambda: self._three_lines(html, full, _terms(full), room), 3))
+        # As the title's: whole forms on one line, then two, then without the unit.
+        steps += [(lambda: one(short_whole), 1), (lambda: two(short_whole[1:] or short_whole), 2),
+                  (lambda: one(short[len(short_whole):]), 1)]
+        for step, lines in steps:
+            shown = step()
+            if shown is not None:
+                return shown, lines
+        # The shortest form elided, keeping at least its first letter.
+        last = forms[-1]
+        for n in range(len(last) - 1, 1, -1):
+            shown = html.replace(full, last[:n].rstrip() + ELLIPSIS, 1)
+            if self._advance(shown) <= room:
+                return shown, 1
+        return html.replace(full, last[:1] + ELLIPSIS, 1), 1
+
+    def _elided_with_unit(self, html: str, full: str, text: str, room: float,
+                          lines: int) -> str | None:
+        """``text``'s words elided and its unit kept, "rotation fr… (°)" on one line or
+        the unit on a second; None if not even a letter and the unit fit."""
+        form = _PARENS.sub(_short_units, re.sub(r"\s{2,}", " ", text).strip())
+        match = _unit_match(form)
+        if match is None:
+            return None
+        words, unit = form[:match.start()].rstrip(), match.group(0)
+        for n in range(len(words) - 1, 0, -1):
+            head = words[:n].rstrip() + ELLIPSIS
+            if lines == 1:
+                candidate = html.replace(full, head + unit, 1)
+            else:
+                candidate = ("<div align='center'>"
+                             + html.replace(full, f"{head}<br>{unit.strip()}", 1) + "</div>")
+                # Each line as wide as the room at most (the lines run up the axis).
+                if max(self._advance(html.replace(full, head, 1)),
+                       self._advance(html.replace(full, unit.strip(), 1))) <= room:
+                    return candidate
+                continue
+            if self._advance(candidate) <= room:
+                return candidate
+        return None
 
     def _first_fit(self, html: str, full: str, forms: list[str], room: float) -> str | None:
         for form in forms:

@@ -167,6 +167,8 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Pl
         #: y range mode per plot: "default", "auto" or a fixed (lo, hi).
         self._y_mode: dict[str, object] = {p: "default" for p in PLOTS}
         self._y_label: dict[str, str | None] = {p: None for p in PLOTS}
+        #: The shorter y titles (with their units) shown where a title does not fit.
+        self._y_short: dict[str, str | None] = {p: None for p in PLOTS}
         self._top: dict[str, float] = {p: 1.0 for p in PLOTS}
         self._brushes: dict[str, QtGui.QBrush] = {}
         #: Log y axis per plot (set_y_axis(..., log=True)): curves drawn as log10 |y|.
@@ -285,13 +287,16 @@ class CurvePlots(PlotLegend, PlotYAxis, PlotCallouts, PlotCursor, PlotExport, Pl
         style = {"color": themes.themed(FOREGROUND), "font-size": _LABEL_FONT_PT}
         x_label = f"{self._x_name} ({self._x_unit})" if self._x_unit else self._x_name
         _set_label(item, "bottom", x_label, style)
-        y_label = self._y_label[plot]
+        y_label, short = self._y_label[plot], self._y_short[plot]
         if y_label is None:
-            y_label = (_("path angle (°)") if plot == "angle"
-                       # "°/s" as the text and readouts write it (not "deg / s"),
-                       # "°/t" as the readouts' column: one form in every tab
-                       else _("angular speed (°/{unit})").format(unit=self._x_unit or "t"))
+            unit = self._x_unit or "t"
+            y_label, short = ((_("path angle (°)"), _("angle (°)")) if plot == "angle"
+                              # "°/s" as the text and readouts write it (not "deg / s"),
+                              # "°/t" as the readouts' column: one form in every tab
+                              else (_("angular speed (°/{unit})").format(unit=unit),
+                                    _("speed (°/{unit})").format(unit=unit)))
         _set_label(item, "left", y_label, style)
+        item.getAxis("left").set_short_title(short)
         self._made(item.getAxis("left"), item.getAxis("bottom"))
         item.setXRange(*self._x_range, padding=0.02)
         self._cursor_lines[plot].setBounds(self._x_range)

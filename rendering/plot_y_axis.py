@@ -43,7 +43,8 @@ class PlotYAxis:
     """Y axis titles, range modes and log scale of :class:`CurvePlots` (a mixin)."""
 
     def set_y_axis(self, plot: str, label: str | None = None,
-                   y_range: str | tuple[float, float] = "default", *, log: bool = False) -> None:
+                   y_range: str | tuple[float, float] = "default", *, log: bool = False,
+                   short: str | None = None) -> None:
         """Title and range of one plot's y axis, for quantities other than angle and speed.
 
         Parameters
@@ -64,6 +65,11 @@ class PlotYAxis:
             1e-16 to 1e-2): the curves show ``|y|`` (zero has no place on it
             and leaves a gap), a fixed ``y_range`` is in the data's units, and
             the hover readout still gives the signed values.
+        short : str, optional
+            A shorter title, with the unit, for a plot too short for ``label``
+            (:meth:`TitleFitAxis.set_short_title`): "angle (°)" says more than
+            "angle from the first key" without its unit. The default titles
+            have theirs.
         """
         check_plot(plot)
         if not (isinstance(y_range, str) and y_range in ("default", "auto")):
@@ -74,6 +80,7 @@ class PlotYAxis:
                     f"got {y_range!r}")
             y_range = (lo, hi)
         self._y_label[plot] = label
+        self._y_short[plot] = short
         self._y_mode[plot] = y_range
         relog = self._log[plot] != bool(log)
         if relog:

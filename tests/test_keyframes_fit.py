@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PyQt6 import QtCore, QtGui, QtWidgets
+from text_layout import line_spans
 
 from quatlab.app.io.keyframe_files import KeyframeFileError
 from quatlab.app.qt.theme_menu import set_theme
@@ -328,15 +329,7 @@ def test_a_text_longer_than_its_share_stops_below_a_whole_line(truck_in, qtbot):
         doc = details.document()
         height = details.viewport().height()
         assert doc.size().height() > height  # the case under test: the text is capped
-        tops_bottoms = []
-        block = doc.begin()
-        while block.isValid():
-            layout = block.layout()
-            for i in range(layout.lineCount()):
-                line = layout.lineAt(i)
-                top = layout.position().y() + line.y()
-                tops_bottoms.append((top, top + line.height()))
-            block = block.next()
+        tops_bottoms = line_spans(doc)
         cut = [(t, b) for t, b in tops_bottoms if t < height < b - 0.5]
         assert cut == [], (height, cut)
         # It shows lines, not a sliver: three (two left the heading alone in Chinese).
@@ -594,16 +587,23 @@ def assert_legend_entries_on_one_line(entries: list[QtWidgets.QLabel], words: li
         assert not any(a.intersects(b) for b in boxes[i + 1:]), boxes
 
 
-def test_robot_expressive_at_150_percent_explains_in_three_whole_lines(qtbot):
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_robot_expressive_at_150_percent_explains_in_three_whole_lines(qtbot, lang):
     """As ``quatlab screenshot --scale 1.5 --size 1024x768`` draws it, the details box
     showed two lines, the track's heading alone (it wraps there), and the sign flip
     it explains stayed out of sight below. The segment table gives up a row for a
-    third line; the plots beside keep their size."""
+    third line; the plots beside keep their size. In Chinese it still showed two:
+    its lines are 27 px where the font's line spacing, what three lines were
+    counted in, is 21, and the table was down to one row. The dope sheet above,
+    tall with 147 tracks, lends the few pixels and keeps two rows."""
     from text_layout import whole_lines_above
 
+    from quatlab.app import i18n
     from quatlab.app.commands.screenshot import lesson_state, show_window
+    from quatlab.app.qt.details_fit import MIN_DETAIL_LINES, MIN_TOP_ROWS
 
     robot = Path(__file__).parent / "data" / "gltf" / "RobotExpressive.glb"
+    i18n.set_language(lang)
     (win, _img), problem = show_window(lesson_state("keyframes", None, None), "keyframes",
                                        (1024, 768), open_file=robot, scale=1.5)
     assert problem is None
@@ -612,13 +612,19 @@ def test_robot_expressive_at_150_percent_explains_in_three_whole_lines(qtbot):
         view = win.views["keyframes"]
         details, table, panel = view.details, view.segment_table, view.rig_panel
         assert details.verticalScrollBar().value() == 0
-        shown = whole_lines_above(details.document(), details.viewport().height())
-        assert len(shown) >= 3, shown
-        assert "sign flip" in " ".join(shown[2:]), shown
+        height = details.viewport().height()
+        shown = whole_lines_above(details.document(), height)
+        assert len(shown) >= MIN_DETAIL_LINES, shown
+        spans = line_spans(details.document())
+        assert [(t, b) for t, b in spans if t < height < b - 0.5] == [], (height, spans[:4])
+        if lang == "en":  # the Chinese heading takes the three lines there
+            assert "sign flip" in " ".join(shown[2:]), shown
         # The table ends at a row's bottom and keeps one (its flagged row).
         row = table.rowHeight(0)
         assert table.viewport().height() >= row, (table.viewport().height(), row)
         assert table.viewport().height() % row == 0, (table.viewport().height(), row)
+        sheet = view.dope_sheet
+        assert sheet.tree.viewport().height() >= MIN_TOP_ROWS * sheet.row_height()
         # The plots are not squeezed for it: the curves at their least height or more,
         # the stored keys' data area as the projector test asks, no page scrolling.
         assert panel.curves.height() >= panel.curves.minimumSizeHint().height()
@@ -626,6 +632,7 @@ def test_robot_expressive_at_150_percent_explains_in_three_whole_lines(qtbot):
         assert data.width() >= 200 and data.height() >= 110, data
         assert not win.tabs.currentWidget().verticalScrollBar().isVisible()
     finally:
+        i18n.set_language("en")
         win.set_zoom(1.0)
 
 

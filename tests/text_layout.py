@@ -34,18 +34,25 @@ def laid_out_lines(doc: QtGui.QTextDocument) -> list[str]:
     return [s.replace("\u00a0", " ").replace("\u2060", "").replace("\u2028", "") for s in out]
 
 
-def whole_lines_above(doc: QtGui.QTextDocument, height: float) -> list[str]:
-    """The laid-out lines of ``doc`` (as :func:`laid_out_lines` reads them) whose
-    bottom lies within ``height`` of its top: those a view that tall shows whole."""
-    bottoms = []
+def line_spans(doc: QtGui.QTextDocument) -> list[tuple[float, float]]:
+    """The top and bottom of every laid-out line of ``doc``, from its Qt layout."""
+    spans = []
     block = doc.begin()
     while block.isValid():
         layout = block.layout()
         for i in range(layout.lineCount()):
             line = layout.lineAt(i)
-            bottoms.append(layout.position().y() + line.y() + line.height())
+            top = layout.position().y() + line.y()
+            spans.append((top, top + line.height()))
         block = block.next()
-    return [s for s, b in zip(laid_out_lines(doc), bottoms, strict=True) if b <= height]
+    return spans
+
+
+def whole_lines_above(doc: QtGui.QTextDocument, height: float) -> list[str]:
+    """The laid-out lines of ``doc`` (as :func:`laid_out_lines` reads them) whose
+    bottom lies within ``height`` of its top: those a view that tall shows whole."""
+    return [s for s, (_top, bottom) in zip(laid_out_lines(doc), line_spans(doc), strict=True)
+            if bottom <= height]
 
 
 def formula_breaks(lines: list[str]) -> list[str]:

@@ -295,7 +295,8 @@ class BlendView(LessonPanel):
             if old is None:  # a new preset or new signs: on_data forgets the drawn plot
                 self.plots.set_y_axis("speed", _("reference pose"), (-0.3, n - 0.7))
                 # Sign-free: a pose stored as -q must not draw as a jump (docs/conventions.md).
-                self.plots.set_y_axis("angle", _("rotation from pose 0 (°)"), (0.0, 180.0))
+                self.plots.set_y_axis("angle", _("rotation from pose 0 (°)"), (0.0, 180.0),
+                                      short=_("rotation (°)"))
             # A mean that exists nowhere on the plot (equal weights on poses spread
             # evenly) is no curve: its gap band would shade the whole plot, and the
             # readout and the 3D note say why there is none.

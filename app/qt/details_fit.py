@@ -17,9 +17,11 @@ __all__ = ["MIN_DETAIL_LINES", "MIN_TABLE_ROWS", "MIN_TOP_ROWS", "fit_text_below
 #: Table rows the explanation leaves showing, however long its text.
 MIN_TABLE_ROWS = 4
 
-#: Lines (of the font's line spacing) the explanation keeps, the table giving up rows,
-#: down to one, for them: with two, at 1024x768 and 150 % it showed the track's
-#: heading alone (it wraps there), the finding it explains out of sight below.
+#: Lines of its text the explanation keeps, the table giving up rows, down to one, for
+#: them (and then a top pane that can, some of its height): with two, at 1024x768 and
+#: 150 % it showed the track's heading alone (it wraps there), the finding it explains
+#: out of sight below. Measured as laid out: a Chinese line is 27 px where the font's
+#: line spacing is 21, and three of those left two Chinese lines.
 MIN_DETAIL_LINES = 3
 
 #: Rows a table on top keeps (when it has them), however tall a zoom makes them.
@@ -52,7 +54,8 @@ def table_height(table: QtWidgets.QTableView, rows: int) -> int:
 
 def fit_text_below_table(split: QtWidgets.QSplitter, table: QtWidgets.QTableView,
                          details: QtWidgets.QTextBrowser,
-                         top_table: QtWidgets.QTableView | None = None) -> None:
+                         top_table: QtWidgets.QTableView | None = None,
+                         top_pane: tuple[int, int] | None = None) -> None:
     """Resize ``split``'s three panes: something on top, the pane holding ``table``, ``details``.
 
     The table's pane and ``details`` share their room: ``details`` takes what
@@ -68,12 +71,31 @@ def fit_text_below_table(split: QtWidgets.QSplitter, table: QtWidgets.QTableView
     of two tracks leaves no blank rows there, and no row is cut, except that
     when ``details`` scrolls the pixels short of a whole line (less than a row)
     still go to the top pane: below its rows, or showing part of one more.
+
+    ``top_pane`` is (the height the top pane asks for, the least it can do
+    with): it gets the first, and gives up to the difference to ``details``
+    where the table, down to one row, leaves it fewer than
+    :data:`MIN_DETAIL_LINES` lines.
     """
     sizes = split.sizes()
-    if not details.isVisible() or len(sizes) != 3 or min(sizes) <= 0:
+    if len(sizes) != 3 or min(sizes) <= 0:
         return
     top, middle, bottom = sizes
     fixed = middle - table.viewport().height()  # what else the pane holds, header, frames
+    spare = 0  # what the top pane can lend the explanation
+    if top_pane is not None:
+        # Never below what the splitter lets the pane be (it would take the
+        # difference from the table's pane, which then ends through a row).
+        pane = split.widget(0)
+        floor = max(pane.minimumSizeHint().height(), pane.minimumHeight())
+        want, least_top = (max(h, floor) for h in top_pane)
+        middle += top - want
+        top = want
+        spare = max(want - least_top, 0)
+    if not details.isVisible():
+        if top_pane is not None:
+            split.setSizes([top, middle, bottom])
+        return
     if top_table is not None:
         # Whole rows, as many as it has or as fit its room; never fewer than
         # MIN_TOP_ROWS of them (a zoom makes rows taller than the room last fitted).
@@ -92,31 +114,45 @@ def fit_text_below_table(split: QtWidgets.QSplitter, table: QtWidgets.QTableView
     width = details.viewport().width()
     if details.verticalScrollBar().isVisible():
         width += details.verticalScrollBar().width()
-    # On a short screen (1024x768 at 150 %) the table gives up rows, down to
-    # one, before the explanation is left fewer than MIN_DETAIL_LINES lines.
-    least = MIN_DETAIL_LINES * details.fontMetrics().lineSpacing() \
-        + 2 * details.document().documentMargin()
-    for keep in range(MIN_TABLE_ROWS, 0, -1):
-        cap = min(pool // 2, pool - fixed - frame - keep * row)
-        if cap >= least:
-            break
-    if cap <= 0:
-        return  # too small a window to share: the splitter as it is
     shown_doc = details.document()
     doc = shown_doc.clone(details)
     doc.setDefaultFont(shown_doc.defaultFont())
     doc.setDocumentMargin(shown_doc.documentMargin())
     doc.setDefaultTextOption(shown_doc.defaultTextOption())
+    bar = details.style().pixelMetric(QtWidgets.QStyle.PixelMetric.PM_ScrollBarExtent, None,
+                                      details)
+    # The first MIN_DETAIL_LINES lines as laid out beside the scroll bar (the text
+    # scrolls when it is capped), in the fonts they are drawn in.
+    doc.setTextWidth(width - bar)
+    bottoms = line_bottoms(doc)
     doc.setTextWidth(width)
     need = math.ceil(doc.size().height())
+    least = min(need, math.ceil(bottoms[MIN_DETAIL_LINES - 1])) \
+        if len(bottoms) >= MIN_DETAIL_LINES else need
+    # On a short screen (1024x768 at 150 %) the table gives up rows, down to
+    # one, before the explanation is left fewer than MIN_DETAIL_LINES lines;
+    # then the top pane lends what it can spare.
+    for keep in range(MIN_TABLE_ROWS, 0, -1):
+        cap = min(pool // 2, pool - fixed - frame - keep * row)
+        if cap >= least:
+            break
+    else:
+        lent = min(spare, least - cap)
+        if lent > 0:
+            top -= lent
+            pool += lent
+            cap = min(pool // 2, pool - fixed - frame - row)
+    if cap <= 0:
+        doc.deleteLater()
+        if top_pane is not None:
+            split.setSizes([top, middle, bottom])
+        return  # too small a window to share: the splitter as it is
     if need <= cap:
         rows = (pool - fixed - frame - need) // row
         bottom = pool - fixed - rows * row
     else:
         # It scrolls: the text is laid out beside the scroll bar, cut below a whole line.
-        doc.setTextWidth(width - details.style().pixelMetric(
-            QtWidgets.QStyle.PixelMetric.PM_ScrollBarExtent, None, details))
-        shown = min(math.ceil(max((b for b in line_bottoms(doc) if b <= cap), default=cap)), cap)
+        shown = min(math.ceil(max((b for b in bottoms if b <= cap), default=cap)), cap)
         rows = (pool - fixed - frame - shown) // row
         top += pool - fixed - rows * row - frame - shown
         bottom = shown + frame

@@ -122,12 +122,11 @@ class EulerView(LessonPanel):
         c = self.model.comparison
         # Right plot: the angles SLERP's pose reads back as, where the wrap shows.
         with self.plots.batch():  # one refresh of the plots for all of it
-            self.set_axes("t", None, (0.0, 1.0),
-                          {"speed": _("SLERP as {order} angles (°)").format(order=c.order)})
             # Stacked beside the gimbal on a short page the plot is about 100 px
-            # tall: the whole title was cut to "SLERP a…".
-            self.plots.plots["speed"].getAxis("left").set_short_title(
-                _("{order} angles (°)").format(order=c.order))
+            # tall: the whole title was cut to "SLERP a…"; the short one says less.
+            self.set_axes("t", None, (0.0, 1.0),
+                          {"speed": _("SLERP as {order} angles (°)").format(order=c.order)},
+                          y_short={"speed": _("{order} angles (°)").format(order=c.order)})
             self.plots.set_series("angle", [
                 Series(k, _(LABELS[k]), COLOURS[k], k == "euler", c.t,
                        np.degrees(getattr(c, f"{k}_angle"))) for k in COLOURS])

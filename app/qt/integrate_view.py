@@ -226,9 +226,9 @@ class IntegrateView(LessonPanel):
             self.set_axes(_("step"), None, m.param_range,
                           {"angle": _("|q| − 1   and   ‖RᵀR − I‖"),
                            "speed": _("angle error (°)")},
-                          y_range="auto")
+                          y_range="auto", y_short={"speed": _("error (°)")})
             self.plots.set_y_axis("angle", _("| |q| − 1 |   and   ‖RᵀR − I‖   (log)"), "auto",
-                                  log=True)
+                                  log=True, short=_("drift (log)"))
             q_label, r_label = _("quaternion q"), _("matrix R ({dtype})").format(dtype=m.dtype)
             self.plots.set_series("angle", [
                 Series("q", q_label, COLOURS["integrated"], False, x, run.norm_drift),

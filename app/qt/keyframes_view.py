@@ -360,24 +360,25 @@ class KeyframesView(QtWidgets.QWidget):
         return super().eventFilter(obj, ev)
 
     def _fit_details(self) -> None:
-        self._fit_file_pane()
-        fit_text_below_table(self._split, self.segment_table, self.details)
+        fit_text_below_table(self._split, self.segment_table, self.details,
+                             top_pane=self._file_pane())
 
-    def _fit_file_pane(self) -> None:
+    def _file_pane(self) -> tuple[int, int] | None:
         """The dope sheet's pane as tall as its rows (a file of two tracks leaves no blank
-        rows), up to :data:`FILE_PANE_SHARE` of the splitter; the rest goes to the segments."""
+        rows), up to :data:`FILE_PANE_SHARE` of the splitter, the rest going to the
+        segments; and the least it can do with, :data:`MIN_TOP_ROWS` rows, where it
+        lends the explanation its third line (Chinese at 1024x768 and 150 %)."""
         sizes = self._split.sizes()
         if len(sizes) != 3 or min(sizes) <= 0 or not self.dope_sheet.isVisible():
-            return
-        top, middle, bottom = sizes
+            return None
+        top = sizes[0]
         tree = self.dope_sheet.tree
         chrome = top - tree.viewport().height()  # the tabs, the filter, the header, frames
         row = self.dope_sheet.row_height()
         rows = max(self.dope_sheet.shown_rows(), 1)
-        most = max(int(FILE_PANE_SHARE * sum(sizes)), chrome + MIN_TOP_ROWS * row)
-        want = min(chrome + rows * row, most)
-        if want != top and (want < top or top < most):
-            self._split.setSizes([want, middle + top - want, bottom])
+        least = chrome + MIN_TOP_ROWS * row
+        most = max(int(FILE_PANE_SHARE * sum(sizes)), least)
+        return min(chrome + rows * row, most), min(least, chrome + rows * row)
 
     def _arrange_actions(self) -> None:
         """The action rows side by side when they fit the width on offer, else stacked."""

@@ -618,19 +618,21 @@ class LessonPanel(QtWidgets.QWidget):
 
     def set_axes(self, x_name: str, x_unit: str | None, x_range: tuple[float, float],
                  y_labels: dict[str, str] | None = None,
-                 y_range: str | tuple[float, float] = "default") -> None:
+                 y_range: str | tuple[float, float] = "default",
+                 y_short: dict[str, str] | None = None) -> None:
         """x axis of both plots and the slider's range; ``y_labels`` retitles the y axes.
 
         The plots' y titles default to path angle and angular speed; lessons
         plotting other quantities (|q| drift) retitle them, with ``y_range``
-        (see :meth:`CurvePlots.set_y_axis`) for the retitled plots.
+        and ``y_short``, the shorter titles with their units (see
+        :meth:`CurvePlots.set_y_axis`) for the retitled plots.
         """
         self.plots.set_x_axis(x_name, x_unit, x_range)
         # The scrubber reads its range from the model; only the unit is new here.
         self.slider.param.suffix = x_unit or ""
         self.slider.refresh()
         for plot, text in (y_labels or {}).items():
-            self.plots.set_y_axis(plot, text, y_range)
+            self.plots.set_y_axis(plot, text, y_range, short=(y_short or {}).get(plot))
 
 
 def scene_over_plots(scene: QtWidgets.QWidget, scrubber: QtWidgets.QWidget,

@@ -237,12 +237,12 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
         self.curves.setObjectName("rig_curves")
         self.curves.cursorMoved.connect(self.playback.set_time)
         # Short titles: a two-line title takes width from a plot of 160 px.
-        self.curves.set_y_axis("angle", _("unwrapped turn (°)"), "auto")
+        # The short ones are what a plot too short for those says (the Keyframes
+        # tab at 150 %).
+        self.curves.set_y_axis("angle", _("unwrapped turn (°)"), "auto", short=_("turn (°)"))
         # The right-hand plot holds the error (see the module docstring).
-        self.curves.set_y_axis("speed", _("naive vs spec (°)"), (0.0, 185.0))
-        # What a plot too short for those says (the Keyframes tab at 150 %).
-        self.curves.plots["angle"].getAxis("left").set_short_title(_("turn (°)"))
-        self.curves.plots["speed"].getAxis("left").set_short_title(_("error (°)"))
+        self.curves.set_y_axis("speed", _("naive vs spec (°)"), (0.0, 185.0),
+                               short=_("error (°)"))
         # Its ticks have at most three digits and no sign (0 to 180): a narrower
         # axis leaves the curve the room a zoomed 1024-px window has.
         self.curves.plots["speed"].getAxis("left").setWidth(50)

@@ -113,7 +113,8 @@ class SameKeysView(LessonPanel):
         with self.plots.batch():
             self.set_axes("t", None, (0.0, 1.0), {
                 "angle": _("path angle from q0 (°)"),
-                "speed": _("off the glTF reference (°)")})
+                "speed": _("off the glTF reference (°)")},
+                y_short={"angle": _("angle (°)"), "speed": _("error (°)")})
             for plot, values in (("angle", c.angle), ("speed", c.off)):
                 self.plots.set_series(plot, [
                     Series(r, _(R.runtime(r).label), COLOURS[r], r in DASHED, c.t, values[r])

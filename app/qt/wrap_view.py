@@ -62,7 +62,9 @@ class WrapView(LessonPanel):
         c = self.model.comparison
         with self.plots.batch():  # one refresh of the plots for all of it
             self.set_axes("t", None, (0.0, 1.0), {"angle": _("angle from the first key (°)"),
-                                                 "speed": _("angular speed (°/t)")})
+                                                 "speed": _("angular speed (°/t)")},
+                          y_short={"angle": _("angle (°)"),
+                                   "speed": _("speed (°/{unit})").format(unit="t")})
             for plot, values in (("angle", c.angle), ("speed", c.speed)):
                 self.plots.set_series(plot, [
                     Series(k, _(LABELS[k]), COLOURS[k], k == "naive", c.t, values[k])
