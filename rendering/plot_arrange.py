@@ -28,6 +28,15 @@ PLOT_LEAST_HEIGHT_LINES = 11
 #: (a short page's plots beside the 3D view), in lines: three labelled ticks and
 #: the x axis, the y title shortened.
 PLOT_SQUEEZED_HEIGHT_LINES = 7
+#: Width of one plot, in lines, below which two side by side are slivers: their y
+#: titles and tick labels leave a data area a few ticks wide, and the right one is
+#: cut off at the window's edge (presentation mode at 150 % on a 1024x768 screen:
+#: two 203-px plots in the SQUAD tab's 406-px column). Stacked then, if each gets
+#: PLOT_SHORTEST_LINES: a short title over its unit ("angle / (°)") and two
+#: labelled ticks; the SQUAD and wrap plots got 6.0 lines each and showed theirs
+#: whole, the blend's 5.4 lines did not.
+PLOT_SLIVER_WIDTH_LINES = 12
+PLOT_SHORTEST_LINES = 6
 #: Side by side only when the widget is this much wider than tall: two
 #: plots then are each about as wide as tall, not tall slivers.
 SIDE_BY_SIDE_ASPECT = 1.3
@@ -38,8 +47,10 @@ def side_by_side(width: int, height: int, line: float) -> bool:
 
     Stacked when the widget is tall enough for two plots and either narrower
     than two plots or not much wider than tall, or narrower than two plots
-    and tall enough for two squeezed ones; ``line`` is the height of a
-    line of the widget's font (it grows with View > Zoom).
+    and tall enough for two squeezed ones, or too narrow for two plots of
+    PLOT_SLIVER_WIDTH_LINES and tall enough for two of PLOT_SHORTEST_LINES;
+    ``line`` is the height of a line of the widget's font (it grows with
+    View > Zoom).
 
     >>> side_by_side(824, 360, 15.0), side_by_side(330, 600, 15.0)
     (True, False)
@@ -49,7 +60,13 @@ def side_by_side(width: int, height: int, line: float) -> bool:
     False
     >>> side_by_side(410, 420, 23.0)  # a short page's column beside the 3D view
     False
+    >>> side_by_side(406, 323, 26.0)  # too short for squeezed ones, too narrow for two
+    False
+    >>> side_by_side(406, 252, 26.0)  # too short even for the shortest: side by side
+    True
     """
+    if width < 2 * PLOT_SLIVER_WIDTH_LINES * line and height >= 2 * PLOT_SHORTEST_LINES * line:
+        return False  # side by side: two slivers of title and ticks; stacked, short ones
     narrow = width < 2 * PLOT_LEAST_WIDTH_LINES * line
     if narrow and height >= 2 * PLOT_SQUEEZED_HEIGHT_LINES * line:
         return False  # two plots side by side here are slivers; stacked, short ones

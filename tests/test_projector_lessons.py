@@ -550,3 +550,32 @@ def test_stacked_plots_line_their_t_axes_up(qtbot, lang):
         win.close()
         win.deleteLater()
         settle()
+
+
+def test_presentation_mode_at_150_percent_stacks_plots_too_narrow_for_two(qtbot):
+    """Presentation mode at 150 % on a 1024x768 screen: the SQUAD and wrap tabs'
+    plots stood side by side in a 406-px column, 203 px each of title and ticks,
+    the right one cut off at the window's edge. Stacked, each is the column's width
+    and inside the window. (The blend's and Euler's columns are too short for two
+    plots of the shortest height and stay side by side: docs/projector.md.)"""
+    win = build_window((1024, 768), 1.5)
+    try:
+        win.set_presenting(True, full_screen=False)
+        win.resize(1024, 768)
+        settle(8)
+        for tab in ("squad", "wrap"):
+            show_case(win, tab, TABS[tab][0], 0.5)
+            settle(8)
+            plots = win.views[tab].plots
+            assert plots.stacked, tab
+            for item in plots.plots.values():
+                box = item.getViewBox()
+                view = box.scene().views()[0]  # the plots' graphics view
+                corner = view.mapTo(win, view.mapFromScene(box.sceneBoundingRect().topRight()))
+                assert corner.x() <= win.width(), (tab, corner.x(), win.width())
+                assert box.sceneBoundingRect().width() >= 200, (tab, box.sceneBoundingRect())
+    finally:
+        win.set_presenting(False)
+        win.close()
+        win.deleteLater()
+        settle()
