@@ -86,9 +86,6 @@ _CROSSED = LABEL_COST  # a spot whose leader crosses a label costs as one coveri
 # never a reason to go far (_place).
 _MISREAD = 0.5
 _MISREAD_PX = 4.0   # nearer by this much (chains in one pose are as near)
-# As near two chains by its edges, a plate names the one its middle stands by; nearness
-# reads relative: another chain up to this many times as far (plus _MISREAD_PX) is as near.
-_MISREAD_TIE = 3.0
 _MISREAD_TRIED = 256  # nearest free places a far label tries for one by its own chain
 _MISREAD_REACH = 60.0  # how far a label goes from its anchor to stand by its own chain
 # A plate this near its anchor (pixels) stands by its chain: about a plate's height at
@@ -776,7 +773,7 @@ def _drawn(box: QtCore.QRectF, corners) -> np.ndarray:
 def _nearer_another(box: QtCore.QRectF, corners, body, others) -> np.ndarray:
     """``(K,)`` whether text ``box`` at each baseline of ``corners`` lies nearer one of the
     point sets ``others`` than its own ``body``, by :data:`_MISREAD_PX` or more: by its
-    edges, or, about as near by its edges (:data:`_MISREAD_TIE`), by its centre."""
+    edges, or, about as near by its edges (within the plate's height), by its centre."""
     plates = _drawn(box, corners)
     if body is None or not len(body) or not len(others):
         return np.zeros(len(plates), dtype=bool)
@@ -789,12 +786,13 @@ def _nearer_another(box: QtCore.QRectF, corners, body, others) -> np.ndarray:
     own = gap(np.asarray(body))
     gaps = [gap(np.asarray(p)) for p in others]
     misread = np.min(gaps, axis=0) + _MISREAD_PX < own
-    # About as near by their edges (a plate over the gap between two chains): it
-    # reads as naming the chain it is centred over. "Unreal Engine" stood over the
-    # Unity-Euler chain, 12 px from each by its edges; "align to first" (the blend
-    # tab at 1024x768 at 150 %) stood 13 px from its chain's tip and 28 px from the
-    # naive sum's chain, its middle 48 px from that one and 76 px from its own.
-    tied = [~misread & (g <= _MISREAD_TIE * own + _MISREAD_PX) for g in gaps]
+    # About as near by their edges, within a line of its text (a plate over the gap
+    # between two chains): it reads as naming the chain it is centred over.
+    # "Unreal Engine" stood over the Unity-Euler chain, 12 px from each by its
+    # edges; "align to first" (the blend tab at 1024x768 at 150 %, its plate 26 px
+    # high) 13 px from its chain's tip and 28 px from the naive sum's chain, its
+    # middle 48 px from that one and 76 px from its own.
+    tied = [~misread & (g <= own + (hi[:, 1] - lo[:, 1])) for g in gaps]
     if not any(t.any() for t in tied):
         return misread
     centre = 0.5 * (lo + hi)

@@ -29,10 +29,9 @@ ZOOM = 1.5
 #: Pixels a plate may stand from its own chain: a line of text at 150 % (its plate is
 #: 26-29 px high), so a label is at most a line away from what it names.
 REACH = 24.0
-#: Another chain as near as this many times the plate's gap to its own (plus
-#: NEARER px) competes for it, and the one nearer the plate's middle is the one it names
-#: (docs/projector.md, "Leaders").
-AS_NEAR = 3.0
+#: A chain nearer than its own by this much (pixels) is the one a plate names; another
+#: chain no farther than its own gap and a plate's height competes for it, and then the
+#: one nearer the plate's middle is named (docs/projector.md, "Leaders").
 NEARER = 4.0
 #: The cases: the screenshot's own (preset and t None), and the Euler lesson with its
 #: chains apart near the lock.
@@ -121,7 +120,7 @@ def _problems(win, tab) -> list[str]:
             other = _gap(rect, points)
             if other + NEARER < own:
                 bad.append(f"{text!r} is nearer {k} ({other:.1f} px) than its chain ({own:.1f})")
-            elif other <= AS_NEAR * own + NEARER and (
+            elif other <= own + rect.height() and (
                     _from_centre(rect, points) + NEARER < _from_centre(rect, drawn[key])):
                 bad.append(f"{text!r} is as near {k} ({other:.1f} px, its chain {own:.1f}) "
                            "and centred nearer it")
