@@ -543,7 +543,7 @@ def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segm
     The spots are scored together by :func:`quatlab.rendering.label_place.best`
     (a label weighs most, leaving the view next, then each segment met); the
     first free spot around the anchor wins, unless it lies past
-    :data:`_NEAR_REACH` and a free place (:func:`_free_place`) is nearer.
+    :data:`_NEAR_REACH` and a free place (:func:`_free_place`) lies within it.
     When no spot is free, the nearest free place anywhere in the view. Where
     the place found lies past :data:`_NEAR_REACH`, one that near covering
     only the label's own trail comes first (``own``: which of ``segs`` it is,
@@ -572,7 +572,7 @@ def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segm
         """The nearest place clear of ``lines``, labels and leaders, read as its own
         chain's and within ``within`` of the anchor; None if there is none."""
         near = _free_place(anchor, _plate_at(box, 0.0, 0.0), placed, lines.segs, view,
-                           lambda spots: misread(spots) > 0.0)
+                           lambda spots: misread(spots) > 0.0, within)
         if near is None or _reach(anchor, box, near) > within:
             return None
         cost = (costs([_edges(_plate_at(box, *near))], lines, taken, edges)[0]
@@ -602,7 +602,7 @@ def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segm
         reach = _reach(anchor, box, corners[i])
         if reach <= _NEAR_REACH:
             return corners[i]
-        near = free(within=reach - _CELL) or corners[i]
+        near = free(within=_NEAR_REACH) or corners[i]
         return by_own_trail(near) or near
     if cost < 1.0:  # free, if beside another chain too
         # Beside another chain only: a free place by its own chain, near enough,
@@ -652,7 +652,8 @@ def _inside(corner: tuple[float, float], box: QtCore.QRectF, placed,
 
 
 def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.ndarray,
-                view: QtCore.QRectF, misread=None) -> tuple[float, float] | None:
+                view: QtCore.QRectF, misread=None,
+                within: float = np.inf) -> tuple[float, float] | None:
     """Baseline ``(x, y)`` putting the plate ``plate0`` (at baseline 0) nearest the anchor
     among the least covered places in the view; None if it fits nowhere.
 
@@ -671,28 +672,44 @@ def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.
     that ``misread`` (baselines -> whether each reads as naming another
     chain, :func:`_nearer_another`) clears comes first: in the engines' row
     at 1280x720, "glTF reference" took the nearest free place, over the
-    three.js chain.
+    three.js chain. Only places within ``within`` pixels of the anchor are
+    looked at (None if none is).
     """
     nx, ny = int(view.width() // _CELL), int(view.height() // _CELL)
     pw, ph = ceil(plate0.width() / _CELL) + 1, ceil(plate0.height() / _CELL) + 1
     if pw > nx or ph > ny:
         return None
-    taken = np.zeros((ny, nx), dtype=np.int64)
+    # The cells a plate within reach can lie on (all of them if any place will do).
+    cx0, cy0, cx1, cy1 = 0, 0, nx, ny
+    if within < np.inf:
+        cx0 = max(int((anchor.x() - within - plate0.width()) // _CELL), 0)
+        cy0 = max(int((anchor.y() - within - plate0.height()) // _CELL), 0)
+        cx1 = min(int((anchor.x() + within + plate0.width()) // _CELL) + 2, nx)
+        cy1 = min(int((anchor.y() + within + plate0.height()) // _CELL) + 2, ny)
+        if pw > cx1 - cx0 or ph > cy1 - cy0:
+            return None
+        lo, hi = np.array([cx0, cy0]) * _CELL, np.array([cx1, cy1]) * _CELL
+        segs = segs[np.all((segs.max(axis=1) >= lo) & (segs.min(axis=1) <= hi), axis=-1)]
+    mx, my = cx1 - cx0, cy1 - cy0
+    taken = np.zeros((my, mx), dtype=np.int64)
     points = _points(segs, _CELL / 2)
     if len(points):
-        ix, iy = (points[:, 0] // _CELL).astype(np.int64), (points[:, 1] // _CELL).astype(np.int64)
-        inside = (ix >= 0) & (ix < nx) & (iy >= 0) & (iy < ny)
+        ix = (points[:, 0] // _CELL).astype(np.int64) - cx0
+        iy = (points[:, 1] // _CELL).astype(np.int64) - cy0
+        inside = (ix >= 0) & (ix < mx) & (iy >= 0) & (iy < my)
         np.add.at(taken, (iy[inside], ix[inside]), 1)
-    blocked = np.zeros((ny, nx), dtype=np.int64)
+    blocked = np.zeros((my, mx), dtype=np.int64)
     for r in placed:
-        x0, x1 = max(int(r.left() // _CELL), 0), min(int(r.right() // _CELL) + 1, nx)
-        y0, y1 = max(int(r.top() // _CELL), 0), min(int(r.bottom() // _CELL) + 1, ny)
-        blocked[y0:y1, x0:x1] = 1
+        x0, x1 = max(int(r.left() // _CELL) - cx0, 0), min(int(r.right() // _CELL) + 1 - cx0, mx)
+        y0, y1 = max(int(r.top() // _CELL) - cy0, 0), min(int(r.bottom() // _CELL) + 1 - cy0, my)
+        if x0 < x1 and y0 < y1:
+            blocked[y0:y1, x0:x1] = 1
     count, on_label = (_window_sums(a, pw, ph) for a in (taken, blocked))
     usable = np.argwhere(on_label == 0)
     if not len(usable):
         return None
     count = count[usable[:, 0], usable[:, 1]]
+    usable = usable + [cy0, cx0]
     # The plate as drawn at each usable position (centred in its cells, the
     # gap kept around it off), and its distance to the anchor.
     left = usable[:, 1] * _CELL + (pw * _CELL - plate0.width()) / 2 + _PAD
@@ -701,6 +718,14 @@ def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.
     dx = np.maximum(np.maximum(left - anchor.x(), anchor.x() - right), 0.0)
     dy = np.maximum(np.maximum(top - anchor.y(), anchor.y() - bottom), 0.0)
     distance = np.hypot(dx, dy)
+    if within < np.inf:
+        # Only places this near are wanted: the rest are not looked at further
+        # (their leaders against the labels were most of the search's work).
+        near = distance <= within
+        if not near.any():
+            return None
+        usable, count, distance = usable[near], count[near], distance[near]
+        left, top, right, bottom = left[near], top[near], right[near], bottom[near]
     # Whether each place's leader crosses no label placed before (the engines'
     # "Unity Euler curves" leader ran through "PlayCanvas / glTFast").
     ends = np.stack([np.clip(anchor.x(), left, right), np.clip(anchor.y(), top, bottom)], -1)
