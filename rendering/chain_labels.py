@@ -39,6 +39,12 @@ class ChainLabels:
         self._label_layer.obstacles = [line for group in self._obstacles.values()
                                        for line in group]
 
+    def set_drawn_lines(self, key: str, lines: list[np.ndarray]) -> None:
+        """What an item the lesson adds beside the chains draws now (world polylines, NaN
+        rows are gaps; empty: nothing), for the labels to keep clear of: the Euler
+        lesson's gimbal rings, which a label lay across."""
+        self._set_obstacles(("drawn", key), lines)
+
     def _stack_notes(self) -> None:
         # In the band reset_camera keeps free at the bottom, so a note never
         # hides the chains of a framed view.

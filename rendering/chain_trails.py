@@ -80,8 +80,24 @@ class ChainTrails:
 
     def _trail_obstacles(self, chain: _Chain) -> None:
         shown = chain.trail is not None and chain.trail.visible() and chain.trail_shape is not None
-        self._set_obstacles(("trail", id(chain)),
-                            [pair_segments(chain.trail_shape.vertices)] if shown else [])
+        lines = pair_segments(chain.trail_shape.vertices) if shown else None
+        # Where the lesson allows it, the chain's label may cover this to stay by it.
+        chain.label.trail = lines if self._labels_over_own_trails else None
+        self._set_obstacles(("trail", id(chain)), [lines] if shown else [])
+
+    def set_labels_over_own_trails(self, allowed: bool) -> None:
+        """Let a chain's label stand over its own trail where no free place is near
+        (:data:`quatlab.rendering.labels.Label.trail`).
+
+        For a lesson whose trails ring its chains: the Euler lesson's hand trails
+        are circles through the tips round the gimbal, and "Euler angles, lerped"
+        found its nearest free place 133 px below its chain (1024x768 at 150 %).
+        Elsewhere labels keep clear of the trails, as the reviewed two-key
+        pictures ask.
+        """
+        self._labels_over_own_trails = bool(allowed)
+        for chain in self._chains.values():
+            self._trail_obstacles(chain)
 
     def trail_shaper(self, key: str) -> TrailShaper:
         """A :class:`TrailShaper` for chain ``key`` as the scene stands now (any thread may use it).

@@ -33,6 +33,7 @@ from quatlab.math.gimbal import GimbalRings
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.gl_items import LIT_SHADER  # lit like the bones they carry
 from quatlab.rendering.gl_view import GLWindowView
+from quatlab.rendering.label_place import pair_segments
 from quatlab.rendering.style import rgba
 from quatlab.rendering.themes import LIGHT
 
@@ -133,6 +134,7 @@ class GimbalItems:
         self.colours: list[str] = []
         self.locked = False
         self._visible = True
+        self._rings: GimbalRings | None = None
 
     @property
     def _lock_reach(self) -> float:
@@ -155,6 +157,18 @@ class GimbalItems:
         stubs = self.center + np.stack([ends, -ends], axis=1)[..., None] * pivot[:, None]
         return np.vstack([rings, stubs.reshape(-1, 3)]), _TUBE
 
+    def outline(self) -> list[np.ndarray]:
+        """World polylines of what the gimbal draws now (none while hidden): each ring's
+        centre line, the axle stubs and, at the lock, the shared axis; for the labels to
+        keep clear of (the ring's tube is thinner than the gap they keep)."""
+        if not self._visible or self._rings is None:
+            return []
+        lines = list(ring_points(self._rings, self.radii, self.center, samples=49))
+        lines.append(pair_segments(self.axles.pos))
+        if self.locked:
+            lines.append(np.asarray(self.lock_axis.pos, dtype=np.float64))
+        return lines
+
     def items(self) -> list:
         return [*self.rings, self.axles, self.lock_axis]
 
@@ -167,6 +181,7 @@ class GimbalItems:
     def set_rings(self, rings: GimbalRings, locked: bool) -> None:
         """Pose the rings as ``rings`` says; ``locked`` highlights the outer and inner ring."""
         self.locked = bool(locked)
+        self._rings = rings
         frames = ring_frames(rings)
         base = [ANGLE_COLOURS[i] for i in rings.angle_index]
         self.colours = [LOCK_COLOUR if locked and k != 1 else c for k, c in enumerate(base)]

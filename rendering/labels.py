@@ -64,6 +64,10 @@ class Label:
     #: World points of what the label names (a chain's joints), or None: a plate
     #: nearer another label's body than its own reads as naming that one.
     body: np.ndarray | None = None
+    #: The line of :attr:`LabelLayer.obstacles` (that very array) that is the named
+    #: chain's own trail, where the label may cover it to stay by its chain when no
+    #: free place is near (:func:`_place`); None: it keeps clear of it too.
+    trail: np.ndarray | None = None
 
 
 #: Pixel offsets tried after a label's own, nearest first: right/left of the
@@ -84,6 +88,9 @@ _MISREAD = 0.5
 _MISREAD_PX = 4.0   # nearer by this much (chains in one pose are as near)
 _MISREAD_TRIED = 256  # nearest free places a far label tries for one by its own chain
 _MISREAD_REACH = 60.0  # how far a label goes from its anchor to stand by its own chain
+# A plate this near its anchor (pixels) stands by its chain: about a plate's height at
+# 150 %. A label with no free place this near may take one over its own trail only.
+_NEAR_REACH = 30.0
 _NOTE_MARGIN = 10.0  # pixels a pinned note keeps from the view's right edge
 
 
@@ -95,6 +102,8 @@ class _Unit:
     anchor: QtCore.QPointF | None
     #: Screen points (P, 2) of what the members name, the anchors included.
     body: np.ndarray = field(default_factory=lambda: np.empty((0, 2)))
+    #: Which of the scene's segments are the members' own trails (bool, one per segment).
+    own: np.ndarray | None = None
 
 
 @dataclass
@@ -160,11 +169,13 @@ class LabelLayer(GLGraphicsItem):
             return
         (vw, vh), project, painter, _device = self._begin()
         m = np.array(project.copyDataTo(), dtype=np.float64).reshape(4, 4)
-        segs = Segments(_project(m, self.obstacles))
+        ends, line_of = _project(m, self.obstacles, lines_of=True)
+        segs = Segments(ends)
         view = QtCore.QRectF(0.0, 0.0, vw, vh)
         units = _units(shown, project)
         for unit in units:
             unit.body = _body(unit, m)
+            unit.own = _own(unit, self.obstacles, line_of)
         # Notes first, then the labels, then the notes that give way to them.
         units.sort(key=lambda u: (2 if u.members[0].optional else u.anchor is not None,
                                   -max(lb.priority for lb in u.members)))
@@ -253,7 +264,7 @@ def _arrange(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_P
         else:
             x, y = _place(unit.anchor, box, (first.offset, *_SPOTS), placed, segs, view,
                           [d.leader for d in drawn if d.leader], unit.body,
-                          [u.body for u in units if u is not unit and len(u.body)])
+                          [u.body for u in units if u is not unit and len(u.body)], unit.own)
         plate = box.translated(x, y).adjusted(-4.0, -3.0, 4.0, 3.0)
         if first.optional and (not view.contains(plate)
                                or any(plate.intersects(r) for r in placed)):
@@ -464,20 +475,24 @@ def _bands(plate: QtCore.QRectF, y: float, tops: list[float]) -> list[QtCore.QRe
             for lo, hi in zip(cuts, cuts[1:], strict=False)]
 
 
-def _project(m: np.ndarray, polylines) -> np.ndarray:
+def _project(m: np.ndarray, polylines, *, lines_of: bool = False):
     """Screen segments ``(S, 2, 2)`` (pixels) of ``polylines`` (world) under the 4x4 ``m``.
 
     A straight segment projects to a straight one, so only the vertices are
     projected. Segments with an end behind the camera or not finite are left
-    out (NaN rows are gaps); a lone point is a segment of length 0.
+    out (NaN rows are gaps); a lone point is a segment of length 0. With
+    ``lines_of``, also ``(S,)`` the index in ``polylines`` each segment is of.
     """
     lines = [np.asarray(line, dtype=np.float64).reshape(-1, 3) for line in polylines]
+    index = np.array([k for k, line in enumerate(lines) if len(line)], dtype=np.int64)
     lines = [line for line in lines if len(line)]
     if not lines:
-        return np.empty((0, 2, 2))
+        empty = np.empty((0, 2, 2))
+        return (empty, np.empty(0, dtype=np.int64)) if lines_of else empty
     # One projection for all: the polylines end to end with a gap row between.
     gap = np.full((1, 3), np.nan)
     p = np.concatenate([part for line in lines for part in (line, gap)])
+    row_of = np.repeat(index, [len(line) + 1 for line in lines])
     h = np.column_stack([p, np.ones(len(p))]) @ m.T
     ok = np.all(np.isfinite(h), axis=-1) & (h[:, 3] > 1e-9)
     xy = np.full((len(p), 2), np.nan)
@@ -486,7 +501,17 @@ def _project(m: np.ndarray, polylines) -> np.ndarray:
     lone = ok & ~np.r_[False, seg] & ~np.r_[seg, False]
     ends = np.concatenate([np.stack([xy[:-1][seg], xy[1:][seg]], axis=1),
                            np.stack([xy[lone], xy[lone]], axis=1)])
+    if lines_of:
+        return ends, np.concatenate([row_of[:-1][seg], row_of[lone]])
     return ends
+
+
+def _own(unit: _Unit, obstacles, line_of: np.ndarray) -> np.ndarray | None:
+    """Which segments (of ``line_of``, the obstacle line each is of) are the trails of
+    ``unit``'s members (bool), or None if they have none among the ``obstacles``."""
+    mine = {id(lb.trail) for lb in unit.members if lb.trail is not None}
+    lines = [k for k, line in enumerate(obstacles) if id(line) in mine]
+    return np.isin(line_of, lines) if lines else None
 
 
 def _points(segs: np.ndarray, step: float) -> np.ndarray:
@@ -511,21 +536,26 @@ def _edges(rect: QtCore.QRectF) -> tuple[float, float, float, float]:
 
 
 def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segments,
-           view: QtCore.QRectF, leaders=(), body=None, others=()) -> tuple[float, float]:
+           view: QtCore.QRectF, leaders=(), body=None, others=(),
+           own=None) -> tuple[float, float]:
     """Baseline position of the first spot whose plate is clear of labels, lines and edges.
 
     The spots are scored together by :func:`quatlab.rendering.label_place.best`
     (a label weighs most, leaving the view next, then each segment met); the
-    first free spot around the anchor wins. When none is free, the nearest
-    free place anywhere in the view (:func:`_free_place`), and failing that
-    the least covered of all. A plate nearer one of the ``others`` (what the
-    other labels name, screen points) than its own ``body`` costs
-    :data:`_MISREAD`: it reads as naming that one.
+    first free spot around the anchor wins, unless it lies past
+    :data:`_NEAR_REACH` and a free place (:func:`_free_place`) lies within it.
+    When no spot is free, the nearest free place anywhere in the view. Where
+    the place found lies past :data:`_NEAR_REACH`, one that near covering
+    only the label's own trail comes first (``own``: which of ``segs`` it is,
+    bool; None where the scene does not allow it). Failing all, the least
+    covered spot. A plate nearer one of the ``others`` (what the other labels
+    name, screen points) than its own ``body`` costs :data:`_MISREAD`: it
+    reads as naming that one.
     """
-    corners = [(anchor.x() + dx - (box.width() if dx < 0 else 0.0) - box.left(),
-                anchor.y() + dy - (box.bottom() if dy < 0 else box.top())) for dx, dy in spots]
     taken = [_edges(r) for r in placed]
     edges = _edges(view)
+    corners = [(anchor.x() + dx - (box.width() if dx < 0 else 0.0) - box.left(),
+                anchor.y() + dy - (box.bottom() if dy < 0 else box.top())) for dx, dy in spots]
     rects = [_edges(_plate_at(box, x, y)) for x, y in corners]
     i, cost = best(rects, segs, taken, edges)
 
@@ -538,25 +568,52 @@ def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segm
     def misread(spots) -> np.ndarray:
         return np.where(_nearer_another(box, spots, body, others), _MISREAD, 0.0)
 
-    if cost == 0.0 and crossed([corners[i]])[0] == 0.0 and misread([corners[i]])[0] == 0.0:
-        return corners[i]
-    every = costs(rects, segs, taken, edges) + crossed(corners) + misread(corners)
-    i = int(np.argmin(every))
-    cost = float(every[i])
+    def free(lines: Segments = segs, within: float = np.inf):
+        """The nearest place clear of ``lines``, labels and leaders, read as its own
+        chain's and within ``within`` of the anchor; None if there is none."""
+        near = _free_place(anchor, _plate_at(box, 0.0, 0.0), placed, lines.segs, view,
+                           lambda spots: misread(spots) > 0.0, within)
+        if near is None or _reach(anchor, box, near) > within:
+            return None
+        cost = (costs([_edges(_plate_at(box, *near))], lines, taken, edges)[0]
+                + crossed([near])[0] + misread([near])[0])
+        return near if cost == 0.0 else None
+
+    if not (cost == 0.0 and crossed([corners[i]])[0] == 0.0
+            and misread([corners[i]])[0] == 0.0):
+        every = costs(rects, segs, taken, edges) + crossed(corners) + misread(corners)
+        i = int(np.argmin(every))
+        cost = float(every[i])
+
+    def by_own_trail(place):
+        # Its own trail runs through the anchor (the hand draws it): over it, by its
+        # chain, reads better than clear of it and far (the Euler tab at 1024x768 at
+        # 150 %: "Euler angles, lerped" stood 133 px below its chain).
+        if own is None or (place is not None and _reach(anchor, box, place) <= _NEAR_REACH):
+            return None
+        mask = np.zeros(len(segs), dtype=bool)
+        mask[:len(own)] = own
+        return free(segs.subset(~mask), within=_NEAR_REACH)
+
+    if cost == 0.0:
+        # The spots lie on rings round the anchor: past the first few, a free place
+        # between two rings may be much nearer (the blend tab's "align to first" at
+        # 1024x768 at 150 % took one 57 px above its tip, with room 22 px under it).
+        reach = _reach(anchor, box, corners[i])
+        if reach <= _NEAR_REACH:
+            return corners[i]
+        near = free(within=_NEAR_REACH) or corners[i]
+        return by_own_trail(near) or near
     if cost < 1.0:  # free, if beside another chain too
-        if cost > 0.0:
-            # Beside another chain only: a free place by its own chain, near enough,
-            # reads better (the engines' row at 1280x720: "glTF reference" stood
-            # over the three.js chain, with room above its own).
-            near = _free_place(anchor, _plate_at(box, 0.0, 0.0), placed, segs.segs, view,
-                               lambda spots: misread(spots) > 0.0)
-            if near is not None and _reach(anchor, box, near) <= _MISREAD_REACH and (
-                    costs([_edges(_plate_at(box, *near))], segs, taken, edges)[0]
-                    + crossed([near])[0] + misread([near])[0] == 0.0):
-                return near
-        return corners[i]
+        # Beside another chain only: a free place by its own chain, near enough,
+        # reads better (the engines' row at 1280x720: "glTF reference" stood
+        # over the three.js chain, with room above its own).
+        return free(within=_MISREAD_REACH) or corners[i]
     far = _free_place(anchor, _plate_at(box, 0.0, 0.0), placed, segs.segs, view,
                       lambda spots: misread(spots) > 0.0)
+    near = by_own_trail(far)
+    if near is not None:
+        return near
     if far is not None and (costs([_edges(_plate_at(box, *far))], segs, taken, edges)[0]
                             + crossed([far])[0] + misread([far])[0] < cost):
         return far
@@ -595,7 +652,8 @@ def _inside(corner: tuple[float, float], box: QtCore.QRectF, placed,
 
 
 def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.ndarray,
-                view: QtCore.QRectF, misread=None) -> tuple[float, float] | None:
+                view: QtCore.QRectF, misread=None,
+                within: float = np.inf) -> tuple[float, float] | None:
     """Baseline ``(x, y)`` putting the plate ``plate0`` (at baseline 0) nearest the anchor
     among the least covered places in the view; None if it fits nowhere.
 
@@ -614,28 +672,44 @@ def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.
     that ``misread`` (baselines -> whether each reads as naming another
     chain, :func:`_nearer_another`) clears comes first: in the engines' row
     at 1280x720, "glTF reference" took the nearest free place, over the
-    three.js chain.
+    three.js chain. Only places within ``within`` pixels of the anchor are
+    looked at (None if none is).
     """
     nx, ny = int(view.width() // _CELL), int(view.height() // _CELL)
     pw, ph = ceil(plate0.width() / _CELL) + 1, ceil(plate0.height() / _CELL) + 1
     if pw > nx or ph > ny:
         return None
-    taken = np.zeros((ny, nx), dtype=np.int64)
+    # The cells a plate within reach can lie on (all of them if any place will do).
+    cx0, cy0, cx1, cy1 = 0, 0, nx, ny
+    if within < np.inf:
+        cx0 = max(int((anchor.x() - within - plate0.width()) // _CELL), 0)
+        cy0 = max(int((anchor.y() - within - plate0.height()) // _CELL), 0)
+        cx1 = min(int((anchor.x() + within + plate0.width()) // _CELL) + 2, nx)
+        cy1 = min(int((anchor.y() + within + plate0.height()) // _CELL) + 2, ny)
+        if pw > cx1 - cx0 or ph > cy1 - cy0:
+            return None
+        lo, hi = np.array([cx0, cy0]) * _CELL, np.array([cx1, cy1]) * _CELL
+        segs = segs[np.all((segs.max(axis=1) >= lo) & (segs.min(axis=1) <= hi), axis=-1)]
+    mx, my = cx1 - cx0, cy1 - cy0
+    taken = np.zeros((my, mx), dtype=np.int64)
     points = _points(segs, _CELL / 2)
     if len(points):
-        ix, iy = (points[:, 0] // _CELL).astype(np.int64), (points[:, 1] // _CELL).astype(np.int64)
-        inside = (ix >= 0) & (ix < nx) & (iy >= 0) & (iy < ny)
+        ix = (points[:, 0] // _CELL).astype(np.int64) - cx0
+        iy = (points[:, 1] // _CELL).astype(np.int64) - cy0
+        inside = (ix >= 0) & (ix < mx) & (iy >= 0) & (iy < my)
         np.add.at(taken, (iy[inside], ix[inside]), 1)
-    blocked = np.zeros((ny, nx), dtype=np.int64)
+    blocked = np.zeros((my, mx), dtype=np.int64)
     for r in placed:
-        x0, x1 = max(int(r.left() // _CELL), 0), min(int(r.right() // _CELL) + 1, nx)
-        y0, y1 = max(int(r.top() // _CELL), 0), min(int(r.bottom() // _CELL) + 1, ny)
-        blocked[y0:y1, x0:x1] = 1
+        x0, x1 = max(int(r.left() // _CELL) - cx0, 0), min(int(r.right() // _CELL) + 1 - cx0, mx)
+        y0, y1 = max(int(r.top() // _CELL) - cy0, 0), min(int(r.bottom() // _CELL) + 1 - cy0, my)
+        if x0 < x1 and y0 < y1:
+            blocked[y0:y1, x0:x1] = 1
     count, on_label = (_window_sums(a, pw, ph) for a in (taken, blocked))
     usable = np.argwhere(on_label == 0)
     if not len(usable):
         return None
     count = count[usable[:, 0], usable[:, 1]]
+    usable = usable + [cy0, cx0]
     # The plate as drawn at each usable position (centred in its cells, the
     # gap kept around it off), and its distance to the anchor.
     left = usable[:, 1] * _CELL + (pw * _CELL - plate0.width()) / 2 + _PAD
@@ -644,6 +718,14 @@ def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.
     dx = np.maximum(np.maximum(left - anchor.x(), anchor.x() - right), 0.0)
     dy = np.maximum(np.maximum(top - anchor.y(), anchor.y() - bottom), 0.0)
     distance = np.hypot(dx, dy)
+    if within < np.inf:
+        # Only places this near are wanted: the rest are not looked at further
+        # (their leaders against the labels were most of the search's work).
+        near = distance <= within
+        if not near.any():
+            return None
+        usable, count, distance = usable[near], count[near], distance[near]
+        left, top, right, bottom = left[near], top[near], right[near], bottom[near]
     # Whether each place's leader crosses no label placed before (the engines'
     # "Unity Euler curves" leader ran through "PlayCanvas / glTFast").
     ends = np.stack([np.clip(anchor.x(), left, right), np.clip(anchor.y(), top, bottom)], -1)
@@ -716,7 +798,7 @@ def _drawn(box: QtCore.QRectF, corners) -> np.ndarray:
 def _nearer_another(box: QtCore.QRectF, corners, body, others) -> np.ndarray:
     """``(K,)`` whether text ``box`` at each baseline of ``corners`` lies nearer one of the
     point sets ``others`` than its own ``body``, by :data:`_MISREAD_PX` or more: by its
-    edges, or, as near by its edges, by its centre."""
+    edges, or, about as near by its edges (within the plate's height), by its centre."""
     plates = _drawn(box, corners)
     if body is None or not len(body) or not len(others):
         return np.zeros(len(plates), dtype=bool)
@@ -727,21 +809,27 @@ def _nearer_another(box: QtCore.QRectF, corners, body, others) -> np.ndarray:
         return np.hypot(d[..., 0], d[..., 1]).min(axis=1)
 
     own = gap(np.asarray(body))
-    nearest = np.min([gap(np.asarray(p)) for p in others], axis=0)
-    # As near by their edges (a plate over the gap between two chains): it reads
-    # as naming the chain it is centred over. "Unreal Engine" stood over the
-    # Unity-Euler chain, 12 px from each by its edges.
+    gaps = [gap(np.asarray(p)) for p in others]
+    misread = np.min(gaps, axis=0) + _MISREAD_PX < own
+    # About as near by their edges, within a line of its text (a plate over the gap
+    # between two chains): it reads as naming the chain it is centred over.
+    # "Unreal Engine" stood over the Unity-Euler chain, 12 px from each by its
+    # edges; "align to first" (the blend tab at 1024x768 at 150 %, its plate 26 px
+    # high) 13 px from its chain's tip and 28 px from the naive sum's chain, its
+    # middle 48 px from that one and 76 px from its own.
+    tied = [~misread & (g <= own + (hi[:, 1] - lo[:, 1])) for g in gaps]
+    if not any(t.any() for t in tied):
+        return misread
     centre = 0.5 * (lo + hi)
 
     def reach(points):  # (K,) distance from each plate's centre to the nearest of points
         return np.hypot(*(centre[:, None] - points[None]).transpose(2, 0, 1)).min(axis=1)
 
-    tied = np.abs(nearest - own) <= _MISREAD_PX
-    if not tied.any():
-        return nearest + _MISREAD_PX < own
     own_c = reach(np.asarray(body))
-    other_c = np.min([reach(np.asarray(p)) for p in others], axis=0)
-    return (nearest + _MISREAD_PX < own) | (tied & (other_c + _MISREAD_PX < own_c))
+    for p, t in zip(others, tied, strict=True):
+        if t.any():
+            misread |= t & (reach(np.asarray(p)) + _MISREAD_PX < own_c)
+    return misread
 
 
 def _leaders_clear(anchor: QtCore.QPointF, box: QtCore.QRectF, corners, placed,

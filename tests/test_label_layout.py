@@ -171,3 +171,38 @@ def test_misread_spots_cost_and_the_next_clear_spot_wins():
     assert first[0] > anchor.x()  # no bodies given: its own spot
     x, _ = L._place(anchor, box, spots, [], empty, VIEW, (), own, [other])
     assert x + box.right() < anchor.x()  # left of the tip
+
+
+def test_a_plate_as_near_another_chain_within_its_height_names_the_one_its_middle_is_by():
+    """The blend tab at 1024x768 at 150 %: "align to first" stood 13 px from its chain's
+    tip, its middle over the naive sum's chain 28 px below; it read as between the two.
+    Another chain no farther than the plate's own gap and height competes; one farther
+    does not (the engines' "PlayCanvas / glTFast" under its chain, 47 px from Unity's)."""
+    box = QtCore.QRectF(0.0, -20.0, 154.0, 20.0)  # the plate is 162 x 26
+    corner = (304.0, 263.0)  # plate (300, 240) to (462, 266), centre (381, 253)
+    own = np.array([(470.0, 236.0), (480.0, 226.0)])  # 8.9 px off its corner, 90.6 from its centre
+    under = np.array([(380.0, 292.0)])  # 26 px below its middle: within 8.9 + 26
+    lower = np.array([(380.0, 310.0)])  # 44 px below: farther than that
+    assert L._nearer_another(box, [corner], own, [under])[0]
+    assert not L._nearer_another(box, [corner], own, [lower])[0]
+
+
+def test_a_label_may_cross_its_own_trail_to_stay_by_its_chain():
+    """The Euler tab at 1024x768 at 150 %: the hand trails ring the gimbal, and "Euler
+    angles, lerped" took the nearest place clear of them, 133 px below its chain.
+    Where its own trail may be crossed (``own``), a place that near over it wins."""
+    anchor = QtCore.QPointF(200.0, 100.0)
+    box = QtCore.QRectF(0.0, -10.0, 50.0, 12.0)  # the plate is 58 x 18, 64 x 24 with its gap
+    # Its trail through the anchor; two other lines 50 px either side: beside the
+    # trail (50 px) a plate does not fit, across it (100 px) it does.
+    segs = Segments(np.array([[(200.0, 0.0), (200.0, 200.0)], [(150.0, 0.0), (150.0, 200.0)],
+                              [(250.0, 0.0), (250.0, 200.0)]]))
+    own = np.array([True, False, False])
+    spots = [(9.0, -4.0), *L._SPOTS]
+    far = L._place(anchor, box, spots, [], segs, VIEW)
+    near = L._place(anchor, box, spots, [], segs, VIEW, own=own)
+    assert costs([L._edges(L._plate_at(box, *far))], segs)[0] == 0.0
+    assert L._reach(anchor, box, far) > L._NEAR_REACH
+    assert L._reach(anchor, box, near) <= L._NEAR_REACH
+    plate = L._drawn(box, [near])[0]
+    assert meets(segs.segs, [plate])[:, 0].tolist() == [True, False, False]

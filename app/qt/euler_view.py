@@ -42,6 +42,8 @@ class EulerView(LessonPanel):
         # A gimbal carries one rigid body: a chain curling by the same
         # rotation at every joint would hide which ring turns what.
         self.scene.set_root_only(True)
+        # The hand trails ring the gimbal: by its chain a label crosses its own.
+        self.scene.set_labels_over_own_trails(True)
         self.gimbal = GimbalItems(self.scene)
         self.show_gimbal = QtWidgets.QCheckBox(_("gimbal"))
         self.show_gimbal.setObjectName("show_gimbal")
@@ -151,6 +153,7 @@ class EulerView(LessonPanel):
 
     def _gimbal_toggled(self, shown: bool) -> None:
         self.gimbal.set_visible(shown)
+        self.scene.set_drawn_lines("gimbal", self.gimbal.outline())
         self._frame_gimbal()
 
     def _frame_gimbal(self) -> None:
@@ -171,6 +174,7 @@ class EulerView(LessonPanel):
             self.scene.set_chain(k, q, COLOURS[k])
         rings = gimbal_rings(m.angles_at_param(), m.order)
         self.gimbal.set_rings(rings, m.readout().locked)
+        self.scene.set_drawn_lines("gimbal", self.gimbal.outline())
         self.gimbal_legend.set_parts(self._gimbal_legend(rings))
         self.slider.set_value(m.param)
         self.plots.set_cursor(m.param)
