@@ -63,6 +63,10 @@ def title_problems(win, tabs=TABS, *, whole: bool = False) -> tuple[list[str], i
                 settle(6)
             for axis in shown_axes(view):
                 unit, shown = unit_of(axis.labelText), axis.shown_title()
+                if "rn" in shown:
+                    # On its side at 11 pt the UI font draws "rn" as "m": the Keyframes
+                    # tab's "unwrapped turn (°)" read "unwrapped tum (°)".
+                    problems.append(f"{tab}: {shown!r} has an 'rn' that reads as 'm'")
                 if whole and ELLIPSIS in shown:
                     problems.append(f"{tab}: {axis.labelText!r} elided to {shown!r}")
                 if unit is None:

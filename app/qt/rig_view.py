@@ -239,7 +239,8 @@ class RigPanel(RigLoading, RigPlots, RigSelection, RigCamera, RigErrors, QtWidge
         # Short titles: a two-line title takes width from a plot of 160 px.
         # The short ones are what a plot too short for those says (the Keyframes
         # tab at 150 %).
-        self.curves.set_y_axis("angle", _("unwrapped turn (°)"), "auto", short=_("turn (°)"))
+        # Not "turn": on its side at 11 pt this font draws "rn" as "m" ("unwrapped tum").
+        self.curves.set_y_axis("angle", _("unwrapped angle (°)"), "auto", short=_("angle (°)"))
         # The right-hand plot holds the error (see the module docstring).
         self.curves.set_y_axis("speed", _("naive vs spec (°)"), (0.0, 185.0),
                                short=_("error (°)"))
