@@ -196,6 +196,21 @@ def test_covered_by_columns_is_each_rectangle_clipped_alone(seed, n_cols, n_rows
     assert np.array_equal(length, [v[0] for _, v in alone])   # bit for bit
 
 
+@given(st.integers(0, 2**32 - 1), st.integers(1, 200), st.integers(1, 12))
+def test_the_columns_are_numpys_unique_rows(seed, n_rects, n_sides):
+    # A label's spots share a few lefts and rights; -0.0 and 0.0 are one side.
+    rng = np.random.default_rng(seed)
+    sides = np.round(rng.normal(0, 50, (n_sides, 2)), 1)
+    sides[rng.random(n_sides) < 0.2] = 0.0
+    rects = np.zeros((n_rects, 4))
+    rects[:, [0, 2]] = sides[rng.integers(0, n_sides, n_rects)]
+    rects[rng.random(n_rects) < 0.1, 0] *= -1.0
+    rects[:, [1, 3]] = rng.uniform(0, 100, (n_rects, 2))
+    want, which = np.unique(rects[:, [0, 2]], axis=0, return_inverse=True)
+    got, got_which = label_place._columns(rects)
+    assert np.array_equal(got, want) and np.array_equal(got_which, which.reshape(-1))
+
+
 def test_covered_by_columns_matches_clipping_every_pair(rng, monkeypatch):
     rects, segs = _column_scene(rng, 5, 40, 400, (219.0, 44.0))
     monkeypatch.setattr(label_place, "meeting_pairs", None)   # the column path needs no grid
