@@ -76,10 +76,15 @@ def test_doctests():
         assert result.failed == 0 and result.attempted > 0, name
 
 
-@pytest.mark.parametrize("n_a, n_b", [(3, 4), (400, 900), (2000, 300), (50, 5000)])
-def test_meeting_pairs_are_the_pairwise_ones_in_order(rng, n_a, n_b):
+@pytest.mark.parametrize("n_a, n_b, far", [(3, 4, 0.0), (400, 900, 0.0), (2000, 300, 0.0),
+                                            (50, 5000, 0.0), (60, 3000, 0.7)])
+def test_meeting_pairs_are_the_pairwise_ones_in_order(rng, n_a, n_b, far):
     a_lo, a_hi = _boxes(rng, n_a, 500, 20)
     b_lo, b_hi = _boxes(rng, n_b, 500, 4)
+    # A share of B far from every box of A: the few near ones are tested pairwise.
+    moved = rng.random(n_b) < far
+    b_lo[moved] += 2000.0
+    b_hi[moved] += 2000.0
     b_lo[::37] = np.nan                             # a NaN box meets nothing
     want = _pairwise(a_lo, a_hi, b_lo, b_hi)
     got = meeting_pairs(a_lo, a_hi, b_lo, b_hi)
