@@ -10,6 +10,8 @@ a leader that crosses no label, the least covered reachable one is taken
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 from PyQt6 import QtCore
 
 from quatlab.rendering import labels as L
@@ -171,3 +173,14 @@ def test_misread_spots_cost_and_the_next_clear_spot_wins():
     assert first[0] > anchor.x()  # no bodies given: its own spot
     x, _ = L._place(anchor, box, spots, [], empty, VIEW, (), own, [other])
     assert x + box.right() < anchor.x()  # left of the tip
+
+
+@given(st.lists(st.integers(-4, 4), min_size=8, max_size=8), st.sampled_from([1.5, 7.0, 0.3]))
+def test_two_leaders_cross_as_crossings_has_it(coords, scale):
+    # Small integer grids give the touching, collinear and shared-end cases.
+    a1, a2, b1, b2 = (QtCore.QPointF(scale * coords[i], scale * coords[i + 1])
+                      for i in range(0, 8, 2))
+    fan = abs(a1.x() - b1.x()) <= L._MERGE and abs(a1.y() - b1.y()) <= L._MERGE
+    want = not fan and bool(crossings([[(a1.x(), a1.y()), (a2.x(), a2.y())]],
+                                      [[(b1.x(), b1.y()), (b2.x(), b2.y())]])[0])
+    assert L._cross((a1, a2), (b1, b2)) is want
