@@ -264,7 +264,7 @@ def _arrange(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_P
         if done.leader:
             # A later label covers no leader: it is one more line to keep clear of.
             a, e = done.leader
-            segs = Segments(np.concatenate([segs.segs, [[[a.x(), a.y()], [e.x(), e.y()]]]]))
+            segs = segs.plus([[[a.x(), a.y()], [e.x(), e.y()]]])
     _uncross(drawn, base, view)
     return drawn
 
