@@ -365,7 +365,7 @@ class GreatCircleView(QtWidgets.QWidget):
                 continue
             x, y = item.getData()
             half = item.opts["size"] / 2.0 + item.opts["pen"].widthF() / 2.0
-            for px, py in to_px(np.c_[x, y]):
+            for px, py in to_px(np.column_stack([x, y])):
                 if np.isfinite(px) and np.isfinite(py):
                     rects.append((px - half, py - half, px + half, py + half))
         return np.array(rects, float).reshape(-1, 4)
@@ -381,11 +381,11 @@ class GreatCircleView(QtWidgets.QWidget):
             x, y = item.getData()
             if x is not None and len(x):
                 (guides if item is self.angle_arc else main).append(
-                    polyline_segments(to_px(np.c_[x, y])))
+                    polyline_segments(to_px(np.column_stack([x, y]))))
         for item in (self.radii, self.rays):
             x, y = item.getData()
             if x is not None and len(x):
-                pairs = pair_segments(np.c_[x, y, np.zeros(len(x))])[:, :2]
+                pairs = pair_segments(np.column_stack([x, y, np.zeros(len(x))]))[:, :2]
                 guides.append(polyline_segments(to_px(pairs)))
         return Segments(np.concatenate(main)), Segments(np.concatenate(guides))
 

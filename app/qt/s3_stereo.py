@@ -492,10 +492,11 @@ class StereographicView(QtWidgets.QWidget):
         m = np.array(m.copyDataTo(), float).reshape(4, 4)
 
         def pixels(points):
-            c = np.c_[np.asarray(points, float).reshape(-1, 3), np.ones(len(points))] @ m.T
+            flat = np.asarray(points, float).reshape(-1, 3)
+            c = np.column_stack([flat, np.ones(len(points))]) @ m.T
             with np.errstate(invalid="ignore", divide="ignore"):
                 ndc = np.where(c[:, 3:4] > 1e-9, c[:, :2] / c[:, 3:4], np.nan)
-            return np.c_[(ndc[:, 0] + 1) * w / 2, (1 - ndc[:, 1]) * h / 2]
+            return np.column_stack([(ndc[:, 0] + 1) * w / 2, (1 - ndc[:, 1]) * h / 2])
 
         segs = np.concatenate([self._lines_px((w, h, m.tobytes()), pixels),
                                *(polyline_segments(pixels(ball)) for ball in self._ball_outlines)])
@@ -619,9 +620,9 @@ def _spots(anchor: np.ndarray, box: QtCore.QRectF, radius: float
     dx, dy = offsets.T
     left = anchor[0] + dx - np.where(dx < 0, box.width(), 0.0) - pw
     top = anchor[1] + dy - np.where(dy < 0, box.height(), 0.0) - ph
-    rects = np.c_[left, top, left + box.width() + 2 * pw, top + box.height() + 2 * ph]
-    near = np.c_[np.clip(anchor[0], rects[:, 0] + 3, rects[:, 2] - 3),
-                 np.clip(anchor[1], rects[:, 1] + 3, rects[:, 3] - 3)]
+    rects = np.column_stack([left, top, left + box.width() + 2 * pw, top + box.height() + 2 * ph])
+    near = np.column_stack([np.clip(anchor[0], rects[:, 0] + 3, rects[:, 2] - 3),
+                            np.clip(anchor[1], rects[:, 1] + 3, rects[:, 3] - 3)])
     return offsets, rects, np.hypot(*(near - anchor).T)
 
 
