@@ -31,7 +31,7 @@ from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from quatlab.rendering import themes
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.contrast import readable
-from quatlab.rendering.label_place import LABEL_COST, Segments, best, costs, crossings, meets
+from quatlab.rendering.label_place import LABEL_COST, Segments, best, costs, meets
 from quatlab.rendering.style import SCENE_BACKGROUND
 
 __all__ = ["Label", "LabelLayer", "label_font", "ink"]
@@ -275,7 +275,7 @@ def _arrange(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_P
         if done.leader:
             # A later label covers no leader: it is one more line to keep clear of.
             a, e = done.leader
-            segs = Segments(np.concatenate([segs.segs, [[[a.x(), a.y()], [e.x(), e.y()]]]]))
+            segs = segs.plus([[[a.x(), a.y()], [e.x(), e.y()]]])
     _uncross(drawn, base, view)
     return drawn
 
@@ -341,10 +341,24 @@ def _swaps(a: _Placed, b: _Placed, view: QtCore.QRectF):
 
 
 def _cross(one, other) -> bool:
-    """Whether two leaders ``(anchor, end)`` cross; two from one point fan out, not cross."""
+    """Whether two leaders ``(anchor, end)`` cross; two from one point fan out, not cross.
+
+    :func:`~quatlab.rendering.label_place.crossings` for one pair, in plain floats:
+    its arrays cost 20 times as much, and a frame asks for every pair of leaders.
+    """
     if abs(one[0].x() - other[0].x()) <= _MERGE and abs(one[0].y() - other[0].y()) <= _MERGE:
         return False
-    return bool(crossings([[(p.x(), p.y()) for p in one]], [[(p.x(), p.y()) for p in other]])[0])
+    (p1x, p1y), (p2x, p2y), (q1x, q1y), (q2x, q2y) = ((p.x(), p.y()) for p in (*one, *other))
+
+    def side(ax, ay, bx, by, cx, cy):   # sign of the turn a -> b -> c
+        turn = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+        return (turn > 0) - (turn < 0)
+
+    boxes_meet = (max(min(p1x, p2x), min(q1x, q2x)) <= min(max(p1x, p2x), max(q1x, q2x))
+                  and max(min(p1y, p2y), min(q1y, q2y)) <= min(max(p1y, p2y), max(q1y, q2y)))
+    return (boxes_meet
+            and side(q1x, q1y, q2x, q2y, p1x, p1y) * side(q1x, q1y, q2x, q2y, p2x, p2y) <= 0
+            and side(p1x, p1y, p2x, p2y, q1x, q1y) * side(p1x, p1y, p2x, p2y, q2x, q2y) <= 0)
 
 
 def _swap_ok(old, new, rest: list[_Placed], segs: Segments, view: QtCore.QRectF) -> bool:
@@ -400,15 +414,17 @@ def _wrapped(note: Label, width: float) -> list[Label]:
 def _units(shown: list[Label], project: QtGui.QMatrix4x4) -> list[_Unit]:
     """``shown`` as plates to place: labels of a group whose anchors coincide share one."""
     units: list[_Unit] = []
+    # Each anchor projected once, not again for every label compared with it.
+    at: dict[int, QtCore.QPointF] = {}
     for label in shown:
         if label.fixed is not None:
             units.append(_Unit([label], None))
             continue
-        anchor = project.map(QtGui.QVector3D(*label.pos)).toPointF()
+        anchor = at[id(label)] = project.map(QtGui.QVector3D(*label.pos)).toPointF()
         for unit in units:
             if (label.group is not None and unit.anchor is not None
                     and unit.members[0].group == label.group
-                    and any(_close(anchor, project, other) for other in unit.members)):
+                    and any(_close(anchor, at[id(other)]) for other in unit.members)):
                 unit.members.append(label)
                 break
         else:
@@ -416,8 +432,7 @@ def _units(shown: list[Label], project: QtGui.QMatrix4x4) -> list[_Unit]:
     return units
 
 
-def _close(anchor: QtCore.QPointF, project, other: Label) -> bool:
-    p = project.map(QtGui.QVector3D(*other.pos)).toPointF()
+def _close(anchor: QtCore.QPointF, p: QtCore.QPointF) -> bool:
     return abs(p.x() - anchor.x()) <= _MERGE and abs(p.y() - anchor.y()) <= _MERGE
 
 

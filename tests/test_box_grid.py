@@ -76,10 +76,15 @@ def test_doctests():
         assert result.failed == 0 and result.attempted > 0, name
 
 
-@pytest.mark.parametrize("n_a, n_b", [(3, 4), (400, 900), (2000, 300), (50, 5000)])
-def test_meeting_pairs_are_the_pairwise_ones_in_order(rng, n_a, n_b):
+@pytest.mark.parametrize("n_a, n_b, far", [(3, 4, 0.0), (400, 900, 0.0), (2000, 300, 0.0),
+                                            (50, 5000, 0.0), (60, 3000, 0.7)])
+def test_meeting_pairs_are_the_pairwise_ones_in_order(rng, n_a, n_b, far):
     a_lo, a_hi = _boxes(rng, n_a, 500, 20)
     b_lo, b_hi = _boxes(rng, n_b, 500, 4)
+    # A share of B far from every box of A: the few near ones are tested pairwise.
+    moved = rng.random(n_b) < far
+    b_lo[moved] += 2000.0
+    b_hi[moved] += 2000.0
     b_lo[::37] = np.nan                             # a NaN box meets nothing
     want = _pairwise(a_lo, a_hi, b_lo, b_hi)
     got = meeting_pairs(a_lo, a_hi, b_lo, b_hi)
@@ -194,6 +199,21 @@ def test_covered_by_columns_is_each_rectangle_clipped_alone(seed, n_cols, n_rows
     alone = [covered(rect[None], found) for rect in rects]   # one a column: the grid's path
     assert np.array_equal(hits, [h[0] for h, _ in alone])
     assert np.array_equal(length, [v[0] for _, v in alone])   # bit for bit
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 200), st.integers(1, 12))
+def test_the_columns_are_numpys_unique_rows(seed, n_rects, n_sides):
+    # A label's spots share a few lefts and rights; -0.0 and 0.0 are one side.
+    rng = np.random.default_rng(seed)
+    sides = np.round(rng.normal(0, 50, (n_sides, 2)), 1)
+    sides[rng.random(n_sides) < 0.2] = 0.0
+    rects = np.zeros((n_rects, 4))
+    rects[:, [0, 2]] = sides[rng.integers(0, n_sides, n_rects)]
+    rects[rng.random(n_rects) < 0.1, 0] *= -1.0
+    rects[:, [1, 3]] = rng.uniform(0, 100, (n_rects, 2))
+    want, which = np.unique(rects[:, [0, 2]], axis=0, return_inverse=True)
+    got, got_which = label_place._columns(rects)
+    assert np.array_equal(got, want) and np.array_equal(got_which, which.reshape(-1))
 
 
 def test_covered_by_columns_matches_clipping_every_pair(rng, monkeypatch):

@@ -10,6 +10,8 @@ a leader that crosses no label, the least covered reachable one is taken
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 from PyQt6 import QtCore
 
 from quatlab.rendering import labels as L
@@ -206,3 +208,14 @@ def test_a_label_may_cross_its_own_trail_to_stay_by_its_chain():
     assert L._reach(anchor, box, near) <= L._NEAR_REACH
     plate = L._drawn(box, [near])[0]
     assert meets(segs.segs, [plate])[:, 0].tolist() == [True, False, False]
+
+
+@given(st.lists(st.integers(-4, 4), min_size=8, max_size=8), st.sampled_from([1.5, 7.0, 0.3]))
+def test_two_leaders_cross_as_crossings_has_it(coords, scale):
+    # Small integer grids give the touching, collinear and shared-end cases.
+    a1, a2, b1, b2 = (QtCore.QPointF(scale * coords[i], scale * coords[i + 1])
+                      for i in range(0, 8, 2))
+    fan = abs(a1.x() - b1.x()) <= L._MERGE and abs(a1.y() - b1.y()) <= L._MERGE
+    want = not fan and bool(crossings([[(a1.x(), a1.y()), (a2.x(), a2.y())]],
+                                      [[(b1.x(), b1.y()), (b2.x(), b2.y())]])[0])
+    assert L._cross((a1, a2), (b1, b2)) is want

@@ -9,10 +9,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from PyQt6 import QtCore
 from test_lesson_scene_layout import segment_hits_rect
 
-from quatlab.rendering.label_place import best, covered, pair_segments, polyline_segments
+from quatlab.rendering.label_place import (
+    Segments,
+    best,
+    covered,
+    pair_segments,
+    polyline_segments,
+)
 
 
 def test_hits_agree_with_the_orientation_test(rng):
@@ -65,3 +73,14 @@ def test_line_pairs_become_separate_polylines():
     out = pair_segments(pairs)
     assert np.isnan(out[2]).all() and np.isnan(out[5]).all()
     assert np.array_equal(out[[0, 1, 3, 4]], pairs)
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 300), st.integers(1, 3))
+def test_segments_plus_more_are_the_segments_of_both(seed, n, more):
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(0, 300, (n, 2, 2)), rng.normal(0, 300, (more, 2, 2))
+    zero = rng.random(n) < 0.1
+    a[zero, 1] = a[zero, 0]   # lone points: segments of length 0
+    got, want = Segments(a).plus(b), Segments(np.concatenate([a, b]))
+    for name in ("segs", "lo", "hi", "norms"):
+        assert np.array_equal(getattr(got, name), getattr(want, name)), name

@@ -192,6 +192,26 @@ def test_a_preset_on_the_s3_tab_places_its_labels_once_and_leaves_the_hidden_les
     np.testing.assert_array_equal(shown, win.state.curves["naive_slerp"].angle_deg)
 
 
+def test_a_non_unit_preset_leaves_the_s3_tab_its_size_and_its_labels_placed_once(
+        qtbot, monkeypatch):
+    # The glTF triangle's q0 is not quite unit: the editor's "|q| as entered =
+    # 0.999849 → normalized" widened the side panel by 28 px, which resized the S3
+    # tab beside it after it had drawn, and every label was placed and drawn again.
+    win = _window_with(qtbot, monkeypatch, s3_view, preset="gltf-box-animated")
+    tab = win.views["s3"]
+    size = tab.size()
+    placed = _Count(monkeypatch, s3_circle.GreatCircleView, "_place_labels_now")
+    for name in ("gltf-animated-triangle", "gltf-box-animated", "gltf-animated-triangle"):
+        before = placed.calls
+        _preset(win, name)
+        qtbot.wait(100)  # the side panel's new width reaches the tab in a few passes
+        assert tab.size() == size, name
+        assert placed.calls - before == 1, name
+    # The length is still told in full, its arrow and word on one line.
+    label = win.findChild(QtWidgets.QWidget, "endpoint0").norm_label
+    assert label.text().startswith("|q| as entered = 0.999849") and "→\u00a0" in label.text()
+
+
 def test_the_plots_exported_from_another_tab_are_the_current_ones(qtbot, monkeypatch, tmp_path):
     win = _window_with(qtbot, monkeypatch, s3_view, preset="negated-20")
     _preset(win, "large-170")

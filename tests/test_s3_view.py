@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ from PyQt6 import QtCore, QtGui, QtWidgets, sip
 from text_layout import as_read
 
 from quatlab.app.model.state import LessonState
-from quatlab.app.qt import s3_stereo, s3_view
+from quatlab.app.qt import s3_circle, s3_stereo, s3_view
 from quatlab.app.qt.scrubber import BASE_DURATION
 from quatlab.math import s3
 from quatlab.math.curves import METHODS
@@ -184,6 +185,53 @@ def _qimage_rgb(img):
     arr = np.frombuffer(ptr, np.uint8).reshape(img.height(), img.bytesPerLine())
     # Copy: the buffer belongs to the converted QImage, freed when it goes.
     return arr[:, : img.width() * 3].reshape(img.height(), img.width(), 3).copy()
+
+
+class _Text:
+    """A stand-in for a TextItem: only its box's size counts."""
+
+    def __init__(self, width, height):
+        self.textItem = SimpleNamespace(boundingRect=lambda: QtCore.QRectF(0, 0, width, height))
+
+
+def test_a_circle_label_is_tried_touching_its_ball_straight_out_first():
+    # A 40 x 20 label of a point 100 px right of the centre, 5 px of ball round it.
+    rects, penalty = s3_circle._candidates(_Text(40, 20), np.array([100.0, 0.0]),
+                                           np.zeros(2), 5.0)
+    np.testing.assert_allclose(rects[0], (105, -10, 145, 10), atol=1e-12)
+    assert penalty[0] == 0.0
+    # Turned a quarter (the third turn, +60 deg, is not; 90 deg is the fifth): above or
+    # below the point, its bottom or top 5 px from it.
+    np.testing.assert_allclose(rects[5, [0, 2]], (80, 120), atol=1e-9)
+    assert min(abs(rects[5, 1]), abs(rects[5, 3])) == pytest.approx(5.0)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_circle_label_spots_clear_the_ball_by_their_step_out(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        width, height = rng.uniform(4, 90, 2)
+        end, centre = rng.uniform(-300, 300, (2, 2))
+        reach = rng.uniform(0, 20)
+        rects, penalty = s3_circle._candidates(_Text(width, height), end, centre, reach)
+        turns = np.tile(s3_circle._LABEL_TURNS, len(s3_circle._LABEL_FARTHER))
+        farther = np.repeat(s3_circle._LABEL_FARTHER, len(s3_circle._LABEL_TURNS))
+        assert len(rects) == len(turns)
+        np.testing.assert_allclose(rects[:, 2] - rects[:, 0], width)
+        np.testing.assert_allclose(rects[:, 3] - rects[:, 1], height)
+        # Its centre lies in the direction turned from straight out (away from the centre).
+        out = np.degrees(np.arctan2(*(end - centre)[::-1]))
+        mid = (rects[:, :2] + rects[:, 2:]) / 2 - end
+        # The ray from the point to that centre enters the box reach + farther out:
+        # that point lies on the box's edge (inside it, on one of its sides).
+        enter = end + mid / np.hypot(*mid.T)[:, None] * (reach + farther)[:, None]
+        assert np.all(enter >= rects[:, :2] - 1e-7) and np.all(enter <= rects[:, 2:] + 1e-7)
+        side = np.abs(np.c_[enter - rects[:, :2], enter - rects[:, 2:]]).min(axis=1)
+        np.testing.assert_allclose(side, 0.0, atol=1e-7)
+        turned = (np.degrees(np.arctan2(mid[:, 1], mid[:, 0])) - out - turns + 180) % 360 - 180
+        np.testing.assert_allclose(turned, 0.0, atol=1e-7)
+        np.testing.assert_allclose(penalty, s3_circle._FAR_COST * farther
+                                   + s3_circle._TURN_COST * np.abs(turns))
 
 
 def test_tab_scrubber_moves_t_and_the_markers(make_view):

@@ -91,6 +91,8 @@ def glue_formulas(html: str) -> str:
     """
     parts = _TAG.split(html)
     for i in range(0, len(parts), 2):  # the text between the tags
+        if not parts[i]:
+            continue  # between two tags: nothing a rule matches (a table has hundreds)
         for pattern, repl in _FORMULA_RULES:
             parts[i] = pattern.sub(repl, parts[i])
     return "".join(parts)

@@ -72,6 +72,10 @@ class EndpointEditor(QtWidgets.QGroupBox):
         self.negate_button.setFixedWidth(34)
         self.negate_button.clicked.connect(lambda: self.state.negate(self.which))
         self.norm_label = QtWidgets.QLabel()
+        # Wrapped, not widening the editor: "0.999849 → normalized" (the glTF triangle
+        # preset) widened the side panel by 28 px and moved and resized every view
+        # beside it, whose labels were all placed and drawn again.
+        self.norm_label.setWordWrap(True)
         self.norm_label.setToolTip(_("Length of q as entered; QuatLab uses q / |q|."))
 
         # --- axis-angle
@@ -309,7 +313,8 @@ class EndpointEditor(QtWidgets.QGroupBox):
             e.setText(text)
         self.norm_label.setText(
             _("|q| as entered = {norm}").format(norm=f"{n:.6g}")
-            + ("" if abs(n - 1) < 1e-9 else "  → " + _("normalized"))
+            # The arrow stays with its word where the line breaks.
+            + ("" if abs(n - 1) < 1e-9 else "  →\u00a0" + _("normalized"))
         )
         axis, angle = to_axis_angle(q)
         for e, v in zip(self.axis, axis, strict=True):

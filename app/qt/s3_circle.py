@@ -365,7 +365,7 @@ class GreatCircleView(QtWidgets.QWidget):
                 continue
             x, y = item.getData()
             half = item.opts["size"] / 2.0 + item.opts["pen"].widthF() / 2.0
-            for px, py in to_px(np.c_[x, y]):
+            for px, py in to_px(np.column_stack([x, y])):
                 if np.isfinite(px) and np.isfinite(py):
                     rects.append((px - half, py - half, px + half, py + half))
         return np.array(rects, float).reshape(-1, 4)
@@ -381,11 +381,11 @@ class GreatCircleView(QtWidgets.QWidget):
             x, y = item.getData()
             if x is not None and len(x):
                 (guides if item is self.angle_arc else main).append(
-                    polyline_segments(to_px(np.c_[x, y])))
+                    polyline_segments(to_px(np.column_stack([x, y]))))
         for item in (self.radii, self.rays):
             x, y = item.getData()
             if x is not None and len(x):
-                pairs = pair_segments(np.c_[x, y, np.zeros(len(x))])[:, :2]
+                pairs = pair_segments(np.column_stack([x, y, np.zeros(len(x))]))[:, :2]
                 guides.append(polyline_segments(to_px(pairs)))
         return Segments(np.concatenate(main)), Segments(np.concatenate(guides))
 
@@ -450,16 +450,20 @@ def _candidates(label, end: np.ndarray, centre: np.ndarray, reach: float,
     a, b = box.width() / 2.0, box.height() / 2.0
     out = end - centre
     heading = np.arctan2(out[1], out[0]) if np.hypot(*out) > 1e-9 else 0.0
-    rects, penalty = [], []
-    for further in farther:
-        for turn in turns:
-            d = np.array([np.cos(heading + np.radians(turn)), np.sin(heading + np.radians(turn))])
-            edge = min(a / abs(d[0]) if abs(d[0]) > 1e-12 else np.inf,
-                       b / abs(d[1]) if abs(d[1]) > 1e-12 else np.inf)
-            c = end + d * (edge + reach + further)
-            rects.append((c[0] - a, c[1] - b, c[0] + a, c[1] + b))
-            penalty.append(far_cost * further + _TURN_COST * abs(turn))
-    return np.array(rects), np.array(penalty)
+    turns = np.asarray(turns, float)
+    way = heading + np.radians(turns)
+    d = np.column_stack([np.cos(way), np.sin(way)])   # (T, 2), a unit vector per turn
+    # The box's edge along d: its half-width or half-height over d's share of that axis.
+    ad = np.abs(d)
+    with np.errstate(divide="ignore"):
+        edge = np.minimum(np.where(ad[:, 0] > 1e-12, a / ad[:, 0], np.inf),
+                          np.where(ad[:, 1] > 1e-12, b / ad[:, 1], np.inf))
+    further = np.asarray(farther, float)[:, None]    # (F, 1): each farther ring, every turn
+    c = end + d * (edge + reach + further)[..., None]   # (F, T, 2)
+    half = np.array([a, b])
+    rects = np.concatenate([c - half, c + half], axis=-1).reshape(-1, 4)
+    penalty = (far_cost * further + _TURN_COST * np.abs(turns)).reshape(-1)
+    return rects, penalty
 
 
 def _finite_xy(xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -295,7 +295,12 @@ class StereographicView(QtWidgets.QWidget):
     def on_endpoints(self) -> None:
         s = self.state
         curves = s.curves
-        projected = {m: self.project(curves[m].quats) for m in METHODS}
+        # The four paths and the three keys projected in one call (row by row, as apart).
+        keys = np.stack([s.q0, s.q1, -s.q1])
+        paths = [curves[m].quats for m in METHODS]
+        every = np.split(self.project(np.concatenate([*paths, keys])),
+                         np.cumsum([len(path) for path in paths]))
+        projected = dict(zip(METHODS, every[:-1], strict=True))
         self._paths = []  # as drawn, for the camera's frame and the labels' obstacles
         self._lines_cache = None
         for m in METHODS:
@@ -316,7 +321,7 @@ class StereographicView(QtWidgets.QWidget):
             for item in pool[len(runs):]:
                 item.setVisible(False)
             self.segments[m] = pool[: len(runs)]
-        ends = self.project(np.stack([s.q0, s.q1, -s.q1]))
+        ends = every[-1]
         ok = np.all(np.isfinite(ends), axis=-1)
         shown = shrink_far(ends, _INNER, _BAND)
         for name, p, good in zip(("q0", "q1", "−q1"), shown, ok, strict=True):
@@ -487,10 +492,11 @@ class StereographicView(QtWidgets.QWidget):
         m = np.array(m.copyDataTo(), float).reshape(4, 4)
 
         def pixels(points):
-            c = np.c_[np.asarray(points, float).reshape(-1, 3), np.ones(len(points))] @ m.T
+            flat = np.asarray(points, float).reshape(-1, 3)
+            c = np.column_stack([flat, np.ones(len(points))]) @ m.T
             with np.errstate(invalid="ignore", divide="ignore"):
                 ndc = np.where(c[:, 3:4] > 1e-9, c[:, :2] / c[:, 3:4], np.nan)
-            return np.c_[(ndc[:, 0] + 1) * w / 2, (1 - ndc[:, 1]) * h / 2]
+            return np.column_stack([(ndc[:, 0] + 1) * w / 2, (1 - ndc[:, 1]) * h / 2])
 
         segs = np.concatenate([self._lines_px((w, h, m.tobytes()), pixels),
                                *(polyline_segments(pixels(ball)) for ball in self._ball_outlines)])
@@ -522,10 +528,15 @@ class StereographicView(QtWidgets.QWidget):
             out = (left < 0.0) | (top < 0.0) | (right > w) | (bottom > h)  # as costs has it
             order = order[(~out & (overlaps(rects, taken) == 0))[order]]
             free = order[:0]
+            # The segments near this plate's spots, then near each ring of them.
+            spread_lo = rects[order, :2].min(axis=0, initial=np.inf)
+            spread_hi = rects[order, 2:].max(axis=0, initial=-np.inf)
+            around = found.subset(np.all((found.hi >= spread_lo) & (found.lo <= spread_hi),
+                                         axis=1))
             for ring in np.array_split(order, max(len(order) // _RING, 1)) if len(order) else ():
                 lo, hi = rects[ring, :2].min(axis=0), rects[ring, 2:].max(axis=0)
-                near = np.all((found.hi >= lo) & (found.lo <= hi), axis=1)
-                free = ring[costs(rects[ring], found.subset(near), taken, view) == 0.0]
+                near = np.all((around.hi >= lo) & (around.lo <= hi), axis=1)
+                free = ring[costs(rects[ring], around.subset(near), taken, view) == 0.0]
                 if len(free):
                     break
             if not len(free):
@@ -553,10 +564,14 @@ class StereographicView(QtWidgets.QWidget):
 
     def on_t(self) -> None:
         at = self.state.at_t()
+        quats = np.array([at[m].quats[0] for m in METHODS])
+        # The four points projected at once (row by row, as one at a time).
+        shown = np.full((len(METHODS), 3), np.nan)
+        finite = np.all(np.isfinite(quats), axis=-1)
+        if finite.any():
+            shown[finite] = self.place(quats[finite])
         rows = []
-        for m in METHODS:
-            q = at[m].quats[0]
-            p = self.place(q) if np.all(np.isfinite(q)) else np.full(3, np.nan)
+        for m, q, p in zip(METHODS, quats, shown, strict=True):
             good = bool(np.all(np.isfinite(p)))
             self.ball_pos[m] = p if good else None
             self._show_label(self.labels[m], p if good else None)
@@ -605,9 +620,9 @@ def _spots(anchor: np.ndarray, box: QtCore.QRectF, radius: float
     dx, dy = offsets.T
     left = anchor[0] + dx - np.where(dx < 0, box.width(), 0.0) - pw
     top = anchor[1] + dy - np.where(dy < 0, box.height(), 0.0) - ph
-    rects = np.c_[left, top, left + box.width() + 2 * pw, top + box.height() + 2 * ph]
-    near = np.c_[np.clip(anchor[0], rects[:, 0] + 3, rects[:, 2] - 3),
-                 np.clip(anchor[1], rects[:, 1] + 3, rects[:, 3] - 3)]
+    rects = np.column_stack([left, top, left + box.width() + 2 * pw, top + box.height() + 2 * ph])
+    near = np.column_stack([np.clip(anchor[0], rects[:, 0] + 3, rects[:, 2] - 3),
+                            np.clip(anchor[1], rects[:, 1] + 3, rects[:, 3] - 3)])
     return offsets, rects, np.hypot(*(near - anchor).T)
 
 
