@@ -82,6 +82,18 @@ def build_window(size: tuple[int, int], zoom: float):
     return win
 
 
+def zoom_kept(win) -> None:
+    """Draw ``win`` at its zoom again: conftest puts the drawing scale (line widths, 3D
+    labels) back to 100 % after each test, and a module-wide window at 150 % drew
+    every test after its first with 150 % text but 100 % labels and lines."""
+    from quatlab.rendering import themes
+
+    if themes.scale() != win.draw_scale():
+        win.set_zoom(win.zoom)
+        win.status.clearMessage()
+        settle(8)
+
+
 def show_case(win, tab: str, preset: str, t: float):
     """Tab ``tab`` of ``win`` on ``preset`` at the fraction ``t`` of its slider; its view."""
     from quatlab.app.commands.screenshot import set_lesson_case

@@ -27,6 +27,7 @@ from lesson_checks import (
     check_sweep_fill,
     settle,
     show_case,
+    zoom_kept,
 )
 from PyQt6 import QtCore, QtWidgets
 
@@ -59,6 +60,12 @@ def sized_window(request, qapp):
     win.close()
     win.deleteLater()
     settle()
+
+
+@pytest.fixture(autouse=True)
+def _zoom_kept(request):
+    if "sized_window" in request.fixturenames:
+        zoom_kept(request.getfixturevalue("sized_window")[1])
 
 
 def test_every_tab_reads_at_projector_scale(sized_window):

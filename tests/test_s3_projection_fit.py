@@ -465,6 +465,12 @@ def projector_window(request, qapp):
     QtWidgets.QApplication.processEvents()
 
 
+@pytest.fixture(autouse=True)
+def _zoom_kept(request):
+    if "projector_window" in request.fixturenames:
+        lesson_checks.zoom_kept(request.getfixturevalue("projector_window")[2])
+
+
 def _circle_cases(win):
     """Each preset with a plane at each t of the issue: (preset, t, the S3 view)."""
     for preset in lesson_checks.TABS["main"]:
