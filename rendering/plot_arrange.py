@@ -30,8 +30,8 @@ PLOT_LEAST_HEIGHT_LINES = 11
 PLOT_SQUEEZED_HEIGHT_LINES = 7
 #: Width of one plot, in lines, below which two side by side are slivers: their y
 #: titles and tick labels leave a data area a few ticks wide, and the right one is
-#: cut off at the window's edge (presentation mode at 150 % on a 1024x768 screen:
-#: two 203-px plots in the SQUAD tab's 406-px column). Stacked then, if each gets
+#: cut off at the window's edge (drawn at 1.875 on a 1024x768 screen: two 203-px
+#: plots in the SQUAD tab's 406-px column). Stacked then, if each gets
 #: PLOT_SHORTEST_LINES: a short title over its unit ("angle / (°)") and two
 #: labelled ticks; the SQUAD and wrap plots got 6.0 lines each and showed theirs
 #: whole, the blend's 5.4 lines did not.

@@ -559,28 +559,33 @@ def test_stacked_plots_line_their_t_axes_up(qtbot, lang):
         settle()
 
 
-def test_presentation_mode_at_150_percent_stacks_plots_too_narrow_for_two(qtbot):
-    """Presentation mode at 150 % on a 1024x768 screen: the SQUAD and wrap tabs'
-    plots stood side by side in a 406-px column, 203 px each of title and ticks,
-    the right one cut off at the window's edge. Stacked, each is the column's width
-    and inside the window. (The blend's and Euler's columns are too short for two
-    plots of the shortest height and stay side by side: docs/projector.md.)"""
-    win = build_window((1024, 768), 1.5)
+@pytest.mark.parametrize("size, zoom, drawn", [((1024, 768), 1.5, 1.5), ((1280, 720), 1.0, 1.25),
+                                               ((1024, 768), 1.0, 1.25)])
+def test_presentation_mode_draws_larger_only_while_the_window_keeps_its_lines(qtbot, size, zoom,
+                                                                            drawn):
+    """Presentation mode drew 1.25 times larger again whatever the zoom: at 150 % on a
+    1024x768 screen (1.875 in all, 29 lines) the SQUAD and wrap tabs put their plots
+    side by side in a 406-px column, 70-px data areas, the right one cut off at the
+    window's edge, and the blend's and Euler's cut theirs too. It now adds what keeps
+    40 lines of text (PRESENTATION_LEAST_LINES): nothing at 150 % there (37 lines),
+    the whole 1.25 at 100 % (51 and 55 lines). Every lesson plot stays inside the
+    window with a data area 200 px wide or more."""
+    win = build_window(size, zoom)
     try:
         win.set_presenting(True, full_screen=False)
-        win.resize(1024, 768)
+        win.resize(*size)
         settle(8)
-        for tab in ("squad", "wrap"):
+        assert win.draw_scale() == pytest.approx(drawn)
+        for tab in ("squad", "blend", "euler", "integrate", "wrap"):
             show_case(win, tab, TABS[tab][0], 0.5)
             settle(8)
-            plots = win.views[tab].plots
-            assert plots.stacked, tab
-            for item in plots.plots.values():
+            for item in win.views[tab].plots.plots.values():
                 box = item.getViewBox()
                 view = box.scene().views()[0]  # the plots' graphics view
-                corner = view.mapTo(win, view.mapFromScene(box.sceneBoundingRect().topRight()))
-                assert corner.x() <= win.width(), (tab, corner.x(), win.width())
-                assert box.sceneBoundingRect().width() >= 200, (tab, box.sceneBoundingRect())
+                rect = box.sceneBoundingRect()
+                corner = view.mapTo(win, view.mapFromScene(rect.bottomRight()))
+                assert corner.x() <= win.width() and corner.y() <= win.height(), (tab, corner)
+                assert rect.width() >= 200, (tab, rect)
     finally:
         win.set_presenting(False)
         win.close()

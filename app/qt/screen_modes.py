@@ -29,8 +29,15 @@ GEOMETRY_KEY = "window/geometry"
 #: Settings key of the View > Zoom factor, and the factors Zoom in / out step through.
 ZOOM_KEY = "view/zoom"
 ZOOM_STEPS = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5)
-#: Presentation mode draws text, lines and points this much larger again.
+#: Presentation mode draws text, lines and points this much larger again, as far as
+#: the window keeps PRESENTATION_LEAST_LINES lines of text (draw_scale).
 PRESENTATION_SCALE = 1.25
+#: Lines of text (the drawn font's) the window keeps in presentation mode. A zoom
+#: chosen for the room comes first: at 150 % a 1024x768 screen holds 37 lines, and
+#: presentation mode drew 1.25 times larger again, 29 lines, where the SQUAD and
+#: wrap tabs cut their plots and the Keyframes tab's were 42 px tall. It adds what
+#: keeps 40 (1280x720 at 100 % holds 51: the whole 1.25, as before).
+PRESENTATION_LEAST_LINES = 40
 #: Window width below which the explanation panel is hidden unless the user
 #: showed it (View > Explanation panel): at 1280 px it left the two-key
 #: lesson's 3D view 22 % of the window.
@@ -260,7 +267,15 @@ class ScreenModes:
 
     def draw_scale(self) -> float:
         """What everything is drawn larger by: the zoom, and more in presentation mode."""
-        return self.zoom * (PRESENTATION_SCALE if self.presenting else 1.0)
+        return self.zoom * (self._presentation_factor() if self.presenting else 1.0)
+
+    def _presentation_factor(self) -> float:
+        """What presentation mode adds to the zoom: PRESENTATION_SCALE, or less, down to
+        none, where the window would hold fewer than PRESENTATION_LEAST_LINES lines."""
+        app = QtWidgets.QApplication.instance()
+        line = QtGui.QFontMetricsF(_unzoomed_font(app)).height() * self.zoom
+        room = self.height() / (PRESENTATION_LEAST_LINES * line) if line > 0 else 1.0
+        return min(max(room, 1.0), PRESENTATION_SCALE)
 
     def _apply_scale(self) -> None:
         app = QtWidgets.QApplication.instance()
@@ -328,6 +343,10 @@ class ScreenModes:
 
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(ev)
+        if self.presenting and abs(self.draw_scale() - themes.scale()) > 1e-6:
+            # Full screen comes after the mode is set, and a screen's height sets
+            # how much larger presentation mode draws (draw_scale).
+            self._apply_scale()
         self._show_panels()
         self._fit_panels()
         # Once more after the splitter has laid out at the new size.
