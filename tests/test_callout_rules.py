@@ -243,8 +243,8 @@ def test_each_not_unique_gap_of_the_blend_is_named(qtbot, size, zoom, lang):
         lc.settle(4)
         plot = win.views["blend"].plots.plots["angle"]
         gaps, problems = _gap_naming(plot)
-        # Weights (1, 1/2, 1/2) on 0, 120 and 240 deg about Z: the mean is not
-        # unique where the sweep turns pose 0's weight to 1/2 (docs: the preset).
+        # Equal weights (1/2, 1/2, 1/2) on 0, 120 and 240 deg about Z at sweep 0.5
+        # and 1.5: the weighted doubled angles cancel (docs/presets.md).
         assert gaps == pytest.approx([0.5, 1.5], abs=0.01)
         assert problems == []
         assert callout_problems(plot) == []
