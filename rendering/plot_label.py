@@ -24,9 +24,11 @@ the 3D labels use too). With no clear
 spot for its text, it tries its first line alone, then its short form (the
 number alone: the box's colour still says whose it is); with none for
 those either it is not drawn (until a layout or a cursor move gives it
-room; :func:`follow_keep_clear`). A form taller than 40 % of the box is
-tried only when it is the last, and none covers more than a fifth of the
-box's area; the text is never cut.
+room; :func:`follow_keep_clear`) but for a leader to its x from the box of
+an earlier label that shows the same short form in the same colour (two
+"not unique" of one curve): that box names both x's. A form taller than
+40 % of the box is tried only when it is the last, and none covers more
+than a fifth of the box's area; the text is never cut.
 
 pyqtgraph's TextItem re-runs :meth:`~pyqtgraph.TextItem.updateTextPos` when
 its text, font or view transform changes; the placement lives there, so no
@@ -174,8 +176,10 @@ class BoxedLabel(pg.TextItem):
         #: The cursor's scene x at the last look, and the way it went since (-1, 0, 1).
         self._seen: list[float] = []
         self._heading = 0.0
-        #: No form of the text fits the box (see _place): nothing is drawn.
+        #: No form of the text fits the box (see _place): no box is drawn.
         self.squeezed = False
+        #: Squeezed, the earlier label whose box this one's leader starts from (_join).
+        self.joined: BoxedLabel | None = None
         super().__init__(text, anchor=(0, 0), **kwargs)
         #: From the box to the top of the plot above x, when the box sits away from x.
         self.leader = QtWidgets.QGraphicsLineItem(self)
@@ -266,10 +270,13 @@ class BoxedLabel(pg.TextItem):
         text = self.textItem
         if box is None or box.width() <= 0 or self.transform().isIdentity():
             return False  # not in a laid-out view yet: updateTransform comes back
-        earlier = [other for other in self._stack[:self._stack.index(self)]
-                   if other.isVisible() and not other.squeezed and other.scene() is not None] \
+        shown = [other for other in self._stack[:self._stack.index(self)]
+                 if other.isVisible() and other.scene() is not None] \
             if self in self._stack else []
-        around = self._surroundings(box, earlier)
+        earlier = [other for other in shown if not other.squeezed]
+        # A joined label (see _join) draws no box, but its leader is in the way.
+        around = self._surroundings(box, earlier,
+                                    [other for other in shown if other.leader.isVisible()])
         room = max(box.width() - 2 * MARGIN, _MIN_WIDTH)
         # Beside the cursor: a label at a gap under the cursor (q to -q at
         # t = 0.5) fits on neither side at the plot's width, wrapped it may.
@@ -320,21 +327,42 @@ class BoxedLabel(pg.TextItem):
         self.squeezed = spot is None
         text.setVisible(not self.squeezed)
         if self.squeezed:
-            self.leader.setVisible(False)
+            self._join(earlier, box)
             return True
+        self.joined = None
         self._heading = 0.0   # a layout after this move does not know the way
         rect = text.boundingRect()
         text.setPos(*spot)
         self._lead(spot[0], spot[1], rect.width(), rect.height(), box.top())
         return True
 
+    def _join(self, earlier: list, box) -> None:
+        """With no room of its own, lead to x from an earlier label that shows the
+        same short form in the same colour (and so says the same of its own x), if any.
+
+        At 1024x768 and 150 % the blend's "not unique" at sweep 0.5 took the
+        only room, over the 1.5 line: alone, its box there with its one leader
+        to 0.5 read as naming 1.5 alone; the 1.5 one, joined, adds its leader.
+        """
+        short = self._texts[-1]
+        self.joined = next((other for other in reversed(earlier)
+                            if other._texts[-1] == short == other.textItem.toPlainText()
+                            and other.border.color() == self.border.color()), None)
+        if self.joined is None:
+            self.leader.setVisible(False)
+            return
+        text = self.joined.textItem
+        rect = self.mapRectFromItem(text, text.boundingRect())
+        self._lead(rect.left(), rect.top(), rect.width(), rect.height(), box.top())
+
     def _reach(self) -> float:
         """Pixels from this label's text box to where something drawn beside it may
         begin: the outer half of its border and the clearance."""
         return 0.5 * pen_width(self.border) + CLEARANCE
 
-    def _surroundings(self, box, earlier) -> _Around:
-        """What a spot must keep clear of, in this label's pixels (see :class:`_Around`)."""
+    def _surroundings(self, box, earlier, led) -> _Around:
+        """What a spot must keep clear of, in this label's pixels (see :class:`_Around`):
+        the boxes of the labels ``earlier``, the leaders of those ``led``."""
         curves = self._curve_segments()
         # The others' boxes and leaders as drawn: their borders' outer halves.
         taken = [self.mapRectFromScene(other.textItem.sceneBoundingRect()).adjusted(
@@ -342,7 +370,7 @@ class BoxedLabel(pg.TextItem):
             0.5 * pen_width(other.border), 0.5 * pen_width(other.border)) for other in earlier]
         leaders = [(self.mapFromItem(other.leader, other.leader.line().p1()),
                     self.mapFromItem(other.leader, other.leader.line().p2()))
-                   for other in earlier if other.leader.isVisible()]
+                   for other in led]
         lines = self._keep_clear_lines()
         return _Around(
             curves=curves,
@@ -353,8 +381,7 @@ class BoxedLabel(pg.TextItem):
             cursor=np.array([(x - 0.5 * w, box.top(), x + 0.5 * w, box.bottom())
                              for x, w in lines], dtype=np.float64).reshape(-1, 4),
             heading=self._heading,
-            leader_width=max((pen_width(other.leader.pen()) for other in earlier
-                              if other.leader.isVisible()), default=0.0))
+            leader_width=max((pen_width(other.leader.pen()) for other in led), default=0.0))
 
     def _keep_clear_lines(self) -> list[tuple[float, float]]:
         """The x and width of each line the box keeps clear of (the cursor), in this

@@ -16,7 +16,9 @@ what is wrong with the callouts of one plot, in words:
   comes within :data:`GAP` px of a callout's box as drawn;
 * **leaders cross**: two callouts' leader lines meet (orientation tests);
 * **leader through a box**: a leader runs through another callout's box;
-* **boxes overlap**: two callouts' boxes overlap.
+* **boxes overlap**: two callouts' boxes overlap;
+* a callout that draws no box but a leader from another's box (no room of
+  its own) has that leader through no other box, crossing no leader.
 
 Everything is read back from the items: the curves' own data mapped by
 their own scene transforms, the text items' scene rectangles, the leader
@@ -207,4 +209,19 @@ def callout_problems(plot: pg.PlotItem, name: str = "") -> list[str]:
             if i < j and lead_a is not None and lead_b is not None \
                     and segments_meet(*lead_a, *lead_b):
                 problems.append(f"{name}: leaders cross: {pair}")
+    # A callout with no room of its own may lead to its point from another's box
+    # (rendering/plot_label.py): that leader too runs through no other box and
+    # crosses no leader.
+    joined = [line for it in plot.getViewBox().childGroup.childItems()
+              if isinstance(it, pg.TextItem) and it.isVisible() and not it.textItem.isVisible()
+              and (line := leader(it)) is not None]
+    for line in joined:
+        start = QtCore.QPointF(*line[0])
+        for lb, box in zip(labels, boxes, strict=True):
+            text = lb.textItem.toPlainText()[:20]
+            if not drawn_box(lb).adjusted(-1, -1, 1, 1).contains(start) \
+                    and segment_hits_rect(*line, box):
+                problems.append(f"{name}: a box-less callout's leader through {text!r}")
+            if (other := leader(lb)) is not None and segments_meet(*line, *other):
+                problems.append(f"{name}: a box-less callout's leader crosses {text!r}'s")
     return problems

@@ -21,7 +21,14 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from callout_checks import callout_problems, callouts, segment_hits_rect
+from callout_checks import (
+    callout_problems,
+    callouts,
+    drawn_box,
+    leader,
+    segment_hits_rect,
+    segments_meet,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PyQt6 import QtCore
@@ -165,6 +172,81 @@ def test_both_blending_callouts_keep_both_lines_in_chinese(qtbot):
         texts = sorted(lb.textItem.toPlainText() for lb in callouts(plot))
         assert len(texts) == 2 and all(text.count("\n") == 1 for text in texts), texts
         assert "0.5" in texts[0] and "1.5" in texts[1], texts
+        assert callout_problems(plot) == []
+    finally:
+        i18n.set_language("en")
+
+
+def _gap_naming(plot) -> tuple[list[float], list[str]]:
+    """The data x of each gap in a curve of ``plot``, and what leaves a gap unnamed or
+    misnamed: every gap is under a box (or within 3 px beside it) or at a
+    leader's top end; a box over a gap that leads to another gap leads to its
+    own too, or hangs from the top (where a box over its x needs no leader)."""
+    import pyqtgraph as pg
+
+    from quatlab.rendering.plot_label import BoxedLabel
+
+    vb = plot.getViewBox()
+    top = vb.sceneBoundingRect().top()
+    gaps = []   # the middle of each run of NaN in a shown curve (the mean's)
+    for item in plot.listDataItems():
+        x, y = item.getData()
+        if isinstance(item, pg.PlotDataItem) and item.isVisible() and x is not None:
+            edges = np.flatnonzero(np.diff(np.r_[0, np.isnan(y).astype(int), 0]))
+            gaps += [float(x[i:j].mean()) for i, j in zip(edges[::2], edges[1::2], strict=True)]
+    gaps.sort()
+    at = {g: vb.childGroup.mapToScene(QtCore.QPointF(g, 0.0)).x() for g in gaps}
+    boxes = [drawn_box(lb) for lb in callouts(plot)]
+    # Every leader shown, a box's own and those of labels that draw none (none
+    # hidden in a box-less label is missed: the label items, not the callouts).
+    leaders = [line for it in vb.childGroup.childItems()
+               if isinstance(it, BoxedLabel) and it.isVisible()
+               and (line := leader(it)) is not None]
+
+    def ends_at(line, g) -> bool:
+        return abs(line[1][0] - at[g]) <= 1.5 and abs(line[1][1] - top) <= 3.0
+
+    def starts_on(line, box) -> bool:
+        return box.adjusted(-1.0, -1.0, 1.0, 1.0).contains(QtCore.QPointF(*line[0]))
+
+    problems = []
+    for g in gaps:
+        if not (any(b.left() - 3.0 <= at[g] <= b.right() + 3.0 for b in boxes)
+                or any(ends_at(line, g) for line in leaders)):
+            problems.append(f"gap {g} unnamed")
+    for b in boxes:
+        own = [line for line in leaders if starts_on(line, b)]
+        for g in (g for g in gaps if b.left() <= at[g] <= b.right()):
+            elsewhere = [h for h in gaps if h != g and any(ends_at(line, h) for line in own)]
+            if elsewhere and b.top() - top > 12.0 and not any(ends_at(line, g) for line in own):
+                problems.append(f"box over {g} leads to {elsewhere} only")
+    for i, a in enumerate(leaders):
+        problems += [f"leaders cross: {a} {b}" for b in leaders[i + 1:] if segments_meet(*a, *b)]
+    return gaps, problems
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize(("size", "zoom", "lang"), [
+    ((1024, 768), 1.5, "en"), ((1024, 768), 1.5, "zh_CN"), ((1280, 720), 1.0, "en")])
+def test_each_not_unique_gap_of_the_blend_is_named(qtbot, size, zoom, lang):
+    """1024x768 at 150 %, English: the "not unique" of sweep 0.5 took the only
+    room, over the 1.5 line, with its one leader to 0.5, and the one of 1.5
+    was not drawn: the box read as naming 1.5 alone. Both gaps are named, a
+    box over one gap that leads to the other names its own as well."""
+    import lesson_checks as lc
+
+    from quatlab.app import i18n
+
+    try:
+        win = _window(qtbot, size, zoom, lang, "light")
+        lc.show_case(win, "blend", "reference_switch", 0.0)
+        lc.settle(4)
+        plot = win.views["blend"].plots.plots["angle"]
+        gaps, problems = _gap_naming(plot)
+        # Equal weights (1/2, 1/2, 1/2) on 0, 120 and 240 deg about Z at sweep 0.5
+        # and 1.5: the weighted doubled angles cancel (docs/presets.md).
+        assert gaps == pytest.approx([0.5, 1.5], abs=0.01)
+        assert problems == []
         assert callout_problems(plot) == []
     finally:
         i18n.set_language("en")
