@@ -63,6 +63,10 @@ def title_problems(win, tabs=TABS, *, whole: bool = False) -> tuple[list[str], i
                 settle(6)
             for axis in shown_axes(view):
                 unit, shown = unit_of(axis.labelText), axis.shown_title()
+                if any(line.count("‖") % 2 for line in shown.split("\n")):
+                    # A norm broken over two lines: "‖RᵀR" over "− I‖" (the lone
+                    # "I‖" reads as "≡"), the integration plot in Chinese at 1280x720.
+                    problems.append(f"{tab}: {shown!r} breaks inside a norm")
                 if "rn" in shown:
                     # On its side at 11 pt the UI font draws "rn" as "m": the Keyframes
                     # tab's "unwrapped turn (°)" read "unwrapped tum (°)".

@@ -14,6 +14,7 @@ import pyqtgraph.opengl as gl
 from PyQt6 import QtCore, QtWidgets
 
 from quatlab.app.i18n import N_, _
+from quatlab.app.model.explain import glue_formulas
 from quatlab.app.model.integrate_lesson import IntegrateModel
 from quatlab.app.qt.background import PreparingRunner
 from quatlab.app.qt.lesson_panel import LessonPanel
@@ -227,8 +228,11 @@ class IntegrateView(LessonPanel):
                           {"angle": _("|q| − 1   and   ‖RᵀR − I‖"),
                            "speed": _("angle error (°)")},
                           y_range="auto", y_short={"speed": _("error (°)")})
-            self.plots.set_y_axis("angle", _("| |q| − 1 |   and   ‖RᵀR − I‖   (log)"), "auto",
-                                  log=True, short=_("drift (log)"))
+            # Glued (docs/projector.md): the Chinese title at 1280x720 broke inside the
+            # norm, "‖RᵀR" over "− I‖", and the lone "I‖" read as "≡".
+            self.plots.set_y_axis(
+                "angle", glue_formulas(_("| |q| − 1 |   and   ‖RᵀR − I‖   (log)")), "auto",
+                log=True, short=_("drift (log)"))
             q_label, r_label = _("quaternion q"), _("matrix R ({dtype})").format(dtype=m.dtype)
             self.plots.set_series("angle", [
                 Series("q", q_label, COLOURS["integrated"], False, x, run.norm_drift),
