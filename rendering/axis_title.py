@@ -132,8 +132,9 @@ class TitleFitAxis(FittedTicks, pg.AxisItem):
         self._updateLabel()
 
     def shown_title(self) -> str:
-        """The title as drawn (without its HTML span)."""
-        return self.label.toPlainText().strip()
+        """The title as drawn and read: without its HTML span, the word joiners that
+        hold a formula together read as nothing and its no-break spaces as spaces."""
+        return self.label.toPlainText().replace("\u2060", "").replace("\u00a0", " ").strip()
 
     def _advance(self, html: str) -> float:
         doc = QtGui.QTextDocument()
