@@ -72,11 +72,11 @@ __all__ = [
 #: degrees is stored with w < 0 as a converter would give it.
 PRESETS = {
     "reference_switch": {
-        "label": N_("Reference switch: 0, 120, 240 deg about Z"),
+        "label": N_("Reference switch: 0°, 120°, 240° about Z"),
         "description": N_(
             "The weight of pose 0 (the reference) falls to zero and rises again. At zero "
             "the reference passes to pose 1 by stable index and stays there: the blend "
-            "jumps by 180 deg and ends elsewhere than it started with the same weights."
+            "jumps by 180° and ends elsewhere than it started with the same weights."
         ),
         "axes": [[0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [0.0, 0.0, 1.0]],
         "angles_deg": [0.0, 120.0, 240.0],
@@ -87,8 +87,8 @@ PRESETS = {
     "order_dependence": {
         "label": N_("Order dependence of 'align to the first input'"),
         "description": N_(
-            "Equal weights on 0, 120 and 240 deg about Z. Aligning to whichever pose is "
-            "listed first gives 0, 120 or 240 deg depending on the listing; the kept "
+            "Equal weights on 0°, 120° and 240° about Z. Aligning to whichever pose is "
+            "listed first gives 0°, 120° or 240° depending on the listing; the kept "
             "reference gives the same answer in any order."
         ),
         "axes": [[0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [0.0, 0.0, 1.0]],

@@ -90,7 +90,7 @@ PRESETS = {
         "label": N_("Gimbal lock: pitch +90 in Y-X-Z"),
         "description": N_(
             "R = Ry(yaw) Rx(pitch) Rz(roll) at pitch 90: only yaw - roll matters. "
-            "Adding 10 deg to yaw and to roll gives the same matrix, and the "
+            "Adding 10° to yaw and to roll gives the same matrix, and the "
             "interpolation between them does not move at all."
         ),
         "order": "YXZ",
@@ -98,10 +98,10 @@ PRESETS = {
         "end_deg": [40.0, 90.0, 20.0],
     },
     "yaw_wrap": {
-        "label": N_("Yaw across +-180 deg"),
+        "label": N_("Yaw across ±180°"),
         "description": N_(
-            "170 deg to -170 deg of yaw is a 20 deg turn. Linear Euler interpolation "
-            "turns 340 deg through 0; SLERP turns 20 deg, and its Euler readout wraps "
+            "170° to −170° of yaw is a 20° turn. Linear Euler interpolation "
+            "turns 340° through 0; SLERP turns 20°, and its Euler readout wraps "
             "from +180 to -180 on the way."
         ),
         "order": "YXZ",
@@ -111,9 +111,9 @@ PRESETS = {
     "equivalent_triplet": {
         "label": N_("Two names for pitch 120"),
         "description": N_(
-            "(180, 60, 180) is the pose (0, 120, 0): from (0, 60, 0) SLERP tilts 60 deg, "
+            "(180, 60, 180) is the pose (0, 120, 0): from (0, 60, 0) SLERP tilts 60°, "
             "linear Euler interpolation swings yaw and roll half a turn each and strays "
-            "30 deg from it."
+            "30° from it."
         ),
         "order": "YXZ",
         "start_deg": [0.0, 60.0, 0.0],
@@ -134,7 +134,7 @@ PRESETS = {
         "description": N_(
             "Fixed axes, R = Rz(c) Ry(b) Rx(a): the lock is where the middle angle is 90 "
             "in this order too, but the gimbal is built the other way round (the outer "
-            "ring takes the z angle). At b = 90 only a - c matters: adding 60 deg to both "
+            "ring takes the z angle). At b = 90 only a - c matters: adding 60° to both "
             "gives the same pose, and neither path moves."
         ),
         "order": "xyz",

@@ -19,7 +19,7 @@ PRESETS = {
     "four_keys": {
         "label": N_("Four keys, unequal turns"),
         "description": N_(
-            "Turns of 90, 60 and 120 deg per second about changing axes: piecewise "
+            "Turns of 90°, 60° and 120° per second about changing axes: piecewise "
             "SLERP jumps in speed (and direction) at every key, SQUAD does not."
         ),
         "times": [0.0, 1.0, 2.0, 3.0],
@@ -35,7 +35,7 @@ PRESETS = {
         "description": N_(
             "The same rotations with key 2 negated, as an exporter may write it. The "
             "sign-aware curves do not change; SQUAD with control points from the stored "
-            "signs (as numpy-quaternion's squad computes them) leaves the path by 40 deg."
+            "signs (as numpy-quaternion's squad computes them) leaves the path by 40°."
         ),
         "times": [0.0, 1.0, 2.0, 3.0],
         "keys": [
@@ -65,8 +65,8 @@ PRESETS = {
             "Khronos glTF-Sample-Assets AnimatedTriangle (CC0, Marco Hutter): five "
             "LINEAR keys about Z, stored (x, y, z, w) as (0,0,0,1) (0,0,.707,.707) "
             "(0,0,1,0) (0,0,.707,-.707) (0,0,0,1). The last pair has dot -0.707: sign-aware "
-            "evaluation keeps turning (270 -> 360 deg), the stored signs turn back 270 deg, "
-            "and sign-unaware SQUAD control points pull the curve 27 deg off."
+            "evaluation keeps turning (270° → 360°), the stored signs turn back 270°, "
+            "and sign-unaware SQUAD control points pull the curve 27° off."
         ),
         "times": [0.0, 0.25, 0.5, 0.75, 1.0],
         "keys_xyzw": [
