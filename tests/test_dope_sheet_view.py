@@ -138,8 +138,8 @@ def test_a_sign_flips_bar_leaves_the_ticks_of_its_keys_whole(qtbot, theme):
     muted = themes.current().muted
     ticks = tick_columns(rgb, lane, muted)
     assert len(ticks) == len(track.times)
-    bar = np.flatnonzero(colour_mask(rgb[lane.top():lane.bottom() + 1, lane.left():lane.right() + 1],
-                                     themes.current().findings["sign_flip"]).any(axis=0))
+    cell = rgb[lane.top():lane.bottom() + 1, lane.left():lane.right() + 1]
+    bar = np.flatnonzero(colour_mask(cell, themes.current().findings["sign_flip"]).any(axis=0))
     assert 4 <= len(bar) <= 10, len(bar)  # the case: a bar a few pixels wide
 
     def tick_height(x: int) -> int:
