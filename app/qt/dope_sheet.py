@@ -148,7 +148,7 @@ def _mark_shape(mark: Mark, axis: _Axis, lane: QtCore.QRectF, two_lanes: bool) -
     ticks stand on its edges, and no tick colour reads on every finding's.
     """
     top = lane.top() + 2
-    height = lane.height() - 3 - _tick_height(lane.height()) - 2
+    height = lane.height() - _tick_height(lane.height()) - 3  # a pixel over the ticks
     if two_lanes:
         height = height / 2
         if mark.family in EULER_FAMILIES:
