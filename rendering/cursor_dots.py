@@ -4,17 +4,20 @@ Curves often coincide (naive = shortest when the keys' dot is >= 0, NLERP ~
 SLERP for small angles, five of the six engines by design), and the plots
 draw coinciding lines so that each shows (:mod:`.plot_items`: dashes over
 solids). Their cursor dots must do the same: one dot hidden under another
-told a class one curve was there. Dots whose centres lie closer than half a
-dot's diameter (MERGE_SHARE) on screen are drawn as one dot cut into equal pie
+told a class one curve was there. Dots whose centres lie closer than a fifth of
+a dot's diameter (MERGE_SHARE: under 2 px at 100 %, under 3 px at 150 %) on
+screen, values a reader cannot tell apart, are drawn as one dot cut into equal pie
 slices, one per curve in its colour, in the curves' order from the upper left
 clockwise, so two make a dot split along its diagonal, as the 3D view stripes two chains in
 one pose diagonally (:mod:`.chain_scene`). The group's dot is centred on the
 middle of its members' values and grows with their number (its area k dots'
 area), so each slice keeps about one dot's ink; a thin stroke of the outline
 colour (the plot's background) parts the slices. Dots further apart overlap
-but are drawn apart, each at its value: merged at a whole diameter, SQUAD's 60
-and 78 °/s at 1024x768 and 150 % in Chinese made one dot at 70 that told the
-class the four methods turned equally fast.
+but are drawn apart, each at its value, the later over the earlier: a pie reads
+as one value. Merged at a whole diameter, SQUAD's 60 and 78 °/s at 1024x768 and
+150 % in Chinese made one dot at 70 that told the class the four methods turned
+equally fast; at half a diameter, the Euler wrap tab's naive NLERP at 22.5° and
+SLERP at 7.0°, 6.5 px apart there, made one dot between them.
 
 Groups are found where the dots are painted, in device pixels, with a
 handful of numpy operations: zoom, resize and theme scaling regroup them
@@ -33,8 +36,10 @@ from pyqtgraph import functions as fn
 __all__ = ["CursorDots", "dot_groups"]
 
 #: Dots share one drawn dot when their centres are closer than this share of a
-#: dot's diameter: its value then lies at most a quarter diameter (2-3 px) off.
-MERGE_SHARE = 0.5
+#: dot's diameter: values within a couple of pixels, which a pie then stands for
+#: (each at most a tenth of a diameter, about 1 px, off). Dots further apart show
+#: a crescent of the one beneath at least this wide.
+MERGE_SHARE = 0.2
 #: Where the first slice starts (Qt degrees, counter-clockwise from 3 o'clock):
 #: the lower left end of the "/" diagonal; slices run clockwise from it.
 _START_DEG = 225.0

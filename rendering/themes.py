@@ -36,7 +36,8 @@ from quatlab.app.i18n import N_, _
 from quatlab.rendering import style
 
 __all__ = ["Theme", "THEMES", "LIGHT", "DARK", "HIGH_CONTRAST", "theme_named", "current",
-           "scale", "set_current", "DEFAULT_THEME", "themed", "colour_name", "LIGHT_DEEP"]
+           "scale", "set_current", "DEFAULT_THEME", "themed", "colour_name", "LIGHT_DEEP",
+           "PETROL"]
 
 #: Light-theme colours used in the views beyond the named roles, by role.
 #: Secondary text greys, the orange of the "other" curves, the error red.
@@ -52,8 +53,14 @@ LIGHT_EXTRAS = {
 #: light plots and 3D scene, where the Okabe-Ito sky blue and orange are 2.1:1 (the
 #: engines lesson's six runtimes): drawn as they are in the light theme, as the
 #: role's own colour in the dark ones. Chosen to stay apart from the lesson's other
-#: colours under every simulated deficiency (tests/test_themes.py).
-LIGHT_DEEP = {"#0083F5": "sky", "#B86D37": "accent"}
+#: colours under every simulated deficiency (tests/test_themes.py). The petrol (a dark
+#: teal) is SQUAD's sky blue in the light theme: the 3D trails deepen a colour under
+#: 4:1 towards black (:mod:`.trail_shape`), which took the sky blue to a steel blue
+#: 16.8 Delta E from piecewise NLERP's blue trail beside it (4.2 for a tritanope); the
+#: petrol is 6.7:1 on the 3D scene, drawn undeepened, 36.1 from that blue (13.1 for a
+#: tritanope) and 34.0 from piecewise SLERP's green.
+PETROL = "#006068"
+LIGHT_DEEP = {"#0083F5": "sky", "#B86D37": "accent", PETROL: "sky"}
 
 
 @dataclass(frozen=True)

@@ -106,6 +106,51 @@ def test_the_playhead_never_covers_a_time_label(qtbot):
         assert top - label_rows.max() - 1 >= 2, (t, top, label_rows.max())
 
 
+
+@pytest.mark.parametrize("theme", ["light", "dark", "high-contrast"])
+def test_a_sign_flips_bar_leaves_the_ticks_of_its_keys_whole(qtbot, theme):
+    """The truck's sign flip spans keys 6 px apart in a narrow lane (the Keyframes tab
+    at 1024x768 and 150 %): its bar was drawn over the key ticks at its two ends, down
+    to a pixel or two of each. Each key's tick is as tall as the ticks of the row's
+    unflagged keys."""
+    from quatlab.app.model.keyframes_model import KeyframesModel
+    from quatlab.app.qt.dope_sheet import DopeSheetView
+    from quatlab.app.qt.theme_menu import apply_theme
+
+    model = KeyframesModel()
+    model.load(TRUCK)
+    host = QtWidgets.QWidget()
+    qtbot.addWidget(host)
+    sheet_view = DopeSheetView(host)
+    sheet_view.resize(420, 200)
+    host.resize(420, 200)
+    host.show()
+    qtbot.waitExposed(host)
+    apply_theme(host, theme)
+    sheet = model.dope_sheet()
+    sheet_view.set_sheet(sheet)
+    sheet_view.set_cursor(None, None)
+    QtWidgets.QApplication.processEvents()
+    (mark,) = [m for m in sheet.marks if m.kind == "sign_flip" and m.track == 0]
+    track = sheet.tracks[mark.track]
+    rgb = grab_rgb(sheet_view)
+    lane = sheet_view.row_rect(mark.track)
+    muted = themes.current().muted
+    ticks = tick_columns(rgb, lane, muted)
+    assert len(ticks) == len(track.times)
+    cell = rgb[lane.top():lane.bottom() + 1, lane.left():lane.right() + 1]
+    bar = np.flatnonzero(colour_mask(cell, themes.current().findings["sign_flip"]).any(axis=0))
+    assert 4 <= len(bar) <= 10, len(bar)  # the case: a bar a few pixels wide
+
+    def tick_height(x: int) -> int:
+        return int(colour_mask(rgb[lane.top():lane.bottom() + 1, x][None], muted, tol=12).sum())
+
+    order = np.argsort(track.times)
+    flagged = [int(ticks[np.flatnonzero(order == k)[0]]) for k in mark.keys]
+    whole = max(tick_height(int(x)) for x in ticks)
+    assert whole >= 3
+    assert [tick_height(x) for x in flagged] == [whole, whole], (flagged, whole)
+
 def _row_mode(row: np.ndarray) -> np.ndarray:
     colours, counts = np.unique(row, axis=0, return_counts=True)
     return colours[np.argmax(counts)]

@@ -160,3 +160,35 @@ def test_the_two_keys_tab_shows_shortest_nlerp_beside_shortest_slerp(qtbot, main
     colours = (METHOD_COLORS["shortest_nlerp"], METHOD_COLORS["shortest_slerp"])
     found = _colours_near(plots, "speed", 20.0, colours, 4.5)
     assert all(n >= 4 for n in found.values()), found
+
+
+@pytest.mark.gl
+def test_the_wrap_tabs_nlerp_and_slerp_are_two_dots_at_a_lecture_hall_size(qtbot):
+    """Euler wrap at 1024x768 and 150 %, t = 0.35: naive NLERP's 22.5 deg and SLERP's 7.0
+    deg stand 6.5 px apart on the angle plot, under half a 13.5 px dot, and were drawn
+    as one pie dot between them, which reads as one value."""
+    from lesson_checks import build_window, settle, show_case
+
+    win = build_window((1024, 768), 1.5)
+    try:
+        show_case(win, "wrap", "yaw_wrap", 0.35)
+        settle(8)
+        plots = win.views["wrap"].plots
+        dots = plots._dots["angle"]
+        order = [s.name for s in plots._shown("angle")]  # the dots' order
+        assert len(order) == len(dots.data)
+        naive, slerp = order.index("naive"), order.index("slerp")
+        ys = dots.getData()[1]
+        per_px = abs(dots.getViewBox().viewPixelSize()[1])
+        apart = abs(ys[naive] - ys[slerp]) / per_px
+        size = float(dots.opts["size"])
+        assert 3.0 < apart < 0.5 * size, (apart, size)  # the case: closer than half a dot
+        drawn = {tuple(g[3]): g for g in dots.groups()}
+        assert (naive,) in drawn and (slerp,) in drawn, drawn
+        for i in (naive, slerp):
+            assert drawn[(i,)][1] == pytest.approx(ys[i])
+            assert drawn[(i,)][2] == pytest.approx(size)
+    finally:
+        win.close()
+        win.deleteLater()
+        settle()

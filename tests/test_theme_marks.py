@@ -285,3 +285,19 @@ def test_the_keyframes_plots_tick_labels_read_on_the_light_theme(qtbot):
             ratio = float(contrast_ratio(colour.getRgbF()[:3],
                                          QtGui.QColor(BACKGROUND).getRgbF()[:3]))
             assert ratio >= 4.5, (type(widget).__name__, side, colour.name(), ratio)
+
+
+def test_the_sign_flip_band_lies_under_the_key_dots_it_marks(qtbot):
+    """The band's edges stand on the flagged keys' times: drawn above the curves, they
+    would cut through the very key dots they mark. The band is a sibling of the curves
+    in the view box, stacked under every one of them."""
+    host, plot = _hosted(qtbot, ComponentPlot, 420, 300)
+    times = np.linspace(0.0, 1.0, 6)
+    keys = np.tile([0.6, 0.8, 0.0, 0.0], (6, 1))
+    keys[3:] *= -1.0
+    plot.set_track(times, keys, flagged=([times[2]], [times[3]]), x_range=(0.0, 1.0))
+    band = plot._bands
+    assert band.isVisible()
+    for curve in plot.curves:
+        assert band.parentItem() is curve.parentItem()
+        assert band.zValue() < curve.zValue(), (band.zValue(), curve.zValue())

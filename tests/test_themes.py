@@ -203,10 +203,32 @@ def test_the_squad_curves_are_the_themes_colours(theme):
     drawn = {k: theme.colour(c) for k, c in _lesson_colours("track_view").items()}
     assert drawn == {"nlerp": theme.methods["shortest_nlerp"],
                      "slerp": theme.methods["shortest_slerp"],
-                     "squad": theme.sky, "squad_unaware": theme.accent}
-    if theme.dark:  # light keeps today's Okabe-Ito sky blue, like its orange
+                     "squad": theme.sky if theme.dark else themes.PETROL,
+                     "squad_unaware": theme.accent}
+    if theme.dark:  # light keeps today's Okabe-Ito orange, and draws SQUAD petrol
         assert theme.sky != themes.LIGHT.sky
         assert contrast(theme.sky, theme.background) >= 3.0
+
+
+@pytest.mark.parametrize("theme", ALL, ids=lambda t: t.name)
+@pytest.mark.parametrize("vision", list(VISIONS))
+def test_the_squad_lessons_3d_trails_stay_apart(theme, vision):
+    """The trails as the 3D view draws them at full strength (a colour under 4:1 on
+    the scene deepened towards black or white): the light sky blue became a steel
+    blue 16.8 Delta E from piecewise NLERP's blue trail beside it (4.2 for a
+    tritanope), and the two read as one mid blue."""
+    from quatlab.rendering.trail_shape import trail_colours
+
+    def rgb(c: str) -> np.ndarray:
+        return np.array([int(c.lstrip("#")[i:i + 2], 16) / 255.0 for i in (0, 2, 4)])
+
+    drawn = {}
+    for k, c in _lesson_colours("track_view").items():
+        ink = trail_colours(rgb(theme.colour(c)), rgb(theme.scene), np.array([1.0]))[0]
+        drawn[k] = "#" + "".join(f"{round(v * 255):02X}" for v in ink)
+    worst = min((delta_e(drawn[a], drawn[b], vision), a, b)
+                for a, b in itertools.combinations(drawn, 2))
+    assert worst[0] >= MIN_LESSON_DELTA_E[vision], (theme.name, vision, worst, drawn)
 
 
 def _over(colour: str, alpha: float, background: str) -> str:

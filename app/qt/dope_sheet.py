@@ -135,9 +135,20 @@ class _Axis:
         return (self.end - self.start) / max(width - 2 * LANE_PAD, 1.0)
 
 
+def _tick_height(lane_height: float) -> float:
+    """Height (px) of the key ticks along a lane's bottom."""
+    return max(lane_height * 0.3, 3)
+
+
 def _mark_shape(mark: Mark, axis: _Axis, lane: QtCore.QRectF, two_lanes: bool) -> QtCore.QRectF:
-    """Where ``mark`` is drawn in a lane cell ``lane`` (its bounding box)."""
-    top, height = lane.top() + 2, lane.height() - 4
+    """Where ``mark`` is drawn in a lane cell ``lane`` (its bounding box).
+
+    Above the key ticks, a pixel clear of them: a sign flip's bar between two
+    keys 6 px apart (1024x768 at 150 %) covered the very keys it marks, whose
+    ticks stand on its edges, and no tick colour reads on every finding's.
+    """
+    top = lane.top() + 2
+    height = lane.height() - _tick_height(lane.height()) - 3  # a pixel over the ticks
     if two_lanes:
         height = height / 2
         if mark.family in EULER_FAMILIES:
@@ -303,7 +314,7 @@ class _Delegate(QtWidgets.QStyledItemDelegate):
                                  QtGui.QColor(theme.muted))
         if ticks:
             painter.setPen(QtGui.QPen(QtGui.QColor(theme.muted), 1))
-            h = max(rect.height() * 0.3, 3)
+            h = _tick_height(rect.height())
             lines = [QtCore.QLineF(x, rect.bottom() - h, x, rect.bottom() - 1)
                      for x in (round(axis.x(float(t), left, width)) for t in keys)]
             painter.drawLines(lines)

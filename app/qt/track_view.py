@@ -22,7 +22,7 @@ from quatlab.math import track as T
 from quatlab.rendering.chain import ROW_VIEW, roots_in_a_row
 from quatlab.rendering.series import Series
 from quatlab.rendering.style import METHOD_COLORS
-from quatlab.rendering.themes import LIGHT
+from quatlab.rendering.themes import LIGHT, PETROL
 
 VIEW_NAME = "squad"
 TITLE = N_("SQUAD track")
@@ -31,10 +31,12 @@ TITLE = N_("SQUAD track")
 #: SQUAD pair gets Okabe-Ito colours not used by the four methods. Written in
 #: the light palette by role: each theme draws its own sky blue and orange,
 #: chosen to stay apart from its method blue and green (docs/curves.md, "Themes").
+#: SQUAD is the light theme's deep petrol shade of the sky blue (themes.LIGHT_DEEP):
+#: its 3D trail deepened to 4:1 was a steel blue beside piecewise NLERP's blue.
 COLOURS = {
     "nlerp": METHOD_COLORS["shortest_nlerp"],
     "slerp": METHOD_COLORS["shortest_slerp"],
-    "squad": LIGHT.sky,              # sky blue
+    "squad": PETROL,                 # sky blue; petrol in the light theme
     "squad_unaware": LIGHT.accent,   # orange: the buggy variant stands out
 }
 DASHED = {"nlerp": True, "slerp": False, "squad": False, "squad_unaware": True}
