@@ -17,7 +17,7 @@ from quatlab.math import s3
 from quatlab.math.curves import METHODS
 from quatlab.rendering import themes
 from quatlab.rendering.label_place import Segments, costs, polyline_segments
-from quatlab.rendering.labels import _block
+from quatlab.rendering.labels import text_block
 from quatlab.rendering.style import METHOD_COLORS
 
 
@@ -466,7 +466,7 @@ def _nearest_free_spots(stereo) -> dict:
     units = sorted(stereo._plates(project), key=lambda u: -stereo.labels[u[0][0]].priority)
     found, taken = {}, []
     for names, anchor in units:
-        box = _block([stereo.labels[n] for n in names])[0]
+        box = text_block([stereo.labels[n] for n in names])[0]
         radius = max(stereo.ball_px.get(n, 0.0) for n in names) * themes.scale()
         offsets, rects, far = s3_stereo._spots(anchor, box, radius)
         cost = costs(rects, segs, taken, (0.0, 0.0, float(w), float(h)))

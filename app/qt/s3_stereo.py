@@ -37,7 +37,15 @@ from quatlab.rendering.label_place import (
     pair_segments,
     polyline_segments,
 )
-from quatlab.rendering.labels import _PAD, Label, LabelLayer, _block, _units, label_font
+from quatlab.rendering.labels import (
+    PLATE_GAP,
+    PLATE_MARGIN,
+    Label,
+    LabelLayer,
+    label_font,
+    plate_units,
+    text_block,
+)
 from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND, rgba
 from quatlab.rendering.themes import colour_name, themed
 
@@ -98,11 +106,11 @@ _MARKER_PX = 7.5
 _EDGE_PX = 14.0
 # The axes of R3 reach just past the unit sphere.
 _AXIS_REACH = 1.3
-# The layer's plate: the text's box and 4 x 3 px round it, and the gap it keeps
-# to anything else (labels._PAD); one pixel more here, so a spot free here is
+# The layer's plate: the text's box and its margin, and the gap it keeps to
+# anything else (labels.PLATE_GAP); one pixel more here, so a spot free here is
 # free there.
-_PLATE = (4.0 + _PAD + 1.0, 3.0 + _PAD + 1.0)
-_SPOT_PAD = _PAD + 1.0
+_SPOT_PAD = PLATE_GAP + 1.0
+_PLATE = (PLATE_MARGIN[0] + _SPOT_PAD, PLATE_MARGIN[1] + _SPOT_PAD)
 # Pixels from the ball's edge to the plate tried, nearest first, across and along.
 _SPOT_GAPS = (1.0, 4.0, 9.0, 16.0, 26.0, 40.0)
 _RING = 24  # spots tried at once
@@ -475,7 +483,7 @@ class StereographicView(QtWidgets.QWidget):
         among the axes and paths, "q0" stood 55-115 px from its ball at
         1024 x 768 and 150 %. Here the spots ring the anchor, beside the ball
         first, and cost their distance; the plates are the layer's (its text
-        box, ``labels._block``, and its padding), grouped and ordered as it
+        box, ``labels.text_block``, and its padding), grouped and ordered as it
         groups and orders them (:meth:`_plates`), so a spot found free here is
         free there and the layer takes it. Where none is free the label keeps
         its own offset and the layer its search.
@@ -516,7 +524,7 @@ class StereographicView(QtWidgets.QWidget):
                 self.labels[n].priority = len(units) - rank
         for names, anchor in units:
             members = [self.labels[n] for n in names]
-            box = _block(members)[0]
+            box = text_block(members)[0]
             radius = max(self.ball_px.get(n, 0.0) for n in names) * zoom
             offsets, rects, far = _spots(anchor, box, radius)
             # Nearest first, a ring at a time, and only against the segments near
@@ -551,13 +559,13 @@ class StereographicView(QtWidgets.QWidget):
     def _plates(self, project: QtGui.QMatrix4x4) -> list[tuple[list[str], np.ndarray]]:
         """The shown labels as the layer groups and orders them: ``(names, anchor px)``.
 
-        The layer's own grouping (:func:`quatlab.rendering.labels._units`, labels of
+        The layer's own grouping (:func:`quatlab.rendering.labels.plate_units`, labels of
         one group whose anchors coincide share a plate), ordered as it places
         them: by priority, highest first, in the order the labels were made.
         """
         names = {id(label): name for name, label in self.labels.items()}
         shown = [label for label in self.labels.values() if label.visible and label.text]
-        units = _units(shown, project)
+        units = plate_units(shown, project)
         units.sort(key=lambda u: -max(lb.priority for lb in u.members))
         return [([names[id(lb)] for lb in u.members], np.array([u.anchor.x(), u.anchor.y()]))
                 for u in units]
@@ -635,11 +643,11 @@ def _spot_offsets(radius: float, height: float) -> np.ndarray:
     offsets = set()
     for gap in _SPOT_GAPS:
         out = radius + gap
-        for along in (1.0, 0.5 * radius, out, out + 0.5 * height):
+        for side in (1.0, 0.5 * radius, out, out + 0.5 * height):
             for sx in (1, -1):
                 for sy in (1, -1):
-                    offsets.add((sx * (out + pw), sy * (along + ph)))   # beside
-                    offsets.add((sx * (along + pw), sy * (out + ph)))   # above or below
+                    offsets.add((sx * (out + pw), sy * (side + ph)))   # beside
+                    offsets.add((sx * (side + pw), sy * (out + ph)))   # above or below
     offsets = np.array(sorted(offsets), float)
     offsets.flags.writeable = False
     return offsets
