@@ -310,17 +310,27 @@ def along(segs, lines, degrees: float, reach: float) -> np.ndarray:
     ...       axis, 15.0, 10.0).tolist()
     [True, False, False]
     """
-    a = np.asarray(segs, dtype=np.float64).reshape(-1, 1, 2, 2)
-    b = np.asarray(lines, dtype=np.float64).reshape(1, -1, 2, 2)
-    if not a.size or not b.size:
-        return np.zeros(a.shape[0], dtype=bool)
-    da, db = a[..., 1, :] - a[..., 0, :], b[..., 1, :] - b[..., 0, :]
+    a = np.asarray(segs, dtype=np.float64).reshape(-1, 2, 2)
+    b = np.asarray(lines, dtype=np.float64).reshape(-1, 2, 2)
+    out = np.zeros(len(a), dtype=bool)
+    if not len(a) or not len(b):
+        return out
+    da, db = a[:, 1] - a[:, 0], b[:, 1] - b[:, 0]
     na, nb = np.linalg.norm(da, axis=-1), np.linalg.norm(db, axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        cos = np.abs(np.sum(da * db, axis=-1)) / (na * nb)
-    parallel = (na > 1e-9) & (nb > 1e-9) & (cos >= np.cos(np.radians(degrees)))
-    near = _gaps(a[..., 0, :], a[..., 1, :], b[..., 0, :], b[..., 1, :]) <= reach
-    return np.any(parallel & near, axis=1)
+        cos = np.abs(da @ db.T) / np.outer(na, nb)
+    # The gaps only for the pairs near parallel: few, where a label tries thousands
+    # of places (labels._free_place).
+    k, m = np.nonzero((na[:, None] > 1e-9) & (nb > 1e-9) & (cos >= np.cos(np.radians(degrees))))
+    # Boxes farther apart than ``reach`` cannot hold segments that near.
+    lo_a, hi_a, lo_b, hi_b = a.min(axis=1), a.max(axis=1), b.min(axis=1), b.max(axis=1)
+    boxed = np.all((lo_a[k] - reach <= hi_b[m]) & (lo_b[m] <= hi_a[k] + reach), axis=-1)
+    k, m = k[boxed], m[boxed]
+    if not len(k):
+        return out
+    near = _gaps(a[k, 0], a[k, 1], b[m, 0], b[m, 1]) <= reach
+    out[k[near]] = True
+    return out
 
 
 def _gaps(p1, p2, q1, q2) -> np.ndarray:

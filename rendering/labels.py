@@ -916,8 +916,10 @@ def leaders_along(anchor, plates, guides) -> np.ndarray:
     p = np.asarray(anchor, dtype=np.float64)
     ends = np.clip(p, plates[:, :2], plates[:, 2:])
     far = np.hypot(*(ends - p).T) > LEADER_PX
-    lines = np.stack([np.broadcast_to(p, ends.shape), ends], 1)
-    return far & along(lines, guides, _GUIDE_DEGREES, _GUIDE_REACH * themes.scale())
+    if far.any():
+        lines = np.stack([np.broadcast_to(p, ends[far].shape), ends[far]], 1)
+        far[far] = along(lines, guides, _GUIDE_DEGREES, _GUIDE_REACH * themes.scale())
+    return far
 
 
 def _distance(p: QtCore.QPointF, rect: QtCore.QRectF) -> float:
