@@ -88,7 +88,7 @@ LEADER_PX = 12.0
 # A leader within this many degrees of parallel to one of LabelLayer.guides and
 # this many pixels (at 100 % zoom) of it reads as a stretch of that line.
 _GUIDE_DEGREES = 20.0
-_GUIDE_REACH = 12.0
+_GUIDE_REACH = 20.0
 _CROSSED = LABEL_COST  # a spot whose leader crosses a label costs as one covering it
 # A plate nearer another label's chain than its own: worse than a free spot, better than
 # one over a line (a label over a chain hides more than one beside the wrong chain), and

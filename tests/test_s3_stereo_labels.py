@@ -28,7 +28,7 @@ ON_KEY_PX = 0.5
 #: A leader within this many degrees of an axis' direction ...
 PARALLEL_DEG = 15.0
 #: ... and within this many pixels (x zoom) of the axis' line reads as that axis.
-AXIS_NEAR_PX = 10.0
+AXIS_NEAR_PX = 16.0
 
 TS = (0.0, 0.5, 1.0)
 
