@@ -34,7 +34,8 @@ TS = (0.0, 0.5, 1.0)
 
 
 @pytest.fixture(scope="module", params=[(size, lang) for size in lesson_checks.SIZES
-                                        for lang in ("en", "zh_CN")])
+                                        for lang in ("en", "zh_CN")],
+                ids=lambda p: f"{p[0]}-{p[1]}")
 def built(request, qapp):
     """The main window at 1280x720 and at 1024x768 and 150 %, in English and Chinese."""
     name, lang = request.param
