@@ -21,7 +21,7 @@ import numpy as np
 from quatlab.rendering.box_grid import Grid, meeting_pairs
 
 __all__ = ["Segments", "polyline_segments", "pair_segments", "covered", "overlaps", "costs",
-           "best", "cheapest", "crossings", "meets", "LABEL_COST", "OUTSIDE_COST"]
+           "best", "cheapest", "crossings", "meets", "along", "LABEL_COST", "OUTSIDE_COST"]
 
 #: Rectangles whose pairs with the segments are clipped at once (bounds the memory).
 _BLOCK = 128
@@ -297,6 +297,59 @@ def crossings(segs, others) -> np.ndarray:
         # their boxes meeting (for collinear ones): the closed segments meet.
         meet = (d1 * d2 <= 0) & (d3 * d4 <= 0) & boxes_meet
     return meet.sum(axis=1)
+
+
+def along(segs, lines, degrees: float, reach: float) -> np.ndarray:
+    """``(K,)`` whether each of ``segs`` ``(K, 2, 2)`` runs within ``degrees`` of parallel to
+    one of ``lines`` ``(L, 2, 2)`` and within ``reach`` pixels of it: a leader that would
+    read as a stretch of that line (a label's leader from a ball at the origin, level and
+    leftwards, read as the negative x axis). A point-like segment runs along nothing.
+
+    >>> axis = [[(0, 0), (100, 0)]]
+    >>> along([[(0, 0), (-60, 3)], [(0, 0), (-40, 30)], [(0, 40), (100, 40)]],
+    ...       axis, 15.0, 10.0).tolist()
+    [True, False, False]
+    """
+    a = np.asarray(segs, dtype=np.float64).reshape(-1, 2, 2)
+    b = np.asarray(lines, dtype=np.float64).reshape(-1, 2, 2)
+    out = np.zeros(len(a), dtype=bool)
+    if not len(a) or not len(b):
+        return out
+    da, db = a[:, 1] - a[:, 0], b[:, 1] - b[:, 0]
+    na, nb = np.linalg.norm(da, axis=-1), np.linalg.norm(db, axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cos = np.abs(da @ db.T) / np.outer(na, nb)
+    # The gaps only for the pairs near parallel: few, where a label tries thousands
+    # of places (labels._free_place).
+    k, m = np.nonzero((na[:, None] > 1e-9) & (nb > 1e-9) & (cos >= np.cos(np.radians(degrees))))
+    # Boxes farther apart than ``reach`` cannot hold segments that near.
+    lo_a, hi_a, lo_b, hi_b = a.min(axis=1), a.max(axis=1), b.min(axis=1), b.max(axis=1)
+    boxed = np.all((lo_a[k] - reach <= hi_b[m]) & (lo_b[m] <= hi_a[k] + reach), axis=-1)
+    k, m = k[boxed], m[boxed]
+    if not len(k):
+        return out
+    near = _gaps(a[k, 0], a[k, 1], b[m, 0], b[m, 1]) <= reach
+    out[k[near]] = True
+    return out
+
+
+def _gaps(p1, p2, q1, q2) -> np.ndarray:
+    """Pixels between segments ``p1 p2`` and ``q1 q2`` (broadcast), 0 where they meet."""
+    def to_segment(p, s0, s1):
+        d = s1 - s0
+        dd = np.maximum(np.sum(d * d, axis=-1), 1e-18)
+        k = np.clip(np.sum((p - s0) * d, axis=-1) / dd, 0.0, 1.0)
+        return np.linalg.norm(s0 + k[..., None] * d - p, axis=-1)
+
+    def side(p, q, r):   # sign of the turn p -> q -> r
+        return np.sign((q[..., 0] - p[..., 0]) * (r[..., 1] - p[..., 1])
+                       - (q[..., 1] - p[..., 1]) * (r[..., 0] - p[..., 0]))
+
+    crossed = ((side(q1, q2, p1) * side(q1, q2, p2) < 0)
+               & (side(p1, p2, q1) * side(p1, p2, q2) < 0))
+    gap = np.minimum.reduce([to_segment(p1, q1, q2), to_segment(p2, q1, q2),
+                             to_segment(q1, p1, p2), to_segment(q2, p1, p2)])
+    return np.where(crossed, 0.0, gap)
 
 
 def meets(segs, rects) -> np.ndarray:

@@ -31,10 +31,11 @@ from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from quatlab.rendering import themes
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.contrast import readable
-from quatlab.rendering.label_place import LABEL_COST, Segments, best, costs, meets
+from quatlab.rendering.label_place import LABEL_COST, Segments, along, best, costs, meets
 from quatlab.rendering.style import SCENE_BACKGROUND
 
-__all__ = ["Label", "LabelLayer", "label_font", "ink"]
+__all__ = ["Label", "LabelLayer", "PlateUnit", "label_font", "ink", "text_block", "plate_units",
+           "PLATE_GAP", "PLATE_MARGIN", "LEADER_PX", "leaders_along"]
 
 
 @dataclass
@@ -75,11 +76,19 @@ class Label:
 _SPOTS = tuple((sx * dx, sy * dy) for dx, dy in ((9.0, 4.0), (24.0, 18.0), (48.0, 36.0),
                                                  (80.0, 60.0))
                for sx, sy in ((1, -1), (1, 1), (-1, -1), (-1, 1)))
-_PAD = 3.0          # gap kept between a plate and anything else, pixels
+#: Gap kept between a plate and anything else, pixels.
+PLATE_GAP = 3.0
+#: The plate round a label's text box, pixels across and along.
+PLATE_MARGIN = (4.0, 3.0)
 _MAX_SAMPLES = 512  # most points per obstacle segment in the free-place search
 _MERGE = 6.0        # anchors of one group this close (pixels) share a plate
 _CELL = 4.0         # pixels per cell of the free-place search
-_LEADER = 12.0      # a plate farther than this from its anchor gets a leader line
+#: A plate farther than this (pixels) from its anchor gets a leader line.
+LEADER_PX = 12.0
+# A leader within this many degrees of parallel to one of LabelLayer.guides and
+# this many pixels (at 100 % zoom) of it reads as a stretch of that line.
+_GUIDE_DEGREES = 20.0
+_GUIDE_REACH = 20.0
 _CROSSED = LABEL_COST  # a spot whose leader crosses a label costs as one covering it
 # A plate nearer another label's chain than its own: worse than a free spot, better than
 # one over a line (a label over a chain hides more than one beside the wrong chain), and
@@ -95,7 +104,7 @@ _NOTE_MARGIN = 10.0  # pixels a pinned note keeps from the view's right edge
 
 
 @dataclass
-class _Unit:
+class PlateUnit:
     """Labels placed as one plate: a single label, or a group that coincides on screen."""
 
     members: list[Label]
@@ -110,7 +119,7 @@ class _Unit:
 class _Placed:
     """A plate placed by one paint: its unit, lines, text box, baselines and spot."""
 
-    unit: _Unit
+    unit: PlateUnit
     lines: list[Label]
     box: QtCore.QRectF
     baselines: list[float]
@@ -124,7 +133,7 @@ class _Placed:
     def __post_init__(self) -> None:
         anchor = self.unit.anchor
         self.leader = None
-        if anchor is not None and _distance(anchor, self.plate) > _LEADER:
+        if anchor is not None and _distance(anchor, self.plate) > LEADER_PX:
             self.leader = (QtCore.QPointF(anchor), _nearest(anchor, self.plate))
 
     def moved(self, centre: QtCore.QPointF, view: QtCore.QRectF) -> _Placed:
@@ -155,6 +164,10 @@ class LabelLayer(GLGraphicsItem):
         self.labels: list[Label] = []
         #: World-space polylines ((M, 3) arrays, NaN rows are gaps) no label may cover.
         self.obstacles: list[np.ndarray] = []
+        #: World-space polylines no leader may run along (:func:`leaders_along`), drawn
+        #: lines a leader would read as part of: the S3 panel's axes, from whose
+        #: origin a level leader read as the negative x axis.
+        self.guides: list[np.ndarray] = []
         #: The leader lines the last frame drew, (anchor, plate point) in widget pixels.
         self.leaders: list[tuple[QtCore.QPointF, QtCore.QPointF]] = []
         self._plate = QtGui.QColor(SCENE_BACKGROUND)
@@ -171,15 +184,16 @@ class LabelLayer(GLGraphicsItem):
         m = np.array(project.copyDataTo(), dtype=np.float64).reshape(4, 4)
         ends, line_of = _project(m, self.obstacles, lines_of=True)
         segs = Segments(ends)
+        guides = _project(m, self.guides)
         view = QtCore.QRectF(0.0, 0.0, vw, vh)
-        units = _units(shown, project)
+        units = plate_units(shown, project)
         for unit in units:
             unit.body = _body(unit, m)
             unit.own = _own(unit, self.obstacles, line_of)
         # Notes first, then the labels, then the notes that give way to them.
         units.sort(key=lambda u: (2 if u.members[0].optional else u.anchor is not None,
                                   -max(lb.priority for lb in u.members)))
-        drawn = _laid_out(units, segs, view)
+        drawn = _laid_out(units, segs, view, guides)
         for done in drawn:
             first = done.unit.members[0]
             if done.leader:
@@ -219,7 +233,8 @@ class LabelLayer(GLGraphicsItem):
         return (w / dpr, h / dpr), project, painter, device
 
 
-def _laid_out(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_Placed]:
+def _laid_out(units: list[PlateUnit], segs: Segments, view: QtCore.QRectF,
+              guides: np.ndarray = ()) -> list[_Placed]:
     """``units`` placed in order, or in a better order where a leader is stretched.
 
     Placed one at a time, a label placed late may find every place near its
@@ -227,7 +242,7 @@ def _laid_out(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_
     at 1024x768 at 150 %). Then the stretched ones go first, twice at most,
     and the layout that reads best (:func:`_badness`) is kept.
     """
-    drawn = kept = _arrange(units, segs, view)
+    drawn = kept = _arrange(units, segs, view, guides)
     least = _badness(kept, segs)
     first: list[int] = []
     for _retry in range(2):
@@ -239,15 +254,17 @@ def _laid_out(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_
         # Fixed notes stay first and the notes that give way last (see paint).
         drawn = _arrange(sorted(units, key=lambda u: (
             u.members[0].optional, u.anchor is not None and rank.get(id(u), len(rank)) + 1)),
-            segs, view)
+            segs, view, guides)
         bad = _badness(drawn, segs)
         if bad < least:
             kept, least = drawn, bad
     return kept
 
 
-def _arrange(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_Placed]:
-    """Place ``units`` in their order, each clear of those before, its leader uncrossed."""
+def _arrange(units: list[PlateUnit], segs: Segments, view: QtCore.QRectF,
+             guides: np.ndarray = ()) -> list[_Placed]:
+    """Place ``units`` in their order, each clear of those before, its leader uncrossed
+    and along none of the ``guides`` (screen segments)."""
     base = segs  # what the scene draws, before any leader
     placed: list[QtCore.QRectF] = []
     drawn: list[_Placed] = []
@@ -256,16 +273,18 @@ def _arrange(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_P
         lines = unit.members
         if unit.anchor is None:
             lines = _wrapped(first, view.width() - first.fixed[0] - _NOTE_MARGIN)
-        box, baselines, tops = _block(lines)
+        box, baselines, tops = text_block(lines)
         if unit.anchor is None:
             # A wrapped note grows upwards: its last line where its one line was.
-            rise = box.height() - _block([first])[0].height() if len(lines) > 1 else 0.0
+            rise = box.height() - text_block([first])[0].height() if len(lines) > 1 else 0.0
             x, y = first.fixed[0] - box.left(), first.fixed[1] - rise - box.top()
         else:
             x, y = _place(unit.anchor, box, (first.offset, *_SPOTS), placed, segs, view,
                           [d.leader for d in drawn if d.leader], unit.body,
-                          [u.body for u in units if u is not unit and len(u.body)], unit.own)
-        plate = box.translated(x, y).adjusted(-4.0, -3.0, 4.0, 3.0)
+                          [u.body for u in units if u is not unit and len(u.body)], unit.own,
+                          guides)
+        mx, my = PLATE_MARGIN
+        plate = box.translated(x, y).adjusted(-mx, -my, mx, my)
         if first.optional and (not view.contains(plate)
                                or any(plate.intersects(r) for r in placed)):
             continue  # no room for it: the labels come first
@@ -297,7 +316,7 @@ def _badness(drawn: list[_Placed], segs: Segments) -> float:
     pixels, and a covered label's worth for each pair of crossing leaders."""
     lines = [d.leader for d in drawn if d.leader]
     crossed = sum(_cross(a, b) for a, b in combinations(lines, 2))
-    padded = [_edges(d.plate.adjusted(-_PAD, -_PAD, _PAD, _PAD)) for d in drawn]
+    padded = [_edges(d.plate.adjusted(-PLATE_GAP, -PLATE_GAP, PLATE_GAP, PLATE_GAP)) for d in drawn]
     cover = float(costs(padded, segs).sum()) if padded else 0.0
     return cover + sum(_length(line) for line in lines) + _CROSSED * crossed
 
@@ -367,7 +386,8 @@ def _swap_ok(old, new, rest: list[_Placed], segs: Segments, view: QtCore.QRectF)
         return False
     if any(n.plate.intersects(d.plate) for n in new for d in rest):
         return False
-    padded = [_edges(d.plate.adjusted(-_PAD, -_PAD, _PAD, _PAD)) for d in (*old, *new)]
+    padded = [_edges(d.plate.adjusted(-PLATE_GAP, -PLATE_GAP, PLATE_GAP, PLATE_GAP))
+              for d in (*old, *new)]
     cover = costs(padded, segs)
     if cover[2:].sum() > cover[:2].sum():
         return False
@@ -411,14 +431,14 @@ def _wrapped(note: Label, width: float) -> list[Label]:
             for line in lines]
 
 
-def _units(shown: list[Label], project: QtGui.QMatrix4x4) -> list[_Unit]:
+def plate_units(shown: list[Label], project: QtGui.QMatrix4x4) -> list[PlateUnit]:
     """``shown`` as plates to place: labels of a group whose anchors coincide share one."""
-    units: list[_Unit] = []
+    units: list[PlateUnit] = []
     # Each anchor projected once, not again for every label compared with it.
     at: dict[int, QtCore.QPointF] = {}
     for label in shown:
         if label.fixed is not None:
-            units.append(_Unit([label], None))
+            units.append(PlateUnit([label], None))
             continue
         anchor = at[id(label)] = project.map(QtGui.QVector3D(*label.pos)).toPointF()
         for unit in units:
@@ -428,7 +448,7 @@ def _units(shown: list[Label], project: QtGui.QMatrix4x4) -> list[_Unit]:
                 unit.members.append(label)
                 break
         else:
-            units.append(_Unit([label], anchor))
+            units.append(PlateUnit([label], anchor))
     return units
 
 
@@ -436,7 +456,7 @@ def _close(anchor: QtCore.QPointF, p: QtCore.QPointF) -> bool:
     return abs(p.x() - anchor.x()) <= _MERGE and abs(p.y() - anchor.y()) <= _MERGE
 
 
-def _block(members: list[Label]) -> tuple[QtCore.QRectF, list[float], list[float]]:
+def text_block(members: list[Label]) -> tuple[QtCore.QRectF, list[float], list[float]]:
     """Text box of ``members`` stacked a line each, relative to the first baseline.
 
     Also each line's baseline and top, on the same scale. One label keeps
@@ -521,7 +541,7 @@ def _project(m: np.ndarray, polylines, *, lines_of: bool = False):
     return ends
 
 
-def _own(unit: _Unit, obstacles, line_of: np.ndarray) -> np.ndarray | None:
+def _own(unit: PlateUnit, obstacles, line_of: np.ndarray) -> np.ndarray | None:
     """Which segments (of ``line_of``, the obstacle line each is of) are the trails of
     ``unit``'s members (bool), or None if they have none among the ``obstacles``."""
     mine = {id(lb.trail) for lb in unit.members if lb.trail is not None}
@@ -543,7 +563,8 @@ def _points(segs: np.ndarray, step: float) -> np.ndarray:
 
 def _plate_at(box: QtCore.QRectF, x: float, y: float) -> QtCore.QRectF:
     """The plate of text ``box`` at baseline ``(x, y)``, padded by the gap kept around it."""
-    return box.translated(x, y).adjusted(-4.0 - _PAD, -3.0 - _PAD, 4.0 + _PAD, 3.0 + _PAD)
+    mx, my = PLATE_MARGIN[0] + PLATE_GAP, PLATE_MARGIN[1] + PLATE_GAP
+    return box.translated(x, y).adjusted(-mx, -my, mx, my)
 
 
 def _edges(rect: QtCore.QRectF) -> tuple[float, float, float, float]:
@@ -552,7 +573,7 @@ def _edges(rect: QtCore.QRectF) -> tuple[float, float, float, float]:
 
 def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segments,
            view: QtCore.QRectF, leaders=(), body=None, others=(),
-           own=None) -> tuple[float, float]:
+           own=None, guides: np.ndarray = ()) -> tuple[float, float]:
     """Baseline position of the first spot whose plate is clear of labels, lines and edges.
 
     The spots are scored together by :func:`quatlab.rendering.label_place.best`
@@ -565,7 +586,8 @@ def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segm
     bool; None where the scene does not allow it). Failing all, the least
     covered spot. A plate nearer one of the ``others`` (what the other labels
     name, screen points) than its own ``body`` costs :data:`_MISREAD`: it
-    reads as naming that one.
+    reads as naming that one. A leader along one of the ``guides``
+    (:func:`leaders_along`) costs as one through a label.
     """
     taken = [_edges(r) for r in placed]
     edges = _edges(view)
@@ -578,7 +600,8 @@ def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segm
         # A leader through a label counts as that label covered, its own or an
         # earlier one (the engines' "Unity Euler curves" leader ran through
         # "PlayCanvas / glTFast").
-        return np.where(_leaders_clear(anchor, box, spots, placed, leaders), 0.0, _CROSSED)
+        return np.where(_leaders_clear(anchor, box, spots, placed, leaders, guides), 0.0,
+                        _CROSSED)
 
     def misread(spots) -> np.ndarray:
         return np.where(_nearer_another(box, spots, body, others), _MISREAD, 0.0)
@@ -587,7 +610,7 @@ def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segm
         """The nearest place clear of ``lines``, labels and leaders, read as its own
         chain's and within ``within`` of the anchor; None if there is none."""
         near = _free_place(anchor, _plate_at(box, 0.0, 0.0), placed, lines.segs, view,
-                           lambda spots: misread(spots) > 0.0, within)
+                           lambda spots: misread(spots) > 0.0, within, guides)
         if near is None or _reach(anchor, box, near) > within:
             return None
         cost = (costs([_edges(_plate_at(box, *near))], lines, taken, edges)[0]
@@ -625,7 +648,7 @@ def _place(anchor: QtCore.QPointF, box: QtCore.QRectF, spots, placed, segs: Segm
         # over the three.js chain, with room above its own).
         return free(within=_MISREAD_REACH) or corners[i]
     far = _free_place(anchor, _plate_at(box, 0.0, 0.0), placed, segs.segs, view,
-                      lambda spots: misread(spots) > 0.0)
+                      lambda spots: misread(spots) > 0.0, guides=guides)
     near = by_own_trail(far)
     if near is not None:
         return near
@@ -667,8 +690,8 @@ def _inside(corner: tuple[float, float], box: QtCore.QRectF, placed,
 
 
 def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.ndarray,
-                view: QtCore.QRectF, misread=None,
-                within: float = np.inf) -> tuple[float, float] | None:
+                view: QtCore.QRectF, misread=None, within: float = np.inf,
+                guides: np.ndarray = ()) -> tuple[float, float] | None:
     """Baseline ``(x, y)`` putting the plate ``plate0`` (at baseline 0) nearest the anchor
     among the least covered places in the view; None if it fits nowhere.
 
@@ -688,7 +711,8 @@ def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.
     chain, :func:`_nearer_another`) clears comes first: in the engines' row
     at 1280x720, "glTF reference" took the nearest free place, over the
     three.js chain. Only places within ``within`` pixels of the anchor are
-    looked at (None if none is).
+    looked at (None if none is). A leader along one of the ``guides``
+    (:func:`leaders_along`) is not clear.
     """
     nx, ny = int(view.width() // _CELL), int(view.height() // _CELL)
     pw, ph = ceil(plate0.width() / _CELL) + 1, ceil(plate0.height() / _CELL) + 1
@@ -727,9 +751,9 @@ def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.
     usable = usable + [cy0, cx0]
     # The plate as drawn at each usable position (centred in its cells, the
     # gap kept around it off), and its distance to the anchor.
-    left = usable[:, 1] * _CELL + (pw * _CELL - plate0.width()) / 2 + _PAD
-    top = usable[:, 0] * _CELL + (ph * _CELL - plate0.height()) / 2 + _PAD
-    right, bottom = left + plate0.width() - 2 * _PAD, top + plate0.height() - 2 * _PAD
+    left = usable[:, 1] * _CELL + (pw * _CELL - plate0.width()) / 2 + PLATE_GAP
+    top = usable[:, 0] * _CELL + (ph * _CELL - plate0.height()) / 2 + PLATE_GAP
+    right, bottom = left + plate0.width() - 2 * PLATE_GAP, top + plate0.height() - 2 * PLATE_GAP
     dx = np.maximum(np.maximum(left - anchor.x(), anchor.x() - right), 0.0)
     dy = np.maximum(np.maximum(top - anchor.y(), anchor.y() - bottom), 0.0)
     distance = np.hypot(dx, dy)
@@ -747,11 +771,14 @@ def _free_place(anchor: QtCore.QPointF, plate0: QtCore.QRectF, placed, segs: np.
     clear = np.ones(len(usable), dtype=bool)
     if placed:
         leaders = np.stack([np.broadcast_to([anchor.x(), anchor.y()], ends.shape), ends], 1)
-        clear = (distance <= _LEADER) | ~meets(leaders, _shrunk(placed)).any(axis=1)
+        clear = (distance <= LEADER_PX) | ~meets(leaders, _shrunk(placed)).any(axis=1)
+    clear &= ~leaders_along([anchor.x(), anchor.y()],
+                            np.column_stack([left, top, right, bottom]), guides)
     free = count == 0
 
     def baselines(k: np.ndarray) -> np.ndarray:
-        return np.column_stack([left[k] - _PAD - plate0.left(), top[k] - _PAD - plate0.top()])
+        return np.column_stack([left[k] - PLATE_GAP - plate0.left(),
+                                top[k] - PLATE_GAP - plate0.top()])
 
     if (free & clear).any():
         good = np.flatnonzero(free & clear)
@@ -786,7 +813,7 @@ def _shrunk(rects) -> np.ndarray:
                      for r in rects], dtype=np.float64).reshape(-1, 4)
 
 
-def _body(unit: _Unit, m: np.ndarray) -> np.ndarray:
+def _body(unit: PlateUnit, m: np.ndarray) -> np.ndarray:
     """Screen points ``(P, 2)`` of what ``unit``'s labels name: their anchors, and each
     body's points and the points between them (a bone is a line), projected by ``m``."""
     points = [np.array([[unit.anchor.x(), unit.anchor.y()]])] if unit.anchor is not None else []
@@ -848,9 +875,10 @@ def _nearer_another(box: QtCore.QRectF, corners, body, others) -> np.ndarray:
 
 
 def _leaders_clear(anchor: QtCore.QPointF, box: QtCore.QRectF, corners, placed,
-                   leaders=()) -> np.ndarray:
+                   leaders=(), guides: np.ndarray = ()) -> np.ndarray:
     """``(K,)`` whether text ``box`` at each baseline of ``corners`` needs no leader or one
-    that crosses none of the ``placed`` plates, and covers none of the earlier ``leaders``.
+    that crosses none of the ``placed`` plates, covers none of the earlier ``leaders`` and
+    runs along none of the ``guides`` (:func:`leaders_along`).
 
     All spots at once: one spot at a time was most of a crowded frame's label
     work (the engines at 1024x768 at 150 %).
@@ -863,10 +891,35 @@ def _leaders_clear(anchor: QtCore.QPointF, box: QtCore.QRectF, corners, placed,
     if placed:
         p = np.array([anchor.x(), anchor.y()])
         ends = np.clip(p, plates[:, :2], plates[:, 2:])
-        far = np.hypot(*(ends - p).T) > _LEADER
+        far = np.hypot(*(ends - p).T) > LEADER_PX
         own = np.stack([np.broadcast_to(p, ends.shape), ends], 1)
         ok &= ~(far & meets(own, _shrunk(placed)).any(axis=1))
-    return ok
+    return ok & ~leaders_along([anchor.x(), anchor.y()], plates, guides)
+
+
+def leaders_along(anchor, plates, guides) -> np.ndarray:
+    """``(K,)`` whether the leader from ``anchor`` (pixels) to each of ``plates`` ``(K, 4)``
+    (left, top, right, bottom as drawn) runs along one of ``guides`` ``(G, 2, 2)``.
+
+    A plate within :data:`LEADER_PX` of its anchor has no leader. A leader runs from the
+    anchor to the plate's nearest point; it runs along a guide within a few degrees
+    of parallel to it and a few pixels of it (:func:`~quatlab.rendering.label_place.along`).
+
+    >>> x_axis = [[(100, 100), (200, 100)]]
+    >>> leaders_along((100, 100), [(20, 95, 60, 110), (20, 20, 60, 40), (104, 95, 140, 110)],
+    ...               x_axis).tolist()
+    [True, False, False]
+    """
+    plates = np.asarray(plates, dtype=np.float64).reshape(-1, 4)
+    if not len(guides):
+        return np.zeros(len(plates), dtype=bool)
+    p = np.asarray(anchor, dtype=np.float64)
+    ends = np.clip(p, plates[:, :2], plates[:, 2:])
+    far = np.hypot(*(ends - p).T) > LEADER_PX
+    if far.any():
+        lines = np.stack([np.broadcast_to(p, ends[far].shape), ends[far]], 1)
+        far[far] = along(lines, guides, _GUIDE_DEGREES, _GUIDE_REACH * themes.scale())
+    return far
 
 
 def _distance(p: QtCore.QPointF, rect: QtCore.QRectF) -> float:

@@ -28,7 +28,7 @@ def _placed(anchor: tuple[float, float], centre: tuple[float, float],
     box = plate.adjusted(4.0, 3.0, -4.0, -3.0).translated(-plate.left() - 4.0,
                                                           -plate.bottom() + 3.0)
     x, y = plate.left() + 4.0 - box.left(), plate.top() + 3.0 - box.top()
-    unit = L._Unit([L.Label(font=None, offset=(0.0, 0.0), text="x")], QtCore.QPointF(*anchor))
+    unit = L.PlateUnit([L.Label(font=None, offset=(0.0, 0.0), text="x")], QtCore.QPointF(*anchor))
     return L._Placed(unit, unit.members, box, [0.0], [box.top()], x, y, plate)
 
 

@@ -17,7 +17,7 @@ from quatlab.math import s3
 from quatlab.math.curves import METHODS
 from quatlab.rendering import themes
 from quatlab.rendering.label_place import Segments, costs, polyline_segments
-from quatlab.rendering.labels import _block
+from quatlab.rendering.labels import leaders_along, text_block
 from quatlab.rendering.style import METHOD_COLORS
 
 
@@ -280,19 +280,24 @@ def test_stereographic_panel_labels_axes_and_half_angle(make_view):
     assert {"q0", "q1", "−q1", "x", "y", "z"} <= texts
     # negated-20 at t = 0.5: the short way has turned 5 deg on S3, 0.044 from
     # q0 (at the origin from w = -1: tan(5 deg / 2) = 0.0437), its balls drawn
-    # on q0's, which names them; the naive ones, halfway to q1, have labels.
-    assert texts & {"naive N", "short N", "naive S", "short S"} == {"naive N", "naive S"}
+    # over q0's and -q1's; named all the same (unnamed, no one could tell where
+    # the short way was), as the naive ones halfway to q1.
+    assert texts >= {"naive N", "short N", "naive S", "short S"}
     for m in ("shortest_nlerp", "shortest_slerp"):
         assert np.linalg.norm(st.ball_pos[m] - st.ball_pos["q0"]) == pytest.approx(
             np.tan(np.radians(2.5)), abs=1e-3)
     # At t = 0.25 naive SLERP has turned 85 deg on S3 (tan(42.5 deg / 2) = 0.389
     # from q0) and is named; naive NLERP, slow at the ends of a long chord, is
-    # still within 0.05 of q0, on its ball.
+    # still within 0.05 of q0, over its ball, and named too. At t = 0 every
+    # method is on q0, whose label names the spot.
     state.set_t(0.25)
     shown = {lb.text for lb in st.layer.labels if lb.visible}
-    assert "naive S" in shown and "naive N" not in shown
+    assert {"naive S", "naive N"} <= shown
     assert np.linalg.norm(st.ball_pos["naive_slerp"]) == pytest.approx(np.tan(np.radians(21.25)))
     assert np.linalg.norm(st.ball_pos["naive_nlerp"]) < 0.05
+    state.set_t(0.0)
+    assert not {lb.text for lb in st.layer.labels if lb.visible} & {
+        "naive N", "short N", "naive S", "short S"}
     state.set_t(0.5)
     np.testing.assert_allclose(st.labels["q0"].pos, st.project(state.q0), atol=1e-12)
     np.testing.assert_allclose(st.labels["shortest_slerp"].pos,
@@ -455,7 +460,8 @@ def _nearest_free_spots(stereo) -> dict:
     """Each plate's offset found the slow, plain way: every spot round its ball scored
     against every segment of every obstacle (no ring, no cache), nearest free one taken,
     plates in the order of the priorities the panel gave them; the home offset where none
-    is free. ``{first label's name: offset}``."""
+    is free. A spot whose leader runs along an axis is not free. ``{first label's name:
+    offset}``."""
     w, h, to_px = _pixels(stereo)
     segs = Segments(np.concatenate([polyline_segments(to_px(line))
                                     for line in stereo.layer.obstacles if len(line)]))
@@ -464,18 +470,20 @@ def _nearest_free_spots(stereo) -> dict:
     view = stereo.view
     project = to_window * view.projectionMatrix((0, 0, w, h), (0, 0, w, h)) * view.viewMatrix()
     units = sorted(stereo._plates(project), key=lambda u: -stereo.labels[u[0][0]].priority)
+    axes = to_px(np.asarray(stereo.axes.pos, float)).reshape(-1, 2, 2)
+    pad = s3_stereo._SPOT_PAD
     found, taken = {}, []
     for names, anchor in units:
-        box = _block([stereo.labels[n] for n in names])[0]
+        box = text_block([stereo.labels[n] for n in names])[0]
         radius = max(stereo.ball_px.get(n, 0.0) for n in names) * themes.scale()
         offsets, rects, far = s3_stereo._spots(anchor, box, radius)
         cost = costs(rects, segs, taken, (0.0, 0.0, float(w), float(h)))
-        free = [i for i in np.argsort(far, kind="stable") if cost[i] == 0.0]
+        along = leaders_along(anchor, rects + [pad, pad, -pad, -pad], axes)
+        free = [i for i in np.argsort(far, kind="stable") if cost[i] == 0.0 and not along[i]]
         if not free:
             found[names[0]] = stereo._home[names[0]][0]
             continue
         found[names[0]] = tuple(offsets[free[0]])
-        pad = s3_stereo._SPOT_PAD
         left, top, right, bottom = rects[free[0]]
         taken.append((left + pad, top + pad, right - pad, bottom - pad))
     return found

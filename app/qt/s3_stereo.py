@@ -37,7 +37,16 @@ from quatlab.rendering.label_place import (
     pair_segments,
     polyline_segments,
 )
-from quatlab.rendering.labels import _PAD, Label, LabelLayer, _block, _units, label_font
+from quatlab.rendering.labels import (
+    PLATE_GAP,
+    PLATE_MARGIN,
+    Label,
+    LabelLayer,
+    label_font,
+    leaders_along,
+    plate_units,
+    text_block,
+)
 from quatlab.rendering.style import AXIS_COLORS, METHOD_COLORS, SCENE_BACKGROUND, rgba
 from quatlab.rendering.themes import colour_name, themed
 
@@ -98,11 +107,14 @@ _MARKER_PX = 7.5
 _EDGE_PX = 14.0
 # The axes of R3 reach just past the unit sphere.
 _AXIS_REACH = 1.3
-# The layer's plate: the text's box and 4 x 3 px round it, and the gap it keeps
-# to anything else (labels._PAD); one pixel more here, so a spot free here is
+# The layer's plate: the text's box and its margin, and the gap it keeps to
+# anything else (labels.PLATE_GAP); one pixel more here, so a spot free here is
 # free there.
-_PLATE = (4.0 + _PAD + 1.0, 3.0 + _PAD + 1.0)
-_SPOT_PAD = _PAD + 1.0
+_SPOT_PAD = PLATE_GAP + 1.0
+_PLATE = (PLATE_MARGIN[0] + _SPOT_PAD, PLATE_MARGIN[1] + _SPOT_PAD)
+# A method's ball centred this near a key's (pixels) is at the key: every method
+# starts at q0 and ends at q1 or −q1, and the key's label names the spot.
+_ON_KEY_PX = 0.5
 # Pixels from the ball's edge to the plate tried, nearest first, across and along.
 _SPOT_GAPS = (1.0, 4.0, 9.0, 16.0, 26.0, 40.0)
 _RING = 24  # spots tried at once
@@ -200,14 +212,16 @@ class StereographicView(QtWidgets.QWidget):
         self.view.addItem(self.layer)
         bold = label_font(11.0, QtGui.QFont.Weight.DemiBold)
         self.labels: dict[str, Label] = {}
-        # Labels of points that coincide on screen (q0 and the methods at t = 0,
-        # the two shortest methods at t = 0.5) share one plate.
+        # Labels of points that coincide on screen share one plate: keys with keys
+        # (q0 and −q1 of "negated-20"), methods with methods (the two shortest at
+        # t = 0.5). Apart: a method's name in the keys' plate read as naming the key.
         for name in ("q0", "q1", "−q1"):
             self.labels[name] = self._label(bold, (10.0, -8.0), name, _ENDPOINT_COLOUR, 3,
                                             "point")
         for m in METHODS:
             self.labels[m] = self._label(label_font(10.0, QtGui.QFont.Weight.Normal),
-                                         (10.0, 8.0), _(_SHORT[m]), METHOD_COLORS[m], 1, "point")
+                                         (10.0, 8.0), _(_SHORT[m]), METHOD_COLORS[m], 1,
+                                         "method")
         for k, axis in enumerate("xyz"):
             self.labels[axis] = self._label(bold, (4.0, -4.0), axis, AXIS_COLORS[k], 2)
         self.segments: dict[str, list[gl.GLLinePlotItem]] = {m: [] for m in METHODS}
@@ -332,6 +346,10 @@ class StereographicView(QtWidgets.QWidget):
             axes[2 * k + 1, k] = _AXIS_REACH
         self.axes.setData(pos=axes)
         self._axes = axes
+        # A leader along an axis reads as part of it: at 1024 x 768 the "q0 / −q1"
+        # plate hung level to the left of the ball at the origin, on a leader that
+        # read as the negative x axis.
+        self.layer.guides = [pair_segments(axes)]
         for k, axis in enumerate("xyz"):
             self._show_label(self.labels[axis], axes[2 * k + 1])
         true = np.vstack([ends[ok], *projected.values()])
@@ -427,7 +445,7 @@ class StereographicView(QtWidgets.QWidget):
             balls.append(np.vstack([*corners, np.full(3, np.nan), corners[1], corners[3]]))
         self._ball_outlines = balls
         self.layer.obstacles = [*self._lines(), *balls]
-        self._name_balls_on_keys(eye, rotation, per_px, zoom)
+        self._name_balls_on_keys(eye, rotation, per_px)
         self._offer_spots(zoom)
         self.view.update()
 
@@ -445,13 +463,16 @@ class StereographicView(QtWidgets.QWidget):
             self._lines_cache = (key, np.concatenate(segs or [np.zeros((0, 2, 2))]))
         return self._lines_cache[1]
 
-    def _name_balls_on_keys(self, eye, rotation, per_px: float, zoom: float) -> None:
-        """Leave a method's label out while its ball covers the centre of a key's ball.
+    def _name_balls_on_keys(self, eye, rotation, per_px: float) -> None:
+        """Leave a method's label out while its ball is centred on a key's ball.
 
         The key's label names that spot (at t = 0 every method sits on q0, at
         t = 1 on q1 or -q1): the plate of "q0" and four method names beside it
         was six lines at 1024 x 768 and 150 %, and found room only 60-160 px
-        away. The ball keeps its colour, which the legend names.
+        away. The ball keeps its colour, which the legend names. A ball merely
+        near a key keeps its label: the shortest methods at t = 0.5 of
+        "negated-20", 3-4 px from q0 and −q1 and under their balls, were
+        otherwise named nowhere.
         """
         right, up, back = rotation
 
@@ -459,11 +480,11 @@ class StereographicView(QtWidgets.QWidget):
             rel = p - eye
             return np.array([rel @ right, rel @ up]) / (per_px * float(-(rel @ back)))
 
-        keys = [(pixels(p), self.ball_px[name] * zoom) for name, p in
-                ((n, self.ball_pos.get(n)) for n in self.points) if p is not None]
+        keys = [pixels(p) for p in (self.ball_pos.get(n) for n in self.points) if p is not None]
         for m in METHODS:
             p = self.ball_pos.get(m)
-            on_key = p is not None and any(np.hypot(*(pixels(p) - c)) <= r for c, r in keys)
+            on_key = p is not None and any(np.hypot(*(pixels(p) - c)) <= _ON_KEY_PX
+                                           for c in keys)
             self.labels[m].visible = p is not None and not on_key
 
     def _offer_spots(self, zoom: float) -> None:
@@ -475,7 +496,7 @@ class StereographicView(QtWidgets.QWidget):
         among the axes and paths, "q0" stood 55-115 px from its ball at
         1024 x 768 and 150 %. Here the spots ring the anchor, beside the ball
         first, and cost their distance; the plates are the layer's (its text
-        box, ``labels._block``, and its padding), grouped and ordered as it
+        box, ``labels.text_block``, and its padding), grouped and ordered as it
         groups and orders them (:meth:`_plates`), so a spot found free here is
         free there and the layer takes it. Where none is free the label keeps
         its own offset and the layer its search.
@@ -501,6 +522,7 @@ class StereographicView(QtWidgets.QWidget):
         segs = np.concatenate([self._lines_px((w, h, m.tobytes()), pixels),
                                *(polyline_segments(pixels(ball)) for ball in self._ball_outlines)])
         found = Segments(segs)
+        axes = pixels(self._axes).reshape(-1, 2, 2)
         view = (0.0, 0.0, float(w), float(h))
         taken: list[tuple[float, float, float, float]] = []
         for name, label in self.labels.items():
@@ -516,7 +538,7 @@ class StereographicView(QtWidgets.QWidget):
                 self.labels[n].priority = len(units) - rank
         for names, anchor in units:
             members = [self.labels[n] for n in names]
-            box = _block(members)[0]
+            box = text_block(members)[0]
             radius = max(self.ball_px.get(n, 0.0) for n in names) * zoom
             offsets, rects, far = _spots(anchor, box, radius)
             # Nearest first, a ring at a time, and only against the segments near
@@ -526,7 +548,11 @@ class StereographicView(QtWidgets.QWidget):
             order = np.argsort(far, kind="stable")
             left, top, right, bottom = rects.T
             out = (left < 0.0) | (top < 0.0) | (right > w) | (bottom > h)  # as costs has it
-            order = order[(~out & (overlaps(rects, taken) == 0))[order]]
+            # A spot whose leader runs along an axis is not free either (the layer's
+            # guides): the plates as drawn are the spots' less the gap kept round them.
+            along = leaders_along(anchor, rects + [_SPOT_PAD, _SPOT_PAD, -_SPOT_PAD, -_SPOT_PAD],
+                                  axes)
+            order = order[(~out & (overlaps(rects, taken) == 0) & ~along)[order]]
             free = order[:0]
             # The segments near this plate's spots, then near each ring of them.
             spread_lo = rects[order, :2].min(axis=0, initial=np.inf)
@@ -551,13 +577,13 @@ class StereographicView(QtWidgets.QWidget):
     def _plates(self, project: QtGui.QMatrix4x4) -> list[tuple[list[str], np.ndarray]]:
         """The shown labels as the layer groups and orders them: ``(names, anchor px)``.
 
-        The layer's own grouping (:func:`quatlab.rendering.labels._units`, labels of
+        The layer's own grouping (:func:`quatlab.rendering.labels.plate_units`, labels of
         one group whose anchors coincide share a plate), ordered as it places
         them: by priority, highest first, in the order the labels were made.
         """
         names = {id(label): name for name, label in self.labels.items()}
         shown = [label for label in self.labels.values() if label.visible and label.text]
-        units = _units(shown, project)
+        units = plate_units(shown, project)
         units.sort(key=lambda u: -max(lb.priority for lb in u.members))
         return [([names[id(lb)] for lb in u.members], np.array([u.anchor.x(), u.anchor.y()]))
                 for u in units]
@@ -635,11 +661,11 @@ def _spot_offsets(radius: float, height: float) -> np.ndarray:
     offsets = set()
     for gap in _SPOT_GAPS:
         out = radius + gap
-        for along in (1.0, 0.5 * radius, out, out + 0.5 * height):
+        for side in (1.0, 0.5 * radius, out, out + 0.5 * height):
             for sx in (1, -1):
                 for sy in (1, -1):
-                    offsets.add((sx * (out + pw), sy * (along + ph)))   # beside
-                    offsets.add((sx * (along + pw), sy * (out + ph)))   # above or below
+                    offsets.add((sx * (out + pw), sy * (side + ph)))   # beside
+                    offsets.add((sx * (side + pw), sy * (out + ph)))   # above or below
     offsets = np.array(sorted(offsets), float)
     offsets.flags.writeable = False
     return offsets
