@@ -31,7 +31,7 @@ from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from quatlab.rendering import themes
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.contrast import readable
-from quatlab.rendering.label_place import LABEL_COST, Segments, best, costs, meets
+from quatlab.rendering.label_place import LABEL_COST, OUTSIDE_COST, Segments, best, costs, meets
 from quatlab.rendering.style import SCENE_BACKGROUND
 
 __all__ = ["Label", "LabelLayer", "label_font", "ink"]
@@ -91,6 +91,8 @@ _MISREAD_REACH = 60.0  # how far a label goes from its anchor to stand by its ow
 # A plate this near its anchor (pixels) stands by its chain: about a plate's height at
 # 150 %. A label with no free place this near may take one over its own trail only.
 _NEAR_REACH = 30.0
+#: Pixels between a broken label's plate and its anchor when centred over or under it.
+_CENTRED = 6.0
 _NOTE_MARGIN = 10.0  # pixels a pinned note keeps from the view's right edge
 
 
@@ -262,9 +264,23 @@ def _arrange(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_P
             rise = box.height() - _block([first])[0].height() if len(lines) > 1 else 0.0
             x, y = first.fixed[0] - box.left(), first.fixed[1] - rise - box.top()
         else:
+            others = [u.body for u in units if u is not unit and len(u.body)]
             x, y = _place(unit.anchor, box, (first.offset, *_SPOTS), placed, segs, view,
-                          [d.leader for d in drawn if d.leader], unit.body,
-                          [u.body for u in units if u is not unit and len(u.body)], unit.own)
+                          [d.leader for d in drawn if d.leader], unit.body, others, unit.own)
+            laid = (lines, box, baselines, tops, x, y)
+            wrong = _misnamed(box, (x, y), unit.body, others)
+            two = _broken(first) if len(lines) == 1 and any(wrong) else None
+            if two is not None:
+                # Beside its anchor it stands over a neighbour, being wider than the
+                # chains' pitch (the engines' row at 1024x768 at 150 %: "PlayCanvas /
+                # glTFast", 255 px, over the three.js chain): on two lines, centred over
+                # or under its anchor, it stands by its own chain, over trails if need be.
+                box, baselines, tops = _block(two)
+                corner = _centred(unit, box, placed, _but_own(segs, unit.own), view, others,
+                                  [d.leader for d in drawn if d.leader])
+                if corner is not None:
+                    laid = (two, box, baselines, tops, *corner)
+            lines, box, baselines, tops, x, y = laid
         plate = box.translated(x, y).adjusted(-4.0, -3.0, 4.0, 3.0)
         if first.optional and (not view.contains(plate)
                                or any(plate.intersects(r) for r in placed)):
@@ -810,7 +826,87 @@ def _drawn(box: QtCore.QRectF, corners) -> np.ndarray:
                             c[:, 0] + box.right() + 4.0, c[:, 1] + box.bottom() + 3.0])
 
 
-def _nearer_another(box: QtCore.QRectF, corners, body, others) -> np.ndarray:
+def _but_own(segs: Segments, own: np.ndarray | None) -> Segments:
+    """``segs`` without those ``own`` marks (the first ``len(own)``; the leaders added
+    after them are kept)."""
+    if own is None:
+        return segs
+    mask = np.zeros(len(segs), dtype=bool)
+    mask[:len(own)] = own
+    return segs.subset(~mask)
+
+
+def _centred(unit: _Unit, box: QtCore.QRectF, placed, segs: Segments, view: QtCore.QRectF,
+             others, leaders=()) -> tuple[float, float] | None:
+    """Baseline putting text ``box`` centred over ``unit``'s anchor, or under it (its first
+    label's side first), where the plate lies in the view, on no label or earlier
+    ``leaders``, over no point of
+    its own chain or of what the ``others`` name, and reads as naming its own; the one
+    covering fewer of ``segs``. None if neither does."""
+    anchor, first = unit.anchor, unit.members[0]
+    up = -1.0 if first.offset[1] < 0 else 1.0
+    x = anchor.x() - box.width() / 2 - box.left()
+    corners = [(x, anchor.y() + dy - (box.bottom() if dy < 0 else box.top()))
+               for dy in (up * _CENTRED, -up * _CENTRED)]
+    rects = [_edges(_plate_at(box, *c)) for c in corners]
+    cost = costs(rects, segs, [_edges(r) for r in placed], _edges(view))
+    ok = []
+    for k, corner in enumerate(corners):
+        left, top, right, bottom = _drawn(box, [corner])[0]
+        covers = any(np.any((p[:, 0] >= left) & (p[:, 0] <= right) & (p[:, 1] >= top)
+                            & (p[:, 1] <= bottom)) for p in map(np.asarray, (unit.body, *others)))
+        nearer = _nearer_another(box, [corner], unit.body, others, margin=0.0)[0]
+        clear = _leaders_clear(anchor, box, [corner], placed, leaders)[0]
+        if cost[k] < OUTSIDE_COST and clear and not covers and not nearer:
+            ok.append(k)
+    if not ok:
+        return None
+    return corners[min(ok, key=lambda k: cost[k])]
+
+
+def _misnamed(box: QtCore.QRectF, corner, body, others) -> tuple[bool, int]:
+    """How much text ``box`` at baseline ``corner`` reads as naming another of the point
+    sets ``others`` than its own ``body``: whether it is nearer one by its edges, or
+    as near and nearer by its middle (:func:`_nearer_another` without its margin), and
+    how many it stands over or under (one of their points within its columns and
+    within its height above or below it)."""
+    if body is None or not len(body) or not others:
+        return False, 0
+    left, top, right, bottom = _drawn(box, [corner])[0]
+    nearer = bool(_nearer_another(box, [corner], body, others, margin=0.0)[0])
+    height = bottom - top
+    over = sum(bool(np.any((p[:, 0] >= left) & (p[:, 0] <= right)
+                           & (p[:, 1] >= top - height) & (p[:, 1] <= bottom + height)))
+               for p in map(np.asarray, others))
+    return nearer, over
+
+
+def _broken(label: Label) -> list[Label] | None:
+    """``label``'s text as two lines, or None if it has no space to break at.
+
+    It breaks after a " / " (two names of one thing, "PlayCanvas / glTFast"), else
+    at the space that leaves the longer line shortest.
+    """
+    text = label.text
+    if " / " in text:
+        k = text.index(" / ")
+        parts = [text[:k + 2], text[k + 3:]]
+    else:
+        spaces = [k for k, c in enumerate(text) if c == " "]
+        if not spaces:
+            return None
+        fm = QtGui.QFontMetricsF(label.font)
+        k = min(spaces, key=lambda k: max(fm.horizontalAdvance(text[:k]),
+                                          fm.horizontalAdvance(text[k + 1:])))
+        parts = [text[:k], text[k + 1:]]
+    if not all(parts):
+        return None
+    return [Label(label.font, label.offset, text=part, color=label.color, visible=True)
+            for part in parts]
+
+
+def _nearer_another(box: QtCore.QRectF, corners, body, others,
+                    margin: float = _MISREAD_PX) -> np.ndarray:
     """``(K,)`` whether text ``box`` at each baseline of ``corners`` lies nearer one of the
     point sets ``others`` than its own ``body``, by :data:`_MISREAD_PX` or more: by its
     edges, or, about as near by its edges (within the plate's height), by its centre."""
@@ -825,7 +921,7 @@ def _nearer_another(box: QtCore.QRectF, corners, body, others) -> np.ndarray:
 
     own = gap(np.asarray(body))
     gaps = [gap(np.asarray(p)) for p in others]
-    misread = np.min(gaps, axis=0) + _MISREAD_PX < own
+    misread = np.min(gaps, axis=0) + margin < own
     # About as near by their edges, within a line of its text (a plate over the gap
     # between two chains): it reads as naming the chain it is centred over.
     # "Unreal Engine" stood over the Unity-Euler chain, 12 px from each by its
@@ -843,7 +939,7 @@ def _nearer_another(box: QtCore.QRectF, corners, body, others) -> np.ndarray:
     own_c = reach(np.asarray(body))
     for p, t in zip(others, tied, strict=True):
         if t.any():
-            misread |= t & (reach(np.asarray(p)) + _MISREAD_PX < own_c)
+            misread |= t & (reach(np.asarray(p)) + margin < own_c)
     return misread
 
 
