@@ -31,7 +31,7 @@ from pyqtgraph.opengl.GLGraphicsItem import GLGraphicsItem
 from quatlab.rendering import themes
 from quatlab.rendering.chain import ROOT
 from quatlab.rendering.contrast import readable
-from quatlab.rendering.label_place import LABEL_COST, OUTSIDE_COST, Segments, best, costs, meets
+from quatlab.rendering.label_place import LABEL_COST, Segments, best, costs, meets
 from quatlab.rendering.style import SCENE_BACKGROUND
 
 __all__ = ["Label", "LabelLayer", "label_font", "ink"]
@@ -92,7 +92,9 @@ _MISREAD_REACH = 60.0  # how far a label goes from its anchor to stand by its ow
 # 150 %. A label with no free place this near may take one over its own trail only.
 _NEAR_REACH = 30.0
 #: Pixels between a broken label's plate and its anchor when centred over or under it.
-_CENTRED = 6.0
+_CENTRED = 9.0
+#: Heights a cell apart tried over and under a chain for a label centred by it.
+_BY_CHAIN_STEPS = 24
 _NOTE_MARGIN = 10.0  # pixels a pinned note keeps from the view's right edge
 
 
@@ -157,6 +159,11 @@ class LabelLayer(GLGraphicsItem):
         self.labels: list[Label] = []
         #: World-space polylines ((M, 3) arrays, NaN rows are gaps) no label may cover.
         self.obstacles: list[np.ndarray] = []
+        #: Those of :attr:`obstacles` that are the chains themselves (the very arrays),
+        #: where the scene lets a label that beside its anchor reads as naming a
+        #: neighbour stand over the rest (trails, turn marks) to stand by its own
+        #: chain; None: such a label keeps clear of all of them too.
+        self.bodies: list[np.ndarray] | None = None
         #: The leader lines the last frame drew, (anchor, plate point) in widget pixels.
         self.leaders: list[tuple[QtCore.QPointF, QtCore.QPointF]] = []
         self._plate = QtGui.QColor(SCENE_BACKGROUND)
@@ -181,7 +188,12 @@ class LabelLayer(GLGraphicsItem):
         # Notes first, then the labels, then the notes that give way to them.
         units.sort(key=lambda u: (2 if u.members[0].optional else u.anchor is not None,
                                   -max(lb.priority for lb in u.members)))
-        drawn = _laid_out(units, segs, view)
+        hard = segs
+        if self.bodies is not None:
+            bodies = {id(line) for line in self.bodies}
+            hard = segs.subset(np.isin(line_of, [k for k, line in enumerate(self.obstacles)
+                                                 if id(line) in bodies]))
+        drawn = _laid_out(units, segs, view, hard)
         for done in drawn:
             first = done.unit.members[0]
             if done.leader:
@@ -221,7 +233,8 @@ class LabelLayer(GLGraphicsItem):
         return (w / dpr, h / dpr), project, painter, device
 
 
-def _laid_out(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_Placed]:
+def _laid_out(units: list[_Unit], segs: Segments, view: QtCore.QRectF,
+              bodies_only: Segments | None = None) -> list[_Placed]:
     """``units`` placed in order, or in a better order where a leader is stretched.
 
     Placed one at a time, a label placed late may find every place near its
@@ -229,7 +242,7 @@ def _laid_out(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_
     at 1024x768 at 150 %). Then the stretched ones go first, twice at most,
     and the layout that reads best (:func:`_badness`) is kept.
     """
-    drawn = kept = _arrange(units, segs, view)
+    drawn = kept = _arrange(units, segs, view, bodies_only)
     least = _badness(kept, segs)
     first: list[int] = []
     for _retry in range(2):
@@ -241,15 +254,22 @@ def _laid_out(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_
         # Fixed notes stay first and the notes that give way last (see paint).
         drawn = _arrange(sorted(units, key=lambda u: (
             u.members[0].optional, u.anchor is not None and rank.get(id(u), len(rank)) + 1)),
-            segs, view)
+            segs, view, bodies_only)
         bad = _badness(drawn, segs)
         if bad < least:
             kept, least = drawn, bad
     return kept
 
 
-def _arrange(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_Placed]:
-    """Place ``units`` in their order, each clear of those before, its leader uncrossed."""
+def _arrange(units: list[_Unit], segs: Segments, view: QtCore.QRectF,
+             bodies_only: Segments | None = None) -> list[_Placed]:
+    """Place ``units`` in their order, each clear of those before, its leader uncrossed.
+
+    ``bodies_only`` is those of ``segs`` that are the chains themselves (all of
+    ``segs`` if None): a label that reads as naming a neighbour may stand over the
+    rest to stand by its own chain (:attr:`LabelLayer.bodies`).
+    """
+    bodies_only = segs if bodies_only is None else bodies_only
     base = segs  # what the scene draws, before any leader
     placed: list[QtCore.QRectF] = []
     drawn: list[_Placed] = []
@@ -268,18 +288,17 @@ def _arrange(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_P
             x, y = _place(unit.anchor, box, (first.offset, *_SPOTS), placed, segs, view,
                           [d.leader for d in drawn if d.leader], unit.body, others, unit.own)
             laid = (lines, box, baselines, tops, x, y)
-            wrong = _misnamed(box, (x, y), unit.body, others)
-            two = _broken(first) if len(lines) == 1 and any(wrong) else None
-            if two is not None:
-                # Beside its anchor it stands over a neighbour, being wider than the
-                # chains' pitch (the engines' row at 1024x768 at 150 %: "PlayCanvas /
-                # glTFast", 255 px, over the three.js chain): on two lines, centred over
-                # or under its anchor, it stands by its own chain, over trails if need be.
-                box, baselines, tops = _block(two)
-                corner = _centred(unit, box, placed, _but_own(segs, unit.own), view, others,
-                                  [d.leader for d in drawn if d.leader])
-                if corner is not None:
-                    laid = (two, box, baselines, tops, *corner)
+            if len(lines) == 1 and _misnamed(box, (x, y), unit.body, others):
+                # Beside its anchor it reads as naming a neighbour (the engines' row at
+                # 1024x768 at 150 %: "PlayCanvas / glTFast", 255 px, wider than the
+                # chains' 135-px pitch, over the three.js chain): centred over or under
+                # its own chain, on two lines if need be, over trails and turn marks
+                # if need be (a ring of the engines' row), never over a chain.
+                two = _broken(first)
+                better = _by_own_chain(unit, [lines] + ([two] if two else []), placed,
+                                       bodies_only, view, others,
+                                       [d.leader for d in drawn if d.leader])
+                laid = better or laid
             lines, box, baselines, tops, x, y = laid
         plate = box.translated(x, y).adjusted(-4.0, -3.0, 4.0, 3.0)
         if first.optional and (not view.contains(plate)
@@ -292,6 +311,7 @@ def _arrange(units: list[_Unit], segs: Segments, view: QtCore.QRectF) -> list[_P
             # A later label covers no leader: it is one more line to keep clear of.
             a, e = done.leader
             segs = segs.plus([[[a.x(), a.y()], [e.x(), e.y()]]])
+            bodies_only = bodies_only.plus([[[a.x(), a.y()], [e.x(), e.y()]]])
     _uncross(drawn, base, view)
     return drawn
 
@@ -826,59 +846,82 @@ def _drawn(box: QtCore.QRectF, corners) -> np.ndarray:
                             c[:, 0] + box.right() + 4.0, c[:, 1] + box.bottom() + 3.0])
 
 
-def _but_own(segs: Segments, own: np.ndarray | None) -> Segments:
-    """``segs`` without those ``own`` marks (the first ``len(own)``; the leaders added
-    after them are kept)."""
-    if own is None:
-        return segs
-    mask = np.zeros(len(segs), dtype=bool)
-    mask[:len(own)] = own
-    return segs.subset(~mask)
+def _by_own_chain(unit: _Unit, forms: list[list[Label]], placed, segs: Segments,
+                  view: QtCore.QRectF, others, leaders=()):
+    """``(lines, box, baselines, tops, x, y)``: one of the ``forms`` of ``unit``'s text
+    (its one line, broken in two) centred over or under its chain, or None.
 
-
-def _centred(unit: _Unit, box: QtCore.QRectF, placed, segs: Segments, view: QtCore.QRectF,
-             others, leaders=()) -> tuple[float, float] | None:
-    """Baseline putting text ``box`` centred over ``unit``'s anchor, or under it (its first
-    label's side first), where the plate lies in the view, on no label or earlier
-    ``leaders``, over no point of
-    its own chain or of what the ``others`` name, and reads as naming its own; the one
-    covering fewer of ``segs``. None if neither does."""
-    anchor, first = unit.anchor, unit.members[0]
-    up = -1.0 if first.offset[1] < 0 else 1.0
-    x = anchor.x() - box.width() / 2 - box.left()
-    corners = [(x, anchor.y() + dy - (box.bottom() if dy < 0 else box.top()))
-               for dy in (up * _CENTRED, -up * _CENTRED)]
-    rects = [_edges(_plate_at(box, *c)) for c in corners]
-    cost = costs(rects, segs, [_edges(r) for r in placed], _edges(view))
-    ok = []
-    for k, corner in enumerate(corners):
-        left, top, right, bottom = _drawn(box, [corner])[0]
-        covers = any(np.any((p[:, 0] >= left) & (p[:, 0] <= right) & (p[:, 1] >= top)
-                            & (p[:, 1] <= bottom)) for p in map(np.asarray, (unit.body, *others)))
-        nearer = _nearer_another(box, [corner], unit.body, others, margin=0.0)[0]
-        clear = _leaders_clear(anchor, box, [corner], placed, leaders)[0]
-        if cost[k] < OUTSIDE_COST and clear and not covers and not nearer:
-            ok.append(k)
-    if not ok:
+    Centred over its anchor, over its chain's middle or between, or off those
+    by a quarter or 0.6 of its width; over the anchor or under the chain, a
+    cell a step farther. Among the places where the plate lies in the view,
+    on no label, none of ``segs`` (the chains: not their trails) and no
+    earlier ``leaders``, over no point of its own chain or of what the
+    ``others`` name, reads as naming its own (:func:`_nearer_another` without
+    its margin) and its leader crosses no label: one standing over or under
+    no other chain (:func:`_over_others`) first, then the one-line form, then
+    the nearest, on its first label's side.
+    """
+    anchor, first, body = unit.anchor, unit.members[0], np.asarray(unit.body)
+    lo, hi = body.min(axis=0), body.max(axis=0)
+    middle = 0.5 * (lo[0] + hi[0])
+    centres = [anchor.x() + f * (middle - anchor.x()) for f in (0.0, 0.5, 1.0)]
+    # Bottom edges over the anchor (-1) and top edges under the chain (+1), a cell
+    # apart, up to a few lines away; the first label's side first where as near.
+    steps = np.arange(_BY_CHAIN_STEPS) * _CELL
+    prefer = -1 if first.offset[1] < 0 else 1
+    ys = [(anchor.y() - _CENTRED - d, -1) for d in steps] + [(hi[1] + _CENTRED + d, 1)
+                                                             for d in steps]
+    points = np.concatenate([body, *map(np.asarray, others)]) if others else body
+    found = []
+    for n, lines in enumerate(forms):
+        box, baselines, tops = _block(lines)
+        # Off centre by up to a quarter of its width, where the chains beside leave room.
+        xs = [cx + f * box.width() for f in (0.0, -0.25, 0.25, -0.6, 0.6) for cx in centres]
+        corners = np.array([(cx - box.width() / 2 - box.left(),
+                             y - (box.bottom() if side < 0 else box.top()))
+                            for y, side in ys for cx in xs])
+        sides = np.repeat([side for _y, side in ys], len(xs))
+        rects = [_edges(_plate_at(box, *c)) for c in corners]
+        cost = costs(rects, segs, [_edges(r) for r in placed], _edges(view))
+        drawn = _drawn(box, corners)
+        inside = ((points[None] >= drawn[:, None, :2]) & (points[None] <= drawn[:, None, 2:]))
+        covers = inside.all(axis=-1).any(axis=1)
+        ok = ((cost == 0.0) & ~covers
+              & ~_nearer_another(box, corners, body, others, margin=0.0)
+              & _leaders_clear(anchor, box, corners, placed, leaders))
+        reach = np.hypot(np.maximum(np.maximum(drawn[:, 0] - anchor.x(),
+                                               anchor.x() - drawn[:, 2]), 0.0),
+                         np.maximum(np.maximum(drawn[:, 1] - anchor.y(),
+                                               anchor.y() - drawn[:, 3]), 0.0))
+        over = _over_others(drawn, others)
+        found += [(over[k], n, round(float(reach[k]) / _CELL), sides[k] != prefer, k,
+                   (lines, box, baselines, tops, *corners[k])) for k in np.flatnonzero(ok)]
+    if not found:
         return None
-    return corners[min(ok, key=lambda k: cost[k])]
+    return min(found, key=lambda f: f[:5])[5]
 
 
-def _misnamed(box: QtCore.QRectF, corner, body, others) -> tuple[bool, int]:
-    """How much text ``box`` at baseline ``corner`` reads as naming another of the point
-    sets ``others`` than its own ``body``: whether it is nearer one by its edges, or
-    as near and nearer by its middle (:func:`_nearer_another` without its margin), and
-    how many it stands over or under (one of their points within its columns and
-    within its height above or below it)."""
+def _misnamed(box: QtCore.QRectF, corner, body, others) -> bool:
+    """Whether text ``box`` at baseline ``corner`` may read as naming another of the
+    point sets ``others`` than its own ``body``: nearer one by its edges, or as near and
+    nearer by its middle (:func:`_nearer_another` without its margin), or over or under
+    one (:func:`_over_others`)."""
     if body is None or not len(body) or not others:
-        return False, 0
-    left, top, right, bottom = _drawn(box, [corner])[0]
-    nearer = bool(_nearer_another(box, [corner], body, others, margin=0.0)[0])
-    height = bottom - top
-    over = sum(bool(np.any((p[:, 0] >= left) & (p[:, 0] <= right)
-                           & (p[:, 1] >= top - height) & (p[:, 1] <= bottom + height)))
-               for p in map(np.asarray, others))
-    return nearer, over
+        return False
+    return bool(_nearer_another(box, [corner], body, others, margin=0.0)[0]
+                or _over_others(_drawn(box, [corner]), others)[0])
+
+
+def _over_others(plates: np.ndarray, others) -> np.ndarray:
+    """``(K,)`` whether each of ``plates`` ``(K, 4)`` stands over or under one of the point
+    sets ``others``: one of its points in the plate's columns, a plate's height from it."""
+    height = (plates[:, 3] - plates[:, 1])[:, None]
+    out = np.zeros(len(plates), dtype=bool)
+    for p in map(np.asarray, others):
+        out |= ((p[None, :, 0] >= plates[:, :1]) & (p[None, :, 0] <= plates[:, 2:3])
+                & (p[None, :, 1] >= plates[:, 1:2] - height)
+                & (p[None, :, 1] <= plates[:, 3:] + height)).any(axis=1)
+    return out
 
 
 def _broken(label: Label) -> list[Label] | None:
@@ -908,7 +951,7 @@ def _broken(label: Label) -> list[Label] | None:
 def _nearer_another(box: QtCore.QRectF, corners, body, others,
                     margin: float = _MISREAD_PX) -> np.ndarray:
     """``(K,)`` whether text ``box`` at each baseline of ``corners`` lies nearer one of the
-    point sets ``others`` than its own ``body``, by :data:`_MISREAD_PX` or more: by its
+    point sets ``others`` than its own ``body``, by ``margin`` pixels or more: by its
     edges, or, about as near by its edges (within the plate's height), by its centre."""
     plates = _drawn(box, corners)
     if body is None or not len(body) or not len(others):
