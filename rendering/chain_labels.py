@@ -38,6 +38,17 @@ class ChainLabels:
             self._obstacles.pop(key, None)
         self._label_layer.obstacles = [line for group in self._obstacles.values()
                                        for line in group]
+        self._label_layer.bodies = ([line for k, group in self._obstacles.items()
+                                     if k[0] == "chain" for line in group]
+                                    if self._labels_over_trails else None)
+
+    def set_labels_over_trails(self, allowed: bool) -> None:
+        """Let a label that beside its chain's tip reads as naming another chain stand
+        over any chain's trail or turn marks, never over a chain, to stand by its own
+        (:attr:`quatlab.rendering.labels.LabelLayer.bodies`): the engines' row, where a
+        label wider than the chains' pitch found no free place by its chain."""
+        self._labels_over_trails = bool(allowed)
+        self._set_obstacles(("labels",), [])  # no lines: the lists made again
 
     def set_drawn_lines(self, key: str, lines: list[np.ndarray]) -> None:
         """What an item the lesson adds beside the chains draws now (world polylines, NaN

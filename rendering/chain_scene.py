@@ -175,6 +175,7 @@ class ChainScene(ChainLabels, ChainGhosts, ChainTurns, ChainTrails, ChainCamera,
         self._reach = chain_reach(n_bones, bone_length)
         self._root_only = False
         self._labels_over_own_trails = False  # set_labels_over_own_trails
+        self._labels_over_trails = False  # set_labels_over_trails
         self._turn_reference: np.ndarray | None = None
         self._turn_frame: np.ndarray | None = None
         self._camera_touched = False

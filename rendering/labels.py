@@ -100,6 +100,10 @@ _MISREAD_REACH = 60.0  # how far a label goes from its anchor to stand by its ow
 # A plate this near its anchor (pixels) stands by its chain: about a plate's height at
 # 150 %. A label with no free place this near may take one over its own trail only.
 _NEAR_REACH = 30.0
+#: Pixels between a broken label's plate and its anchor when centred over or under it.
+_CENTRED = 9.0
+#: Heights a cell apart tried over and under a chain for a label centred by it.
+_BY_CHAIN_STEPS = 24
 _NOTE_MARGIN = 10.0  # pixels a pinned note keeps from the view's right edge
 
 
@@ -168,6 +172,11 @@ class LabelLayer(GLGraphicsItem):
         #: lines a leader would read as part of: the S3 panel's axes, from whose
         #: origin a level leader read as the negative x axis.
         self.guides: list[np.ndarray] = []
+        #: Those of :attr:`obstacles` that are the chains themselves (the very arrays),
+        #: where the scene lets a label that beside its anchor reads as naming a
+        #: neighbour stand over the rest (trails, turn marks) to stand by its own
+        #: chain; None: such a label keeps clear of all of them too.
+        self.bodies: list[np.ndarray] | None = None
         #: The leader lines the last frame drew, (anchor, plate point) in widget pixels.
         self.leaders: list[tuple[QtCore.QPointF, QtCore.QPointF]] = []
         self._plate = QtGui.QColor(SCENE_BACKGROUND)
@@ -193,7 +202,12 @@ class LabelLayer(GLGraphicsItem):
         # Notes first, then the labels, then the notes that give way to them.
         units.sort(key=lambda u: (2 if u.members[0].optional else u.anchor is not None,
                                   -max(lb.priority for lb in u.members)))
-        drawn = _laid_out(units, segs, view, guides)
+        hard = segs
+        if self.bodies is not None:
+            bodies = {id(line) for line in self.bodies}
+            hard = segs.subset(np.isin(line_of, [k for k, line in enumerate(self.obstacles)
+                                                 if id(line) in bodies]))
+        drawn = _laid_out(units, segs, view, guides, hard)
         for done in drawn:
             first = done.unit.members[0]
             if done.leader:
@@ -234,7 +248,7 @@ class LabelLayer(GLGraphicsItem):
 
 
 def _laid_out(units: list[PlateUnit], segs: Segments, view: QtCore.QRectF,
-              guides: np.ndarray = ()) -> list[_Placed]:
+              guides: np.ndarray = (), bodies_only: Segments | None = None) -> list[_Placed]:
     """``units`` placed in order, or in a better order where a leader is stretched.
 
     Placed one at a time, a label placed late may find every place near its
@@ -242,7 +256,7 @@ def _laid_out(units: list[PlateUnit], segs: Segments, view: QtCore.QRectF,
     at 1024x768 at 150 %). Then the stretched ones go first, twice at most,
     and the layout that reads best (:func:`_badness`) is kept.
     """
-    drawn = kept = _arrange(units, segs, view, guides)
+    drawn = kept = _arrange(units, segs, view, guides, bodies_only)
     least = _badness(kept, segs)
     first: list[int] = []
     for _retry in range(2):
@@ -254,7 +268,7 @@ def _laid_out(units: list[PlateUnit], segs: Segments, view: QtCore.QRectF,
         # Fixed notes stay first and the notes that give way last (see paint).
         drawn = _arrange(sorted(units, key=lambda u: (
             u.members[0].optional, u.anchor is not None and rank.get(id(u), len(rank)) + 1)),
-            segs, view, guides)
+            segs, view, guides, bodies_only)
         bad = _badness(drawn, segs)
         if bad < least:
             kept, least = drawn, bad
@@ -262,9 +276,15 @@ def _laid_out(units: list[PlateUnit], segs: Segments, view: QtCore.QRectF,
 
 
 def _arrange(units: list[PlateUnit], segs: Segments, view: QtCore.QRectF,
-             guides: np.ndarray = ()) -> list[_Placed]:
+             guides: np.ndarray = (), bodies_only: Segments | None = None) -> list[_Placed]:
     """Place ``units`` in their order, each clear of those before, its leader uncrossed
-    and along none of the ``guides`` (screen segments)."""
+    and along none of the ``guides`` (screen segments).
+
+    ``bodies_only`` is those of ``segs`` that are the chains themselves (all of
+    ``segs`` if None): a label that reads as naming a neighbour may stand over the
+    rest to stand by its own chain (:attr:`LabelLayer.bodies`).
+    """
+    bodies_only = segs if bodies_only is None else bodies_only
     base = segs  # what the scene draws, before any leader
     placed: list[QtCore.QRectF] = []
     drawn: list[_Placed] = []
@@ -279,10 +299,23 @@ def _arrange(units: list[PlateUnit], segs: Segments, view: QtCore.QRectF,
             rise = box.height() - text_block([first])[0].height() if len(lines) > 1 else 0.0
             x, y = first.fixed[0] - box.left(), first.fixed[1] - rise - box.top()
         else:
+            others = [u.body for u in units if u is not unit and len(u.body)]
             x, y = _place(unit.anchor, box, (first.offset, *_SPOTS), placed, segs, view,
-                          [d.leader for d in drawn if d.leader], unit.body,
-                          [u.body for u in units if u is not unit and len(u.body)], unit.own,
+                          [d.leader for d in drawn if d.leader], unit.body, others, unit.own,
                           guides)
+            laid = (lines, box, baselines, tops, x, y)
+            if len(lines) == 1 and _misnamed(box, (x, y), unit.body, others):
+                # Beside its anchor it reads as naming a neighbour (the engines' row at
+                # 1024x768 at 150 %: "PlayCanvas / glTFast", 255 px, wider than the
+                # chains' 135-px pitch, over the three.js chain): centred over or under
+                # its own chain, on two lines if need be, over trails and turn marks
+                # if need be (a ring of the engines' row), never over a chain.
+                two = _broken(first)
+                better = _by_own_chain(unit, [lines] + ([two] if two else []), placed,
+                                       bodies_only, view, others,
+                                       [d.leader for d in drawn if d.leader])
+                laid = better or laid
+            lines, box, baselines, tops, x, y = laid
         mx, my = PLATE_MARGIN
         plate = box.translated(x, y).adjusted(-mx, -my, mx, my)
         if first.optional and (not view.contains(plate)
@@ -295,6 +328,7 @@ def _arrange(units: list[PlateUnit], segs: Segments, view: QtCore.QRectF,
             # A later label covers no leader: it is one more line to keep clear of.
             a, e = done.leader
             segs = segs.plus([[[a.x(), a.y()], [e.x(), e.y()]]])
+            bodies_only = bodies_only.plus([[[a.x(), a.y()], [e.x(), e.y()]]])
     _uncross(drawn, base, view)
     return drawn
 
@@ -831,15 +865,119 @@ def _body(unit: PlateUnit, m: np.ndarray) -> np.ndarray:
 
 def _drawn(box: QtCore.QRectF, corners) -> np.ndarray:
     """``(K, 4)`` edges of the plates of text ``box`` at each baseline of ``corners``, as
-    drawn (4 x 3 px round the text; :func:`_plate_at` adds the gap kept round them)."""
+    drawn (:data:`PLATE_MARGIN` round the text; :func:`_plate_at` adds the gap kept round them)."""
     c = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
-    return np.column_stack([c[:, 0] + box.left() - 4.0, c[:, 1] + box.top() - 3.0,
-                            c[:, 0] + box.right() + 4.0, c[:, 1] + box.bottom() + 3.0])
+    mx, my = PLATE_MARGIN
+    return np.column_stack([c[:, 0] + box.left() - mx, c[:, 1] + box.top() - my,
+                            c[:, 0] + box.right() + mx, c[:, 1] + box.bottom() + my])
 
 
-def _nearer_another(box: QtCore.QRectF, corners, body, others) -> np.ndarray:
+def _by_own_chain(unit: PlateUnit, forms: list[list[Label]], placed, segs: Segments,
+                  view: QtCore.QRectF, others, leaders=()):
+    """``(lines, box, baselines, tops, x, y)``: one of the ``forms`` of ``unit``'s text
+    (its one line, broken in two) centred over or under its chain, or None.
+
+    Centred over its anchor, over its chain's middle or between, or off those
+    by a quarter or 0.6 of its width; over the anchor or under the chain, a
+    cell a step farther. Among the places where the plate lies in the view,
+    on no label, none of ``segs`` (the chains: not their trails) and no
+    earlier ``leaders``, over no point of its own chain or of what the
+    ``others`` name, reads as naming its own (:func:`_nearer_another` without
+    its margin) and its leader crosses no label: one standing over or under
+    no other chain (:func:`_over_others`) first, then the one-line form, then
+    the nearest, on its first label's side.
+    """
+    anchor, first, body = unit.anchor, unit.members[0], np.asarray(unit.body)
+    lo, hi = body.min(axis=0), body.max(axis=0)
+    middle = 0.5 * (lo[0] + hi[0])
+    centres = [anchor.x() + f * (middle - anchor.x()) for f in (0.0, 0.5, 1.0)]
+    # Bottom edges over the anchor (-1) and top edges under the chain (+1), a cell
+    # apart, up to a few lines away; the first label's side first where as near.
+    steps = np.arange(_BY_CHAIN_STEPS) * _CELL
+    prefer = -1 if first.offset[1] < 0 else 1
+    ys = [(anchor.y() - _CENTRED - d, -1) for d in steps] + [(hi[1] + _CENTRED + d, 1)
+                                                             for d in steps]
+    points = np.concatenate([body, *map(np.asarray, others)]) if others else body
+    found = []
+    for n, lines in enumerate(forms):
+        box, baselines, tops = text_block(lines)
+        # Off centre by up to a quarter of its width, where the chains beside leave room.
+        xs = [cx + f * box.width() for f in (0.0, -0.25, 0.25, -0.6, 0.6) for cx in centres]
+        corners = np.array([(cx - box.width() / 2 - box.left(),
+                             y - (box.bottom() if side < 0 else box.top()))
+                            for y, side in ys for cx in xs])
+        sides = np.repeat([side for _y, side in ys], len(xs))
+        rects = [_edges(_plate_at(box, *c)) for c in corners]
+        cost = costs(rects, segs, [_edges(r) for r in placed], _edges(view))
+        drawn = _drawn(box, corners)
+        inside = ((points[None] >= drawn[:, None, :2]) & (points[None] <= drawn[:, None, 2:]))
+        covers = inside.all(axis=-1).any(axis=1)
+        ok = ((cost == 0.0) & ~covers
+              & ~_nearer_another(box, corners, body, others, margin=0.0)
+              & _leaders_clear(anchor, box, corners, placed, leaders))
+        reach = np.hypot(np.maximum(np.maximum(drawn[:, 0] - anchor.x(),
+                                               anchor.x() - drawn[:, 2]), 0.0),
+                         np.maximum(np.maximum(drawn[:, 1] - anchor.y(),
+                                               anchor.y() - drawn[:, 3]), 0.0))
+        over = _over_others(drawn, others)
+        found += [(over[k], n, round(float(reach[k]) / _CELL), sides[k] != prefer, k,
+                   (lines, box, baselines, tops, *corners[k])) for k in np.flatnonzero(ok)]
+    if not found:
+        return None
+    return min(found, key=lambda f: f[:5])[5]
+
+
+def _misnamed(box: QtCore.QRectF, corner, body, others) -> bool:
+    """Whether text ``box`` at baseline ``corner`` may read as naming another of the
+    point sets ``others`` than its own ``body``: nearer one by its edges, or as near and
+    nearer by its middle (:func:`_nearer_another` without its margin), or over or under
+    one (:func:`_over_others`)."""
+    if body is None or not len(body) or not others:
+        return False
+    return bool(_nearer_another(box, [corner], body, others, margin=0.0)[0]
+                or _over_others(_drawn(box, [corner]), others)[0])
+
+
+def _over_others(plates: np.ndarray, others) -> np.ndarray:
+    """``(K,)`` whether each of ``plates`` ``(K, 4)`` stands over or under one of the point
+    sets ``others``: one of its points in the plate's columns, a plate's height from it."""
+    height = (plates[:, 3] - plates[:, 1])[:, None]
+    out = np.zeros(len(plates), dtype=bool)
+    for p in map(np.asarray, others):
+        out |= ((p[None, :, 0] >= plates[:, :1]) & (p[None, :, 0] <= plates[:, 2:3])
+                & (p[None, :, 1] >= plates[:, 1:2] - height)
+                & (p[None, :, 1] <= plates[:, 3:] + height)).any(axis=1)
+    return out
+
+
+def _broken(label: Label) -> list[Label] | None:
+    """``label``'s text as two lines, or None if it has no space to break at.
+
+    It breaks after a " / " (two names of one thing, "PlayCanvas / glTFast"), else
+    at the space that leaves the longer line shortest.
+    """
+    text = label.text
+    if " / " in text:
+        k = text.index(" / ")
+        parts = [text[:k + 2], text[k + 3:]]
+    else:
+        spaces = [k for k, c in enumerate(text) if c == " "]
+        if not spaces:
+            return None
+        fm = QtGui.QFontMetricsF(label.font)
+        k = min(spaces, key=lambda k: max(fm.horizontalAdvance(text[:k]),
+                                          fm.horizontalAdvance(text[k + 1:])))
+        parts = [text[:k], text[k + 1:]]
+    if not all(parts):
+        return None
+    return [Label(label.font, label.offset, text=part, color=label.color, visible=True)
+            for part in parts]
+
+
+def _nearer_another(box: QtCore.QRectF, corners, body, others,
+                    margin: float = _MISREAD_PX) -> np.ndarray:
     """``(K,)`` whether text ``box`` at each baseline of ``corners`` lies nearer one of the
-    point sets ``others`` than its own ``body``, by :data:`_MISREAD_PX` or more: by its
+    point sets ``others`` than its own ``body``, by ``margin`` pixels or more: by its
     edges, or, about as near by its edges (within the plate's height), by its centre."""
     plates = _drawn(box, corners)
     if body is None or not len(body) or not len(others):
@@ -852,7 +990,7 @@ def _nearer_another(box: QtCore.QRectF, corners, body, others) -> np.ndarray:
 
     own = gap(np.asarray(body))
     gaps = [gap(np.asarray(p)) for p in others]
-    misread = np.min(gaps, axis=0) + _MISREAD_PX < own
+    misread = np.min(gaps, axis=0) + margin < own
     # About as near by their edges, within a line of its text (a plate over the gap
     # between two chains): it reads as naming the chain it is centred over.
     # "Unreal Engine" stood over the Unity-Euler chain, 12 px from each by its
@@ -870,7 +1008,7 @@ def _nearer_another(box: QtCore.QRectF, corners, body, others) -> np.ndarray:
     own_c = reach(np.asarray(body))
     for p, t in zip(others, tied, strict=True):
         if t.any():
-            misread |= t & (reach(np.asarray(p)) + _MISREAD_PX < own_c)
+            misread |= t & (reach(np.asarray(p)) + margin < own_c)
     return misread
 
 

@@ -79,6 +79,9 @@ class SameKeysView(LessonPanel):
         # Side by side by what each sweeps, in one row or two of three, seen from
         # the side that shows them longest (ChainCamera.set_row, docs/projector.md).
         self.scene.set_row(ids)
+        # A label wider than the row's pitch may stand over a trail (the Unity ring)
+        # to stand by its own chain, not beside a neighbour's.
+        self.scene.set_labels_over_trails(True)
         model.events.connect("data", self.on_data)
         model.events.connect("param", self.on_param)
         self.on_data()
