@@ -174,8 +174,9 @@ class LabelLayer(GLGraphicsItem):
         self.guides: list[np.ndarray] = []
         #: Those of :attr:`obstacles` that are the chains themselves (the very arrays),
         #: where the scene lets a label that beside its anchor reads as naming a
-        #: neighbour stand over the rest (trails, turn marks) to stand by its own
-        #: chain; None: such a label keeps clear of all of them too.
+        #: neighbour go centred by its own chain, on two lines if need be, over the
+        #: rest (trails, turn marks); None: each label keeps the place by its anchor
+        #: the rules give (:func:`_arrange`).
         self.bodies: list[np.ndarray] | None = None
         #: The leader lines the last frame drew, (anchor, plate point) in widget pixels.
         self.leaders: list[tuple[QtCore.QPointF, QtCore.QPointF]] = []
@@ -202,7 +203,7 @@ class LabelLayer(GLGraphicsItem):
         # Notes first, then the labels, then the notes that give way to them.
         units.sort(key=lambda u: (2 if u.members[0].optional else u.anchor is not None,
                                   -max(lb.priority for lb in u.members)))
-        hard = segs
+        hard = None
         if self.bodies is not None:
             bodies = {id(line) for line in self.bodies}
             hard = segs.subset(np.isin(line_of, [k for k, line in enumerate(self.obstacles)
@@ -280,11 +281,12 @@ def _arrange(units: list[PlateUnit], segs: Segments, view: QtCore.QRectF,
     """Place ``units`` in their order, each clear of those before, its leader uncrossed
     and along none of the ``guides`` (screen segments).
 
-    ``bodies_only`` is those of ``segs`` that are the chains themselves (all of
-    ``segs`` if None): a label that reads as naming a neighbour may stand over the
-    rest to stand by its own chain (:attr:`LabelLayer.bodies`).
+    ``bodies_only`` is those of ``segs`` that are the chains themselves, in a scene
+    that lets a label that reads as naming a neighbour stand over the rest to stand
+    by its own chain (:attr:`LabelLayer.bodies`); None elsewhere: there the places
+    by each anchor stand (the S3 panel's balls and the two keys' chains keep the
+    layout their own rules give).
     """
-    bodies_only = segs if bodies_only is None else bodies_only
     base = segs  # what the scene draws, before any leader
     placed: list[QtCore.QRectF] = []
     drawn: list[_Placed] = []
@@ -304,7 +306,8 @@ def _arrange(units: list[PlateUnit], segs: Segments, view: QtCore.QRectF,
                           [d.leader for d in drawn if d.leader], unit.body, others, unit.own,
                           guides)
             laid = (lines, box, baselines, tops, x, y)
-            if len(lines) == 1 and _misnamed(box, (x, y), unit.body, others):
+            if (bodies_only is not None and len(lines) == 1
+                    and _misnamed(box, (x, y), unit.body, others)):
                 # Beside its anchor it reads as naming a neighbour (the engines' row at
                 # 1024x768 at 150 %: "PlayCanvas / glTFast", 255 px, wider than the
                 # chains' 135-px pitch, over the three.js chain): centred over or under
@@ -313,7 +316,7 @@ def _arrange(units: list[PlateUnit], segs: Segments, view: QtCore.QRectF,
                 two = _broken(first)
                 better = _by_own_chain(unit, [lines] + ([two] if two else []), placed,
                                        bodies_only, view, others,
-                                       [d.leader for d in drawn if d.leader])
+                                       [d.leader for d in drawn if d.leader], guides)
                 laid = better or laid
             lines, box, baselines, tops, x, y = laid
         mx, my = PLATE_MARGIN
@@ -328,7 +331,8 @@ def _arrange(units: list[PlateUnit], segs: Segments, view: QtCore.QRectF,
             # A later label covers no leader: it is one more line to keep clear of.
             a, e = done.leader
             segs = segs.plus([[[a.x(), a.y()], [e.x(), e.y()]]])
-            bodies_only = bodies_only.plus([[[a.x(), a.y()], [e.x(), e.y()]]])
+            if bodies_only is not None:
+                bodies_only = bodies_only.plus([[[a.x(), a.y()], [e.x(), e.y()]]])
     _uncross(drawn, base, view)
     return drawn
 
@@ -873,7 +877,7 @@ def _drawn(box: QtCore.QRectF, corners) -> np.ndarray:
 
 
 def _by_own_chain(unit: PlateUnit, forms: list[list[Label]], placed, segs: Segments,
-                  view: QtCore.QRectF, others, leaders=()):
+                  view: QtCore.QRectF, others, leaders=(), guides: np.ndarray = ()):
     """``(lines, box, baselines, tops, x, y)``: one of the ``forms`` of ``unit``'s text
     (its one line, broken in two) centred over or under its chain, or None.
 
@@ -883,7 +887,8 @@ def _by_own_chain(unit: PlateUnit, forms: list[list[Label]], placed, segs: Segme
     on no label, none of ``segs`` (the chains: not their trails) and no
     earlier ``leaders``, over no point of its own chain or of what the
     ``others`` name, reads as naming its own (:func:`_nearer_another` without
-    its margin) and its leader crosses no label: one standing over or under
+    its margin) and its leader crosses no label and runs along none of the
+    ``guides`` (:func:`leaders_along`): one standing over or under
     no other chain (:func:`_over_others`) first, then the one-line form, then
     the nearest, on its first label's side.
     """
@@ -914,7 +919,7 @@ def _by_own_chain(unit: PlateUnit, forms: list[list[Label]], placed, segs: Segme
         covers = inside.all(axis=-1).any(axis=1)
         ok = ((cost == 0.0) & ~covers
               & ~_nearer_another(box, corners, body, others, margin=0.0)
-              & _leaders_clear(anchor, box, corners, placed, leaders))
+              & _leaders_clear(anchor, box, corners, placed, leaders, guides))
         reach = np.hypot(np.maximum(np.maximum(drawn[:, 0] - anchor.x(),
                                                anchor.x() - drawn[:, 2]), 0.0),
                          np.maximum(np.maximum(drawn[:, 1] - anchor.y(),
