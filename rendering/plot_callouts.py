@@ -130,9 +130,14 @@ class PlotCallouts:
                     band = (float(left), float(right))
                 marker.setZValue(-2)
                 self._add_annotation(plot, marker)
-                # Short: what happens alone, the box's colour says to whom.
+                # Short: what happens alone, the box's colour says to whom; or, for
+                # a curve with a short name, to whom in short ("Y undefined": at
+                # 1024x768 and 150 % the Euler tab's readout plot has 133 px beside
+                # the cursor, "SLERP, about Y undefined" takes 266, and "undefined"
+                # alone left three angles to tell apart by colour).
                 gap = _(s.gap_label)  # the default is marked, not translated
-                self._label(plot, where, s.colour, f"{s.label} {gap}\n{where_text}", short=gap,
+                short = f"{s.short_label} {gap}" if s.short_label else gap
+                self._label(plot, where, s.colour, f"{s.label} {gap}\n{where_text}", short=short,
                             span=band)
         top = self._top[plot]
         for s in self._shown(plot):

@@ -21,6 +21,7 @@ import re
 from fractions import Fraction
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
 from callout_checks import (
     callout_problems,
@@ -397,5 +398,39 @@ def test_an_off_scale_peak_is_named_at_projector_scale(qtbot, tab, preset, t, la
             assert any(v is not None and abs(v - peaks[0]) <= 0.02 * peaks[0] for v in said), \
                 ([lb.textItem.toPlainText() for lb in callouts(plot)], peaks)
             assert callout_problems(plot) == []
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_gap_callout_says_whose_angle_at_projector_scale(qtbot, lang):
+    """1024x768 at 150 %, Euler tab near the lock at t = 0.45: the readout plot's
+    callout said only "undefined" (its whole first line, "SLERP, about Y
+    undefined", 266 px, beside the cursor's 133): which angle is undefined, the
+    box's colour alone told. Each gap callout names its curve's axis."""
+    import lesson_checks as lc
+
+    from quatlab.app import i18n
+    from quatlab.app.i18n import _
+
+    try:
+        win = _window(qtbot, (1024, 768), 1.5, lang, "light")
+        lc.show_case(win, "euler", "near_lock", 0.45)
+        lc.settle(4)
+        plots = win.views["euler"].plots
+        plot = plots.plots["speed"]
+        axes = {_("SLERP, about {axis}").format(axis=n): n
+                for n in win.views["euler"].model.angle_names}
+        # The colour of each curve with a gap, and the axis its legend names.
+        colours = {pg.mkPen(plots.curve_item("speed", s.name).opts["pen"]).color().name():
+                   axes[s.label] for s in plots._series["speed"].values()
+                   if np.isnan(s.y).any()}
+        named = [(lb.textItem.toPlainText(), colours[lb.border.color().name()])
+                 for lb in callouts(plot) if lb.border.color().name() in colours]
+        assert named, [lb.textItem.toPlainText() for lb in callouts(plot)]
+        for text, axis in named:
+            assert axis in text, (text, axis)
+        assert callout_problems(plot) == []
     finally:
         i18n.set_language("en")
