@@ -172,6 +172,9 @@ class BoxedLabel(pg.TextItem):
         short = shorter[0] if shorter else first_line
         bare = _REMARK.sub("", short) or short
         self._texts = tuple(dict.fromkeys((text, first_line, short, bare, *shorter[1:])))
+        #: How many forms are tried only when no other has a clear spot at all
+        #: (the shorter forms after ``short``: "↑2.6k" over "↑ 2,620").
+        self._last_resorts = len(self._texts) - len(dict.fromkeys((text, first_line, short, bare)))
         self._fraction = min(max(float(fraction), 0.0), 1.0)
         self._stack = stack
         self._obstacles = obstacles
@@ -310,7 +313,8 @@ class BoxedLabel(pg.TextItem):
         # spot of its one-line form, over the 1.5 line, its leader back to 0.5
         # across two curves; wrapped, it stands on its own line.
         self.textItem.document().setDocumentMargin(self._margin)
-        spot = self._spot_in_a_form(box, around, widths, strict=True)
+        spot = self._spot_in_a_form(box, around, widths, strict=True,
+                                    last=len(self._texts) - self._last_resorts)
         if spot is None:
             spot = self._spot_in_a_form(box, around, widths, strict=False)
         if spot is None:
@@ -333,48 +337,55 @@ class BoxedLabel(pg.TextItem):
         return True
 
     def _spot_in_a_form(self, box, around: _Around, widths: tuple[float, ...], *,
-                        strict: bool, first: int = 0) -> tuple[float, float] | None:
-        """The first form of the text from the ``first`` (at each of ``widths``, then
-        wrapped at every space) with a clear spot, left shown: that spot, or None.
-        ``strict``: only spots whose leader crosses no curve."""
+                        strict: bool, first: int = 0, last: int | None = None
+                        ) -> tuple[float, float] | None:
+        """The first form of the text from the ``first`` (up to ``last``) with a clear
+        spot, each at ``widths``, then each wrapped at every space, left shown: that
+        spot, or None. ``strict``: only spots whose leader crosses no curve nor the
+        cursor."""
         text = self.textItem
         room = widths[0]
         area = MAX_AREA * box.width() * box.height()
         spot = None
-        for k, content in enumerate(self._texts[first:], start=first):
-            for width in (*widths, *self._word_width(content, min(widths))):
-                if text.toPlainText() != content:
-                    text.setPlainText(content)
-                text.setTextWidth(-1)
-                natural = text.boundingRect().width()
-                if width < room and natural <= width:
-                    continue  # as it was at the whole width
-                if natural > width:
-                    text.setTextWidth(width)
-                    # As wide as its widest line: wrapped, a box takes the whole width.
-                    text.setTextWidth(min(width, math.ceil(text.document().idealWidth())))
-                rect = text.boundingRect()
-                whole = (rect.height() <= box.height() - 2 * MARGIN
-                         and rect.width() <= box.width() - 2 * MARGIN
-                         and rect.width() * rect.height() <= area)
-                if not whole or (rect.height() > _MAX_SHARE * box.height()
-                                 and k < len(self._texts) - 1):
-                    continue
-                spot = self._free_spot(rect.width(), rect.height(), box, around, strict)
+        # Every form at the box's width and beside the cursor first, then each
+        # wrapped at every space: wrapped, "↑ naive NLERP peak 2,620" stood low
+        # under the 340 line, its leader across it, where "↑ 2,620" fits at the top.
+        for wrap in (False, True):
+            for k, content in enumerate(self._texts[first:last], start=first):
+                tries = self._word_width(content, min(widths)) if wrap else widths
+                for width in tries:
+                    if text.toPlainText() != content:
+                        text.setPlainText(content)
+                    text.setTextWidth(-1)
+                    natural = text.boundingRect().width()
+                    if width < room and natural <= width:
+                        continue  # as it was at the whole width
+                    if natural > width:
+                        text.setTextWidth(width)
+                        # As wide as its widest line: wrapped, a box takes the whole width.
+                        text.setTextWidth(min(width, math.ceil(text.document().idealWidth())))
+                    rect = text.boundingRect()
+                    whole = (rect.height() <= box.height() - 2 * MARGIN
+                             and rect.width() <= box.width() - 2 * MARGIN
+                             and rect.width() * rect.height() <= area)
+                    if not whole or (rect.height() > _MAX_SHARE * box.height()
+                                     and k < len(self._texts) - 1):
+                        continue
+                    spot = self._free_spot(rect.width(), rect.height(), box, around, strict)
+                    if spot is not None:
+                        break
+                    if len(around.cursor) and self._waiting is None:
+                        # Perhaps only the cursor was in the way: once it has moved a
+                        # box's width on, the label is placed again (follow_keep_clear)
+                        # rather than wait for the next layout. (Finding out whether it
+                        # was is another whole search, at every cursor move.)
+                        xs = [self.mapToScene(QtCore.QPointF(0.5 * (r[0] + r[2]), 0.0)).x()
+                              for r in around.cursor]
+                        reach = (self.mapToScene(QtCore.QPointF(rect.width(), 0.0)).x()
+                                 - self.mapToScene(QtCore.QPointF(0.0, 0.0)).x())
+                        self._waiting = (min(xs) - reach, max(xs) + reach)
                 if spot is not None:
-                    break
-                if len(around.cursor) and self._waiting is None:
-                    # Perhaps only the cursor was in the way: once it has moved a
-                    # box's width on, the label is placed again (follow_keep_clear)
-                    # rather than wait for the next layout. (Finding out whether it
-                    # was is another whole search, at every cursor move.)
-                    xs = [self.mapToScene(QtCore.QPointF(0.5 * (r[0] + r[2]), 0.0)).x()
-                          for r in around.cursor]
-                    reach = (self.mapToScene(QtCore.QPointF(rect.width(), 0.0)).x()
-                             - self.mapToScene(QtCore.QPointF(0.0, 0.0)).x())
-                    self._waiting = (min(xs) - reach, max(xs) + reach)
-            if spot is not None:
-                return spot
+                    return spot
         return None
 
     def _word_width(self, content: str, below: float) -> tuple[float, ...]:
@@ -386,6 +397,8 @@ class BoxedLabel(pg.TextItem):
         and the kept reference's jump at 1.0; on two it stands there.
         """
         words = content.split()
+        if words[:1] == [ARROW]:   # the arrow stays with what it points at ("↑ 2,620")
+            words[:2] = [" ".join(words[:2])]
         if len(words) < 2:
             return ()
         metrics = QtGui.QFontMetricsF(self.textItem.font())
