@@ -28,7 +28,15 @@ room; :func:`follow_keep_clear`) but for a leader to its x from the box of
 an earlier label that shows the same short form in the same colour (two
 "not unique" of one curve): that box names both x's. A form taller than
 40 % of the box is tried only when it is the last, and none covers more
-than a fifth of the box's area; the text is never cut.
+than a fifth of the box's area; the text is never cut. Each form is tried
+at the box's width, beside the cursor, then wrapped at every space; a spot
+whose leader crosses no curve and not the cursor is taken in any form
+before one whose leader does; the last form, with no room at all, is tried
+once more with its box hugging its text (:data:`_HUG`).
+
+A label of a gap marked down the whole plot (a dashed line, a band: its
+``span``) names it from a box over it at any height, and from beside it
+leads across to it, not up to the plot's top.
 
 pyqtgraph's TextItem re-runs :meth:`~pyqtgraph.TextItem.updateTextPos` when
 its text, font or view transform changes; the placement lives there, so no
@@ -89,6 +97,9 @@ ARROW = "↑"
 _MAX_SHARE = 0.4
 #: Largest share of the view box's area a label may cover, whatever its form.
 MAX_AREA = 0.2
+#: Pixels between a label's text and its border in its last resort: its last
+#: form with no room at the usual margin.
+_HUG = 1.0
 #: A remark in parentheses closing a label's short form (ASCII or full-width), the
 #: last thing it gives up.
 _REMARK = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
@@ -129,9 +140,10 @@ class BoxedLabel(pg.TextItem):
     stack : list of BoxedLabel
         The labels of the same plot, in order; this one is appended and hangs
         below those before it. The owner empties it when it removes them.
-    short : str, optional
+    short : str or tuple of str, optional
         What to show when ``text``, wrapped, and then its first line alone
-        find no clear spot (or are taller than 40 % of the box).
+        find no clear spot (or are taller than 40 % of the box); a tuple, the
+        forms to try in turn, each shorter than the one before.
     obstacles : callable, optional
         Returns the curves the label keeps clear of, each a :class:`Curve`
         (or a bare ``(N, 2)`` array of points: a 1-px line).
@@ -140,11 +152,13 @@ class BoxedLabel(pg.TextItem):
         each a :class:`Line` (or a bare data x: a 1-px line); when they
         move, the owner calls :func:`follow_keep_clear`.
     span : (float, float), optional
-        The data x range the label names (a wide gap), when not a point: a
-        box over any of it points at it without a leader.
+        The data x range the label names, marked down the whole view box (a
+        wide gap's band; ``(x, x)``: a narrow gap's line): a box over any of
+        it points at it without a leader, at any height.
     """
 
-    def __init__(self, text: str, *, fraction: float, stack: list, short: str | None = None,
+    def __init__(self, text: str, *, fraction: float, stack: list,
+                 short: str | tuple[str, ...] | None = None,
                  obstacles: Callable[[], Iterable[np.ndarray]] | None = None,
                  keep_clear: Callable[[], Iterable[float]] | None = None,
                  span: tuple[float, float] | None = None, **kwargs) -> None:
@@ -154,9 +168,13 @@ class BoxedLabel(pg.TextItem):
         # the whole form would cover more than MAX_AREA (q to −q in Chinese at
         # 1024x768 and 150 %: 20.3 % of the 221-px path angle plot).
         first_line = text.split("\n", 1)[0]
-        short = short or first_line
+        shorter = (short,) if isinstance(short, str) else tuple(short or ())
+        short = shorter[0] if shorter else first_line
         bare = _REMARK.sub("", short) or short
-        self._texts = tuple(dict.fromkeys((text, first_line, short, bare)))
+        self._texts = tuple(dict.fromkeys((text, first_line, short, bare, *shorter[1:])))
+        #: How many forms are tried only when no other has a clear spot at all
+        #: (the shorter forms after ``short``: "↑2.6k" over "↑ 2,620").
+        self._last_resorts = len(self._texts) - len(dict.fromkeys((text, first_line, short, bare)))
         self._fraction = min(max(float(fraction), 0.0), 1.0)
         self._stack = stack
         self._obstacles = obstacles
@@ -181,6 +199,8 @@ class BoxedLabel(pg.TextItem):
         #: Squeezed, the earlier label whose box this one's leader starts from (_join).
         self.joined: BoxedLabel | None = None
         super().__init__(text, anchor=(0, 0), **kwargs)
+        #: Pixels between the text and the box's border (the last resort: _HUG).
+        self._margin = self.textItem.document().documentMargin()
         #: From the box to the top of the plot above x, when the box sits away from x.
         self.leader = QtWidgets.QGraphicsLineItem(self)
         self.leader.setPen(self._leader_pen())
@@ -287,43 +307,23 @@ class BoxedLabel(pg.TextItem):
         free.append(box.right() - MARGIN - start)
         side = max(free) - 2.0 * self._reach()
         widths = (room, side) if _MIN_WIDTH <= side < room else (room,)
-        area = MAX_AREA * box.width() * box.height()
-        spot = None
         self._waiting = None
-        for k, content in enumerate(self._texts):
-            for width in widths:
-                if text.toPlainText() != content:
-                    text.setPlainText(content)
-                text.setTextWidth(-1)
-                natural = text.boundingRect().width()
-                if width < room and natural <= width:
-                    break  # as it was at the whole width
-                if natural > width:
-                    text.setTextWidth(width)
-                    # As wide as its widest line: wrapped, a box takes the whole width.
-                    text.setTextWidth(min(width, math.ceil(text.document().idealWidth())))
-                rect = text.boundingRect()
-                whole = (rect.height() <= box.height() - 2 * MARGIN
-                         and rect.width() <= box.width() - 2 * MARGIN
-                         and rect.width() * rect.height() <= area)
-                if not whole or (rect.height() > _MAX_SHARE * box.height()
-                                 and k < len(self._texts) - 1):
-                    continue
-                spot = self._free_spot(rect.width(), rect.height(), box, around)
-                if spot is not None:
-                    break
-                if len(around.cursor) and self._waiting is None:
-                    # Perhaps only the cursor was in the way: once it has moved a
-                    # box's width on, the label is placed again (follow_keep_clear)
-                    # rather than wait for the next layout. (Finding out whether it
-                    # was is another whole search, at every cursor move.)
-                    xs = [self.mapToScene(QtCore.QPointF(0.5 * (r[0] + r[2]), 0.0)).x()
-                          for r in around.cursor]
-                    reach = (self.mapToScene(QtCore.QPointF(rect.width(), 0.0)).x()
-                             - self.mapToScene(QtCore.QPointF(0.0, 0.0)).x())
-                    self._waiting = (min(xs) - reach, max(xs) + reach)
-            if spot is not None:
-                break
+        # A spot whose leader crosses no curve in any form first: the blend's
+        # "not unique" of sweep 0.5 at 1024x768 and 150 % took the first clear
+        # spot of its one-line form, over the 1.5 line, its leader back to 0.5
+        # across two curves; wrapped, it stands on its own line.
+        self.textItem.document().setDocumentMargin(self._margin)
+        spot = self._spot_in_a_form(box, around, widths, strict=True,
+                                    last=len(self._texts) - self._last_resorts)
+        if spot is None:
+            spot = self._spot_in_a_form(box, around, widths, strict=False)
+        if spot is None:
+            # Last, the last form with its box hugging its text: at 1024x768 and
+            # 150 % (dark) the two-key speed plot has 66 px beside the spike
+            # and the cursor, "↑2.6k" takes 68 with the usual margin.
+            self.textItem.document().setDocumentMargin(_HUG)
+            spot = self._spot_in_a_form(box, around, widths, strict=False,
+                                        first=len(self._texts) - 1)
         self.squeezed = spot is None
         text.setVisible(not self.squeezed)
         if self.squeezed:
@@ -336,6 +336,77 @@ class BoxedLabel(pg.TextItem):
         self._lead(spot[0], spot[1], rect.width(), rect.height(), box.top())
         return True
 
+    def _spot_in_a_form(self, box, around: _Around, widths: tuple[float, ...], *,
+                        strict: bool, first: int = 0, last: int | None = None
+                        ) -> tuple[float, float] | None:
+        """The first form of the text from the ``first`` (up to ``last``) with a clear
+        spot, each at ``widths``, then each wrapped at every space, left shown: that
+        spot, or None. ``strict``: only spots whose leader crosses no curve nor the
+        cursor."""
+        text = self.textItem
+        room = widths[0]
+        area = MAX_AREA * box.width() * box.height()
+        spot = None
+        # Every form at the box's width and beside the cursor first, then each
+        # wrapped at every space: wrapped, "↑ naive NLERP peak 2,620" stood low
+        # under the 340 line, its leader across it, where "↑ 2,620" fits at the top.
+        for wrap in (False, True):
+            for k, content in enumerate(self._texts[first:last], start=first):
+                tries = self._word_width(content, min(widths)) if wrap else widths
+                for width in tries:
+                    if text.toPlainText() != content:
+                        text.setPlainText(content)
+                    text.setTextWidth(-1)
+                    natural = text.boundingRect().width()
+                    if width < room and natural <= width:
+                        continue  # as it was at the whole width
+                    if natural > width:
+                        text.setTextWidth(width)
+                        # As wide as its widest line: wrapped, a box takes the whole width.
+                        text.setTextWidth(min(width, math.ceil(text.document().idealWidth())))
+                    rect = text.boundingRect()
+                    whole = (rect.height() <= box.height() - 2 * MARGIN
+                             and rect.width() <= box.width() - 2 * MARGIN
+                             and rect.width() * rect.height() <= area)
+                    if not whole or (rect.height() > _MAX_SHARE * box.height()
+                                     and k < len(self._texts) - 1):
+                        continue
+                    spot = self._free_spot(rect.width(), rect.height(), box, around, strict)
+                    if spot is not None:
+                        break
+                    if len(around.cursor) and self._waiting is None:
+                        # Perhaps only the cursor was in the way: once it has moved a
+                        # box's width on, the label is placed again (follow_keep_clear)
+                        # rather than wait for the next layout. (Finding out whether it
+                        # was is another whole search, at every cursor move.)
+                        xs = [self.mapToScene(QtCore.QPointF(0.5 * (r[0] + r[2]), 0.0)).x()
+                              for r in around.cursor]
+                        reach = (self.mapToScene(QtCore.QPointF(rect.width(), 0.0)).x()
+                                 - self.mapToScene(QtCore.QPointF(0.0, 0.0)).x())
+                        self._waiting = (min(xs) - reach, max(xs) + reach)
+                if spot is not None:
+                    return spot
+        return None
+
+    def _word_width(self, content: str, below: float) -> tuple[float, ...]:
+        """The width of ``content`` wrapped at every space (its widest word's), if
+        narrower than ``below``: the last width a form is tried at.
+
+        At 1024x768 and 150 % the blend's "not unique" at sweep 0.5, on one
+        line, was 3 px wider than the room over its line between the cursor
+        and the kept reference's jump at 1.0; on two it stands there.
+        """
+        words = content.split()
+        if words[:1] == [ARROW]:   # the arrow stays with what it points at ("↑ 2,620")
+            words[:2] = [" ".join(words[:2])]
+        if len(words) < 2:
+            return ()
+        metrics = QtGui.QFontMetricsF(self.textItem.font())
+        # One pixel over the widest word: Qt breaks inside a word it cannot fit.
+        width = (math.ceil(max(metrics.horizontalAdvance(word) for word in words)) + 1.0
+                 + 2.0 * self.textItem.document().documentMargin())
+        return (width,) if width < below else ()
+
     def _join(self, earlier: list, box) -> None:
         """With no room of its own, lead to x from an earlier label that shows the
         same short form in the same colour (and so says the same of its own x), if any.
@@ -343,6 +414,7 @@ class BoxedLabel(pg.TextItem):
         At 1024x768 and 150 % the blend's "not unique" at sweep 0.5 took the
         only room, over the 1.5 line: alone, its box there with its one leader
         to 0.5 read as naming 1.5 alone; the 1.5 one, joined, adds its leader.
+        (Wrapped, that one now has room on its own line.)
         """
         short = self._texts[-1]
         self.joined = next((other for other in reversed(earlier)
@@ -446,17 +518,26 @@ class BoxedLabel(pg.TextItem):
         From the box to the plot's top above x (0 here) when the box is away
         from x: up from the top edge when the box is over x, else from the
         middle of its side nearest x. A box over the label's ``span`` needs
-        none, nor does one near x that hangs from the top.
+        none, nor does one near x that hangs from the top. What is marked down
+        the whole box (a gap's line or band) is led to across, from the middle
+        of the side nearest it: a leader up to the top beside the blend's
+        "not unique" line ran over the naive sum and the kept reference.
         """
         left, top = corners[:, 0], corners[:, 1]
         near = self._distance(left, w, span) <= _NEAR
-        over = (self._distance(left, w) <= _NEAR) | ((left <= 0.0) & (0.0 <= left + w))
-        start_x = np.where(over, 0.0, np.where(left > 0.0, left, left + w))
-        start_y = np.where(over, top, top + 0.5 * h)
         lines = np.empty((len(corners), 2, 2))
-        lines[:, 0, 0], lines[:, 0, 1] = start_x, start_y
+        if self._span is not None:
+            after = left > span[1]
+            lines[:, 0, 0] = np.where(after, left, left + w)
+            lines[:, 1, 0] = np.where(after, span[1], span[0])
+            lines[:, :, 1] = (top + 0.5 * h)[:, None]
+            lines[near] = np.nan
+            return lines
+        over = (self._distance(left, w) <= _NEAR) | ((left <= 0.0) & (0.0 <= left + w))
+        lines[:, 0, 0] = np.where(over, 0.0, np.where(left > 0.0, left, left + w))
+        lines[:, 0, 1] = np.where(over, top, top + 0.5 * h)
         lines[:, 1] = (0.0, box_top + 1.0)
-        lines[near & ((top - box_top <= _HANG) | (span[1] > span[0]))] = np.nan
+        lines[near & (top - box_top <= _HANG)] = np.nan
         return lines
 
     def _lead(self, left: float, top: float, w: float, h: float, box_top: float) -> None:
@@ -499,7 +580,7 @@ class BoxedLabel(pg.TextItem):
         self._lines = (key, curves)
         return curves
 
-    def _free_spot(self, w: float, h: float, box, around: _Around
+    def _free_spot(self, w: float, h: float, box, around: _Around, strict: bool = False
                    ) -> tuple[float, float] | None:
         """The top-left corner of a box clear of everything around, nearest x; None if none is.
 
@@ -510,7 +591,8 @@ class BoxedLabel(pg.TextItem):
         (:func:`~quatlab.rendering.clear_spots.blocked_spots`, the curves of
         each pen width together), no label placed before, no leader of
         theirs and not the cursor, and its own leader meets neither their
-        leaders nor their boxes. Among the clear ones, the one whose arrow (or box) is nearest
+        leaders nor their boxes (``strict``: nor a curve). Among the clear ones, the one
+        whose arrow (or box) is nearest
         the top of the plot above x (or over its span), then the highest,
         then the earliest.
         """
@@ -534,7 +616,10 @@ class BoxedLabel(pg.TextItem):
         # Clear of all, then (on a cursor move) not within a box's width ahead
         # of the cursor, then nearest what it names (to 1 px), then highest,
         # then earliest.
-        reach = np.hypot(self._distance(corners[:, 0], w, span), corners[:, 1] - lo_y)
+        # What is marked down the whole box (a gap's line or band) is named by
+        # a box over it at any height: only the way across counts.
+        depth = corners[:, 1] - lo_y if self._span is None else 0.0
+        reach = np.hypot(self._distance(corners[:, 0], w, span), depth)
         ahead = np.zeros(len(corners))
         for x in 0.5 * (around.cursor[:, 0] + around.cursor[:, 2]) if around.heading else ():
             near, far = sorted((x, x + around.heading * (w + 2.0 * c)))
@@ -566,6 +651,11 @@ class BoxedLabel(pg.TextItem):
         while start < len(order):
             batch = order[start:start + size]
             ok = self._clear_of_labels(corners[batch], w, h, box.top(), span, around)
+            if strict and ok.any():
+                # Nor the cursor: across it, the leader reads as pointing at it.
+                lines = self._leader_lines(corners[batch[ok]], w, h, box.top(), span)
+                ok[ok] = ~_cross_curves(lines, around.curves) \
+                    & ~meets(lines, around.cursor).any(axis=1)
             if ok.any():
                 x, y = corners[batch[int(np.argmax(ok))]]
                 return float(x), float(y)
@@ -613,6 +703,24 @@ class _Around(NamedTuple):
     heading: float = 0.0
     #: The widest pen (px) of the leaders.
     leader_width: float = 0.0
+
+
+def _cross_curves(lines: np.ndarray, curves: tuple[tuple[float, Polylines], ...]) -> np.ndarray:
+    """``(K,)`` whether each leader ``(K, 2, 2)`` (NaN: none) meets a curve's centre line.
+
+    Only the curves' segments within the leaders' bounds are tested.
+    """
+    hit = np.zeros(len(lines), dtype=bool)
+    finite = np.isfinite(lines).all(axis=(1, 2))
+    if not finite.any():
+        return hit
+    lo, hi = lines[finite].min(axis=(0, 1)), lines[finite].max(axis=(0, 1))
+    for _width, polylines in curves:
+        segs = polylines.segs
+        inside = ((segs.max(axis=1) >= lo) & (segs.min(axis=1) <= hi)).all(axis=1)
+        if inside.any():
+            hit[finite] |= crossings(lines[finite], segs[inside]) > 0
+    return hit
 
 
 def _grown(corners: np.ndarray, w: float, h: float, by: float) -> np.ndarray:

@@ -44,6 +44,9 @@ class Series:
         labelled gap.
     gap_label : str
         What a gap means, shown after ``label`` next to the gap marker.
+    short_label : str, optional
+        A shorter ``label`` for a gap's callout with no room for the whole
+        (an Euler angle's axis name: its colour says the rest).
     """
 
     name: str
@@ -54,6 +57,7 @@ class Series:
     y: np.ndarray
     #: Translated where shown (a caller may give it translated already).
     gap_label: str = N_("undefined")
+    short_label: str | None = None
 
     def __post_init__(self):
         x = np.asarray(self.x, dtype=np.float64)

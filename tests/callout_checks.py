@@ -59,6 +59,32 @@ def curve_points(item: pg.PlotDataItem, step: float = 1.0) -> np.ndarray:
     return np.concatenate(dense)
 
 
+def curve_segments(item: pg.PlotDataItem) -> np.ndarray:
+    """``(S, 2, 2)`` ``item``'s curve in scene pixels: the segments between consecutive
+    finite samples (a gap's NaN breaks the line)."""
+    x, y = item.getData()
+    if x is None or len(x) < 2:
+        return np.empty((0, 2, 2))
+    t = item.curve.sceneTransform()
+    px = np.column_stack([t.m11() * x + t.m21() * y + t.m31(),
+                          t.m12() * x + t.m22() * y + t.m32()])
+    ok = np.all(np.isfinite(px), axis=-1)
+    both = ok[:-1] & ok[1:]
+    return np.stack([px[:-1][both], px[1:][both]], axis=1)
+
+
+def curves_crossed(plot: pg.PlotItem, a, b) -> list[str]:
+    """The shown curves of ``plot`` that the segment ``a``-``b`` (scene px) meets."""
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    out = []
+    for item in shown_curves(plot):
+        segs = curve_segments(item)
+        near = ((segs.max(axis=1) >= lo) & (segs.min(axis=1) <= hi)).all(axis=1)
+        if any(segments_meet(a, b, p, q) for p, q in segs[near]):
+            out.append(item.name() or pg.mkPen(item.opts["pen"]).color().name())
+    return out
+
+
 def shown_curves(plot: pg.PlotItem) -> list[pg.PlotDataItem]:
     """The data curves shown in ``plot`` (not the cursor dots, not the marker lines)."""
     return [it for it in plot.listDataItems()

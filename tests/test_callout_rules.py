@@ -17,13 +17,16 @@ orientation tests).
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
 from callout_checks import (
     callout_problems,
     callouts,
+    curves_crossed,
     drawn_box,
     leader,
     segment_hits_rect,
@@ -252,6 +255,62 @@ def test_each_not_unique_gap_of_the_blend_is_named(qtbot, size, zoom, lang):
         i18n.set_language("en")
 
 
+def _gap_pointers(plot, gaps) -> dict[float, list[tuple[float, list[str]]]]:
+    """Per gap x, how each callout points at it: ``(length px, curves crossed)``.
+
+    A box over the gap's line (within 3 px) that draws no leader points at it
+    with nothing (the line runs down the whole plot, through the box); a
+    leader, its own box's or a box-less callout's from another's, whose top
+    end is over the gap, with its length and the curves it meets."""
+    from quatlab.rendering.plot_label import BoxedLabel
+
+    vb = plot.getViewBox()
+    at = {g: vb.childGroup.mapToScene(QtCore.QPointF(g, 0.0)).x() for g in gaps}
+    labels = [it for it in vb.childGroup.childItems()
+              if isinstance(it, BoxedLabel) and it.isVisible()]
+    out = {g: [] for g in gaps}
+    for g in gaps:
+        for lb in labels:
+            line = leader(lb)
+            if line is None and lb in callouts(plot):
+                box = drawn_box(lb)
+                if box.left() - 3.0 <= at[g] <= box.right() + 3.0:
+                    out[g].append((0.0, []))
+            elif line is not None and abs(line[1][0] - at[g]) <= 1.5:
+                out[g].append((float(np.hypot(*(line[1] - line[0]))),
+                               curves_crossed(plot, *line)))
+    return out
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_each_not_unique_gap_is_named_close_by_across_no_curve(qtbot, lang):
+    """1024x768 at 150 %: in English the one box of sweep 0.5 stood over the 1.5
+    line, its leader back to 0.5 (128 px) across the naive sum, the kept
+    reference and the rotation mean, and the 1.5 one led up from it across
+    the kept reference; in Chinese each box hung on its line with a leader
+    up to the top across the naive sum or the kept reference. Each gap's
+    callout points at it across no curve, from within a quarter of the plot's
+    height."""
+    import lesson_checks as lc
+
+    from quatlab.app import i18n
+
+    try:
+        win = _window(qtbot, (1024, 768), 1.5, lang, "light")
+        lc.show_case(win, "blend", "reference_switch", 0.0)
+        lc.settle(4)
+        plot = win.views["blend"].plots.plots["angle"]
+        gaps, _problems = _gap_naming(plot)
+        assert gaps == pytest.approx([0.5, 1.5], abs=0.01)
+        bound = 0.25 * plot.getViewBox().sceneBoundingRect().height()
+        for g, pointers in _gap_pointers(plot, gaps).items():
+            clear = [length for length, crossed in pointers if not crossed]
+            assert clear and min(clear) <= bound, (g, pointers, bound)
+    finally:
+        i18n.set_language("en")
+
+
 @pytest.mark.gl
 def test_callouts_keep_clear_of_the_cursor_as_it_sweeps(qtbot):
     """Playing q to -q: at every t the cursor runs through no callout (they move
@@ -276,15 +335,20 @@ def test_callouts_keep_clear_of_the_cursor_as_it_sweeps(qtbot):
 @pytest.mark.gl
 def test_a_callouts_leader_is_dotted_not_a_curve(qtbot):
     """1024x768 at 150 %: the blend's "not unique" leader, solid in the rotation
-    mean's colour and width, read as that curve falling from 180 to 70 degrees."""
+    mean's colour and width, read as that curve falling from 180 to 70 degrees.
+    (Those boxes now stand on their lines, with none; the two-key speed peak's
+    box, beside the spike and the cursor, leads to it.)"""
     import lesson_checks as lc
 
     from quatlab.rendering.plot_label import BoxedLabel
 
     win = _window(qtbot, (1024, 768), 1.5, "en", "light")
-    lc.show_case(win, "blend", "reference_switch", 0.0)
-    lc.settle(4)
-    labels = [lb for cp in _plots(win) for plot in cp.plots.values() for lb in callouts(plot)]
+    labels = []
+    for tab, preset, t in (("blend", "reference_switch", 0.0), ("main", "negated-20", 0.5)):
+        lc.show_case(win, tab, preset, t)
+        lc.settle(4)
+        labels += [lb for cp in _plots(win) for plot in cp.plots.values()
+                   for lb in callouts(plot)]
     led = [lb for lb in labels if isinstance(lb, BoxedLabel) and lb.leader.isVisible()]
     assert led, [lb.textItem.toPlainText() for lb in labels]
     for label in led:
@@ -294,25 +358,79 @@ def test_a_callouts_leader_is_dotted_not_a_curve(qtbot):
 
 
 @pytest.mark.gl
-@pytest.mark.parametrize(("tab", "preset", "t", "lang", "peak"), [
-    ("wrap", "yaw_wrap", 0.35, "zh_CN", "2,6")])
-def test_an_off_scale_peak_is_named_at_projector_scale(qtbot, tab, preset, t, lang, peak):
+def _peak_said(text: str) -> float | None:
+    """The value a peak callout gives ("↑ 2,620", "↑2.6k", "↑ naive NLERP peak 2,620 ..."),
+    or None when it opens with no arrow or gives none."""
+    found = re.match(r"↑.*?(-?[\d,]+(?:\.\d+)?)(k?)(?:\s|$)", text, re.S)
+    if found is None:
+        return None
+    return float(found[1].replace(",", "")) * (1000.0 if found[2] else 1.0)
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize(("tab", "preset", "t", "lang", "theme"), [
+    ("wrap", "yaw_wrap", 0.35, "zh_CN", "light"), ("main", "negated-20", 0.5, "en", "light"),
+    ("main", "negated-20", 0.5, "zh_CN", "dark")])
+def test_an_off_scale_peak_is_named_at_projector_scale(qtbot, tab, preset, t, lang, theme):
     """1024x768 at 150 % in Chinese: naive NLERP's 2,620 deg/t went off the top of the
     wrap tab's speed plot unsaid: over the 340 of the Euler channels the range left
-    a band too low for the label. (The two-key tab's plots there, 190 px wide, have
-    no room beside the spike and the cursor at all.)"""
+    a band too low for the label. The two-key tab's speed plot (negated 20 deg at
+    t = 0.5), 186-195 px wide, has 66-69 px beside the spike and the cursor, and
+    "↑ 2,620" (88 px) was not drawn at all: a callout there gives the peak, as
+    the curve reaches it, to its two figures at least."""
     import lesson_checks as lc
 
     from quatlab.app import i18n
 
     try:
-        win = _window(qtbot, (1024, 768), 1.5, lang, "light")
+        win = _window(qtbot, (1024, 768), 1.5, lang, theme)
         lc.show_case(win, tab, preset, t)
         lc.settle(4)
         plots = _plots(win)
-        texts = [lb.textItem.toPlainText() for cp in plots for lb in callouts(cp.plots["speed"])]
-        assert any(text.startswith("↑") and peak in text for text in texts), texts
         for cp in plots:
-            assert callout_problems(cp.plots["speed"]) == []
+            plot = cp.plots["speed"]
+            top = plot.getViewBox().viewRange()[1][1]
+            # The series as given (the curve items hold the spike cut at the top).
+            peaks = [float(np.nanmax(s.y)) for s in cp._series["speed"].values()
+                     if cp.curve_item("speed", s.name).isVisible() and np.nanmax(s.y) > top]
+            assert len(peaks) == 1, peaks   # naive NLERP's spike
+            said = [_peak_said(lb.textItem.toPlainText()) for lb in callouts(plot)]
+            assert any(v is not None and abs(v - peaks[0]) <= 0.02 * peaks[0] for v in said), \
+                ([lb.textItem.toPlainText() for lb in callouts(plot)], peaks)
+            assert callout_problems(plot) == []
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.gl
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_gap_callout_says_whose_angle_at_projector_scale(qtbot, lang):
+    """1024x768 at 150 %, Euler tab near the lock at t = 0.45: the readout plot's
+    callout said only "undefined" (its whole first line, "SLERP, about Y
+    undefined", 266 px, beside the cursor's 133): which angle is undefined, the
+    box's colour alone told. Each gap callout names its curve's axis."""
+    import lesson_checks as lc
+
+    from quatlab.app import i18n
+    from quatlab.app.i18n import _
+
+    try:
+        win = _window(qtbot, (1024, 768), 1.5, lang, "light")
+        lc.show_case(win, "euler", "near_lock", 0.45)
+        lc.settle(4)
+        plots = win.views["euler"].plots
+        plot = plots.plots["speed"]
+        axes = {_("SLERP, about {axis}").format(axis=n): n
+                for n in win.views["euler"].model.angle_names}
+        # The colour of each curve with a gap, and the axis its legend names.
+        colours = {pg.mkPen(plots.curve_item("speed", s.name).opts["pen"]).color().name():
+                   axes[s.label] for s in plots._series["speed"].values()
+                   if np.isnan(s.y).any()}
+        named = [(lb.textItem.toPlainText(), colours[lb.border.color().name()])
+                 for lb in callouts(plot) if lb.border.color().name() in colours]
+        assert named, [lb.textItem.toPlainText() for lb in callouts(plot)]
+        for text, axis in named:
+            assert axis in text, (text, axis)
+        assert callout_problems(plot) == []
     finally:
         i18n.set_language("en")

@@ -142,7 +142,7 @@ class EulerView(LessonPanel):
             readout[np.ix_(lone, [0, 2])] = np.nan
             self.plots.set_series("speed", [
                 Series(f"angle{i}", _("SLERP, about {axis}").format(axis=n), ANGLE_COLOURS[i],
-                       False, c.t, readout[:, i])
+                       False, c.t, readout[:, i], short_label=n)
                 for i, n in enumerate(self.model.angle_names)])
             self.plots.set_markers(self.model.wrap_times())
         for k, path in (("euler", c.euler_quats), ("slerp", c.slerp_quats)):
