@@ -102,11 +102,36 @@ class PlotCallouts:
         return Line(self._t, max(pen_width(self._cursor_lines[plot].pen),
                                  dots.widest() + pen_width(outline)))
 
+    def _gap_label(self, plot: str, band: tuple[float, float], gap: str, members) -> None:
+        """One callout naming the gap ``band`` of each of ``members`` (series, x, where).
+
+        Short: what happens alone, the box's colour says to whom; or, for curves
+        with a short name, to whom in short ("Y undefined": at 1024x768 and
+        150 % the Euler tab's readout plot has 133 px beside the cursor, "SLERP,
+        about Y undefined" takes 266, and "undefined" alone left three angles to
+        tell apart by colour). Curves with a gap in one place share one box
+        ("Y, Z″ undefined"): at the gimbal lock Y and Z″ both lose their meaning,
+        and beside the first box the second found no room, which told the class
+        Z″ was fine.
+        """
+        first, where, where_text = members[0]
+        if all(s.short_label for s, _w, _t in members):
+            # The list's separator and order as the language writes them ("Y、Z″ 未定义").
+            short = _("{names} {what}").format(
+                names=_(", ").join(s.short_label for s, _w, _t in members), what=gap)
+        else:
+            short = gap
+        # One first line naming them all: a box with no room for the whole text
+        # shows its first line alone (:class:`~.plot_label.BoxedLabel`).
+        whose = _("; ").join(f"{s.label} {gap}" for s, _w, _t in members)
+        self._label(plot, where, first.colour, f"{whose}\n{where_text}", short=short, span=band)
+
     def _annotate(self, plot: str) -> None:
         """Labelled markers at the gaps, and labels of curves that leave the top."""
         self._clear_annotations(plot)
         span = self._x_range[1] - self._x_range[0]
         name = self._x_name
+        named: dict[tuple, list] = {}   # gap callouts by where they stand
         for s in self._shown(plot):
             for i0, i1 in nan_runs(s.y):
                 left = s.x[max(i0 - 1, 0)]
@@ -130,15 +155,9 @@ class PlotCallouts:
                     band = (float(left), float(right))
                 marker.setZValue(-2)
                 self._add_annotation(plot, marker)
-                # Short: what happens alone, the box's colour says to whom; or, for
-                # a curve with a short name, to whom in short ("Y undefined": at
-                # 1024x768 and 150 % the Euler tab's readout plot has 133 px beside
-                # the cursor, "SLERP, about Y undefined" takes 266, and "undefined"
-                # alone left three angles to tell apart by colour).
-                gap = _(s.gap_label)  # the default is marked, not translated
-                short = f"{s.short_label} {gap}" if s.short_label else gap
-                self._label(plot, where, s.colour, f"{s.label} {gap}\n{where_text}", short=short,
-                            span=band)
+                named.setdefault((band, s.gap_label), []).append((s, where, where_text))
+        for (band, gap_label), members in named.items():
+            self._gap_label(plot, band, _(gap_label), members)
         top = self._top[plot]
         for s in self._shown(plot):
             finite = np.isfinite(s.y)
