@@ -119,6 +119,21 @@ def chain_points(scene, chain) -> np.ndarray:
     return np.vstack([positions, hand])
 
 
+def dense(px: np.ndarray) -> np.ndarray:
+    """Points every pixel along the polyline ``px`` (N, 2): a chain's bones as drawn."""
+    out = [px[:1]]
+    for a, b in zip(px[:-1], px[1:], strict=True):
+        n = max(int(np.ceil(np.hypot(*(b - a)))), 1)
+        out.append(a + (b - a) * (np.arange(1, n + 1) / n)[:, None])
+    return np.vstack(out)
+
+
+def from_centre(rect, points: np.ndarray) -> float:
+    """Pixels from ``rect``'s centre to the nearest of ``points`` (N, 2)."""
+    c = rect.center()
+    return float(np.hypot(points[:, 0] - c.x(), points[:, 1] - c.y()).min())
+
+
 def shown_chains(scene) -> dict:
     return {k: c for k, c in scene._chains.items()
             if c.body.visible() and c.q is not None and np.all(np.isfinite(c.q))}

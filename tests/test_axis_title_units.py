@@ -137,7 +137,7 @@ def test_presentation_mode_at_150_percent_shows_short_titles_with_their_units(qa
         settle(8)
         problems, seen = title_problems(win, LESSON_TABS, whole=True)
         assert problems == []
-        assert seen == 12  # as below, without the Keyframes tab's three
+        assert seen == 12  # as above, without the Keyframes tab's three
     finally:
         win.set_presenting(False)
         i18n.set_language("en")
@@ -161,8 +161,9 @@ def test_without_a_short_title_the_words_are_elided_and_the_unit_kept(qtbot):
     axis.resize(axis.width(), room)
     axis.labelString()
     shown = axis.shown_title()
-    assert shown.replace("\n", " ").endswith("(°)") and ELLIPSIS in shown, shown
-    assert "rotation from pose 0".startswith(shown.split(ELLIPSIS)[0]), shown
+    assert shown.replace("\n", " ").endswith("(°)") and "…" in shown, shown
+    kept = shown.split("…")[0]
+    assert kept and "rotation from pose 0".startswith(kept), shown   # words, then "…"
     assert axis.label.toolTip() == "rotation from pose 0 (°)"
     # A short title with the unit comes first.
     plots.set_y_axis("angle", "rotation from pose 0 (°)", "auto", short="rotation (°)")

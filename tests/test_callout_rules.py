@@ -357,7 +357,6 @@ def test_a_callouts_leader_is_dotted_not_a_curve(qtbot):
         assert pen.color() == label.border.color()  # still says whose it is
 
 
-@pytest.mark.gl
 def _peak_said(text: str) -> float | None:
     """The value a peak callout gives ("↑ 2,620", "↑2.6k", "↑ naive NLERP peak 2,620 ..."),
     or None when it opens with no arrow or gives none."""

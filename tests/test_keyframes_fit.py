@@ -600,8 +600,6 @@ def test_robot_expressive_at_150_percent_explains_in_three_whole_lines(qtbot, la
 
     from quatlab.app import i18n
     from quatlab.app.commands.screenshot import lesson_state, show_window
-    from quatlab.app.qt.details_fit import MIN_DETAIL_LINES, MIN_TOP_ROWS
-
     robot = Path(__file__).parent / "data" / "gltf" / "RobotExpressive.glb"
     i18n.set_language(lang)
     (win, _img), problem = show_window(lesson_state("keyframes", None, None), "keyframes",
@@ -614,17 +612,21 @@ def test_robot_expressive_at_150_percent_explains_in_three_whole_lines(qtbot, la
         assert details.verticalScrollBar().value() == 0
         height = details.viewport().height()
         shown = whole_lines_above(details.document(), height)
-        assert len(shown) >= MIN_DETAIL_LINES, shown
+        assert len(shown) >= 3, shown   # three whole lines, as the docstring says
         spans = line_spans(details.document())
         assert [(t, b) for t, b in spans if t < height < b - 0.5] == [], (height, spans[:4])
-        if lang == "en":  # the Chinese heading takes the three lines there
+        # What the box is for: in English the finding's name shows; in Chinese the
+        # heading takes the three lines, and it names the joint the finding is on.
+        if lang == "en":
             assert "sign flip" in " ".join(shown[2:]), shown
+        else:
+            assert "'Head'" in " ".join(shown), shown
         # The table ends at a row's bottom and keeps one (its flagged row).
         row = table.rowHeight(0)
         assert table.viewport().height() >= row, (table.viewport().height(), row)
         assert table.viewport().height() % row == 0, (table.viewport().height(), row)
         sheet = view.dope_sheet
-        assert sheet.tree.viewport().height() >= MIN_TOP_ROWS * sheet.row_height()
+        assert sheet.tree.viewport().height() >= 2 * sheet.row_height()   # two rows
         # The plots are not squeezed for it: the curves at their least height or more,
         # the stored keys' data area as the projector test asks, no page scrolling.
         assert panel.curves.height() >= panel.curves.minimumSizeHint().height()

@@ -13,7 +13,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from lesson_checks import build_window, chain_points, settle, show_case, shown_chains
+from callout_checks import distances
+from lesson_checks import (
+    build_window,
+    chain_points,
+    dense,
+    from_centre,
+    settle,
+    show_case,
+    shown_chains,
+    zoom_kept,
+)
 from test_scene_explains import _projector as projector
 from test_scene_gl import _grab
 
@@ -55,30 +65,8 @@ def shown(projector_window):
     process-wide (conftest), the window's texts and labels built in it kept."""
     lang, win = projector_window
     i18n.set_language(lang)
-    win.set_zoom(ZOOM)
-    settle()
+    zoom_kept(win)
     return lang, win
-
-
-def _dense(px: np.ndarray) -> np.ndarray:
-    """Points every pixel along the polyline ``px`` (N, 2)."""
-    out = [px[:1]]
-    for a, b in zip(px[:-1], px[1:], strict=True):
-        n = max(int(np.ceil(np.hypot(*(b - a)))), 1)
-        out.append(a + (b - a) * (np.arange(1, n + 1) / n)[:, None])
-    return np.vstack(out)
-
-
-def _gap(rect, points: np.ndarray) -> float:
-    """Distance from the rectangle to the nearest of ``points`` (0 inside it)."""
-    dx = np.maximum(np.maximum(rect.left() - points[:, 0], points[:, 0] - rect.right()), 0.0)
-    dy = np.maximum(np.maximum(rect.top() - points[:, 1], points[:, 1] - rect.bottom()), 0.0)
-    return float(np.hypot(dx, dy).min())
-
-
-def _from_centre(rect, points: np.ndarray) -> float:
-    c = rect.center()
-    return float(np.hypot(points[:, 0] - c.x(), points[:, 1] - c.y()).min())
 
 
 def _show(win, tab, preset, t):
@@ -98,11 +86,11 @@ def _problems(win, tab) -> list[str]:
     scene = win.views[tab].scene
     to_px = projector(scene)
     chains = shown_chains(scene)
-    drawn = {k: _dense(to_px(chain_points(scene, c))) for k, c in chains.items()}
+    drawn = {k: dense(to_px(chain_points(scene, c))) for k, c in chains.items()}
     rings = []
     if tab == "euler":
         model = win.views[tab].model
-        rings = [_dense(to_px(r)) for r in ring_points(gimbal_rings(model.angles_at_param(),
+        rings = [dense(to_px(r)) for r in ring_points(gimbal_rings(model.angles_at_param(),
                                                                     model.order))]
     bad = []
     for key, chain in chains.items():
@@ -113,19 +101,19 @@ def _problems(win, tab) -> list[str]:
             p.shape != drawn[key].shape or np.abs(p - drawn[key]).max() > 6.0)}
         if len(apart) < len(drawn) - 1:
             continue
-        own = _gap(rect, drawn[key])
+        own = float(distances(rect, drawn[key]).min())
         if own > REACH:
             bad.append(f"{text!r} stands {own:.1f} px from its chain")
         for k, points in apart.items():
-            other = _gap(rect, points)
+            other = float(distances(rect, points).min())
             if other + NEARER < own:
                 bad.append(f"{text!r} is nearer {k} ({other:.1f} px) than its chain ({own:.1f})")
             elif other <= own + rect.height() and (
-                    _from_centre(rect, points) + NEARER < _from_centre(rect, drawn[key])):
+                    from_centre(rect, points) + NEARER < from_centre(rect, drawn[key])):
                 bad.append(f"{text!r} is as near {k} ({other:.1f} px, its chain {own:.1f}) "
                            "and centred nearer it")
         for ring in rings:
-            if _gap(rect, ring) < 1.0:
+            if float(distances(rect, ring).min()) < 1.0:
                 bad.append(f"{text!r} lies across a gimbal ring")
     return bad
 

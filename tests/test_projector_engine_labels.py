@@ -13,8 +13,17 @@ projector sizes (docs/projector.md), in English and Chinese.
 from __future__ import annotations
 
 import pytest
-from lesson_checks import build_window, chain_points, settle, show_case, shown_chains
-from test_projector_chain_labels import _dense, _from_centre, _gap
+from callout_checks import distances
+from lesson_checks import (
+    build_window,
+    chain_points,
+    dense,
+    from_centre,
+    settle,
+    show_case,
+    shown_chains,
+    zoom_kept,
+)
 from test_scene_explains import _projector as projector
 from test_scene_gl import _grab
 
@@ -50,24 +59,24 @@ def label_problems(scene) -> list[str]:
     """What reads wrong about the scene's chain labels as last drawn."""
     to_px = projector(scene)
     chains = shown_chains(scene)
-    drawn = {k: _dense(to_px(chain_points(scene, c))) for k, c in chains.items()}
+    drawn = {k: dense(to_px(chain_points(scene, c))) for k, c in chains.items()}
     bad = []
     for key, chain in chains.items():
         rect, text = chain.label.rect, chain.label.text
         if rect is None:
             bad.append(f"{text!r} not drawn")
             continue
-        own, own_c = _gap(rect, drawn[key]), _from_centre(rect, drawn[key])
+        own, own_c = float(distances(rect, drawn[key]).min()), from_centre(rect, drawn[key])
         for other, points in drawn.items():
             if other == key:
                 continue
-            gap, centre = _gap(rect, points), _from_centre(rect, points)
+            gap, centre = float(distances(rect, points).min()), from_centre(rect, points)
             if gap + NEARER < own:
                 bad.append(f"{text!r} is {gap:.1f} px from {other}, {own:.1f} from its chain")
             elif gap <= own + rect.height() and centre < own_c:
                 bad.append(f"{text!r} is as near {other} ({gap:.1f} px, its chain {own:.1f}) "
                            f"and its middle nearer ({centre:.1f} px, its chain {own_c:.1f})")
-            if _gap(rect, points) == 0.0:
+            if float(distances(rect, points).min()) == 0.0:
                 bad.append(f"{text!r}'s plate covers {other}")
     return bad
 
@@ -84,7 +93,6 @@ def _problems_at(win, preset, t) -> list[str]:
 def test_each_engine_label_names_its_own_chain(engines_window, preset):
     size, lang, win = engines_window
     i18n.set_language(lang)
-    win.set_zoom(SIZES[size][1])
-    settle()
+    zoom_kept(win)
     problems = [p for t in (0.0, 0.5, 1.0) for p in _problems_at(win, preset, t)]
     assert problems == [], f"{size} {lang} {preset}: " + "; ".join(problems)

@@ -230,8 +230,16 @@ def test_circle_label_spots_clear_the_ball_by_their_step_out(seed):
         np.testing.assert_allclose(side, 0.0, atol=1e-7)
         turned = (np.degrees(np.arctan2(mid[:, 1], mid[:, 0])) - out - turns + 180) % 360 - 180
         np.testing.assert_allclose(turned, 0.0, atol=1e-7)
-        np.testing.assert_allclose(penalty, s3_circle._FAR_COST * farther
-                                   + s3_circle._TURN_COST * np.abs(turns))
+        # The penalty orders the spots as a reader would: straight out and near first,
+        # dearer the more it turns within a ring, and ring by ring farther out.
+        pen = penalty.reshape(len(s3_circle._LABEL_FARTHER), -1)
+        bend = np.abs(np.asarray(s3_circle._LABEL_TURNS, float))
+        by_bend = np.argsort(bend, kind="stable")
+        assert np.all(np.diff(pen[:, by_bend], axis=1) >= -1e-12)
+        assert np.all(pen[:, by_bend[-1]] > pen[:, by_bend[0]])
+        assert np.all(np.diff(pen[:, bend == bend.min()], axis=0) > 0)
+        assert np.all(np.diff(pen[:, by_bend[-1:]], axis=0) > 0)
+        assert penalty.argmin() == int(np.flatnonzero(bend == bend.min())[0])
 
 
 def test_tab_scrubber_moves_t_and_the_markers(make_view):

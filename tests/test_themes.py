@@ -21,10 +21,15 @@ from quatlab.rendering import style, themes
 # -- colour science from the standards ------------------------------------------------------
 
 
+def hex_rgb(hex_colour: str) -> np.ndarray:
+    """"#RRGGBB" as sRGB components in [0, 1]."""
+    h = hex_colour.lstrip("#")
+    return np.array([int(h[i:i + 2], 16) / 255.0 for i in (0, 2, 4)])
+
+
 def srgb_to_linear(hex_colour: str) -> np.ndarray:
     """IEC 61966-2-1 sRGB decoding."""
-    h = hex_colour.lstrip("#")
-    c = np.array([int(h[i:i + 2], 16) / 255.0 for i in (0, 2, 4)])
+    c = hex_rgb(hex_colour)
     return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
 
 
@@ -219,12 +224,9 @@ def test_the_squad_lessons_3d_trails_stay_apart(theme, vision):
     tritanope), and the two read as one mid blue."""
     from quatlab.rendering.trail_shape import trail_colours
 
-    def rgb(c: str) -> np.ndarray:
-        return np.array([int(c.lstrip("#")[i:i + 2], 16) / 255.0 for i in (0, 2, 4)])
-
     drawn = {}
     for k, c in _lesson_colours("track_view").items():
-        ink = trail_colours(rgb(theme.colour(c)), rgb(theme.scene), np.array([1.0]))[0]
+        ink = trail_colours(hex_rgb(theme.colour(c)), hex_rgb(theme.scene), np.array([1.0]))[0]
         drawn[k] = "#" + "".join(f"{round(v * 255):02X}" for v in ink)
     worst = min((delta_e(drawn[a], drawn[b], vision), a, b)
                 for a, b in itertools.combinations(drawn, 2))
@@ -233,8 +235,7 @@ def test_the_squad_lessons_3d_trails_stay_apart(theme, vision):
 
 def _over(colour: str, alpha: float, background: str) -> str:
     """``colour`` at opacity ``alpha`` over ``background`` (sRGB blending, as GL does)."""
-    c, b = (np.array([int(h.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)], float)
-            for h in (colour, background))
+    c, b = (255.0 * hex_rgb(h) for h in (colour, background))
     return "#" + "".join(f"{round(v):02X}" for v in alpha * c + (1 - alpha) * b)
 
 
