@@ -91,3 +91,26 @@ def test_a_long_refusal_wraps_in_the_column(squad_tab, qtbot):
     assert message.isVisible() and message.width() <= view.keys.table.width() + 1
     assert message.height() >= 2 * message.fontMetrics().height()  # wrapped
     assert view.scene.width() == width
+
+
+def test_the_angle_plot_says_what_its_angle_is_from(squad_tab):
+    """The SQUAD tab's angle plot is the rotation from the first key, which is not the
+    turning so far: about changing axes the four-key track turns 90° + 60° by t = 2
+    while it stands 104° from where it began. Titled "path angle", as the two-key
+    tab's (one axis: the two agree), a class added up the speed plot and found it
+    wrong. The title names its reference, as the wrap tab's does; the plotted value
+    is checked against scipy's angle between the first key and the pose at t = 2."""
+    from scipy.spatial.transform import Rotation
+
+    from quatlab.math.track_presets import PRESETS
+
+    view = squad_tab("four_keys", (1400, 900))
+    axis = view.plots.plots["angle"].getAxis("left")
+    assert axis.labelText == "angle from the first key (°)", axis.labelText
+    keys = np.asarray(PRESETS["four_keys"]["keys"])   # (w, x, y, z)
+    t, y = view.plots.curve_item("angle", "squad").getData()
+    k = int(np.argmin(np.abs(t - 2.0)))
+    assert t[k] == pytest.approx(2.0, abs=1e-9)
+    first, at_key = (Rotation.from_quat(q[[1, 2, 3, 0]]) for q in (keys[0], keys[2]))
+    assert y[k] == pytest.approx(np.degrees((first.inv() * at_key).magnitude()), abs=1e-6)
+    assert y[k] < 90.0 + 60.0 - 30.0   # far from the turning so far

@@ -353,7 +353,12 @@ class TrackView(LessonPanel):
         self.keys.refresh()
         m, tr = self.model, self.model.track
         with self.plots.batch():  # one refresh of the plots for all of it
-            self.set_axes(_("time"), "s", m.param_range)
+            # The angle from the first key, not the turning so far: about changing
+            # axes they differ (the four keys turn 150° by t = 2, 104° from the start),
+            # and "path angle" read as the sum of the speed plot.
+            self.set_axes(_("time"), "s", m.param_range,
+                          {"angle": _("angle from the first key (°)")},
+                          y_short={"angle": _("angle (°)")})
             for plot, attr in (("angle", "angle_deg"), ("speed", "speed_deg")):
                 self.plots.set_series(plot, [
                     Series(k, _(T.METHOD_LABELS[k]), COLOURS[k], DASHED[k], tr.t,
